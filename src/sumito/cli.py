@@ -1,0 +1,210 @@
+"""The ``sumito`` command line."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from collections.abc import Sequence
+
+from sumito.engine import (
+    LAYOUTS,
+    DrawRules,
+    Game,
+    GameRecord,
+    Position,
+    SumitoError,
+    read_records,
+    render,
+    write_records,
+)
+from sumito.engine.position import positions_after
+
+
+def _add_position_args(p: argparse.ArgumentParser) -> None:
+    src = p.add_mutually_exclusive_group()
+    src.add_argument("--layout", default=None, help=f"starting layout ({', '.join(LAYOUTS)}); default standard")
+    src.add_argument(
+        "--position", default=None, metavar="POS", help="a position string, e.g. 'wwwww/.../bbbbb b 0 0 1'"
+    )
+    p.add_argument("--moves", nargs="+", default=[], metavar="MOVE", help="moves to play first, in notation")
+    _add_variant_args(p)
+
+
+def _add_variant_args(p: argparse.ArgumentParser) -> None:
+    p.add_argument(
+        "--win", type=int, default=None, metavar="N", help="marbles to push off to win (default: the board's)"
+    )
+    p.add_argument("--inline-only", action="store_true", help="the reduced game with inline moves only")
+
+
+def _variant_options(args: argparse.Namespace) -> dict:
+    return {"win_threshold": args.win, "inline_only": True if args.inline_only else None}
+
+
+def _position_from_args(args: argparse.Namespace) -> Position:
+    opts = _variant_options(args)
+    if args.position is not None:
+        base = Position.from_string(args.position)
+        variant = base.variant.with_options(**opts)
+        start = Position.from_string(args.position, variant)
+    else:
+        start = Position.start(args.layout or "standard", **opts)
+    return positions_after(start, args.moves)
+
+
+def cmd_perft(args: argparse.Namespace) -> int:
+    pos = _position_from_args(args)
+    if args.depth < 0:
+        raise SumitoError(f"depth must be 0 or more, not {args.depth}")
+    t0 = time.perf_counter()
+    if args.divide and args.depth >= 1:
+        total = 0
+        for move, child in pos.successors():
+            n = child.perft(args.depth - 1)
+            total += n
+            print(f"{move.notation()}: {n}")
+        print(f"moves: {pos.count_legal_moves()}")
+    else:
+        total = pos.perft(args.depth)
+    elapsed = time.perf_counter() - t0
+    print(f"perft({args.depth}) in {elapsed:.3f} s, {total / max(elapsed, 1e-9):,.0f} leaves/s", file=sys.stderr)
+    print(total)
+    return 0
+
+
+def cmd_moves(args: argparse.Namespace) -> int:
+    pos = _position_from_args(args)
+    if args.successors:
+        for move, child in pos.successors():
+            print(f"{move.notation()} {child.to_string()}")
+    else:
+        for move in pos.legal_moves():
+            print(move.notation())
+    return 0
+
+
+def cmd_show(args: argparse.Namespace) -> int:
+    pos = _position_from_args(args)
+    print(render(pos))
+    print(pos.to_string())
+    return 0
+
+
+def cmd_layouts(args: argparse.Namespace) -> int:
+    for name, lay in LAYOUTS.items():
+        v = lay.variant
+        print(f"{name:14} side {v.side}, {v.marbles} marbles, {v.win_threshold} to win: {lay.description}")
+        print(f"{'':14} {lay.position_string}")
+    return 0
+
+
+def _rules_from_args(args: argparse.Namespace) -> DrawRules:
+    return DrawRules(
+        max_plies=args.max_plies or None,
+        repetitions=args.repetitions or None,
+        no_capture_plies=args.no_capture or None,
+        no_moves=args.no_moves,
+    )
+
+
+def cmd_game(args: argparse.Namespace) -> int:
+    from sumito.players import make_player
+
+    black = make_player(args.black)
+    white = make_player(args.white)
+    start = _position_from_args(args)
+    game = Game(start, _rules_from_args(args))
+    players = {1: black, 2: white}
+    while not game.is_over():
+        game.push(players[game.position.side_to_move].choose(game.position))
+    record = GameRecord.from_game(game, Black=args.black, White=args.white)
+    if args.out:
+        write_records(args.out, [record])
+    if not args.quiet:
+        print(render(game.position))
+        print()
+    print(record.to_text(), end="")
+    return 0
+
+
+def cmd_replay(args: argparse.Namespace) -> int:
+    records = read_records(args.file)
+    if not 1 <= args.game <= len(records):
+        raise SumitoError(f"{args.file} holds {len(records)} game(s); there is no game {args.game}")
+    record = records[args.game - 1]
+    game = record.game
+    ply = game.plies if args.ply is None else args.ply
+    if not 0 <= ply <= game.plies:
+        raise SumitoError(f"game {args.game} has {game.plies} plies; there is no ply {ply}")
+    pos = game.positions[ply]
+    print(f"{record.tags.get('Black', '?')} (Black) vs {record.tags.get('White', '?')} (White), {record.result}")
+    if ply:
+        print(f"after ply {ply}: {game.moves[ply - 1].notation()}")
+    print(render(pos))
+    print(pos.to_string())
+    outcome = game.outcome()
+    if ply == game.plies and outcome is not None:
+        print(f"result: {outcome.result}, {outcome.describe()}")
+    return 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="sumito", description="Abalone engine and self-play learning lab.")
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    p = sub.add_parser("perft", help="count the positions DEPTH plies ahead (the last line is the count)")
+    _add_position_args(p)
+    p.add_argument("--depth", type=int, required=True)
+    p.add_argument("--divide", action="store_true", help="also print the count below each legal move")
+    p.set_defaults(func=cmd_perft)
+
+    p = sub.add_parser("moves", help="list the legal moves in notation, one a line")
+    _add_position_args(p)
+    p.add_argument("--successors", action="store_true", help="print the position string after each move too")
+    p.set_defaults(func=cmd_moves)
+
+    p = sub.add_parser("show", help="draw a position in the terminal")
+    _add_position_args(p)
+    p.set_defaults(func=cmd_show)
+
+    p = sub.add_parser("layouts", help="list the named starting layouts")
+    p.set_defaults(func=cmd_layouts)
+
+    p = sub.add_parser("game", help="play one game between two players and print its record")
+    _add_position_args(p)
+    p.add_argument("--black", default="random:seed=1", help="player spec for Black (default random:seed=1)")
+    p.add_argument("--white", default="random:seed=2", help="player spec for White (default random:seed=2)")
+    p.add_argument("--max-plies", type=int, default=1000, help="draw after this many plies (0 = no cap; default 1000)")
+    p.add_argument("--repetitions", type=int, default=3, help="draw on this-fold repetition (0 = off; default 3)")
+    p.add_argument("--no-capture", type=int, default=0, help="draw after this many plies without a push-off (0 = off)")
+    p.add_argument(
+        "--no-moves", choices=("draw", "loss"), default="draw", help="a side with no legal move draws or loses"
+    )
+    p.add_argument("--out", default=None, metavar="FILE", help="also write the record to FILE")
+    p.add_argument("--quiet", action="store_true", help="print only the record")
+    p.set_defaults(func=cmd_game)
+
+    p = sub.add_parser("replay", help="replay a game record and show a position from it")
+    p.add_argument("file", help="a record file")
+    p.add_argument("--game", type=int, default=1, help="which game in the file (default 1)")
+    p.add_argument("--ply", type=int, default=None, help="show the position after this many plies (default: the end)")
+    p.set_defaults(func=cmd_replay)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        return args.func(args)
+    except SumitoError as exc:
+        print(f"sumito: error: {exc}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("sumito: interrupted", file=sys.stderr)
+        return 130
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

@@ -1,0 +1,328 @@
+"""Compiled hot paths: move generation, make/unmake, hashing and perft.
+
+Everything here works on the padded grid of :mod:`sumito.engine.geometry` (``int8``: 0 empty,
+1 black, 2 white, 3 off board) and on moves encoded as one integer, so that move lists are plain
+``int32`` arrays and nothing allocates a Python object per move.
+
+Move encoding (bit fields of one int):
+
+=========  =====  ============================================================================
+bits       field  meaning
+=========  =====  ============================================================================
+0-8        start  grid index of the trailing marble (inline) or of the first end (broadside)
+9-11       dir    direction the marbles move in (0-5)
+12-13      count  number of own marbles moved (1-3)
+14         side   1 for a broadside move
+15-17      line   direction from ``start`` along the marbles (broadside; equals ``dir`` inline)
+18-19      push   number of opposing marbles pushed (0-2)
+20         off    1 when the last pushed marble leaves the board
+=========  =====  ============================================================================
+
+The push fields are derived from the position when the move is generated; they let make/unmake
+run without rescanning and let search order pushes first.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+EMPTY = 0
+OFF = 3
+MAX_MOVES = 512  # more than any position can have (14 marbles: at most 84 inline + 336 broadside)
+
+START_MASK = 0x1FF
+DIR_SHIFT = 9
+COUNT_SHIFT = 12
+BROADSIDE_BIT = 1 << 14
+LINE_SHIFT = 15
+PUSH_SHIFT = 18
+PUSH_OFF_BIT = 1 << 20
+
+
+@njit(cache=True, inline="always")
+def encode_move(start, direction, count, broadside, line, pushed, push_off):
+    code = start | (direction << DIR_SHIFT) | (count << COUNT_SHIFT) | (line << LINE_SHIFT)
+    code |= pushed << PUSH_SHIFT
+    if broadside:
+        code |= BROADSIDE_BIT
+    if push_off:
+        code |= PUSH_OFF_BIT
+    return code
+
+
+@njit(cache=True, inline="always")
+def move_start(move):
+    return move & START_MASK
+
+
+@njit(cache=True, inline="always")
+def move_dir(move):
+    return (move >> DIR_SHIFT) & 7
+
+
+@njit(cache=True, inline="always")
+def move_count(move):
+    return (move >> COUNT_SHIFT) & 3
+
+
+@njit(cache=True, inline="always")
+def move_is_broadside(move):
+    return (move & BROADSIDE_BIT) != 0
+
+
+@njit(cache=True, inline="always")
+def move_line(move):
+    return (move >> LINE_SHIFT) & 7
+
+
+@njit(cache=True, inline="always")
+def move_pushed(move):
+    return (move >> PUSH_SHIFT) & 3
+
+
+@njit(cache=True, inline="always")
+def move_pushes_off(move):
+    return (move & PUSH_OFF_BIT) != 0
+
+
+@njit(cache=True)
+def generate_moves(board, side, offsets, cells, inline_only, out):
+    """Write every legal move of ``side`` into ``out``; return how many there are.
+
+    Inline moves are found once per (trailing marble, direction): the moving line is the run of
+    own marbles starting there, so it is unique. Broadside moves are found once per (first end,
+    positive line axis 0-2, length 2-3, sideways direction).
+    """
+    opp = 3 - side
+    n = 0
+    for i in range(cells.shape[0]):
+        m = cells[i]
+        if board[m] != side:
+            continue
+        for d in range(6):
+            step = offsets[d]
+            k = 1
+            c = m + step
+            while board[c] == side and k < 3:
+                k += 1
+                c += step
+            v = board[c]
+            if v == EMPTY:
+                out[n] = encode_move(m, d, k, False, d, 0, False)
+                n += 1
+            elif v == opp:
+                p = 1
+                c += step
+                while board[c] == opp:
+                    p += 1
+                    c += step
+                    if p >= k:
+                        break
+                if p < k:
+                    v = board[c]
+                    if v == EMPTY:
+                        out[n] = encode_move(m, d, k, False, d, p, False)
+                        n += 1
+                    elif v == OFF:
+                        out[n] = encode_move(m, d, k, False, d, p, True)
+                        n += 1
+        if inline_only:
+            continue
+        for a in range(3):
+            second = m + offsets[a]
+            if board[second] != side:
+                continue
+            third = second + offsets[a]
+            has_third = board[third] == side
+            for d in range(6):
+                if d == a or d == a + 3:
+                    continue
+                step = offsets[d]
+                if board[m + step] != EMPTY or board[second + step] != EMPTY:
+                    continue
+                out[n] = encode_move(m, d, 2, True, a, 0, False)
+                n += 1
+                if has_third and board[third + step] == EMPTY:
+                    out[n] = encode_move(m, d, 3, True, a, 0, False)
+                    n += 1
+    return n
+
+
+@njit(cache=True)
+def count_moves(board, side, offsets, cells, inline_only):
+    """The number of legal moves of ``side``: :func:`generate_moves` without writing them."""
+    opp = 3 - side
+    n = 0
+    for i in range(cells.shape[0]):
+        m = cells[i]
+        if board[m] != side:
+            continue
+        for d in range(6):
+            step = offsets[d]
+            k = 1
+            c = m + step
+            while board[c] == side and k < 3:
+                k += 1
+                c += step
+            v = board[c]
+            if v == EMPTY:
+                n += 1
+            elif v == opp:
+                p = 1
+                c += step
+                while board[c] == opp:
+                    p += 1
+                    c += step
+                    if p >= k:
+                        break
+                if p < k and board[c] != side and board[c] != opp:
+                    n += 1
+        if inline_only:
+            continue
+        for a in range(3):
+            second = m + offsets[a]
+            if board[second] != side:
+                continue
+            third = second + offsets[a]
+            has_third = board[third] == side
+            for d in range(6):
+                if d == a or d == a + 3:
+                    continue
+                step = offsets[d]
+                if board[m + step] != EMPTY or board[second + step] != EMPTY:
+                    continue
+                n += 1
+                if has_third and board[third + step] == EMPTY:
+                    n += 1
+    return n
+
+
+@njit(cache=True)
+def make_move(board, move, side, offsets, zobrist):
+    """Play ``move`` for ``side`` on ``board`` in place; return the Zobrist hash delta.
+
+    The delta includes the side-to-move key. Whether a marble left the board is
+    ``move_pushes_off(move)``; the caller keeps the lost-marble counts.
+    """
+    opp = 3 - side
+    start = move & START_MASK
+    step = offsets[(move >> DIR_SHIFT) & 7]
+    k = (move >> COUNT_SHIFT) & 3
+    delta = zobrist[0, 0]
+    if move & BROADSIDE_BIT:
+        line_step = offsets[(move >> LINE_SHIFT) & 7]
+        for i in range(k):
+            src = start + i * line_step
+            board[src] = EMPTY
+            board[src + step] = side
+            delta ^= zobrist[side, src] ^ zobrist[side, src + step]
+        return delta
+    head = start + k * step
+    p = (move >> PUSH_SHIFT) & 3
+    board[start] = EMPTY
+    delta ^= zobrist[side, start] ^ zobrist[side, head]
+    if p > 0:
+        delta ^= zobrist[opp, head]
+        if not (move & PUSH_OFF_BIT):
+            tail = head + p * step
+            board[tail] = opp
+            delta ^= zobrist[opp, tail]
+    board[head] = side
+    return delta
+
+
+@njit(cache=True)
+def unmake_move(board, move, side, offsets):
+    """Take back ``move`` (just played by ``side``) on ``board`` in place."""
+    opp = 3 - side
+    start = move & START_MASK
+    step = offsets[(move >> DIR_SHIFT) & 7]
+    k = (move >> COUNT_SHIFT) & 3
+    if move & BROADSIDE_BIT:
+        line_step = offsets[(move >> LINE_SHIFT) & 7]
+        for i in range(k):
+            src = start + i * line_step
+            board[src + step] = EMPTY
+            board[src] = side
+        return
+    head = start + k * step
+    p = (move >> PUSH_SHIFT) & 3
+    board[start] = side
+    if p > 0:
+        board[head] = opp
+        if not (move & PUSH_OFF_BIT):
+            board[head + p * step] = EMPTY
+    else:
+        board[head] = EMPTY
+
+
+@njit(cache=True)
+def compute_hash(board, side, cells, zobrist):
+    """The Zobrist hash of a position from scratch (the incremental one must always equal it)."""
+    h = np.uint64(0)
+    for i in range(cells.shape[0]):
+        c = cells[i]
+        v = board[c]
+        if v == 1 or v == 2:
+            h ^= zobrist[v, c]
+    if side == 2:
+        h ^= zobrist[0, 0]
+    return h
+
+
+@njit(cache=True)
+def perft(board, side, lost_black, lost_white, depth, win, offsets, cells, zobrist, inline_only):
+    """Count the leaf positions ``depth`` plies below this one.
+
+    A position in which a side has lost ``win`` marbles is over and has no children. The last
+    ply is counted without making the moves, as in chess perft. The walk is iterative (an
+    explicit stack of move lists) because numba cannot cache recursive functions.
+    """
+    if depth <= 0:
+        return 1
+    if lost_black >= win or lost_white >= win:
+        return 0
+    if depth == 1:
+        return count_moves(board, side, offsets, cells, inline_only)
+    work = board.copy()
+    lost = np.array([lost_black, lost_white], dtype=np.int64)
+    moves = np.empty((depth, MAX_MOVES), dtype=np.int32)
+    n_moves = np.zeros(depth, dtype=np.int64)
+    index = np.zeros(depth, dtype=np.int64)
+    n_moves[0] = generate_moves(work, side, offsets, cells, inline_only, moves[0])
+    total = 0
+    ply = 0
+    s = side  # side to move at ``ply``
+    while ply >= 0:
+        if index[ply] == n_moves[ply]:
+            # every move at this ply is done: go back up and take back the move that led here
+            ply -= 1
+            if ply >= 0:
+                s = 3 - s
+                mv = moves[ply, index[ply]]
+                unmake_move(work, mv, s, offsets)
+                if mv & PUSH_OFF_BIT:
+                    lost[2 - s] -= 1
+                index[ply] += 1
+            continue
+        mv = moves[ply, index[ply]]
+        make_move(work, mv, s, offsets, zobrist)
+        if mv & PUSH_OFF_BIT:
+            lost[2 - s] += 1
+        child = 3 - s
+        below = depth - ply - 1  # plies still to count under the child
+        if lost[0] < win and lost[1] < win:
+            if below == 1:
+                total += count_moves(work, child, offsets, cells, inline_only)
+            else:
+                ply += 1
+                s = child
+                n_moves[ply] = generate_moves(work, s, offsets, cells, inline_only, moves[ply])
+                index[ply] = 0
+                continue
+        unmake_move(work, mv, s, offsets)
+        if mv & PUSH_OFF_BIT:
+            lost[2 - s] -= 1
+        index[ply] += 1
+    return total

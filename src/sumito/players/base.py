@@ -1,0 +1,99 @@
+"""The player interface and spec strings such as ``random:seed=3``.
+
+A spec is a player name, optionally followed by ``:`` and comma-separated ``key=value`` options.
+Each player module registers its name, its options (with types and defaults) and a factory.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from sumito.engine import Move, Position, SumitoError
+
+
+class PlayerSpecError(SumitoError):
+    """A player spec with an unknown name or option, or a bad option value."""
+
+
+class Player(Protocol):
+    name: str
+
+    def choose(self, position: Position) -> Move:
+        """A legal move for the side to move in ``position`` (which has at least one)."""
+        ...
+
+
+@dataclass(frozen=True)
+class Option:
+    type: type
+    default: Any
+    help: str
+
+
+@dataclass(frozen=True)
+class PlayerKind:
+    name: str
+    factory: Callable[..., Player]
+    options: dict[str, Option]
+    help: str
+
+
+_REGISTRY: dict[str, PlayerKind] = {}
+
+
+def register(kind: PlayerKind) -> None:
+    _REGISTRY[kind.name] = kind
+
+
+def player_names() -> list[str]:
+    _load_builtin()
+    return sorted(_REGISTRY)
+
+
+def parse_spec(spec: str) -> tuple[PlayerKind, dict[str, Any]]:
+    """The player kind and typed options that ``spec`` names; a clear error when it names none."""
+    _load_builtin()
+    name, _, opts_text = spec.strip().partition(":")
+    name = name.strip().lower()
+    if name not in _REGISTRY:
+        raise PlayerSpecError(f"unknown player {name!r} in {spec!r}; known players: {', '.join(player_names())}")
+    kind = _REGISTRY[name]
+    options: dict[str, Any] = {}
+    for item in filter(None, (s.strip() for s in opts_text.split(","))):
+        key, eq, value = item.partition("=")
+        key = key.strip().lower()
+        if not eq:
+            raise PlayerSpecError(f"option {item!r} in {spec!r} needs a value (key=value)")
+        if key not in kind.options:
+            accepted = ", ".join(kind.options) or "none"
+            raise PlayerSpecError(f"player {name!r} has no option {key!r}; it accepts: {accepted}")
+        options[key] = _convert(kind.options[key], key, value.strip(), spec)
+    return kind, options
+
+
+def make_player(spec: str) -> Player:
+    kind, options = parse_spec(spec)
+    full = {k: o.default for k, o in kind.options.items()}
+    full.update(options)
+    return kind.factory(**full)
+
+
+def _convert(option: Option, key: str, value: str, spec: str) -> Any:
+    try:
+        if option.type is bool:
+            if value.lower() in ("1", "true", "yes", "on"):
+                return True
+            if value.lower() in ("0", "false", "no", "off"):
+                return False
+            raise ValueError
+        return option.type(value)
+    except ValueError:
+        raise PlayerSpecError(f"option {key}={value!r} in {spec!r} must be {option.type.__name__}") from None
+
+
+def _load_builtin() -> None:
+    if _REGISTRY:
+        return
+    from sumito.players import random as _random  # noqa: F401  (registers itself)

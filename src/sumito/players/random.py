@@ -1,0 +1,31 @@
+"""The ``random`` player: a uniformly random legal move, from its own seeded generator."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from sumito.engine import Move, Position
+from sumito.players.base import Option, PlayerKind, register
+
+
+class RandomPlayer:
+    def __init__(self, seed: int | None = None) -> None:
+        self.seed = seed
+        self.rng = np.random.default_rng(seed)
+        self.name = "random" if seed is None else f"random:seed={seed}"
+
+    def choose(self, position: Position) -> Move:
+        codes = position.legal_move_codes()
+        if len(codes) == 0:
+            raise ValueError("no legal move to choose from")
+        return Move(int(codes[self.rng.integers(len(codes))]), position.variant.side)
+
+
+register(
+    PlayerKind(
+        name="random",
+        factory=RandomPlayer,
+        options={"seed": Option(int, None, "seed of the player's random generator")},
+        help="uniformly random legal moves",
+    )
+)
