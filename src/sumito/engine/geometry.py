@@ -38,6 +38,14 @@ DIRECTION_NAMES = ("E", "NE", "NW", "W", "SW", "SE")
 ROW_LETTERS = "abcdefghijklmnopqrstuvwxyz"
 
 
+_BOARD_NAMES = {5: "standard", 4: "small (side-4)", 3: "mini (side-3)"}
+
+
+def board_name(side: int) -> str:
+    """How messages name a board size."""
+    return _BOARD_NAMES.get(side, f"side-{side}")
+
+
 def opposite(direction: int) -> int:
     return (direction + 3) % 6
 

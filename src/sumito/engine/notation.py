@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 
 from sumito.engine import kernels as K
 from sumito.engine.errors import IllegalMoveError, NotationError
-from sumito.engine.geometry import COLOR_NAMES, EMPTY, OFF, Geometry, opposite
+from sumito.engine.geometry import COLOR_NAMES, EMPTY, OFF, Geometry, board_name, opposite
 from sumito.engine.move import Move
 
 if TYPE_CHECKING:
@@ -30,7 +30,10 @@ def parse_move(position: Position, text: str) -> Move:
             "moves to (a1a2), a broadside move as both end marbles and the first one's destination (e6e8f6)"
         )
     geo = position.geometry
-    grid_cells = [position._grid_index(c) for c in cells]
+    unknown = [c for c in cells if c not in geo.name_to_grid]
+    if unknown:
+        raise NotationError(f"{raw}: there is no cell {unknown[0]} on the {board_name(geo.side)} board")
+    grid_cells = [geo.name_to_grid[c] for c in cells]
     if len(cells) == 2:
         return _parse_inline(position, geo, raw, *grid_cells)
     return _parse_broadside(position, geo, raw, *grid_cells)

@@ -19,16 +19,11 @@ import numpy as np
 
 from sumito.engine import kernels as K
 from sumito.engine.errors import IllegalMoveError, PositionError
-from sumito.engine.geometry import BLACK, COLOR_NAMES, EMPTY, WHITE, Geometry, geometry
+from sumito.engine.geometry import BLACK, COLOR_NAMES, EMPTY, WHITE, Geometry, board_name, geometry
 from sumito.engine.move import Move
 from sumito.engine.variants import Variant, default_variant, get_layout
 
 _SIDE_CHARS = {"b": BLACK, "w": WHITE}
-_BOARD_NAMES = {5: "standard", 4: "small (side-4)", 3: "mini (side-3)"}
-
-
-def board_name(side: int) -> str:
-    return _BOARD_NAMES.get(side, f"side-{side}")
 
 
 class Position:

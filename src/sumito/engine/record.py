@@ -191,7 +191,7 @@ def _tag_int(tags: dict[str, str], lines: dict[str, int], name: str, source: str
     value = tags[name].strip().lower()
     if allow_off and value in ("off", "none", "-", ""):
         return None
-    if not value.isdigit() or int(value) < 1:
+    if not re.fullmatch(r"[0-9]+", value) or int(value) < 1:
         raise RecordError(f"{source}, line {lines[name]}: {name} must be a positive whole number, not {tags[name]!r}")
     return int(value)
 
@@ -214,7 +214,11 @@ def _build(
         raise RecordError(f"{source}, line {line}: {exc}") from None
     variant = probe.variant
     if "WinThreshold" in tags:
-        variant = variant.with_options(win_threshold=_tag_int(tags, lines, "WinThreshold", source, False))
+        threshold = _tag_int(tags, lines, "WinThreshold", source, False)
+        try:
+            variant = variant.with_options(win_threshold=threshold)
+        except SumitoError as exc:
+            raise RecordError(f"{source}, line {lines['WinThreshold']}: {exc}") from None
     if "InlineOnly" in tags:
         flag = tags["InlineOnly"].strip().lower()
         if flag not in ("yes", "no", "true", "false"):
@@ -222,18 +226,21 @@ def _build(
                 f"{source}, line {lines['InlineOnly']}: InlineOnly must be yes or no, not {tags['InlineOnly']!r}"
             )
         variant = variant.with_options(inline_only=flag in ("yes", "true"))
-    defaults = DrawRules()
+    rule_values: dict[str, int | str | None] = {}
+    rule_tags = {"MaxPlies": "max_plies", "Repetitions": "repetitions", "NoCapturePlies": "no_capture_plies"}
+    for tag, name in rule_tags.items():
+        if tag in tags:
+            rule_values[name] = _tag_int(tags, lines, tag, source, True)
+    if "NoMoves" in tags:
+        rule_values["no_moves"] = tags["NoMoves"].strip().lower()
+    for tag, name in (*rule_tags.items(), ("NoMoves", "no_moves")):
+        if name in rule_values:
+            try:
+                DrawRules(**{name: rule_values[name]})
+            except SumitoError as exc:
+                raise RecordError(f"{source}, line {lines[tag]}: {exc}") from None
+    rules = DrawRules(**rule_values)
     try:
-        rules = DrawRules(
-            max_plies=_tag_int(tags, lines, "MaxPlies", source, True) if "MaxPlies" in tags else defaults.max_plies,
-            repetitions=_tag_int(tags, lines, "Repetitions", source, True)
-            if "Repetitions" in tags
-            else defaults.repetitions,
-            no_capture_plies=_tag_int(tags, lines, "NoCapturePlies", source, True)
-            if "NoCapturePlies" in tags
-            else defaults.no_capture_plies,
-            no_moves=tags.get("NoMoves", defaults.no_moves).strip().lower(),
-        )
         start = Position.from_string(start_text, variant)
     except SumitoError as exc:
         raise RecordError(f"{source}, line {at}: {exc}") from None
