@@ -326,3 +326,17 @@ def perft(board, side, lost_black, lost_white, depth, win, offsets, cells, zobri
             lost[2 - s] -= 1
         index[ply] += 1
     return total
+
+
+@njit(cache=True)
+def expand(board, side, moves, offsets, zobrist, out_boards):
+    """Write the board after each move into ``out_boards[i]``; return the hash deltas.
+
+    All successors of a position in one call, for batched evaluation and learning.
+    """
+    n = moves.shape[0]
+    deltas = np.empty(n, dtype=np.uint64)
+    for i in range(n):
+        out_boards[i, :] = board
+        deltas[i] = make_move(out_boards[i], moves[i], side, offsets, zobrist)
+    return deltas

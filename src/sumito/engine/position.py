@@ -240,9 +240,27 @@ class Position:
         number = self.move_number + (1 if side == WHITE else 0)
         return Position(grid, 3 - side, (lost[0], lost[1]), number, self.variant, self.zobrist ^ delta)
 
+    def successor_grids(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """All successors at once: (move codes, grids ``[n, W*W]``, Zobrist hashes), built in one kernel call."""
+        geo = self.geometry
+        codes = self.legal_move_codes()
+        grids = np.empty((len(codes), geo.width * geo.width), dtype=np.int8)
+        deltas = K.expand(self._grid, self.side_to_move, codes, geo.offsets, geo.zobrist, grids)
+        return codes, grids, deltas ^ np.uint64(self.zobrist)
+
     def successors(self) -> list[tuple[Move, Position]]:
         """Every legal move with the position it leads to."""
-        return [(Move(int(c), self.variant.side), self._after(int(c))) for c in self.legal_move_codes()]
+        codes, grids, hashes = self.successor_grids()
+        side, opp = self.side_to_move, 3 - self.side_to_move
+        number = self.move_number + (1 if side == WHITE else 0)
+        out = []
+        for code, grid, h in zip(codes.tolist(), grids, hashes.tolist()):
+            lost = list(self.lost)
+            if code & K.PUSH_OFF_BIT:
+                lost[opp - 1] += 1
+            child = Position(grid, opp, (lost[0], lost[1]), number, self.variant, h)
+            out.append((Move(code, self.variant.side), child))
+        return out
 
     # ----------------------------------------------------------------- value semantics
     def _grid_index(self, name: str) -> int:
