@@ -21,10 +21,10 @@ from numba import njit
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "tests"))
 
-import reference as R  # noqa: E402  (the baseline lives beside the tests)
+from sumito.engine import Position
+from sumito.engine import kernels as K
 
-from sumito.engine import Position  # noqa: E402
-from sumito.engine import kernels as K  # noqa: E402
+import reference as R
 
 
 @njit(cache=True)

@@ -136,6 +136,10 @@ class Game:
         """End the game in a way the board does not show (resignation, time, agreement, adjudication)."""
         if outcome.reason not in DECLARED_REASONS:
             raise GameOverError(f"a game can be declared over by {', '.join(DECLARED_REASONS)}, not {outcome.reason!r}")
+        if outcome.reason in (RESIGNATION, TIME) and outcome.winner is None:
+            raise GameOverError(f"a game ended by {outcome.reason} has a winner; it cannot be a draw")
+        if outcome.reason == AGREEMENT and outcome.winner is not None:
+            raise GameOverError("a game ended by agreement is a draw")
         if self.outcome() is not None:
             raise GameOverError("the game is already over")
         self._forced = outcome

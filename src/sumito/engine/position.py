@@ -13,12 +13,13 @@ gives the board size: 9 rows standard, 7 the side-4 "small" board, 5 the side-3 
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 
 import numpy as np
 
 from sumito.engine import kernels as K
-from sumito.engine.errors import IllegalMoveError, PositionError
+from sumito.engine.errors import IllegalMoveError, NotationError, PositionError
 from sumito.engine.geometry import BLACK, COLOR_NAMES, EMPTY, WHITE, Geometry, board_name, geometry
 from sumito.engine.move import Move
 from sumito.engine.variants import Variant, default_variant, get_layout
@@ -327,7 +328,7 @@ def _parse_row(text: str, geo: Geometry, row: int) -> list[int]:
 
 
 def _parse_count(text: str, what: str) -> int:
-    if not text.isdigit():
+    if not re.fullmatch(r"[0-9]+", text):
         raise PositionError(f"{what} must be a whole number, not {text!r}")
     return int(text)
 
@@ -338,6 +339,6 @@ def positions_after(start: Position, moves: Iterable[str | Move]) -> Position:
     for i, mv in enumerate(moves, 1):
         try:
             pos = pos.play(mv)
-        except IllegalMoveError as exc:
-            raise IllegalMoveError(f"move {i}: {exc}") from None
+        except NotationError as exc:
+            raise type(exc)(f"move {i}: {exc}") from None
     return pos

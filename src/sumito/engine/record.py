@@ -284,7 +284,7 @@ def _build(
     outcome = game.outcome()
     where = lines.get("Result", result_line)
     if outcome is not None:
-        if result != "*" and result != outcome.result:
+        if result != outcome.result:
             raise RecordError(
                 f"{source}, line {where}: the result says {result} but the moves end in {outcome.describe()}"
             )
@@ -292,7 +292,10 @@ def _build(
             raise RecordError(
                 f"{source}, line {lines['Reason']}: the Reason tag says {reason} but the moves end by {outcome.reason}"
             )
-    elif result != "*":
+    elif result == "*":
+        if reason is not None:
+            raise RecordError(f"{source}, line {lines['Reason']}: an unfinished game (result *) cannot have a Reason")
+    else:
         if reason not in DECLARED_REASONS:
             raise RecordError(
                 f"{source}, line {where}: the result says {result} but the game is not over after its moves; "
@@ -303,6 +306,11 @@ def _build(
             game.declare(Outcome(winner, reason))
         except SumitoError as exc:
             raise RecordError(f"{source}, line {where}: {exc}") from None
+    if "Plies" in tags and tags["Plies"].strip() != str(game.plies):
+        raise RecordError(
+            f"{source}, line {lines['Plies']}: the Plies tag says {tags['Plies']!r} "
+            f"but the record has {game.plies} moves"
+        )
     record_tags = dict(tags)
     record_tags["Result"] = result
     return GameRecord(game, record_tags)
