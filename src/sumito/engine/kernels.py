@@ -86,13 +86,14 @@ def move_pushes_off(move):
     return (move & PUSH_OFF_BIT) != 0
 
 
-@njit(cache=True)
-def generate_moves(board, side, offsets, cells, inline_only, out):
-    """Write every legal move of ``side`` into ``out``; return how many there are.
+@njit(cache=True, inline="always")
+def _scan_moves(board, side, offsets, cells, inline_only, out, write):
+    """Find every legal move of ``side``; write them into ``out`` when ``write``; return the count.
 
     Inline moves are found once per (trailing marble, direction): the moving line is the run of
     own marbles starting there, so it is unique. Broadside moves are found once per (first end,
-    positive line axis 0-2, length 2-3, sideways direction).
+    positive line axis 0-2, length 2-3, sideways direction). The callers pass ``write`` as a
+    constant, so the compiler drops the stores from the counting version.
     """
     opp = 3 - side
     n = 0
@@ -109,7 +110,8 @@ def generate_moves(board, side, offsets, cells, inline_only, out):
                 c += step
             v = board[c]
             if v == EMPTY:
-                out[n] = encode_move(m, d, k, False, d, 0, False)
+                if write:
+                    out[n] = encode_move(m, d, k, False, d, 0, False)
                 n += 1
             elif v == opp:
                 p = 1
@@ -121,11 +123,9 @@ def generate_moves(board, side, offsets, cells, inline_only, out):
                         break
                 if p < k:
                     v = board[c]
-                    if v == EMPTY:
-                        out[n] = encode_move(m, d, k, False, d, p, False)
-                        n += 1
-                    elif v == OFF:
-                        out[n] = encode_move(m, d, k, False, d, p, True)
+                    if v != side:  # empty or off the board (the run of opposing marbles ended)
+                        if write:
+                            out[n] = encode_move(m, d, k, False, d, p, v == OFF)
                         n += 1
         if inline_only:
             continue
@@ -141,61 +141,29 @@ def generate_moves(board, side, offsets, cells, inline_only, out):
                 step = offsets[d]
                 if board[m + step] != EMPTY or board[second + step] != EMPTY:
                     continue
-                out[n] = encode_move(m, d, 2, True, a, 0, False)
+                if write:
+                    out[n] = encode_move(m, d, 2, True, a, 0, False)
                 n += 1
                 if has_third and board[third + step] == EMPTY:
-                    out[n] = encode_move(m, d, 3, True, a, 0, False)
+                    if write:
+                        out[n] = encode_move(m, d, 3, True, a, 0, False)
                     n += 1
     return n
+
+
+_NO_OUTPUT = np.empty(0, dtype=np.int32)
+
+
+@njit(cache=True)
+def generate_moves(board, side, offsets, cells, inline_only, out):
+    """Write every legal move of ``side`` into ``out`` (``MAX_MOVES`` long); return how many."""
+    return _scan_moves(board, side, offsets, cells, inline_only, out, True)
 
 
 @njit(cache=True)
 def count_moves(board, side, offsets, cells, inline_only):
-    """The number of legal moves of ``side``: :func:`generate_moves` without writing them."""
-    opp = 3 - side
-    n = 0
-    for i in range(cells.shape[0]):
-        m = cells[i]
-        if board[m] != side:
-            continue
-        for d in range(6):
-            step = offsets[d]
-            k = 1
-            c = m + step
-            while board[c] == side and k < 3:
-                k += 1
-                c += step
-            v = board[c]
-            if v == EMPTY:
-                n += 1
-            elif v == opp:
-                p = 1
-                c += step
-                while board[c] == opp:
-                    p += 1
-                    c += step
-                    if p >= k:
-                        break
-                if p < k and board[c] != side and board[c] != opp:
-                    n += 1
-        if inline_only:
-            continue
-        for a in range(3):
-            second = m + offsets[a]
-            if board[second] != side:
-                continue
-            third = second + offsets[a]
-            has_third = board[third] == side
-            for d in range(6):
-                if d == a or d == a + 3:
-                    continue
-                step = offsets[d]
-                if board[m + step] != EMPTY or board[second + step] != EMPTY:
-                    continue
-                n += 1
-                if has_third and board[third + step] == EMPTY:
-                    n += 1
-    return n
+    """The number of legal moves of ``side``, without writing them (perft's last ply)."""
+    return _scan_moves(board, side, offsets, cells, inline_only, _NO_OUTPUT, False)
 
 
 @njit(cache=True)
