@@ -233,13 +233,17 @@ class Position:
         """The position after the legal encoded move ``code`` (not checked)."""
         geo = self.geometry
         grid = self._grid.copy()
+        delta = int(K.make_move(grid, code, self.side_to_move, geo.offsets, geo.zobrist))
+        return self._child(code, grid, self.zobrist ^ delta)
+
+    def _child(self, code: int, grid: np.ndarray, zobrist: int) -> Position:
+        """The position after ``code``, given the grid and hash it leads to."""
         side = self.side_to_move
-        delta = int(K.make_move(grid, code, side, geo.offsets, geo.zobrist))
         lost = list(self.lost)
         if code & K.PUSH_OFF_BIT:
             lost[2 - side] += 1  # the opponent loses it: Black moving -> lost[1] (White's)
         number = self.move_number + (1 if side == WHITE else 0)
-        return Position(grid, 3 - side, (lost[0], lost[1]), number, self.variant, self.zobrist ^ delta)
+        return Position(grid, 3 - side, (lost[0], lost[1]), number, self.variant, zobrist)
 
     def successor_grids(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """All successors at once: (move codes, grids ``[n, W*W]``, Zobrist hashes), built in one kernel call."""
@@ -252,16 +256,11 @@ class Position:
     def successors(self) -> list[tuple[Move, Position]]:
         """Every legal move with the position it leads to."""
         codes, grids, hashes = self.successor_grids()
-        side, opp = self.side_to_move, 3 - self.side_to_move
-        number = self.move_number + (1 if side == WHITE else 0)
-        out = []
-        for code, grid, h in zip(codes.tolist(), grids, hashes.tolist()):
-            lost = list(self.lost)
-            if code & K.PUSH_OFF_BIT:
-                lost[opp - 1] += 1
-            child = Position(grid, opp, (lost[0], lost[1]), number, self.variant, h)
-            out.append((Move(code, self.variant.side), child))
-        return out
+        side = self.variant.side
+        return [
+            (Move(code, side), self._child(code, grid, h))
+            for code, grid, h in zip(codes.tolist(), grids, hashes.tolist())
+        ]
 
     # ----------------------------------------------------------------- value semantics
     def _grid_index(self, name: str) -> int:
