@@ -52,41 +52,6 @@ def encode_move(start, direction, count, broadside, line, pushed, push_off):
 
 
 @njit(cache=True, inline="always")
-def move_start(move):
-    return move & START_MASK
-
-
-@njit(cache=True, inline="always")
-def move_dir(move):
-    return (move >> DIR_SHIFT) & 7
-
-
-@njit(cache=True, inline="always")
-def move_count(move):
-    return (move >> COUNT_SHIFT) & 3
-
-
-@njit(cache=True, inline="always")
-def move_is_broadside(move):
-    return (move & BROADSIDE_BIT) != 0
-
-
-@njit(cache=True, inline="always")
-def move_line(move):
-    return (move >> LINE_SHIFT) & 7
-
-
-@njit(cache=True, inline="always")
-def move_pushed(move):
-    return (move >> PUSH_SHIFT) & 3
-
-
-@njit(cache=True, inline="always")
-def move_pushes_off(move):
-    return (move & PUSH_OFF_BIT) != 0
-
-
-@njit(cache=True, inline="always")
 def _scan_moves(board, side, offsets, cells, inline_only, out, write):
     """Find every legal move of ``side``; write them into ``out`` when ``write``; return the count.
 
@@ -171,7 +136,7 @@ def make_move(board, move, side, offsets, zobrist):
     """Play ``move`` for ``side`` on ``board`` in place; return the Zobrist hash delta.
 
     The delta includes the side-to-move key. Whether a marble left the board is
-    ``move_pushes_off(move)``; the caller keeps the lost-marble counts.
+    ``move & PUSH_OFF_BIT``; the caller keeps the lost-marble counts.
     """
     opp = 3 - side
     start = move & START_MASK

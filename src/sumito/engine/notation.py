@@ -39,10 +39,6 @@ def parse_move(position: Position, text: str) -> Move:
     return _parse_broadside(position, geo, raw, *grid_cells)
 
 
-def _direction(geo: Geometry, a: int, b: int) -> int | None:
-    return geo.direction_between(a, b)
-
-
 def _illegal(raw: str, why: str) -> IllegalMoveError:
     return IllegalMoveError(f"{raw} is not legal: {why}")
 
@@ -54,7 +50,7 @@ def _check_game_on(position: Position, raw: str) -> None:
 
 
 def _parse_inline(position: Position, geo: Geometry, raw: str, frm: int, to: int) -> Move:
-    d = _direction(geo, frm, to)
+    d = geo.direction_between(frm, to)
     if d is None:
         raise NotationError(
             f"{raw}: {geo.name(frm)} and {geo.name(to)} are not neighbours; an inline move names the "
@@ -111,7 +107,7 @@ def _parse_broadside(position: Position, geo: Geometry, raw: str, end1: int, end
         raise NotationError(
             f"{raw}: {names(end1)} and {names(end2)} are not the ends of a line of two or three marbles"
         )
-    d = _direction(geo, end1, dest)
+    d = geo.direction_between(end1, dest)
     if d is None:
         raise NotationError(f"{raw}: {names(dest)} is not next to {names(end1)}")
     if d in (line, opposite(line)):
@@ -133,8 +129,7 @@ def _parse_broadside(position: Position, geo: Geometry, raw: str, end1: int, end
     marbles = [start + i * int(geo.offsets[axis]) for i in range(length)]
     for m in marbles:
         if grid[m] != side:
-            return_text = f"there is no {COLOR_NAMES[side]} marble on {names(m)}"
-            raise _illegal(raw, return_text)
+            raise _illegal(raw, f"there is no {COLOR_NAMES[side]} marble on {names(m)}")
     for m in marbles:
         target = m + step
         if grid[target] == OFF:
