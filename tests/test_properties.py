@@ -105,3 +105,15 @@ def test_generator_matches_reference(pos):
     got = Counter(child.to_string().split()[0] for _, child in pos.successors())
     assert got == expected
     assert pos.count_legal_moves() == len(pos.legal_moves())
+
+
+@given(any_position)
+def test_push_off_generator_matches_the_full_generator(pos):
+    if pos.winner() is not None:
+        return
+    geo = pos.geometry
+    edge = geo.cells[geo.ring[geo.cells] == geo.side - 1]
+    out = np.empty(K.MAX_MOVES, dtype=np.int32)
+    n = K.generate_push_offs(pos.grid, pos.side_to_move, geo.offsets, edge, out)
+    everything = pos.legal_move_codes()
+    assert sorted(out[:n].tolist()) == sorted(int(c) for c in everything if c & K.PUSH_OFF_BIT)

@@ -8,6 +8,8 @@ import sys
 import time
 from collections.abc import Sequence
 
+from sumito.arena.commands import add_commands
+from sumito.arena.db import load_record
 from sumito.engine import (
     LAYOUTS,
     DrawRules,
@@ -110,7 +112,7 @@ def _rules_from_args(args: argparse.Namespace) -> DrawRules:
 
 
 def cmd_game(args: argparse.Namespace) -> int:
-    from sumito.players import make_player
+    from sumito.players import game_history, make_player
 
     black = make_player(args.black)
     white = make_player(args.white)
@@ -118,7 +120,7 @@ def cmd_game(args: argparse.Namespace) -> int:
     game = Game(start, _rules_from_args(args))
     players = {1: black, 2: white}
     while not game.is_over():
-        game.push(players[game.position.side_to_move].choose(game.position))
+        game.push(players[game.position.side_to_move].choose(game.position, history=game_history(game)))
     record = GameRecord.from_game(game, Black=args.black, White=args.white)
     if args.out:
         write_records(args.out, [record])
@@ -130,9 +132,14 @@ def cmd_game(args: argparse.Namespace) -> int:
 
 
 def cmd_replay(args: argparse.Namespace) -> int:
-    records = read_records(args.file)
+    if (args.file is None) == (args.id is None):
+        raise SumitoError("replay needs a record FILE or --id N of a stored game (see `sumito games`), not both")
+    if args.id is not None:
+        records, source = [load_record(args.db, args.id)], f"stored game {args.id}"
+    else:
+        records, source = read_records(args.file), args.file
     if not 1 <= args.game <= len(records):
-        raise SumitoError(f"{args.file} holds {len(records)} game(s); there is no game {args.game}")
+        raise SumitoError(f"{source} holds {len(records)} game(s); there is no game {args.game}")
     record = records[args.game - 1]
     game = record.game
     ply = game.plies if args.ply is None else args.ply
@@ -187,10 +194,19 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=cmd_game)
 
     p = sub.add_parser("replay", help="replay a game record and show a position from it")
-    p.add_argument("file", help="a record file")
+    p.add_argument("file", nargs="?", default=None, help="a record file (or give --id)")
+    p.add_argument("--id", type=int, default=None, metavar="N", help="a game stored in the game database instead")
+    p.add_argument("--db", default=None, metavar="PATH", help="the game database for --id (default: the user's)")
     p.add_argument("--game", type=int, default=1, help="which game in the file (default 1)")
     p.add_argument("--ply", type=int, default=None, help="show the position after this many plies (default: the end)")
     p.set_defaults(func=cmd_replay)
+    add_commands(sub)
+
+    from sumito.play import add_play_command
+    from sumito.protocol import add_engine_command
+
+    add_play_command(sub)
+    add_engine_command(sub)
     return parser
 
 

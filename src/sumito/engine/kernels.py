@@ -132,6 +132,43 @@ def count_moves(board, side, offsets, cells, inline_only):
 
 
 @njit(cache=True)
+def generate_push_offs(board, side, offsets, edge_cells, out):
+    """Write only the push-off moves of ``side`` into ``out``; return how many.
+
+    The same moves, encoded the same way, as :func:`generate_moves` finds with the push-off bit
+    set, found from the other end: an opposing marble on an edge cell (``edge_cells``: the grid
+    indices of the outermost ring), a direction that leaves the board from it, the run of
+    opposing marbles behind it and the run of own marbles behind that. Quiescence search calls
+    this at every horizon node, where a full move list would be wasted work.
+    """
+    opp = 3 - side
+    n = 0
+    for i in range(edge_cells.shape[0]):
+        e = edge_cells[i]
+        if board[e] != opp:
+            continue
+        for d in range(6):
+            step = offsets[d]
+            if board[e + step] != OFF:
+                continue
+            p = 1
+            c = e - step
+            while board[c] == opp:
+                p += 1
+                c -= step
+            if p > 2 or board[c] != side:
+                continue
+            # c is the front own marble; a move of k own marbles starts k - 1 cells behind it
+            for k in range(1, 4):
+                if k > 1 and board[c - (k - 1) * step] != side:
+                    break
+                if k > p:
+                    out[n] = encode_move(c - (k - 1) * step, d, k, False, d, p, True)
+                    n += 1
+    return n
+
+
+@njit(cache=True)
 def make_move(board, move, side, offsets, zobrist):
     """Play ``move`` for ``side`` on ``board`` in place; return the Zobrist hash delta.
 

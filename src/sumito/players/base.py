@@ -6,11 +6,11 @@ Each player module registers its name, its options (with types and defaults) and
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from sumito.engine import Move, Position, SumitoError
+from sumito.engine import Game, Move, Position, SumitoError
 
 
 class PlayerSpecError(SumitoError):
@@ -20,8 +20,16 @@ class PlayerSpecError(SumitoError):
 class Player(Protocol):
     name: str
 
-    def choose(self, position: Position) -> Move:
-        """A legal move for the side to move in ``position`` (which has at least one)."""
+    def choose(
+        self, position: Position, movetime: float | None = None, history: Sequence[int] | None = None
+    ) -> Move:
+        """A legal move for the side to move in ``position`` (which has at least one).
+
+        ``movetime`` is the time in seconds the caller allows for this move (a clock); players with a
+        time control of their own use the smaller of the two, players without one ignore it.
+        ``history`` is the Zobrist hashes of the game's earlier positions, oldest first (see
+        :func:`game_history`), for players that steer towards or away from repetitions.
+        """
         ...
 
 
@@ -41,6 +49,11 @@ class PlayerKind:
 
 
 _REGISTRY: dict[str, PlayerKind] = {}
+
+
+def game_history(game: Game) -> list[int]:
+    """What a player's ``history`` argument holds: the hashes of the positions before the current one."""
+    return [p.zobrist for p in game.positions[:-1]]
 
 
 def register(kind: PlayerKind) -> None:
@@ -77,7 +90,14 @@ def make_player(spec: str) -> Player:
     kind, options = parse_spec(spec)
     full = {k: o.default for k, o in kind.options.items()}
     full.update(options)
-    return kind.factory(**full)
+    try:
+        return kind.factory(**full)
+    except PlayerSpecError:
+        raise
+    except SumitoError as exc:  # e.g. an unreadable weights file: say which spec it came from
+        raise PlayerSpecError(f"{spec}: {exc}") from None
+    except ValueError as exc:
+        raise PlayerSpecError(f"{spec}: {exc}") from None
 
 
 def _convert(option: Option, key: str, value: str, spec: str) -> Any:
@@ -93,7 +113,21 @@ def _convert(option: Option, key: str, value: str, spec: str) -> Any:
         raise PlayerSpecError(f"option {key}={value!r} in {spec!r} must be {option.type.__name__}") from None
 
 
+_builtin_loaded = False
+
+
 def _load_builtin() -> None:
-    if _REGISTRY:
+    """Import the built-in player modules (each registers itself) once, on first use."""
+    global _builtin_loaded
+    if _builtin_loaded:
         return
-    from sumito.players import random as _random  # noqa: F401  (registers itself)
+    _builtin_loaded = True
+    from sumito.players import (  # noqa: F401
+        abla,
+        alphalone,
+        engine,
+        greedy,
+        heuristic,
+        human,
+        random,
+    )

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import numpy as np
 
 from sumito.engine import Move, Position
@@ -14,7 +16,9 @@ class RandomPlayer:
         self.rng = np.random.default_rng(seed)
         self.name = "random" if seed is None else f"random:seed={seed}"
 
-    def choose(self, position: Position) -> Move:
+    def choose(
+        self, position: Position, movetime: float | None = None, history: Sequence[int] | None = None
+    ) -> Move:
         codes = position.legal_move_codes()
         if len(codes) == 0:
             raise ValueError("no legal move to choose from")

@@ -1,0 +1,610 @@
+"""The arena's subcommands: ``sumito match``, ``sumito tournament`` and ``sumito games``.
+
+``add_commands(sub)`` registers them on the ``sumito`` argument parser. Errors are
+:class:`~sumito.engine.SumitoError` subclasses (printed by ``sumito.cli.main`` as
+``sumito: error: …``, exit status 2); Ctrl-C stops the workers, keeps and reports the finished
+games, and exits with status 130.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import math
+import os
+import secrets
+import sys
+from collections import Counter
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from sumito.arena.db import GameArchive
+from sumito.arena.errors import ArenaError
+from sumito.arena.executor import Executor, make_executor
+from sumito.arena.match import (
+    DEFAULT_OPENING_PLIES,
+    DEFAULT_RULES,
+    MAX_SEED,
+    ArenaSettings,
+    GameResult,
+    PairSummary,
+    play_game,
+    schedule,
+    summarize_pair,
+)
+from sumito.arena.tournament import TournamentSummary, summarize_tournament
+from sumito.engine import LAYOUTS, DrawRules, Game, Position, write_records
+
+if TYPE_CHECKING:
+    from rich.console import Console
+    from rich.text import Text
+
+# the executor factory; tests replace it to simulate an interruption
+executor_factory: Callable[[int | None], Executor] = make_executor
+
+
+# --------------------------------------------------------------------------- argument parsing
+def add_commands(sub: argparse._SubParsersAction) -> None:
+    """Register ``match``, ``tournament`` and ``games`` on the ``sumito`` subparsers."""
+    p = sub.add_parser(
+        "match",
+        help="play N games between two players and report the score, Elo difference and more",
+        description="Play N games between players A and B (colours alternating, each pair of games from the "
+        "same random opening) and report A's score with a 95%% interval, the Elo difference, how the games "
+        "ended, marbles, game length and time per move. Every game is stored in the game database.",
+    )
+    p.add_argument("a", metavar="A", help="player spec, e.g. random:seed=3")
+    p.add_argument("b", metavar="B", help="player spec")
+    _add_run_args(p, "games")
+    p.set_defaults(func=cmd_match)
+
+    p = sub.add_parser(
+        "tournament",
+        help="round robin: every pair plays N games; cross table and maximum-likelihood Elo ratings",
+        description="Every pair of players plays N games (colours alternating). Prints the standings with "
+        "maximum-likelihood Elo ratings (Bradley-Terry, draws count half) and 95%% error bars, and the cross table.",
+    )
+    p.add_argument("players", nargs="+", metavar="PLAYER", help="player specs (at least two)")
+    _add_run_args(p, "games per pair")
+    p.add_argument(
+        "--anchor", choices=("mean", "first"), default="mean", help="rating 0: the players' mean (default) or the first"
+    )
+    p.set_defaults(func=cmd_tournament)
+
+    p = sub.add_parser(
+        "games",
+        help="list stored games, or export them as records",
+        description="List the games stored in the game database (newest first), or export them as game records.",
+    )
+    p.add_argument("action", nargs="?", choices=("list", "export"), default="list", help="list (default) or export")
+    p.add_argument("--db", default=None, metavar="PATH", help=f"the game database (default {_default_db_text()})")
+    p.add_argument("--id", type=int, nargs="+", default=None, metavar="N", help="only these game ids")
+    p.add_argument("--player", default=None, metavar="SUBSTR", help="games with a player spec containing SUBSTR")
+    p.add_argument("--layout", default=None, metavar="L", help="games from the layout L")
+    p.add_argument("--result", choices=("1-0", "0-1", "1/2-1/2"), default=None, help="games with this result")
+    p.add_argument("--run", type=int, default=None, metavar="ID", help="games of this match or tournament")
+    p.add_argument(
+        "--limit", type=int, default=None, metavar="N", help="at most N games, the newest (list default 50; 0 = all)"
+    )
+    p.add_argument("--out", default=None, metavar="FILE", help="export: the record file to write")
+    p.set_defaults(func=cmd_games)
+
+
+def _default_db_text() -> str:
+    return "$XDG_DATA_HOME/sumito/games.sqlite or ~/.local/share/sumito/games.sqlite"
+
+
+def _add_run_args(p: argparse.ArgumentParser, n_what: str) -> None:
+    p.add_argument("-n", "--games", type=int, default=10, metavar="N", help=f"{n_what} (default 10)")
+    src = p.add_mutually_exclusive_group()
+    src.add_argument("--layout", default=None, help=f"starting layout ({', '.join(LAYOUTS)}); default standard")
+    src.add_argument("--position", default=None, metavar="POS", help="a start position string")
+    p.add_argument(
+        "--win", type=int, default=None, metavar="N", help="marbles to push off to win (default: the board's)"
+    )
+    p.add_argument("--inline-only", action="store_true", help="the reduced game with inline moves only")
+    p.add_argument(
+        "--max-plies",
+        type=int,
+        default=DEFAULT_RULES.max_plies,
+        metavar="P",
+        help=f"draw after P plies (0 = no cap; default {DEFAULT_RULES.max_plies})",
+    )
+    p.add_argument(
+        "--repetitions",
+        type=int,
+        default=DEFAULT_RULES.repetitions,
+        metavar="R",
+        help=f"draw on R-fold repetition (0 = off; default {DEFAULT_RULES.repetitions})",
+    )
+    p.add_argument(
+        "--no-capture",
+        type=int,
+        default=0,
+        metavar="C",
+        help="draw after C plies without a push-off (0 = off; default)",
+    )
+    p.add_argument(
+        "--no-moves", choices=("draw", "loss"), default="draw", help="a side without a legal move draws or loses"
+    )
+    p.add_argument("--movetime", type=float, default=None, metavar="S", help="seconds per move given to the players")
+    p.add_argument(
+        "--opening-plies",
+        type=int,
+        default=DEFAULT_OPENING_PLIES,
+        metavar="K",
+        help=f"random legal plies opening each pair of games (0 = from the start; default {DEFAULT_OPENING_PLIES})",
+    )
+    p.add_argument("--workers", type=int, default=None, metavar="K", help="worker processes (default: all cores)")
+    p.add_argument("--seed", type=int, default=None, metavar="S", help="master seed (default: a random one, printed)")
+    db = p.add_mutually_exclusive_group()
+    db.add_argument("--db", default=None, metavar="PATH", help=f"the game database (default {_default_db_text()})")
+    db.add_argument("--no-db", action="store_true", help="do not store the games")
+    p.add_argument("--quiet", action="store_true", help="no progress bar")
+
+
+def _settings_from_args(args: argparse.Namespace) -> ArenaSettings:
+    seed = args.seed if args.seed is not None else secrets.randbelow(2**32)
+    if not 0 <= seed <= MAX_SEED:
+        raise ArenaError(f"--seed must be a whole number from 0 to {MAX_SEED}, not {seed}")
+    rules = DrawRules(
+        max_plies=args.max_plies or None,
+        repetitions=args.repetitions or None,
+        no_capture_plies=args.no_capture or None,
+        no_moves=args.no_moves,
+    )
+    options = {"rules": rules, "movetime": args.movetime, "opening_plies": args.opening_plies, "seed": seed}
+    inline = True if args.inline_only else None
+    if args.position is not None:
+        base = Position.from_string(args.position)
+        variant = base.variant.with_options(win_threshold=args.win, inline_only=inline)
+        settings = ArenaSettings.from_position(Position.from_string(args.position, variant), **options)
+    else:
+        layout = args.layout or "standard"
+        settings = ArenaSettings.from_layout(layout, win_threshold=args.win, inline_only=inline, **options)
+    outcome = Game(settings.start_position(), rules).outcome()
+    if outcome is not None:
+        raise ArenaError(f"the start position is already decided: {outcome.describe()}")
+    return settings
+
+
+# --------------------------------------------------------------------------- running games
+class _Run:
+    """Plays the scheduled games, stores each as it finishes, and shows progress."""
+
+    def __init__(self, kind: str, players: list[str], games_per_pair: int, args: argparse.Namespace) -> None:
+        self.kind = kind
+        self.players = players
+        self.games_per_pair = games_per_pair
+        self.args = args
+        self.settings = _settings_from_args(args)
+        self.tasks = schedule(players, games_per_pair, self.settings)
+        self.executor = executor_factory(args.workers)
+        self.results: list[GameResult] = []
+        self.stored = 0
+        self.archive: GameArchive | None = None if args.no_db else GameArchive(args.db)
+        self.run_id: int | None = None
+
+    def settings_text(self) -> str:
+        """One line: start, variant, draw rules, opening, clock and seed (enough to rerun it)."""
+        s = self.settings
+        parts = [s.layout or f"position {s.start}"]
+        if s.inline_only:
+            parts.append("inline moves only")
+        if s.layout is None or s.win_threshold != LAYOUTS[s.layout].variant.win_threshold:
+            parts.append(f"{s.win_threshold} to win")
+        parts.append(f"draw at {_rules_text(s.rules)}")
+        parts.append(f"opening {s.opening_plies} random plies per pair of games" if s.opening_plies else "no opening")
+        if s.movetime:
+            parts.append(f"{s.movetime:g} s per move")
+        parts.append(f"seed {s.seed}")
+        return "; ".join(parts)
+
+    def play(self, progress_text: Callable[[GameResult | None], str]) -> None:
+        """Play every game, storing each as it finishes; ``progress_text(result)`` labels the bar.
+
+        Raises KeyboardInterrupt on Ctrl-C, after the workers are stopped and the run is marked
+        interrupted; ``self.results`` then holds the finished games.
+        """
+        from rich.console import Console
+        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+        status = "failed"
+        try:
+            if self.archive is not None:
+                self.run_id = self.archive.start_run(
+                    self.kind, self.players, self.games_per_pair, len(self.tasks), self.settings
+                )
+            err = Console(stderr=True, highlight=False)
+            show = not self.args.quiet and err.is_terminal
+            if show:
+                kind = f"{self.kind.capitalize()} {self.run_id or ''}".rstrip()
+                workers = min(self.executor.workers, len(self.tasks))
+                err.print(_text(f"{kind}: {len(self.tasks)} games on {workers} worker(s); {self.settings_text()}"))
+            columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
+            progress = Progress(*columns, console=err, disable=not show)
+            with progress, contextlib.closing(self.executor.run(play_game, self.tasks)) as stream:
+                bar = progress.add_task(progress_text(None), total=len(self.tasks))
+                for _, result in stream:
+                    self.results.append(result)
+                    if self.archive is not None and self.run_id is not None:
+                        self.archive.add_game(self.run_id, self.players, result, self.settings.layout)
+                        self.stored += 1
+                    progress.update(bar, advance=1, description=progress_text(result))
+            status = "finished"
+        except KeyboardInterrupt:
+            status = "interrupted"
+            raise
+        finally:
+            if self.archive is not None:
+                if self.run_id is not None:
+                    with contextlib.suppress(Exception):
+                        self.archive.end_run(self.run_id, status)
+                self.archive.close()
+
+    def stored_text(self) -> str:
+        if self.archive is None:
+            return "not stored (--no-db)"
+        name = f"{self.kind} {self.run_id}"
+        return f"{self.stored} game(s) stored in {self.archive.path} ({name}; `sumito games --run {self.run_id}`)"
+
+    def interrupted(self) -> int:
+        print(
+            f"sumito: interrupted: {len(self.results)} of {len(self.tasks)} games finished; "
+            + ("none stored (--no-db)" if self.archive is None else f"{self.stored} stored in {self.archive.path}"),
+            file=sys.stderr,
+        )
+        return 130
+
+
+def cmd_match(args: argparse.Namespace) -> int:
+    players = [args.a.strip(), args.b.strip()]
+    run = _Run("match", players, args.games, args)
+
+    running = PairSummary(0, 1)
+
+    def progress_text(result: GameResult | None) -> str:
+        if result is not None:
+            running.add(result)
+        return f"A {running.wins}  draws {running.draws}  B {running.losses}"
+
+    console = _stdout_console()
+    try:
+        run.play(progress_text)
+    except KeyboardInterrupt:
+        if run.results:
+            print_match(console, players, summarize_pair(run.results), run, partial=True)
+        return run.interrupted()
+    print_match(console, players, summarize_pair(run.results), run)
+    return 0
+
+
+def cmd_tournament(args: argparse.Namespace) -> int:
+    players = [p.strip() for p in args.players]
+    dupes = [p for p, k in Counter(players).items() if k > 1]
+    if dupes:
+        raise ArenaError(f"player {dupes[0]!r} is listed twice; give each player once")
+    if len(players) < 2:
+        raise ArenaError("a tournament needs at least two players")
+    run = _Run("tournament", players, args.games, args)
+
+    def progress_text(result: GameResult | None) -> str:
+        return f"{len(players)} players"
+
+    console = _stdout_console()
+    try:
+        run.play(progress_text)
+    except KeyboardInterrupt:
+        if run.results:
+            print_tournament(console, summarize_tournament(players, run.results, args.anchor), run, partial=True)
+        return run.interrupted()
+    print_tournament(console, summarize_tournament(players, run.results, args.anchor), run)
+    return 0
+
+
+# --------------------------------------------------------------------------- the games archive
+def cmd_games(args: argparse.Namespace) -> int:
+    filters = {"ids": args.id, "player": args.player, "layout": args.layout, "result": args.result, "run": args.run}
+    if args.limit is not None and args.limit < 0:
+        raise ArenaError(f"--limit must be 0 or more, not {args.limit}")
+    if args.action == "export":
+        if not args.out:
+            raise ArenaError("games export needs --out FILE")
+        with GameArchive(args.db, create=False) as archive:
+            games = archive.games(limit=args.limit or None, newest_first=True, **filters)[::-1]
+            _check_ids(args.id, games, archive.path)
+            if not games:
+                raise ArenaError(f"no stored game in {archive.path} matches")
+            records = [g.to_record(str(archive.path)) for g in games]
+        write_records(args.out, records)
+        print(f"wrote {len(records)} game(s) to {args.out}")
+        return 0
+    if args.out:
+        raise ArenaError("--out is for `sumito games export`")
+    limit = 50 if args.limit is None else args.limit
+    with GameArchive(args.db, create=False) as archive:
+        total = archive.count(**filters)
+        games = archive.games(limit=limit or None, newest_first=True, **filters)
+        _check_ids(args.id, games, archive.path)
+        path = archive.path
+    from rich.table import Table
+
+    console = _stdout_console()
+    table = Table(title=f"Games in {path}", title_justify="left")
+    for name, justify in (
+        ("id", "right"),
+        ("date (UTC)", "left"),
+        ("run", "left"),
+        ("black", "left"),
+        ("white", "left"),
+        ("result", "left"),
+        ("reason", "left"),
+        ("plies", "right"),
+    ):
+        table.add_column(name, justify=justify)  # type: ignore[arg-type]
+    for g in games:
+        table.add_row(
+            *map(
+                _text,
+                (
+                    str(g.id),
+                    g.finished[:16].replace("T", " "),
+                    f"{g.run_kind} {g.run_id}",
+                    g.black_played,
+                    g.white_played,
+                    g.result,
+                    g.reason,
+                    str(g.plies),
+                ),
+            )
+        )
+    console.print(table)
+    console.print(_text(f"{len(games)} of {total} matching game(s) shown, newest first"))
+    return 0
+
+
+def _check_ids(ids: Sequence[int] | None, games: Sequence, path: Path) -> None:
+    if not ids:
+        return
+    missing = sorted(set(ids) - {g.id for g in games})
+    if missing:
+        raise ArenaError(f"no game {missing[0]} in {path} (that matches the filters)")
+
+
+# --------------------------------------------------------------------------- output
+def _stdout_console() -> Console:
+    from rich.console import Console
+
+    console = Console(highlight=False)
+    if not console.is_terminal and "COLUMNS" not in os.environ:
+        console.width = 120
+    return console
+
+
+def _text(s: str) -> Text:
+    from rich.text import Text
+
+    return Text(s)
+
+
+def fmt_elo(x: float) -> str:
+    if math.isnan(x):
+        return "?"
+    if math.isinf(x):
+        return "+inf" if x > 0 else "-inf"
+    return f"{x:+.0f}"
+
+
+def fmt_seconds(x: float) -> str:
+    if math.isnan(x):
+        return "-"
+    if x < 1e-3:
+        return f"{x * 1e6:.0f} µs"
+    if x < 1.0:
+        return f"{x * 1000:.1f} ms"
+    return f"{x:.2f} s"
+
+
+def _rules_text(rules: DrawRules) -> str:
+    parts = [f"{rules.max_plies} plies" if rules.max_plies else "no ply cap"]
+    parts.append(f"{rules.repetitions}-fold repetition" if rules.repetitions else "no repetition")
+    if rules.no_capture_plies:
+        parts.append(f"{rules.no_capture_plies} plies without a push-off")
+    if rules.no_moves != "draw":
+        parts.append("no legal move loses")
+    return ", ".join(parts)
+
+
+def _interval_text(low: float, high: float, fmt: Callable[[float], str]) -> str:
+    return f"{fmt(low)} to {fmt(high)}"
+
+
+def print_match(console: Console, players: list[str], s: PairSummary, run: _Run, partial: bool = False) -> None:
+    from rich.table import Table
+
+    a, b = players
+    title = f"Match {run.run_id or ''}".rstrip() + f": A = {a}, B = {b}"
+    if partial:
+        title += f" (interrupted: {s.games} of {len(run.tasks)} games)"
+    table = Table(title=title, title_justify="left")
+    for name in ("player", "wins", "draws", "losses", "score", "marbles won", "marbles lost", "time/move"):
+        table.add_column(name, justify="left" if name == "player" else "right")
+    table.add_row(
+        *map(
+            _text,
+            (
+                f"A {a}",
+                str(s.wins),
+                str(s.draws),
+                str(s.losses),
+                f"{s.points:g}",
+                str(s.marbles_won),
+                str(s.marbles_lost),
+                fmt_seconds(s.move_time_a),
+            ),
+        )
+    )
+    table.add_row(
+        *map(
+            _text,
+            (
+                f"B {b}",
+                str(s.losses),
+                str(s.draws),
+                str(s.wins),
+                f"{s.games - s.points:g}",
+                str(s.marbles_lost),
+                str(s.marbles_won),
+                fmt_seconds(s.move_time_b),
+            ),
+        )
+    )
+    console.print(table)
+    if not s.games:
+        return
+    score, low, high = s.interval
+    elo, elo_low, elo_high = s.elo
+    stats = Table(show_header=False, box=None, pad_edge=False)
+    stats.add_column(style="bold")
+    stats.add_column()
+
+    def pct(x: float) -> str:
+        return f"{100 * x:.1f}%"
+
+    stats.add_row(
+        _text("score of A"),
+        _text(
+            f"{pct(score)} ({s.points:g} of {s.games}); 95% interval {_interval_text(low, high, pct)} "
+            "(profile likelihood, win/draw/loss)"
+        ),
+    )
+    elo_text = f"{fmt_elo(elo)}; 95% interval {_interval_text(elo_low, elo_high, fmt_elo)}"
+    stats.add_row(_text("Elo A - B"), _text(elo_text))
+    stats.add_row(
+        _text("A by colour"),
+        _text(f"as Black {_wdl(s.as_black)}, as White {_wdl(s.as_white)} (wins-draws-losses)"),
+    )
+    stats.add_row(_text("endings"), _text(_endings_text(s)))
+    stats.add_row(_text("game length"), _text(f"{s.average_plies:.1f} plies on average"))
+    stats.add_row(_text("settings"), _text(run.settings_text()))
+    stats.add_row(_text("stored"), _text(run.stored_text()))
+    console.print(stats)
+
+
+def _wdl(counts: Sequence[int]) -> str:
+    return "-".join(str(c) for c in counts)
+
+
+def _endings_text(s: PairSummary) -> str:
+    reasons: Counter = Counter()
+    for counter in s.endings.values():
+        reasons.update(counter)
+    parts = []
+    for reason, total in reasons.most_common():
+        split = []
+        if s.endings["win"][reason]:
+            split.append(f"A won {s.endings['win'][reason]}")
+        if s.endings["loss"][reason]:
+            split.append(f"B won {s.endings['loss'][reason]}")
+        if s.endings["draw"][reason]:
+            split.append(f"drawn {s.endings['draw'][reason]}")
+        parts.append(f"{reason} {total} ({', '.join(split)})")
+    return "; ".join(parts)
+
+
+def print_tournament(console: Console, t: TournamentSummary, run: _Run, partial: bool = False) -> None:
+    from rich.table import Table
+
+    n = len(t.players)
+    title = f"Tournament {run.run_id or ''}".rstrip() + f": {t.total_games} games"
+    if partial:
+        title += f" (interrupted: {t.total_games} of {len(run.tasks)})"
+    ratings = t.ratings
+    order = list(range(n))
+    if ratings is not None:
+        order.sort(key=lambda i: (-_sort_key(ratings.elo[i]), -t.standings[i].points, i))
+    else:
+        order.sort(key=lambda i: (-t.standings[i].points, i))
+    table = Table(title=title, title_justify="left")
+    for name in ("#", "player", "games", "W-D-L", "score", "Elo", "95% ±", "marbles +/-", "time/move"):
+        table.add_column(name, justify="left" if name == "player" else "right")
+    for i in order:
+        st = t.standings[i]
+        elo = fmt_elo(ratings.elo[i]) if ratings is not None else "?"
+        err = ratings.error[i] if ratings is not None else math.nan
+        table.add_row(
+            *map(
+                _text,
+                (
+                    str(i + 1),
+                    t.players[i],
+                    str(st.games),
+                    f"{st.wins}-{st.draws}-{st.losses}",
+                    f"{st.points:g} ({100 * st.score:.1f}%)" if st.games else "-",
+                    elo,
+                    "-" if math.isnan(err) else f"{err:.0f}",
+                    f"{st.marbles_won}/{st.marbles_lost}",
+                    fmt_seconds(st.move_time),
+                ),
+            )
+        )
+    console.print(table)
+
+    console.print(_text("Cross table: the row player's score against the column player"))
+    cross = Table()
+    cross.add_column("#", justify="right")
+    cross.add_column("player")
+    for j in range(n):
+        cross.add_column(str(j + 1), justify="right")
+    for i in range(n):
+        cells = []
+        for j in range(n):
+            if i == j:
+                cells.append("")
+            elif t.games[i, j]:
+                cells.append(f"{t.points[i, j]:g}/{t.games[i, j]:g}")
+            else:
+                cells.append("-")
+        cross.add_row(*map(_text, (str(i + 1), t.players[i], *cells)))
+    console.print(cross)
+
+    notes = Table(show_header=False, box=None, pad_edge=False)
+    notes.add_column(style="bold")
+    notes.add_column()
+    if ratings is None:
+        notes.add_row(_text("ratings"), _text("not yet: some players have not met, directly or through others"))
+    else:
+        if ratings.anchor == "first":
+            anchor = f"{t.players[0]} is rated 0"
+        else:
+            anchor = "the mean rating is 0" if ratings.finite else "the mean of the finite ratings is 0"
+        text = (
+            "maximum likelihood (Bradley-Terry, draws count half); "
+            f"{anchor}; ± is the 95% error bar from the Fisher information"
+        )
+        notes.add_row(_text("ratings"), _text(text))
+        if not ratings.finite:
+            ref = ratings.tiers[ratings.reference]
+            names = ", ".join(t.players[i] for i in ref)
+            notes.add_row(
+                _text("unbounded"),
+                _text(
+                    "some players scored every point against some others, so no finite rating fits them all: "
+                    f"finite ratings are from the games among {names}; +inf/-inf mark players who scored all or "
+                    "nothing against that group (their tiers, strongest first: "
+                    + " > ".join("{" + ", ".join(str(i + 1) for i in tier) + "}" for tier in ratings.tiers)
+                    + ")"
+                ),
+            )
+    endings = ", ".join(f"{reason} {k}" for reason, k in t.endings.most_common())
+    notes.add_row(_text("endings"), _text(endings or "-"))
+    if t.total_games:
+        notes.add_row(_text("game length"), _text(f"{t.plies / t.total_games:.1f} plies on average"))
+    notes.add_row(_text("settings"), _text(run.settings_text()))
+    notes.add_row(_text("stored"), _text(run.stored_text()))
+    console.print(notes)
+
+
+def _sort_key(x: float) -> float:
+    return -math.inf if math.isnan(x) else x

@@ -1,0 +1,95 @@
+"""``sumito play``: a game in the terminal, a person (the ``human`` player) against any player.
+
+Any two player specs can meet (``--black``/``--white``); ``--opponent SPEC --color black|white``
+is the short way to say "me against SPEC". A human who resigns or quits (or whose input ends)
+loses by resignation. The final board, the result and the reason are printed at the end;
+``--out FILE`` writes the game record.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from sumito.cli import _add_position_args, _position_from_args, _rules_from_args
+from sumito.engine import Game, GameRecord, SumitoError, render, write_records
+from sumito.engine.geometry import BLACK, COLOR_NAMES, WHITE
+
+
+def add_play_command(sub: argparse._SubParsersAction) -> None:
+    """Add the ``play`` subcommand to the ``sumito`` parser's subcommands."""
+    p = sub.add_parser("play", help="play a game in the terminal (you against a player, or any two players)")
+    _add_position_args(p)
+    p.add_argument("--black", default=None, metavar="SPEC", help="player spec for Black (default human)")
+    p.add_argument("--white", default=None, metavar="SPEC", help="player spec for White (default random)")
+    p.add_argument("--opponent", default=None, metavar="SPEC", help="you (human) against this player")
+    p.add_argument(
+        "--color", choices=("black", "white"), default=None, help="the colour you play with --opponent (default black)"
+    )
+    p.add_argument(
+        "--movetime", type=float, default=None, metavar="SECONDS", help="time per move for the computer players"
+    )
+    _add_draw_rule_args(p)
+    p.add_argument("--out", default=None, metavar="FILE", help="write the game record to FILE")
+    p.set_defaults(func=cmd_play)
+
+
+def _add_draw_rule_args(p: argparse.ArgumentParser) -> None:
+    # the same options (and destinations, for cli._rules_from_args) as `sumito game`
+    p.add_argument("--max-plies", type=int, default=1000, help="draw after this many plies (0 = no cap; default 1000)")
+    p.add_argument("--repetitions", type=int, default=3, help="draw on this-fold repetition (0 = off; default 3)")
+    p.add_argument("--no-capture", type=int, default=0, help="draw after this many plies without a push-off (0 = off)")
+    p.add_argument(
+        "--no-moves", choices=("draw", "loss"), default="draw", help="a side with no legal move draws or loses"
+    )
+
+
+def player_specs(args: argparse.Namespace) -> tuple[str, str]:
+    """The (Black, White) player specs the options ask for."""
+    if args.opponent is not None or args.color is not None:
+        if args.black is not None or args.white is not None:
+            raise SumitoError("use either --black/--white or --opponent/--color, not both")
+        opponent = args.opponent or "random"
+        return ("human", opponent) if (args.color or "black") == "black" else (opponent, "human")
+    return args.black or "human", args.white or "random"
+
+
+def cmd_play(args: argparse.Namespace) -> int:
+    from sumito.players import game_history, make_player
+
+    if args.movetime is not None and args.movetime <= 0:
+        raise SumitoError(f"--movetime must be more than 0 seconds, not {args.movetime}")
+    specs = dict(zip((BLACK, WHITE), player_specs(args)))
+    players = {color: make_player(spec) for color, spec in specs.items()}
+    from sumito.players.human import HumanExit, HumanPlayer
+
+    game = Game(_position_from_args(args), _rules_from_args(args))
+    out = sys.stdout
+    for player in players.values():
+        if isinstance(player, HumanPlayer):
+            player.game = game
+    print(f"Black: {specs[BLACK]}   White: {specs[WHITE]}   (type 'help' at your move)", file=out)
+    while not game.is_over():
+        color = game.position.side_to_move
+        player = players[color]
+        human = isinstance(player, HumanPlayer)
+        try:
+            move = player.choose(
+                game.position, movetime=None if human else args.movetime, history=game_history(game)
+            )
+        except HumanExit as exc:
+            print(exc, file=out)
+            game.resign(exc.color)
+            break
+        game.push(move)
+        print(f"{COLOR_NAMES[color]} plays {move.notation()}", file=out, flush=True)
+    outcome = game.outcome()
+    assert outcome is not None
+    print(file=out)
+    print(render(game.position), file=out)
+    print(f"Result: {outcome.result}, {outcome.describe()} after {game.plies} plies", file=out)
+    if args.out:
+        record = GameRecord.from_game(game, Black=specs[BLACK], White=specs[WHITE])
+        write_records(args.out, [record])
+        print(f"Record written to {args.out}", file=out)
+    return 0

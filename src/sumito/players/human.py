@@ -1,0 +1,184 @@
+"""The ``human`` player: moves typed in the game's notation, with the board redrawn each turn.
+
+The player reads from an input stream (default: standard input, looked up at each move) and
+writes to an output stream (default: standard output). Besides moves it understands ``help``,
+``moves`` (the legal moves), ``hint`` (a suggestion from a computer player), ``board`` (draw the
+board again), ``resign`` and ``quit``. A malformed or illegal move gets the engine's one-line
+reason and the prompt again. ``resign`` raises :class:`Resign`, ``quit`` and the end of the input
+raise :class:`Quit`; whoever runs the game turns either into a resignation (``sumito play`` does).
+"""
+
+from __future__ import annotations
+
+import sys
+import textwrap
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, TextIO
+
+from sumito.engine import Move, Position, SumitoError, render
+from sumito.engine.geometry import COLOR_NAMES
+from sumito.players.base import Option, PlayerKind, register
+
+if TYPE_CHECKING:
+    from sumito.engine import Game
+
+HINT_PLAYERS = ("engine", "heuristic", "greedy", "random")  # the first one registered gives hints
+
+HELP = """\
+Type a move in notation: an inline move is the trailing marble's cell and the cell it moves to
+(a1b2, c3d3), a broadside move both end marbles and the first one's destination (c3c5d4).
+Commands: moves (list the legal moves), hint (suggest a move), board (draw the board again),
+help (this text), resign (give up the game), quit (leave; counts as resigning)."""
+
+
+class HumanExit(Exception):
+    """The human left the game: ``color`` is the side they were playing."""
+
+    def __init__(self, color: int, message: str) -> None:
+        super().__init__(message)
+        self.color = color
+
+
+class Resign(HumanExit):
+    """The human typed ``resign``."""
+
+
+class Quit(HumanExit):
+    """The human typed ``quit`` or the input ended."""
+
+
+class HumanPlayer:
+    """Asks for each move on ``instream`` and answers on ``outstream`` (default stdin and stdout).
+
+    ``game``, when set (``sumito play`` sets it), is the game in progress: the player shows its last
+    move from it. Without it the player works out the opponent's move from the position it left.
+    """
+
+    def __init__(
+        self,
+        instream: TextIO | None = None,
+        outstream: TextIO | None = None,
+        board: bool = True,
+        hint: str = "",
+    ) -> None:
+        self.name = "human"
+        self.instream = instream
+        self.outstream = outstream
+        self.board = board
+        self.hint_spec = hint
+        self.game: Game | None = None
+        self._hinter = None
+        self._left: Position | None = None  # the position after this player's last move
+
+    # ----------------------------------------------------------------- streams
+    def _in(self) -> TextIO:
+        return self.instream if self.instream is not None else sys.stdin
+
+    def _out(self) -> TextIO:
+        return self.outstream if self.outstream is not None else sys.stdout
+
+    def _say(self, text: str = "", end: str = "\n") -> None:
+        out = self._out()
+        out.write(text + end)
+        out.flush()
+
+    # ----------------------------------------------------------------- the turn
+    def choose(
+        self, position: Position, movetime: float | None = None, history: Sequence[int] | None = None
+    ) -> Move:
+        color = position.side_to_move
+        who = COLOR_NAMES[color]
+        self._show(position)
+        while True:
+            self._say(f"{who}> ", end="")
+            line = self._in().readline()
+            if not line:
+                self._say()
+                raise Quit(color, f"{who} left the game (end of input)")
+            text = line.strip()
+            command = text.lower()
+            if not text:
+                continue
+            if command in ("help", "?"):
+                self._say(HELP)
+            elif command == "moves":
+                self._say(_list_moves(position))
+            elif command == "hint":
+                self._say(self._hint(position))
+            elif command == "board":
+                self._show(position, board=True)
+            elif command == "resign":
+                raise Resign(color, f"{who} resigns")
+            elif command in ("quit", "exit"):
+                raise Quit(color, f"{who} quits")
+            else:
+                try:
+                    move = position.parse_move(text)
+                except SumitoError as exc:
+                    self._say(f"{exc}")
+                    continue
+                self._left = position.play(move)
+                return move
+
+    def _show(self, position: Position, board: bool | None = None) -> None:
+        if self.board if board is None else board:
+            self._say()
+            self._say(render(position))
+        last = self._last_move(position)
+        if last is not None:
+            self._say(f"Last move: {last}")
+
+    def _last_move(self, position: Position) -> str | None:
+        """The move that led to ``position``, described, when known."""
+        game = self.game
+        if game is not None and game.position == position:
+            if not game.moves:
+                return None
+            return _describe(game.moves[-1], game.positions[-2].side_to_move)
+        before = self._left
+        if before is None or before.side_to_move == position.side_to_move:
+            return None
+        for move, after in before.successors():
+            if after == position:
+                return _describe(move, before.side_to_move)
+        return None
+
+    def _hint(self, position: Position) -> str:
+        from sumito.players.base import make_player, player_names
+
+        try:
+            if self._hinter is None:
+                spec = self.hint_spec or next(n for n in HINT_PLAYERS if n in player_names())
+                self._hinter = make_player(spec)
+            move = self._hinter.choose(position, movetime=1.0)
+        except Exception as exc:  # a hint must never end the game
+            return f"no hint: {exc}"
+        return f"hint ({self._hinter.name}): {move.notation()}"
+
+
+def _describe(move: Move, mover: int) -> str:
+    extra = ""
+    if move.is_push_off:
+        extra = " (pushes a marble off)"
+    elif move.is_push:
+        extra = f" (pushes {move.pushed})"
+    return f"{COLOR_NAMES[mover]} {move.notation()}{extra}"
+
+
+def _list_moves(position: Position) -> str:
+    moves = sorted(m.notation() for m in position.legal_moves())
+    body = textwrap.fill(" ".join(moves), width=79)
+    return f"{len(moves)} legal moves:\n{body}"
+
+
+register(
+    PlayerKind(
+        name="human",
+        factory=HumanPlayer,
+        options={
+            "board": Option(bool, True, "draw the board before each move"),
+            "hint": Option(str, "", "player spec that answers 'hint' (default: the strongest one available)"),
+        },
+        help="a person typing moves in notation (sumito play)",
+    )
+)

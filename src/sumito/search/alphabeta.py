@@ -1,0 +1,120 @@
+"""Fixed-depth alpha-beta (negamax) over any evaluation, as the ABLA paper and Abalearn's
+benchmark player use it: moves in generation order, no tables, no extensions.
+
+The evaluation must be symmetric (a position's score for one side is minus its score for the
+other), which holds for every evaluation built from own-minus-opponent differences. A position
+where a side has lost ``win`` marbles is a loss for the side to move there; a side with no legal
+move scores a draw.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from sumito.engine.kernels import MAX_MOVES, PUSH_OFF_BIT, generate_moves, make_move, unmake_move
+from sumito.evaluation.features import evaluate, work_arrays
+from sumito.search.context import WIN, SearchContext
+
+
+@njit(cache=True)
+def _negamax(board, side, lost, depth, alpha, beta, ply, exact, win, inline_only, cells, offsets, ring, edge_ring,
+             zobrist, kind, params, root_moves, values, moves, raw, scratch, nodes):
+    """Negamax alpha-beta; at ply 0 it searches ``root_moves``, fills ``values`` and returns the
+    index of the first best move.
+
+    At the root with ``exact`` each move gets a full window, so every value is exact (random
+    choice among the best needs that); otherwise a later root move that does not beat the best
+    so far gets only an upper bound. The root is handled here rather than in a separate caller
+    because numba's cache cannot load a recursive function called from another compiled one.
+    """
+    nodes[0] += 1
+    if ply > 0:
+        if lost[0] >= win or lost[1] >= win:
+            return -(WIN - ply)  # the previous mover pushed off the last marble needed: we have lost
+        if depth == 0:
+            return evaluate(board, side, lost[0], lost[1], cells, ring, offsets, edge_ring, kind, params, raw,
+                            scratch)
+        buf = moves[ply]
+        n = generate_moves(board, side, offsets, cells, inline_only, buf)
+        if n == 0:
+            return 0.0
+    else:
+        buf = root_moves
+        n = root_moves.shape[0]
+    best = -np.inf
+    best_index = 0
+    for i in range(n):
+        mv = buf[i]
+        make_move(board, mv, side, offsets, zobrist)
+        off = (mv & PUSH_OFF_BIT) != 0
+        if off:
+            lost[2 - side] += 1
+        lower = -np.inf if (ply == 0 and exact) else alpha
+        score = -_negamax(board, 3 - side, lost, depth - 1, -beta, -lower, ply + 1, exact, win, inline_only, cells,
+                          offsets, ring, edge_ring, zobrist, kind, params, root_moves, values, moves, raw, scratch,
+                          nodes)
+        if off:
+            lost[2 - side] -= 1
+        unmake_move(board, mv, side, offsets)
+        if ply == 0:
+            values[i] = score
+        if score > best:
+            best = score
+            best_index = i
+            if score > alpha:
+                alpha = score
+                if alpha >= beta:
+                    break
+    return best_index if ply == 0 else best
+
+
+def search(ctx: SearchContext, root_moves: np.ndarray, depth: int, kind: int, params: np.ndarray,
+           exact: bool = False) -> tuple[int, np.ndarray, int]:
+    """Alpha-beta to ``depth`` plies below each of ``root_moves`` (encoded, at least one).
+
+    Returns the index of the first best move, the value of each root move (see ``exact``) and the
+    number of nodes visited.
+    """
+    if depth < 1:
+        raise ValueError("search depth must be at least 1")
+    moves = np.empty((depth + 1, MAX_MOVES), dtype=np.int32)
+    values = np.empty(len(root_moves), dtype=np.float64)
+    raw, scratch = work_arrays()
+    nodes = np.zeros(1, dtype=np.int64)
+    best = _negamax(ctx.board, ctx.side, ctx.lost, depth, -np.inf, np.inf, 0, exact, ctx.win, ctx.inline_only,
+                    ctx.cells, ctx.offsets, ctx.ring, ctx.edge_ring, ctx.zobrist, kind, params,
+                    root_moves.astype(np.int32), values, moves, raw, scratch, nodes)
+    return int(best), values, int(nodes[0])
+
+
+@njit(cache=True)
+def _one_ply(board, side, lost, win, cells, offsets, ring, edge_ring, zobrist, kind, params, root_moves, values, raw,
+             scratch):
+    for i in range(root_moves.shape[0]):
+        mv = root_moves[i]
+        make_move(board, mv, side, offsets, zobrist)
+        off = (mv & PUSH_OFF_BIT) != 0
+        if off:
+            lost[2 - side] += 1
+        if lost[0] >= win or lost[1] >= win:
+            values[i] = WIN
+        else:
+            values[i] = evaluate(board, side, lost[0], lost[1], cells, ring, offsets, edge_ring, kind, params, raw,
+                                 scratch)
+        if off:
+            lost[2 - side] -= 1
+        unmake_move(board, mv, side, offsets)
+
+
+def after_values(ctx: SearchContext, root_moves: np.ndarray, kind: int, params: np.ndarray) -> np.ndarray:
+    """The score, for the side to move, of the position after each of ``root_moves``.
+
+    Scored from the mover's own point of view, so it serves evaluations that are not symmetric
+    (Alphalone's per-colour weights) as well as the others; a winning move scores ``WIN``.
+    """
+    values = np.empty(len(root_moves), dtype=np.float64)
+    raw, scratch = work_arrays()
+    _one_ply(ctx.board, ctx.side, ctx.lost, ctx.win, ctx.cells, ctx.offsets, ctx.ring, ctx.edge_ring, ctx.zobrist,
+             kind, params, root_moves.astype(np.int32), values, raw, scratch)
+    return values

@@ -1,0 +1,669 @@
+"""The engine's search: iterative-deepening principal-variation search (negamax) in numba.
+
+Pieces, as in a chess engine (Stockfish's split of search, ordering and transposition table):
+
+- a Zobrist-keyed transposition table (always-replace, one entry a slot) holding the best move,
+  the score, the bound kind and the depth; mate-like scores are stored relative to the node;
+- move ordering: the table's move, then push-offs, then pushes (more marbles pushed first), then
+  two killer moves a ply, then the history heuristic;
+- null-move pruning (Abalone has no zugzwang to speak of) and late-move reductions of quiet
+  moves, both re-searched at full depth when they look good;
+- a quiescence search over push-offs at the horizon, so that a pending push-off is never
+  misjudged by a static evaluation;
+- repetition of a position on the current line (or in the game before the root) scores a draw;
+- a time limit checked every 1,024 nodes through a clock read in object mode; an aborted
+  iteration is thrown away by the driver, which keeps the previous iteration's move.
+
+Evaluation is pluggable: any kind of :mod:`sumito.evaluation.features` with its parameters.
+"""
+
+from __future__ import annotations
+
+import time
+
+import numpy as np
+from numba import njit, objmode
+
+from sumito.engine.kernels import (
+    MAX_MOVES,
+    PUSH_OFF_BIT,
+    PUSH_SHIFT,
+    generate_moves,
+    generate_push_offs,
+    make_move,
+    unmake_move,
+)
+from sumito.evaluation.features import evaluate, work_arrays
+from sumito.search.context import MAX_PLY, WIN, WIN_BOUND, SearchContext
+
+EXACT, LOWER, UPPER = 1, 2, 3
+HISTORY_SIZE = 1 << 15  # history is indexed by the move's start, direction, count and broadside bits
+NULL_REDUCTION = 2
+QUIESCENCE_PLIES = 8
+
+# stats slots
+NODES, ABORTED, QNODES, TT_HITS, BEST, NEXT_CHECK = range(6)
+
+
+@njit(cache=True)
+def _now():
+    with objmode(t="float64"):
+        t = time.perf_counter()
+    return t
+
+
+@njit(cache=True)
+def _score_to_tt(score, ply):
+    if score > WIN_BOUND:
+        return score + ply
+    if score < -WIN_BOUND:
+        return score - ply
+    return score
+
+
+@njit(cache=True)
+def _score_from_tt(score, ply):
+    if score > WIN_BOUND:
+        return score - ply
+    if score < -WIN_BOUND:
+        return score + ply
+    return score
+
+
+@njit(cache=True)
+def _tick(stats, deadline):
+    stats[NODES] += 1
+    if deadline > 0.0 and stats[NODES] >= stats[NEXT_CHECK]:
+        stats[NEXT_CHECK] = stats[NODES] + 1024
+        if _now() > deadline:
+            stats[ABORTED] = 1
+
+
+@njit(cache=True)
+def _repeats(path, k, h):
+    """Whether hash ``h`` (at ``path[k]``) occurs earlier on the path with the same side to move."""
+    j = k - 2
+    while j >= 0:
+        if path[j] == h:
+            return True
+        j -= 2
+    return False
+
+
+@njit(cache=True)
+def _order(buf, n, order, tt_move, killers, history, side, ply):
+    for i in range(n):
+        mv = buf[i]
+        if mv == tt_move:
+            s = 1 << 40
+        elif mv & PUSH_OFF_BIT:
+            s = (1 << 36) + ((mv >> PUSH_SHIFT) & 3)
+        elif (mv >> PUSH_SHIFT) & 3:
+            s = (1 << 33) + ((mv >> PUSH_SHIFT) & 3)
+        elif mv == killers[ply, 0]:
+            s = 1 << 31
+        elif mv == killers[ply, 1]:
+            s = (1 << 31) - 1
+        else:
+            s = history[side - 1, mv & (HISTORY_SIZE - 1)]
+        order[i] = s
+
+
+@njit(cache=True)
+def _pick(buf, order, i, n):
+    """Selection sort one step: bring the best-ordered remaining move to position ``i``."""
+    best = i
+    for j in range(i + 1, n):
+        if order[j] > order[best]:
+            best = j
+    if best != i:
+        t = buf[i]
+        buf[i] = buf[best]
+        buf[best] = t
+        o = order[i]
+        order[i] = order[best]
+        order[best] = o
+    return buf[i]
+
+
+@njit(cache=True)
+def _pvs(
+    board,
+    side,
+    lost,
+    depth,
+    alpha,
+    beta,
+    ply,
+    h,
+    null_ok,
+    g_win,
+    g_inline,
+    cells,
+    offsets,
+    ring,
+    edge_ring,
+    edge_cells,
+    zobrist,
+    kind,
+    params,
+    tt_keys,
+    tt_moves,
+    tt_scores,
+    tt_depths,
+    tt_flags,
+    killers,
+    history,
+    path,
+    path_base,
+    moves,
+    orders,
+    raw,
+    scratch,
+    stats,
+    deadline,
+    root_moves,
+    root_scores,
+):
+    """One node of the search; ``depth <= 0`` is the quiescence search (``-depth`` plies into it).
+
+    At ply 0 it searches ``root_moves`` in the given order, writes each one's score (or bound)
+    into ``root_scores`` and the index of the best into ``stats[BEST]``. Root, main search and
+    quiescence are one function because numba's cache cannot load a recursive function that is
+    called from, or calls, another recursive compiled function.
+    """
+    _tick(stats, deadline)
+    if stats[ABORTED]:
+        return 0.0
+    # flags for the recursive calls as run-time values: a literal True/False would make numba
+    # compile a second specialisation, which its cache then fails to link
+    yes = ply >= 0
+    no = ply < 0
+    opp = 3 - side
+    if ply > 0:
+        if lost[0] >= g_win or lost[1] >= g_win:
+            return -(WIN - ply)
+        # a repeated position (same marbles, same side to move) on this line or before the root: a draw
+        path[path_base + ply] = h
+        if _repeats(path, path_base + ply, h):
+            return 0.0
+    else:
+        path[path_base] = h
+    if ply > 0 and (depth <= 0 or ply >= MAX_PLY - 1):
+        # quiescence: stand pat, or play a push-off
+        stats[QNODES] += 1
+        stand = evaluate(board, side, lost[0], lost[1], cells, ring, offsets, edge_ring, kind, params, raw, scratch)
+        if stand >= beta or -depth >= QUIESCENCE_PLIES or ply >= MAX_PLY - 1:
+            return stand
+        if stand > alpha:
+            alpha = stand
+        best = stand
+        buf = moves[ply]
+        n = generate_push_offs(board, side, offsets, edge_cells, buf)
+        for i in range(n):
+            mv = buf[i]
+            delta = make_move(board, mv, side, offsets, zobrist)
+            lost[2 - side] += 1
+            score = -_pvs(
+                board,
+                opp,
+                lost,
+                depth - 1,
+                -beta,
+                -alpha,
+                ply + 1,
+                h ^ delta,
+                no,
+                g_win,
+                g_inline,
+                cells,
+                offsets,
+                ring,
+                edge_ring,
+                edge_cells,
+                zobrist,
+                kind,
+                params,
+                tt_keys,
+                tt_moves,
+                tt_scores,
+                tt_depths,
+                tt_flags,
+                killers,
+                history,
+                path,
+                path_base,
+                moves,
+                orders,
+                raw,
+                scratch,
+                stats,
+                deadline,
+                root_moves,
+                root_scores,
+            )
+            lost[2 - side] -= 1
+            unmake_move(board, mv, side, offsets)
+            if stats[ABORTED]:
+                return 0.0
+            if score > best:
+                best = score
+                if score > alpha:
+                    alpha = score
+                    if alpha >= beta:
+                        break
+        return best
+    pv_node = beta - alpha > 1e-9
+    mask = tt_keys.shape[0] - 1
+    slot = h & mask
+    tt_move = -1
+    if ply > 0 and tt_keys[slot] == h:
+        stats[TT_HITS] += 1
+        tt_move = tt_moves[slot]
+        if not pv_node and tt_depths[slot] >= depth:
+            s = _score_from_tt(tt_scores[slot], ply)
+            f = tt_flags[slot]
+            if f == EXACT or (f == LOWER and s >= beta) or (f == UPPER and s <= alpha):
+                return s
+    if ply > 0 and null_ok and not pv_node and depth >= 3 and beta < WIN_BOUND:
+        static = evaluate(board, side, lost[0], lost[1], cells, ring, offsets, edge_ring, kind, params, raw, scratch)
+        if static >= beta:
+            score = -_pvs(
+                board,
+                opp,
+                lost,
+                depth - 1 - NULL_REDUCTION,
+                -beta,
+                -beta + 1e-6,
+                ply + 1,
+                h ^ zobrist[0, 0],
+                no,
+                g_win,
+                g_inline,
+                cells,
+                offsets,
+                ring,
+                edge_ring,
+                edge_cells,
+                zobrist,
+                kind,
+                params,
+                tt_keys,
+                tt_moves,
+                tt_scores,
+                tt_depths,
+                tt_flags,
+                killers,
+                history,
+                path,
+                path_base,
+                moves,
+                orders,
+                raw,
+                scratch,
+                stats,
+                deadline,
+                root_moves,
+                root_scores,
+            )
+            if stats[ABORTED]:
+                return 0.0
+            if score >= beta:
+                return beta
+    if ply == 0:
+        buf = root_moves
+        n = root_moves.shape[0]
+    else:
+        buf = moves[ply]
+        order = orders[ply]
+        n = generate_moves(board, side, offsets, cells, g_inline, buf)
+        if n == 0:
+            return 0.0
+        _order(buf, n, order, tt_move, killers, history, side, ply)
+    best = -np.inf
+    best_move = buf[0]
+    alpha0 = alpha
+    for i in range(n):
+        mv = buf[i] if ply == 0 else _pick(buf, order, i, n)
+        delta = make_move(board, mv, side, offsets, zobrist)
+        off = (mv & PUSH_OFF_BIT) != 0
+        if off:
+            lost[2 - side] += 1
+        quiet = ((mv >> PUSH_SHIFT) & 3) == 0
+        child = h ^ delta
+        # The children of a depth-1 node are quiescence nodes; most have no push-off, and then
+        # their value is their evaluation whatever the window. Score those here: a recursive
+        # call costs more than the evaluation itself (numba passes every array argument anew).
+        leaf = False
+        if depth == 1 and ply + 2 < MAX_PLY:
+            leaf = True
+            stats[NODES] += 1
+            if lost[0] >= g_win or lost[1] >= g_win:
+                score = WIN - (ply + 1)
+            elif _repeats(path, path_base + ply + 1, child):
+                score = 0.0
+            elif generate_push_offs(board, opp, offsets, edge_cells, moves[ply + 1]) == 0:
+                stats[QNODES] += 1
+                score = -evaluate(
+                    board, opp, lost[0], lost[1], cells, ring, offsets, edge_ring, kind, params, raw, scratch
+                )
+            else:
+                leaf = False
+                stats[NODES] -= 1  # searched below after all
+        if leaf:
+            pass
+        elif i == 0:
+            score = -_pvs(
+                board,
+                opp,
+                lost,
+                depth - 1,
+                -beta,
+                -alpha,
+                ply + 1,
+                child,
+                yes,
+                g_win,
+                g_inline,
+                cells,
+                offsets,
+                ring,
+                edge_ring,
+                edge_cells,
+                zobrist,
+                kind,
+                params,
+                tt_keys,
+                tt_moves,
+                tt_scores,
+                tt_depths,
+                tt_flags,
+                killers,
+                history,
+                path,
+                path_base,
+                moves,
+                orders,
+                raw,
+                scratch,
+                stats,
+                deadline,
+                root_moves,
+                root_scores,
+            )
+        else:
+            r = 0
+            if ply > 0 and depth >= 3 and i >= 4 and quiet and mv != killers[ply, 0] and mv != killers[ply, 1]:
+                r = 1 if i < 16 else 2
+                if r > depth - 2:
+                    r = depth - 2
+            score = -_pvs(
+                board,
+                opp,
+                lost,
+                depth - 1 - r,
+                -alpha - 1e-6,
+                -alpha,
+                ply + 1,
+                child,
+                yes,
+                g_win,
+                g_inline,
+                cells,
+                offsets,
+                ring,
+                edge_ring,
+                edge_cells,
+                zobrist,
+                kind,
+                params,
+                tt_keys,
+                tt_moves,
+                tt_scores,
+                tt_depths,
+                tt_flags,
+                killers,
+                history,
+                path,
+                path_base,
+                moves,
+                orders,
+                raw,
+                scratch,
+                stats,
+                deadline,
+                root_moves,
+                root_scores,
+            )
+            if score > alpha and (r > 0 or score < beta) and not stats[ABORTED]:
+                score = -_pvs(
+                    board,
+                    opp,
+                    lost,
+                    depth - 1,
+                    -beta,
+                    -alpha,
+                    ply + 1,
+                    child,
+                    yes,
+                    g_win,
+                    g_inline,
+                    cells,
+                    offsets,
+                    ring,
+                    edge_ring,
+                    edge_cells,
+                    zobrist,
+                    kind,
+                    params,
+                    tt_keys,
+                    tt_moves,
+                    tt_scores,
+                    tt_depths,
+                    tt_flags,
+                    killers,
+                    history,
+                    path,
+                    path_base,
+                    moves,
+                    orders,
+                    raw,
+                    scratch,
+                    stats,
+                    deadline,
+                    root_moves,
+                    root_scores,
+                )
+        if off:
+            lost[2 - side] -= 1
+        unmake_move(board, mv, side, offsets)
+        if stats[ABORTED]:
+            return 0.0
+        if ply == 0:
+            root_scores[i] = score
+        if score > best:
+            best = score
+            best_move = mv
+            if ply == 0:
+                stats[BEST] = i
+            if score > alpha:
+                alpha = score
+                if alpha >= beta:
+                    if quiet and ply > 0:
+                        if killers[ply, 0] != mv:
+                            killers[ply, 1] = killers[ply, 0]
+                            killers[ply, 0] = mv
+                        history[side - 1, mv & (HISTORY_SIZE - 1)] += depth * depth
+                    break
+    if best >= beta:
+        flag = LOWER
+    elif best > alpha0:
+        flag = EXACT
+    else:
+        flag = UPPER
+    tt_keys[slot] = h
+    tt_moves[slot] = best_move
+    tt_scores[slot] = _score_to_tt(best, ply)
+    tt_depths[slot] = depth
+    tt_flags[slot] = flag
+    return best
+
+
+class SearchResult:
+    """What one search found: the move, its score, the depth completed and the effort."""
+
+    __slots__ = ("depth", "move", "nodes", "pv", "score", "seconds")
+
+    def __init__(self, move: int, score: float, depth: int, nodes: int, seconds: float, pv: list[int]) -> None:
+        self.move = move
+        self.score = score
+        self.depth = depth
+        self.nodes = nodes
+        self.seconds = seconds
+        self.pv = pv
+
+    @property
+    def nodes_per_second(self) -> float:
+        return self.nodes / self.seconds if self.seconds > 0 else 0.0
+
+
+class Searcher:
+    """Iterative deepening over :func:`_pvs`, keeping its tables from one move to the next."""
+
+    def __init__(self, kind: int, params: np.ndarray, hash_entries: int = 1 << 20) -> None:
+        if hash_entries & (hash_entries - 1):
+            raise ValueError("the number of hash entries must be a power of two")
+        self.kind = kind
+        self.params = np.ascontiguousarray(params, dtype=np.float64)
+        self.tt_keys = np.zeros(hash_entries, dtype=np.uint64)
+        self.tt_moves = np.zeros(hash_entries, dtype=np.int32)
+        self.tt_scores = np.zeros(hash_entries, dtype=np.float64)
+        self.tt_depths = np.zeros(hash_entries, dtype=np.int8)
+        self.tt_flags = np.zeros(hash_entries, dtype=np.int8)
+        self.killers = np.full((MAX_PLY, 2), -1, dtype=np.int32)
+        self.history = np.zeros((2, HISTORY_SIZE), dtype=np.int64)
+        self.moves = np.empty((MAX_PLY, MAX_MOVES), dtype=np.int32)
+        self.orders = np.empty((MAX_PLY, MAX_MOVES), dtype=np.int64)
+        self.raw, self.scratch = work_arrays()
+
+    def clear(self) -> None:
+        self.tt_keys[:] = 0
+        self.history[:] = 0
+        self.killers[:] = -1
+
+    def search(
+        self,
+        ctx: SearchContext,
+        root_moves: np.ndarray,
+        max_depth: int = 64,
+        seconds: float | None = None,
+        history: np.ndarray | None = None,
+        predict: bool = True,
+    ) -> SearchResult:
+        """Deepen until ``max_depth`` plies or until ``seconds`` run out; ``root_moves`` non-empty.
+
+        ``history`` holds the Zobrist hashes of the game's earlier positions (oldest first), so
+        that repeating one of them scores a draw. With ``predict`` (the default, for play) no new
+        iteration starts once 45% of the time is gone, as it would most likely not finish; without
+        it (benchmarks) iterations run until the clock stops one.
+        """
+        start = time.perf_counter()
+        deadline = start + seconds if seconds is not None else 0.0
+        past = np.zeros(0, dtype=np.uint64) if history is None else np.asarray(history, dtype=np.uint64)
+        path = np.zeros(len(past) + MAX_PLY + 1, dtype=np.uint64)
+        path[: len(past)] = past
+        root_moves = np.array(root_moves, dtype=np.int32)
+        scores = np.zeros(len(root_moves), dtype=np.float64)
+        stats = np.zeros(6, dtype=np.int64)
+        self.history //= 8  # age the history table between moves
+        self.killers[:] = -1
+        best_move, best_score, depth_done = int(root_moves[0]), 0.0, 0
+        if len(root_moves) == 1:
+            max_depth = min(max_depth, 1)
+        for depth in range(1, max(1, max_depth) + 1):
+            iteration_scores = np.full(len(root_moves), -np.inf)
+            stats[BEST] = -1
+            _pvs(
+                ctx.board,
+                ctx.side,
+                ctx.lost,
+                depth,
+                -np.inf,
+                np.inf,
+                0,
+                ctx.hash,
+                False,
+                ctx.win,
+                ctx.inline_only,
+                ctx.cells,
+                ctx.offsets,
+                ctx.ring,
+                ctx.edge_ring,
+                ctx.edge_cells,
+                ctx.zobrist,
+                self.kind,
+                self.params,
+                self.tt_keys,
+                self.tt_moves,
+                self.tt_scores,
+                self.tt_depths,
+                self.tt_flags,
+                self.killers,
+                self.history,
+                path,
+                len(past),
+                self.moves,
+                self.orders,
+                self.raw,
+                self.scratch,
+                stats,
+                deadline,
+                root_moves,
+                iteration_scores,
+            )
+            index = int(stats[BEST])
+            if stats[ABORTED]:
+                # a move that beat the previous best in the unfinished iteration is still better
+                if index > 0:
+                    best_move, best_score = int(root_moves[index]), float(iteration_scores[index])
+                break
+            best_move, best_score, depth_done = int(root_moves[index]), float(iteration_scores[index]), depth
+            scores[:] = iteration_scores
+            # next iteration: best move first, the rest by this iteration's scores
+            order = np.argsort(-scores, kind="stable")
+            root_moves, scores = root_moves[order], scores[order]
+            elapsed = time.perf_counter() - start
+            if abs(best_score) > WIN_BOUND:
+                break  # a forced win or loss is found: deeper search cannot change it
+            if predict and seconds is not None and elapsed > 0.45 * seconds:
+                break  # the next iteration would most likely not finish
+        seconds_used = time.perf_counter() - start
+        return SearchResult(
+            best_move, best_score, depth_done, int(stats[NODES]), seconds_used, self.principal_variation(ctx, best_move)
+        )
+
+    def principal_variation(self, ctx: SearchContext, first: int, limit: int = 12) -> list[int]:
+        """The line the table predicts after ``first`` (checked for legality move by move)."""
+        board, side, h = ctx.board.copy(), ctx.side, ctx.hash
+        line = [first]
+        played = []
+        mv = first
+        seen = {int(h)}
+        while True:
+            delta = make_move(board, np.int32(mv), side, ctx.offsets, ctx.zobrist)
+            played.append((mv, side))
+            h = np.uint64(h ^ delta)
+            side = 3 - side
+            if len(line) >= limit or int(h) in seen:
+                break
+            seen.add(int(h))
+            slot = int(h) & (len(self.tt_keys) - 1)
+            if self.tt_keys[slot] != h:
+                break
+            mv = int(self.tt_moves[slot])
+            buf = self.moves[0]
+            n = generate_moves(board, side, ctx.offsets, ctx.cells, ctx.inline_only, buf)
+            if mv not in buf[:n]:
+                break
+            line.append(mv)
+        return line

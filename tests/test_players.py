@@ -1,0 +1,148 @@
+"""The players: specs, legal moves on every board, options, and the paper-specific behaviour."""
+
+from __future__ import annotations
+
+import json
+import re
+import time
+
+import numpy as np
+import pytest
+
+from sumito.engine import Position
+from sumito.evaluation.alphalone import AlphaloneWeights, WeightsError, default_weights
+from sumito.players import PlayerSpecError, make_player, parse_spec, player_names
+
+from helpers import position_with, random_playout
+
+SEARCH_PLAYERS = [
+    "greedy",
+    "greedy:eval=alphalone",
+    "heuristic:depth=2",
+    "abla:depth=2",
+    "abla:depth=3,heuristic=single",
+    "alphalone:depth=1,seed=3",
+    "alphalone:depth=0",
+    "engine:depth=3",
+    "engine:time=0.05",
+]
+
+
+def test_every_paper_player_is_registered():
+    assert {"random", "greedy", "heuristic", "abla", "alphalone", "engine", "human"} <= set(player_names())
+
+
+@pytest.mark.parametrize("spec", SEARCH_PLAYERS)
+@pytest.mark.parametrize("layout,inline_only", [("standard", False), ("belgian-daisy", False), ("small", False),
+                                                ("mini", True)])
+def test_players_choose_legal_moves(spec, layout, inline_only):
+    player = make_player(spec)
+    rng = np.random.default_rng(len(spec))
+    for pos in random_playout(Position.start(layout, inline_only=inline_only), 40, rng)[::13]:
+        if pos.winner() is None and pos.count_legal_moves():
+            assert pos.is_legal(player.choose(pos))
+
+
+@pytest.mark.parametrize(
+    "spec,message",
+    [
+        ("abla:depth=x", "must be int"),
+        ("abla:heuristic=double", "combined, single"),
+        ("abla:colour=1", "it accepts: depth, heuristic, w1, w2"),
+        ("heuristic:depth=0", "at least 1"),
+        ("greedy:eval=magic", "unknown evaluation"),
+        ("engine:time=-1", "positive"),
+        ("engine:depth=0", "at least 1"),
+        ("engine:hash=0", "between 1 and 4096"),
+        ("engine:eval=nope", "unknown evaluation"),
+        ("alphalone:time=-2", "0 (no limit)"),
+        ("alphalone:weights=/no/such/file.json", "cannot read weights file"),
+        ("alphalone:thresholds=maybe", "must be bool"),
+        ("chess", "unknown player 'chess'"),
+    ],
+)
+def test_bad_specs_say_what_is_wrong(spec, message):
+    with pytest.raises(PlayerSpecError, match=re.escape(message)):
+        make_player(spec)
+
+
+def test_specs_parse_typed_options():
+    kind, options = parse_spec("alphalone:depth=1, time=0.5, thresholds=off")
+    assert kind.name == "alphalone" and options == {"depth": 1, "time": 0.5, "thresholds": False}
+
+
+def test_engine_takes_the_win_abla_sees_it_too():
+    pos = position_with(["g5", "h5", "f5"], ["i5", "a1", "a2"], lost=(0, 5))
+    for spec in ("engine:depth=2", "abla:depth=1", "heuristic:depth=1", "greedy", "alphalone:depth=1,two_best=no"):
+        move = make_player(spec).choose(pos)
+        assert pos.play(move).winner() == 1, spec
+
+
+def test_abla_is_deterministic_and_alphalone_is_seeded():
+    pos = random_playout(Position.start("standard"), 10, np.random.default_rng(2))[-1]
+    a, b = make_player("abla:depth=3"), make_player("abla:depth=3")
+    assert a.choose(pos) == b.choose(pos)
+    first = [make_player("alphalone:depth=1,seed=7").choose(pos) for _ in range(2)]
+    assert first[0] == first[1]
+    picks = {make_player(f"alphalone:depth=1,seed={s}").choose(pos).notation() for s in range(12)}
+    assert len(picks) == 2  # a random choice between the two best moves
+
+
+def test_alphalone_two_best_off_is_deterministic():
+    pos = Position.start("mini")
+    picks = {make_player(f"alphalone:depth=1,seed={s},two_best=no").choose(pos).notation() for s in range(6)}
+    assert len(picks) == 1
+
+
+def test_alphalone_time_limit_returns_early():
+    pos = Position.start("standard")
+    player = make_player("alphalone:depth=3,time=0.05,thresholds=off")
+    t = time.perf_counter()
+    assert pos.is_legal(player.choose(pos))
+    assert time.perf_counter() - t < 2.0
+
+
+def test_alphalone_weights_file_round_trip(tmp_path):
+    w = AlphaloneWeights(tuple(float(i + 1) for i in range(10)), tuple(float(-i - 1) for i in range(10)))
+    path = tmp_path / "w.json"
+    w.save(path)
+    assert AlphaloneWeights.load(path) == w
+    v = w.vector()
+    assert np.linalg.norm(v[:10]) == pytest.approx(1) and np.linalg.norm(v[10:]) == pytest.approx(1)
+    player = make_player(f"alphalone:depth=1,weights={path}")
+    assert player.weights == w
+
+
+@pytest.mark.parametrize(
+    "content,message",
+    [
+        ("not json", "not JSON"),
+        ("[1, 2]", "expected an object"),
+        ('{"white": {}}', "no 'black' weights"),
+        (json.dumps({"black": {"black_off": 1}, "white": {}}), "lack"),
+        (json.dumps({"black": {"colour": 1}, "white": {}}), "unknown black feature 'colour'"),
+    ],
+)
+def test_bad_weights_files_are_refused(tmp_path, content, message):
+    path = tmp_path / "w.json"
+    path.write_text(content)
+    with pytest.raises(WeightsError, match=message):
+        AlphaloneWeights.load(path)
+
+
+def test_non_numeric_and_zero_weights_are_refused():
+    data = json.loads(default_weights().to_json())
+    data["white"]["white_off"] = "heavy"
+    with pytest.raises(WeightsError, match="must be a number"):
+        AlphaloneWeights.from_json(json.dumps(data))
+    data = json.loads(default_weights().to_json())
+    data["black"] = dict.fromkeys(data["black"], 0)
+    with pytest.raises(WeightsError, match="all zero"):
+        AlphaloneWeights.from_json(json.dumps(data))
+
+
+def test_engine_reports_its_search():
+    player = make_player("engine:depth=4")
+    pos = Position.start("standard")
+    player.choose(pos)
+    assert player.last.depth == 4 and player.last.nodes > 0

@@ -1,0 +1,220 @@
+"""Evaluations and searches against slow, plainly written references."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from sumito.engine import Position
+from sumito.evaluation import EVAL_ABLA, EVAL_ALPHALONE, EVAL_HEURISTIC, EVAL_LINEAR, named_evaluation
+from sumito.evaluation.alphalone import default_weights
+from sumito.evaluation.features import evaluate, work_arrays
+from sumito.search.alphabeta import after_values, search
+from sumito.search.context import WIN, SearchContext
+from sumito.search.pvs import Searcher
+
+from helpers import position_with, random_playout
+
+LAYOUTS = ["standard", "belgian-daisy", "german-daisy", "small", "mini"]
+
+
+def reference_counts(pos: Position) -> dict:
+    """Per colour: summed distance, adjacency, edge marbles, lines of three, touched opponents, count."""
+    geo = pos.geometry
+    grid = pos.grid
+    out = {}
+    for color in (1, 2):
+        own = [g for g in geo.cells if grid[g] == color]
+        opp = [g for g in geo.cells if grid[g] == 3 - color]
+        dist = sum(int(geo.ring[g]) for g in own)
+        adj = sum(1 for g in own for off in geo.offsets if grid[g + off] == color)
+        edge = sum(1 for g in own if geo.ring[g] == geo.side - 1)
+        line3 = sum(
+            1 for g in own for off in geo.offsets[:3] if grid[g + off] == color and grid[g - off] == color
+        )
+        touched = sum(1 for g in opp if any(grid[g + off] == color for off in geo.offsets))
+        out[color] = dict(dist=dist, adj=adj, edge=edge, line3=line3, touched=touched, count=len(own))
+    return out
+
+
+def reference_eval(pos: Position, side: int, kind: int, params: np.ndarray) -> float:
+    c = reference_counts(pos)
+    me, op = c[side], c[3 - side]
+    if kind == EVAL_HEURISTIC:
+        return op["dist"] - me["dist"]
+    if kind == EVAL_ABLA:
+        return params[0] * (me["dist"] - op["dist"]) + params[1] * (me["adj"] - op["adj"])
+    if kind == EVAL_ALPHALONE:
+        b, w = c[1], c[2]
+        nb, nw = max(b["count"], 1), max(w["count"], 1)
+        f = [
+            pos.lost[0], pos.lost[1], b["edge"], w["edge"], 2 * b["dist"] / nb, 2 * w["dist"] / nw,
+            (b["adj"] + b["line3"]) / nb, (w["adj"] + w["line3"]) / nw, b["touched"] / nb, w["touched"] / nw,
+        ]
+        weights = params[:10] if side == 1 else params[10:]
+        return float(np.dot(weights, f))
+    lost_me, lost_op = pos.lost[side - 1], pos.lost[2 - side]
+    terms = [lost_op - lost_me, op["dist"] - me["dist"], me["adj"] - op["adj"], op["edge"] - me["edge"],
+             me["line3"] - op["line3"], me["touched"] - op["touched"]]
+    return float(np.dot(params, terms))
+
+
+def engine_eval(pos: Position, side: int, kind: int, params: np.ndarray) -> float:
+    geo = pos.geometry
+    raw, scratch = work_arrays()
+    return evaluate(pos.grid, side, pos.lost[0], pos.lost[1], geo.cells, geo.ring, geo.offsets, geo.side - 1, kind,
+                    params, raw, scratch)
+
+
+@st.composite
+def played(draw, max_plies=120):
+    layout = draw(st.sampled_from(LAYOUTS))
+    seed = draw(st.integers(0, 2**32 - 1))
+    plies = draw(st.integers(0, max_plies))
+    return random_playout(Position.start(layout), plies, np.random.default_rng(seed))[-1]
+
+
+EVALUATIONS = ["heuristic", "abla", "abla-single", "alphalone", "linear"]
+
+
+@given(played(), st.sampled_from(EVALUATIONS))
+def test_evaluations_match_reference(pos, name):
+    ev = named_evaluation(name)
+    for side in (1, 2):
+        expected = reference_eval(pos, side, ev.kind, ev.params)
+        assert engine_eval(pos, side, ev.kind, ev.params) == pytest.approx(expected)
+
+
+def test_abla_features_by_hand():
+    # Black: a pair c3-c4 (each has one neighbour); White: a lone marble on the centre e5
+    pos = position_with(["c3", "c4"], ["e5"])
+    ev = named_evaluation("abla")
+    # distances: c3 = 2, c4 = 2 (rows c are two from the centre row) -> f1 = 4 - 0; adjacency f2 = 2 - 0
+    assert engine_eval(pos, 1, ev.kind, ev.params) == pytest.approx(-1 * 4 + 1 * 2)
+    assert engine_eval(pos, 2, ev.kind, ev.params) == pytest.approx(-(-1 * 4 + 1 * 2))
+
+
+def test_alphalone_coherence_bonus_for_three_in_a_row():
+    three = position_with(["e4", "e5", "e6"], ["a1"])
+    bent = position_with(["e4", "e5", "f6"], ["a1"])
+    c3, cb = reference_counts(three)[1], reference_counts(bent)[1]
+    assert c3["line3"] == 1 and cb["line3"] == 0
+    assert c3["adj"] == cb["adj"] == 4
+
+
+def minimax(pos: Position, depth: int, ply: int, kind: int, params: np.ndarray) -> float:
+    """Plain negamax over Position values: the reference for the alpha-beta kernel."""
+    if pos.winner() is not None:
+        return -(WIN - ply)
+    if depth == 0:
+        return reference_eval(pos, pos.side_to_move, kind, params)
+    children = pos.successors()
+    if not children:
+        return 0.0
+    return max(-minimax(child, depth - 1, ply + 1, kind, params) for _, child in children)
+
+
+@settings(max_examples=15)
+@given(played(max_plies=80), st.sampled_from(["heuristic", "abla", "linear"]), st.integers(1, 2))
+def test_alphabeta_value_equals_minimax(pos, name, depth):
+    codes = pos.legal_move_codes()
+    if len(codes) == 0 or pos.winner() is not None:
+        return
+    ev = named_evaluation(name)
+    best, values, _ = search(SearchContext.of(pos), codes, depth, ev.kind, ev.params, exact=True)
+    expected = [-minimax(child, depth - 1, 1, ev.kind, ev.params) for _, child in pos.successors()]
+    assert values == pytest.approx(expected)
+    assert best == int(np.argmax(expected))  # the first best move
+    # with the ordinary root window the chosen move and its value are the same
+    best2, values2, _ = search(SearchContext.of(pos), codes, depth, ev.kind, ev.params)
+    assert best2 == best and values2[best2] == pytest.approx(max(expected))
+
+
+def test_search_leaves_the_position_untouched():
+    pos = random_playout(Position.start("belgian-daisy"), 30, np.random.default_rng(5))[-1]
+    ctx = SearchContext.of(pos)
+    board, lost = ctx.board.copy(), ctx.lost.copy()
+    ev = named_evaluation("linear")
+    search(ctx, pos.legal_move_codes(), 3, ev.kind, ev.params)
+    Searcher(ev.kind, ev.params, 1 << 12).search(ctx, pos.legal_move_codes(), max_depth=4)
+    after_values(ctx, pos.legal_move_codes(), ev.kind, ev.params)
+    assert np.array_equal(ctx.board, board) and np.array_equal(ctx.lost, lost)
+
+
+def test_after_values_score_for_the_mover():
+    pos = random_playout(Position.start("standard"), 20, np.random.default_rng(9))[-1]
+    ev = named_evaluation("alphalone")
+    values = after_values(SearchContext.of(pos), pos.legal_move_codes(), ev.kind, ev.params)
+    expected = [reference_eval(child, pos.side_to_move, ev.kind, ev.params) for _, child in pos.successors()]
+    assert values == pytest.approx(expected)
+
+
+def test_engine_takes_a_win_in_one():
+    # White has lost five; Black's f5-g5-h5 push i5 off the board (three against one) and win
+    pos = position_with(["g5", "h5", "f5"], ["i5", "a1", "a2"], lost=(0, 5))
+    ev = named_evaluation("linear")
+    result = Searcher(ev.kind, ev.params, 1 << 12).search(SearchContext.of(pos), pos.legal_move_codes(), max_depth=3)
+    move = pos.legal_moves()[list(pos.legal_move_codes()).index(result.move)]
+    assert move.is_push_off
+    assert result.score > WIN - 10
+    assert pos.play(move).winner() == 1
+
+
+def test_engine_sees_a_forced_loss_and_avoids_the_push_off_threat():
+    # White threatens to push Black's i5 off with three (f5-g5-h5 are white, pushing north-west
+    # along the diagonal column). Black at depth 2 must see it, and every plain search agrees.
+    pos = position_with(["i5", "a1", "a2"], ["f5", "g5", "h5"], lost=(5, 0))
+    ev = named_evaluation("linear")
+    result = Searcher(ev.kind, ev.params, 1 << 12).search(SearchContext.of(pos), pos.legal_move_codes(), max_depth=2)
+    after = pos.play(pos.legal_moves()[list(pos.legal_move_codes()).index(result.move)])
+    # after Black's move White has no winning push-off
+    assert not any(m.is_push_off for m in after.legal_moves())
+
+
+def test_engine_time_limit_is_kept():
+    pos = Position.start("standard")
+    ev = named_evaluation("linear")
+    searcher = Searcher(ev.kind, ev.params, 1 << 16)
+    result = searcher.search(SearchContext.of(pos), pos.legal_move_codes(), seconds=0.2)
+    assert result.seconds < 0.5
+    assert result.depth >= 2
+    assert int(result.move) in set(pos.legal_move_codes().tolist())
+
+
+def test_engine_principal_variation_is_legal():
+    pos = Position.start("belgian-daisy")
+    ev = named_evaluation("linear")
+    searcher = Searcher(ev.kind, ev.params, 1 << 16)
+    result = searcher.search(SearchContext.of(pos), pos.legal_move_codes(), max_depth=5)
+    assert result.depth == 5 and result.pv[0] == result.move
+    for code in result.pv:
+        assert code in set(pos.legal_move_codes().tolist())
+        pos = pos._after(code)
+
+
+def test_compiled_searches_load_from_the_cache():
+    """numba's cache once failed to link recursive kernels in a second process (a segfault);
+    run every search kernel in two fresh processes so that the second one loads the cache."""
+    code = (
+        "from sumito.engine import Position\n"
+        "from sumito.players import make_player\n"
+        "p = Position.start('belgian-daisy')\n"
+        "for spec in ('engine:depth=3', 'abla:depth=2', 'alphalone:depth=1,seed=1', 'heuristic', 'greedy'):\n"
+        "    assert p.is_legal(make_player(spec).choose(p))\n"
+        "print('ok')\n"
+    )
+    for _ in range(2):
+        done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300)
+        assert done.returncode == 0, done.stderr[-2000:]
+        assert done.stdout.strip() == "ok"
+
+
+def test_linear_default_weights_value_material_first():
+    ev = named_evaluation("linear")
+    assert ev.kind == EVAL_LINEAR and ev.params[0] >= 100 * max(ev.params[1:])
+    assert default_weights().vector().shape == (20,)
