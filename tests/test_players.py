@@ -146,3 +146,22 @@ def test_engine_reports_its_search():
     pos = Position.start("standard")
     player.choose(pos)
     assert player.last.depth == 4 and player.last.nodes > 0
+
+
+def test_engine_weights_option():
+    player = make_player("engine:depth=2,weights=1000/1/1/1/1/1")
+    assert list(player.evaluation.params) == [1000, 1, 1, 1, 1, 1]
+    with pytest.raises(PlayerSpecError, match="takes 6 weights, not 2"):
+        make_player("engine:weights=1/2")
+    with pytest.raises(PlayerSpecError, match="numbers separated by '/'"):
+        make_player("engine:weights=a/b")
+
+
+def test_engine_steers_clear_of_a_repetition_when_ahead():
+    # Black is three marbles up: a repetition (a draw) is worse than any quiet move
+    pos = Position.start("belgian-daisy")
+    ahead = position_with(pos.marbles(1), pos.marbles(2)[3:], lost=(0, 3))
+    first = make_player("engine:depth=3").choose(ahead)
+    repeated = ahead.play(first).zobrist
+    second = make_player("engine:depth=3").choose(ahead, history=[repeated])
+    assert second != first

@@ -16,7 +16,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from sumito.engine import Move, Position
-from sumito.evaluation import evaluation_names, named_evaluation
+from sumito.evaluation import EVAL_LINEAR, LINEAR_TERMS, Evaluation, evaluation_names, named_evaluation
 from sumito.players.base import Option, PlayerKind, PlayerSpecError, register
 from sumito.search.context import SearchContext
 from sumito.search.pvs import Searcher, SearchResult
@@ -29,6 +29,7 @@ class EnginePlayer:
         depth: int | None = None,
         eval: str = "linear",
         hash: int = 32,
+        weights: str | None = None,
     ) -> None:
         if depth is not None and depth < 1:
             raise PlayerSpecError(f"engine depth must be at least 1, not {depth}")
@@ -40,6 +41,8 @@ class EnginePlayer:
             self.evaluation = named_evaluation(eval)
         except ValueError as exc:
             raise PlayerSpecError(f"engine: {exc}") from None
+        if weights is not None:
+            self.evaluation = _with_weights(self.evaluation, weights)
         if time is None and depth is None:
             time = 1.0
         self.time = time
@@ -53,6 +56,8 @@ class EnginePlayer:
             parts.append(f"depth={depth}")
         if eval != "linear":
             parts.append(f"eval={self.evaluation.name}")
+        if weights is not None:
+            parts.append(f"weights={weights}")
         self.name = "engine:" + ",".join(parts)
         self.last: SearchResult | None = None
 
@@ -71,6 +76,20 @@ class EnginePlayer:
         return Move(result.move, position.variant.side)
 
 
+def _with_weights(evaluation: Evaluation, text: str) -> Evaluation:
+    """The evaluation with its parameters replaced by ``text``: numbers separated by ``/``."""
+    try:
+        values = [float(x) for x in text.split("/")]
+    except ValueError:
+        raise PlayerSpecError(f"engine weights must be numbers separated by '/', not {text!r}") from None
+    if len(values) != len(evaluation.params):
+        raise PlayerSpecError(
+            f"the {evaluation.name} evaluation takes {len(evaluation.params)} weights, not {len(values)}"
+            + (f" ({', '.join(LINEAR_TERMS)})" if evaluation.kind == EVAL_LINEAR else "")
+        )
+    return Evaluation(evaluation.name, evaluation.kind, np.array(values))
+
+
 register(
     PlayerKind(
         name="engine",
@@ -80,6 +99,7 @@ register(
             "depth": Option(int, None, "search depth in plies (fixed depth when no time is given)"),
             "eval": Option(str, "linear", f"evaluation: {', '.join(evaluation_names())}"),
             "hash": Option(int, 32, "transposition table size in MB"),
+            "weights": Option(str, None, f"evaluation weights separated by '/' (linear: {'/'.join(LINEAR_TERMS)})"),
         },
         help="Sumito's engine: iterative-deepening PVS with a transposition table and quiescence",
     )

@@ -38,11 +38,13 @@ from sumito.search.context import MAX_PLY, WIN, WIN_BOUND, SearchContext
 
 EXACT, LOWER, UPPER = 1, 2, 3
 HISTORY_SIZE = 1 << 15  # history is indexed by the move's start, direction, count and broadside bits
+KILLERS = HISTORY_SIZE  # the killer moves live in the history array after the counts
 NULL_REDUCTION = 2
 QUIESCENCE_PLIES = 8
 
 # stats slots
-NODES, ABORTED, QNODES, TT_HITS, BEST, NEXT_CHECK = range(6)
+NODES, ABORTED, QNODES, TT_HITS, BEST, NEXT_CHECK, ROOT_COUNT = range(7)
+TT_MOVE_SHIFT = 9  # a table entry's info: move << 9 | depth << 2 | bound kind
 
 
 @njit(cache=True)
@@ -91,7 +93,7 @@ def _repeats(path, k, h):
 
 
 @njit(cache=True)
-def _order(buf, n, order, tt_move, killers, history, side, ply):
+def _order(buf, n, order, tt_move, history, side, ply):
     for i in range(n):
         mv = buf[i]
         if mv == tt_move:
@@ -100,9 +102,9 @@ def _order(buf, n, order, tt_move, killers, history, side, ply):
             s = (1 << 36) + ((mv >> PUSH_SHIFT) & 3)
         elif (mv >> PUSH_SHIFT) & 3:
             s = (1 << 33) + ((mv >> PUSH_SHIFT) & 3)
-        elif mv == killers[ply, 0]:
+        elif mv == history[0, KILLERS + ply]:
             s = 1 << 31
-        elif mv == killers[ply, 1]:
+        elif mv == history[1, KILLERS + ply]:
             s = (1 << 31) - 1
         else:
             s = history[side - 1, mv & (HISTORY_SIZE - 1)]
@@ -148,11 +150,8 @@ def _pvs(
     kind,
     params,
     tt_keys,
-    tt_moves,
+    tt_info,
     tt_scores,
-    tt_depths,
-    tt_flags,
-    killers,
     history,
     path,
     path_base,
@@ -162,13 +161,13 @@ def _pvs(
     scratch,
     stats,
     deadline,
-    root_moves,
     root_scores,
 ):
     """One node of the search; ``depth <= 0`` is the quiescence search (``-depth`` plies into it).
 
-    At ply 0 it searches ``root_moves`` in the given order, writes each one's score (or bound)
-    into ``root_scores`` and the index of the best into ``stats[BEST]``. Root, main search and
+    At ply 0 it searches the ``stats[ROOT_COUNT]`` root moves in ``moves[0]`` in that order,
+    writes each one's score (or bound) into ``root_scores`` and the index of the best into
+    ``stats[BEST]``. Root, main search and
     quiescence are one function because numba's cache cannot load a recursive function that is
     called from, or calls, another recursive compiled function.
     """
@@ -225,11 +224,8 @@ def _pvs(
                 kind,
                 params,
                 tt_keys,
-                tt_moves,
+                tt_info,
                 tt_scores,
-                tt_depths,
-                tt_flags,
-                killers,
                 history,
                 path,
                 path_base,
@@ -239,7 +235,6 @@ def _pvs(
                 scratch,
                 stats,
                 deadline,
-                root_moves,
                 root_scores,
             )
             lost[2 - side] -= 1
@@ -259,10 +254,11 @@ def _pvs(
     tt_move = -1
     if ply > 0 and tt_keys[slot] == h:
         stats[TT_HITS] += 1
-        tt_move = tt_moves[slot]
-        if not pv_node and tt_depths[slot] >= depth:
+        info = tt_info[slot]
+        tt_move = info >> TT_MOVE_SHIFT
+        if not pv_node and ((info >> 2) & 127) >= depth:
             s = _score_from_tt(tt_scores[slot], ply)
-            f = tt_flags[slot]
+            f = info & 3
             if f == EXACT or (f == LOWER and s >= beta) or (f == UPPER and s <= alpha):
                 return s
     if ply > 0 and null_ok and not pv_node and depth >= 3 and beta < WIN_BOUND:
@@ -289,11 +285,8 @@ def _pvs(
                 kind,
                 params,
                 tt_keys,
-                tt_moves,
+                tt_info,
                 tt_scores,
-                tt_depths,
-                tt_flags,
-                killers,
                 history,
                 path,
                 path_base,
@@ -303,7 +296,6 @@ def _pvs(
                 scratch,
                 stats,
                 deadline,
-                root_moves,
                 root_scores,
             )
             if stats[ABORTED]:
@@ -311,15 +303,15 @@ def _pvs(
             if score >= beta:
                 return beta
     if ply == 0:
-        buf = root_moves
-        n = root_moves.shape[0]
+        buf = moves[0]
+        n = stats[ROOT_COUNT]
     else:
         buf = moves[ply]
         order = orders[ply]
         n = generate_moves(board, side, offsets, cells, g_inline, buf)
         if n == 0:
             return 0.0
-        _order(buf, n, order, tt_move, killers, history, side, ply)
+        _order(buf, n, order, tt_move, history, side, ply)
     best = -np.inf
     best_move = buf[0]
     alpha0 = alpha
@@ -374,11 +366,8 @@ def _pvs(
                 kind,
                 params,
                 tt_keys,
-                tt_moves,
+                tt_info,
                 tt_scores,
-                tt_depths,
-                tt_flags,
-                killers,
                 history,
                 path,
                 path_base,
@@ -388,12 +377,12 @@ def _pvs(
                 scratch,
                 stats,
                 deadline,
-                root_moves,
                 root_scores,
             )
         else:
             r = 0
-            if ply > 0 and depth >= 3 and i >= 4 and quiet and mv != killers[ply, 0] and mv != killers[ply, 1]:
+            killer = mv == history[0, KILLERS + ply] or mv == history[1, KILLERS + ply]
+            if ply > 0 and depth >= 3 and i >= 4 and quiet and not killer:
                 r = 1 if i < 16 else 2
                 if r > depth - 2:
                     r = depth - 2
@@ -418,11 +407,8 @@ def _pvs(
                 kind,
                 params,
                 tt_keys,
-                tt_moves,
+                tt_info,
                 tt_scores,
-                tt_depths,
-                tt_flags,
-                killers,
                 history,
                 path,
                 path_base,
@@ -432,7 +418,6 @@ def _pvs(
                 scratch,
                 stats,
                 deadline,
-                root_moves,
                 root_scores,
             )
             if score > alpha and (r > 0 or score < beta) and not stats[ABORTED]:
@@ -457,11 +442,8 @@ def _pvs(
                     kind,
                     params,
                     tt_keys,
-                    tt_moves,
+                    tt_info,
                     tt_scores,
-                    tt_depths,
-                    tt_flags,
-                    killers,
                     history,
                     path,
                     path_base,
@@ -471,7 +453,6 @@ def _pvs(
                     scratch,
                     stats,
                     deadline,
-                    root_moves,
                     root_scores,
                 )
         if off:
@@ -490,9 +471,9 @@ def _pvs(
                 alpha = score
                 if alpha >= beta:
                     if quiet and ply > 0:
-                        if killers[ply, 0] != mv:
-                            killers[ply, 1] = killers[ply, 0]
-                            killers[ply, 0] = mv
+                        if history[0, KILLERS + ply] != mv:
+                            history[1, KILLERS + ply] = history[0, KILLERS + ply]
+                            history[0, KILLERS + ply] = mv
                         history[side - 1, mv & (HISTORY_SIZE - 1)] += depth * depth
                     break
     if best >= beta:
@@ -502,10 +483,8 @@ def _pvs(
     else:
         flag = UPPER
     tt_keys[slot] = h
-    tt_moves[slot] = best_move
+    tt_info[slot] = (best_move << TT_MOVE_SHIFT) | (depth << 2) | flag
     tt_scores[slot] = _score_to_tt(best, ply)
-    tt_depths[slot] = depth
-    tt_flags[slot] = flag
     return best
 
 
@@ -536,12 +515,10 @@ class Searcher:
         self.kind = kind
         self.params = np.ascontiguousarray(params, dtype=np.float64)
         self.tt_keys = np.zeros(hash_entries, dtype=np.uint64)
-        self.tt_moves = np.zeros(hash_entries, dtype=np.int32)
+        self.tt_info = np.zeros(hash_entries, dtype=np.int32)  # move, depth and bound kind in one
         self.tt_scores = np.zeros(hash_entries, dtype=np.float64)
-        self.tt_depths = np.zeros(hash_entries, dtype=np.int8)
-        self.tt_flags = np.zeros(hash_entries, dtype=np.int8)
-        self.killers = np.full((MAX_PLY, 2), -1, dtype=np.int32)
-        self.history = np.zeros((2, HISTORY_SIZE), dtype=np.int64)
+        # per side, the history counts of every move key, then (row k) the k-th killer of each ply
+        self.history = np.zeros((2, KILLERS + MAX_PLY), dtype=np.int64)
         self.moves = np.empty((MAX_PLY, MAX_MOVES), dtype=np.int32)
         self.orders = np.empty((MAX_PLY, MAX_MOVES), dtype=np.int64)
         self.raw, self.scratch = work_arrays()
@@ -549,7 +526,7 @@ class Searcher:
     def clear(self) -> None:
         self.tt_keys[:] = 0
         self.history[:] = 0
-        self.killers[:] = -1
+        self.history[:, KILLERS:] = -1
 
     def search(
         self,
@@ -574,15 +551,17 @@ class Searcher:
         path[: len(past)] = past
         root_moves = np.array(root_moves, dtype=np.int32)
         scores = np.zeros(len(root_moves), dtype=np.float64)
-        stats = np.zeros(6, dtype=np.int64)
-        self.history //= 8  # age the history table between moves
-        self.killers[:] = -1
+        stats = np.zeros(7, dtype=np.int64)
+        self.history[:, :KILLERS] //= 8  # age the history counts between moves
+        self.history[:, KILLERS:] = -1
         best_move, best_score, depth_done = int(root_moves[0]), 0.0, 0
         if len(root_moves) == 1:
             max_depth = min(max_depth, 1)
         for depth in range(1, max(1, max_depth) + 1):
             iteration_scores = np.full(len(root_moves), -np.inf)
             stats[BEST] = -1
+            stats[ROOT_COUNT] = len(root_moves)
+            self.moves[0, : len(root_moves)] = root_moves
             _pvs(
                 ctx.board,
                 ctx.side,
@@ -604,11 +583,8 @@ class Searcher:
                 self.kind,
                 self.params,
                 self.tt_keys,
-                self.tt_moves,
+                self.tt_info,
                 self.tt_scores,
-                self.tt_depths,
-                self.tt_flags,
-                self.killers,
                 self.history,
                 path,
                 len(past),
@@ -618,7 +594,6 @@ class Searcher:
                 self.scratch,
                 stats,
                 deadline,
-                root_moves,
                 iteration_scores,
             )
             index = int(stats[BEST])
@@ -660,7 +635,7 @@ class Searcher:
             slot = int(h) & (len(self.tt_keys) - 1)
             if self.tt_keys[slot] != h:
                 break
-            mv = int(self.tt_moves[slot])
+            mv = int(self.tt_info[slot]) >> TT_MOVE_SHIFT
             buf = self.moves[0]
             n = generate_moves(board, side, ctx.offsets, ctx.cells, ctx.inline_only, buf)
             if mv not in buf[:n]:
