@@ -10,54 +10,20 @@ from collections.abc import Sequence
 
 from sumito.arena.commands import add_commands
 from sumito.arena.db import load_record
+from sumito.cliargs import GAME_RULES, add_position_args, add_rules_args, position_from_args, rules_from_args
 from sumito.engine import (
     LAYOUTS,
-    DrawRules,
     Game,
     GameRecord,
-    Position,
     SumitoError,
     read_records,
     render,
     write_records,
 )
-from sumito.engine.position import positions_after
-
-
-def _add_position_args(p: argparse.ArgumentParser) -> None:
-    src = p.add_mutually_exclusive_group()
-    src.add_argument("--layout", default=None, help=f"starting layout ({', '.join(LAYOUTS)}); default standard")
-    src.add_argument(
-        "--position", default=None, metavar="POS", help="a position string, e.g. 'wwwww/.../bbbbb b 0 0 1'"
-    )
-    p.add_argument("--moves", nargs="+", default=[], metavar="MOVE", help="moves to play first, in notation")
-    _add_variant_args(p)
-
-
-def _add_variant_args(p: argparse.ArgumentParser) -> None:
-    p.add_argument(
-        "--win", type=int, default=None, metavar="N", help="marbles to push off to win (default: the board's)"
-    )
-    p.add_argument("--inline-only", action="store_true", help="the reduced game with inline moves only")
-
-
-def _variant_options(args: argparse.Namespace) -> dict:
-    return {"win_threshold": args.win, "inline_only": True if args.inline_only else None}
-
-
-def _position_from_args(args: argparse.Namespace) -> Position:
-    opts = _variant_options(args)
-    if args.position is not None:
-        base = Position.from_string(args.position)
-        variant = base.variant.with_options(**opts)
-        start = Position.from_string(args.position, variant)
-    else:
-        start = Position.start(args.layout or "standard", **opts)
-    return positions_after(start, args.moves)
 
 
 def cmd_perft(args: argparse.Namespace) -> int:
-    pos = _position_from_args(args)
+    pos = position_from_args(args)
     if args.depth < 0:
         raise SumitoError(f"depth must be 0 or more, not {args.depth}")
     t0 = time.perf_counter()
@@ -77,7 +43,7 @@ def cmd_perft(args: argparse.Namespace) -> int:
 
 
 def cmd_moves(args: argparse.Namespace) -> int:
-    pos = _position_from_args(args)
+    pos = position_from_args(args)
     if args.successors:
         for move, child in pos.successors():
             print(f"{move.notation()} {child.to_string()}")
@@ -88,7 +54,7 @@ def cmd_moves(args: argparse.Namespace) -> int:
 
 
 def cmd_show(args: argparse.Namespace) -> int:
-    pos = _position_from_args(args)
+    pos = position_from_args(args)
     print(render(pos))
     print(pos.to_string())
     return 0
@@ -102,22 +68,13 @@ def cmd_layouts(args: argparse.Namespace) -> int:
     return 0
 
 
-def _rules_from_args(args: argparse.Namespace) -> DrawRules:
-    return DrawRules(
-        max_plies=args.max_plies or None,
-        repetitions=args.repetitions or None,
-        no_capture_plies=args.no_capture or None,
-        no_moves=args.no_moves,
-    )
-
-
 def cmd_game(args: argparse.Namespace) -> int:
     from sumito.players import game_history, make_player
 
     black = make_player(args.black)
     white = make_player(args.white)
-    start = _position_from_args(args)
-    game = Game(start, _rules_from_args(args))
+    start = position_from_args(args)
+    game = Game(start, rules_from_args(args))
     players = {1: black, 2: white}
     while not game.is_over():
         game.push(players[game.position.side_to_move].choose(game.position, history=game_history(game)))
@@ -162,33 +119,28 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
     p = sub.add_parser("perft", help="count the positions DEPTH plies ahead (the last line is the count)")
-    _add_position_args(p)
+    add_position_args(p)
     p.add_argument("--depth", type=int, required=True)
     p.add_argument("--divide", action="store_true", help="also print the count below each legal move")
     p.set_defaults(func=cmd_perft)
 
     p = sub.add_parser("moves", help="list the legal moves in notation, one a line")
-    _add_position_args(p)
+    add_position_args(p)
     p.add_argument("--successors", action="store_true", help="print the position string after each move too")
     p.set_defaults(func=cmd_moves)
 
     p = sub.add_parser("show", help="draw a position in the terminal")
-    _add_position_args(p)
+    add_position_args(p)
     p.set_defaults(func=cmd_show)
 
     p = sub.add_parser("layouts", help="list the named starting layouts")
     p.set_defaults(func=cmd_layouts)
 
     p = sub.add_parser("game", help="play one game between two players and print its record")
-    _add_position_args(p)
+    add_position_args(p)
     p.add_argument("--black", default="random:seed=1", help="player spec for Black (default random:seed=1)")
     p.add_argument("--white", default="random:seed=2", help="player spec for White (default random:seed=2)")
-    p.add_argument("--max-plies", type=int, default=1000, help="draw after this many plies (0 = no cap; default 1000)")
-    p.add_argument("--repetitions", type=int, default=3, help="draw on this-fold repetition (0 = off; default 3)")
-    p.add_argument("--no-capture", type=int, default=0, help="draw after this many plies without a push-off (0 = off)")
-    p.add_argument(
-        "--no-moves", choices=("draw", "loss"), default="draw", help="a side with no legal move draws or loses"
-    )
+    add_rules_args(p, GAME_RULES)
     p.add_argument("--out", default=None, metavar="FILE", help="also write the record to FILE")
     p.add_argument("--quiet", action="store_true", help="print only the record")
     p.set_defaults(func=cmd_game)

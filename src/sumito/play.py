@@ -11,7 +11,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from sumito.cli import _add_position_args, _position_from_args, _rules_from_args
+from sumito.cliargs import GAME_RULES, add_position_args, add_rules_args, position_from_args, rules_from_args
 from sumito.engine import Game, GameRecord, SumitoError, render, write_records
 from sumito.engine.geometry import BLACK, COLOR_NAMES, WHITE
 
@@ -19,7 +19,7 @@ from sumito.engine.geometry import BLACK, COLOR_NAMES, WHITE
 def add_play_command(sub: argparse._SubParsersAction) -> None:
     """Add the ``play`` subcommand to the ``sumito`` parser's subcommands."""
     p = sub.add_parser("play", help="play a game in the terminal (you against a player, or any two players)")
-    _add_position_args(p)
+    add_position_args(p)
     p.add_argument("--black", default=None, metavar="SPEC", help="player spec for Black (default human)")
     p.add_argument("--white", default=None, metavar="SPEC", help="player spec for White (default random)")
     p.add_argument("--opponent", default=None, metavar="SPEC", help="you (human) against this player")
@@ -29,19 +29,9 @@ def add_play_command(sub: argparse._SubParsersAction) -> None:
     p.add_argument(
         "--movetime", type=float, default=None, metavar="SECONDS", help="time per move for the computer players"
     )
-    _add_draw_rule_args(p)
+    add_rules_args(p, GAME_RULES)
     p.add_argument("--out", default=None, metavar="FILE", help="write the game record to FILE")
     p.set_defaults(func=cmd_play)
-
-
-def _add_draw_rule_args(p: argparse.ArgumentParser) -> None:
-    # the same options (and destinations, for cli._rules_from_args) as `sumito game`
-    p.add_argument("--max-plies", type=int, default=1000, help="draw after this many plies (0 = no cap; default 1000)")
-    p.add_argument("--repetitions", type=int, default=3, help="draw on this-fold repetition (0 = off; default 3)")
-    p.add_argument("--no-capture", type=int, default=0, help="draw after this many plies without a push-off (0 = off)")
-    p.add_argument(
-        "--no-moves", choices=("draw", "loss"), default="draw", help="a side with no legal move draws or loses"
-    )
 
 
 def player_specs(args: argparse.Namespace) -> tuple[str, str]:
@@ -63,7 +53,7 @@ def cmd_play(args: argparse.Namespace) -> int:
     players = {color: make_player(spec) for color, spec in specs.items()}
     from sumito.players.human import HumanExit, HumanPlayer
 
-    game = Game(_position_from_args(args), _rules_from_args(args))
+    game = Game(position_from_args(args), rules_from_args(args))
     out = sys.stdout
     for player in players.values():
         if isinstance(player, HumanPlayer):

@@ -140,7 +140,7 @@ class EngineProtocol:
         self.player, self._depth_player = player, None
 
     def cmd_position(self, args: list[str]) -> None:
-        from sumito.cli import _position_from_args
+        from sumito.cliargs import position_from_args
 
         lowered = [a.lower() for a in args]
         cut = lowered.index("moves") if "moves" in lowered else len(args)
@@ -169,7 +169,7 @@ class EngineProtocol:
                     f"unexpected {word!r} in position (expected layout NAME after startpos, win N, inline-only "
                     "or moves)"
                 )
-        game = Game(_position_from_args(options), DrawRules())
+        game = Game(position_from_args(options), DrawRules())
         for i, move in enumerate(moves, 1):
             try:
                 game.push(move)

@@ -34,7 +34,8 @@ from sumito.arena.match import (
     summarize_pair,
 )
 from sumito.arena.tournament import TournamentSummary, summarize_tournament
-from sumito.engine import LAYOUTS, DrawRules, Game, Position, write_records
+from sumito.cliargs import add_position_args, add_rules_args, position_from_args, rules_from_args
+from sumito.engine import LAYOUTS, DrawRules, Game, write_records
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -97,37 +98,8 @@ def _default_db_text() -> str:
 
 def _add_run_args(p: argparse.ArgumentParser, n_what: str) -> None:
     p.add_argument("-n", "--games", type=int, default=10, metavar="N", help=f"{n_what} (default 10)")
-    src = p.add_mutually_exclusive_group()
-    src.add_argument("--layout", default=None, help=f"starting layout ({', '.join(LAYOUTS)}); default standard")
-    src.add_argument("--position", default=None, metavar="POS", help="a start position string")
-    p.add_argument(
-        "--win", type=int, default=None, metavar="N", help="marbles to push off to win (default: the board's)"
-    )
-    p.add_argument("--inline-only", action="store_true", help="the reduced game with inline moves only")
-    p.add_argument(
-        "--max-plies",
-        type=int,
-        default=DEFAULT_RULES.max_plies,
-        metavar="P",
-        help=f"draw after P plies (0 = no cap; default {DEFAULT_RULES.max_plies})",
-    )
-    p.add_argument(
-        "--repetitions",
-        type=int,
-        default=DEFAULT_RULES.repetitions,
-        metavar="R",
-        help=f"draw on R-fold repetition (0 = off; default {DEFAULT_RULES.repetitions})",
-    )
-    p.add_argument(
-        "--no-capture",
-        type=int,
-        default=0,
-        metavar="C",
-        help="draw after C plies without a push-off (0 = off; default)",
-    )
-    p.add_argument(
-        "--no-moves", choices=("draw", "loss"), default="draw", help="a side without a legal move draws or loses"
-    )
+    add_position_args(p, moves=False)
+    add_rules_args(p, DEFAULT_RULES)
     p.add_argument("--movetime", type=float, default=None, metavar="S", help="seconds per move given to the players")
     p.add_argument(
         "--opening-plies",
@@ -148,21 +120,10 @@ def _settings_from_args(args: argparse.Namespace) -> ArenaSettings:
     seed = args.seed if args.seed is not None else secrets.randbelow(2**32)
     if not 0 <= seed <= MAX_SEED:
         raise ArenaError(f"--seed must be a whole number from 0 to {MAX_SEED}, not {seed}")
-    rules = DrawRules(
-        max_plies=args.max_plies or None,
-        repetitions=args.repetitions or None,
-        no_capture_plies=args.no_capture or None,
-        no_moves=args.no_moves,
-    )
+    rules = rules_from_args(args)
     options = {"rules": rules, "movetime": args.movetime, "opening_plies": args.opening_plies, "seed": seed}
-    inline = True if args.inline_only else None
-    if args.position is not None:
-        base = Position.from_string(args.position)
-        variant = base.variant.with_options(win_threshold=args.win, inline_only=inline)
-        settings = ArenaSettings.from_position(Position.from_string(args.position, variant), **options)
-    else:
-        layout = args.layout or "standard"
-        settings = ArenaSettings.from_layout(layout, win_threshold=args.win, inline_only=inline, **options)
+    position = position_from_args(args)
+    settings = ArenaSettings.from_position(position, **options)
     outcome = Game(settings.start_position(), rules).outcome()
     if outcome is not None:
         raise ArenaError(f"the start position is already decided: {outcome.describe()}")

@@ -27,10 +27,10 @@ import numpy as np
 from numba import njit
 
 from sumito.engine import Move, Position
-from sumito.engine.kernels import MAX_MOVES, PUSH_OFF_BIT, generate_moves, make_move, unmake_move
+from sumito.engine.kernels import MAX_MOVES, generate_moves, play, take_back
 from sumito.evaluation.alphalone import AlphaloneWeights, default_weights
 from sumito.evaluation.features import EVAL_ALPHALONE, evaluate, work_arrays
-from sumito.players.base import Option, PlayerKind, PlayerSpecError, register
+from sumito.players.base import Option, PlayerKind, PlayerSpecError, legal_codes, register
 from sumito.search.alphabeta import after_values
 from sumito.search.context import WIN, SearchContext
 
@@ -58,18 +58,13 @@ def _value(board, side, agent, lost, depth, alpha, beta, ply, win, inline_only, 
     if ordering:
         for i in range(n):
             mv = buf[i]
-            make_move(board, mv, side, offsets, zobrist)
-            off = (mv & PUSH_OFF_BIT) != 0
-            if off:
-                lost[2 - side] += 1
+            play(board, mv, side, lost, offsets, zobrist)
             if lost[0] >= win or lost[1] >= win:
                 v = WIN if maximizing else -WIN
             else:
                 v = evaluate(board, agent, lost[0], lost[1], cells, ring, offsets, edge_ring, EVAL_ALPHALONE, params,
                              raw, scratch)
-            if off:
-                lost[2 - side] -= 1
-            unmake_move(board, mv, side, offsets)
+            take_back(board, mv, side, lost, offsets)
             key[i] = v if maximizing else -v
         # insertion sort, best first for the node's player (stable: ties keep generation order)
         for i in range(1, n):
@@ -86,16 +81,11 @@ def _value(board, side, agent, lost, depth, alpha, beta, ply, win, inline_only, 
     best = -np.inf if maximizing else np.inf
     for i in range(n):
         mv = buf[i]
-        make_move(board, mv, side, offsets, zobrist)
-        off = (mv & PUSH_OFF_BIT) != 0
-        if off:
-            lost[2 - side] += 1
+        play(board, mv, side, lost, offsets, zobrist)
         v = _value(board, 3 - side, agent, lost, next_depth, alpha, beta, ply + 1, win, inline_only, cells, offsets,
                    ring, edge_ring, zobrist, params, thresholds, upper, lower, ordering, moves, keys, raw, scratch,
                    nodes)
-        if off:
-            lost[2 - side] -= 1
-        unmake_move(board, mv, side, offsets)
+        take_back(board, mv, side, lost, offsets)
         if maximizing:
             if thresholds and v > upper:
                 return v
@@ -153,9 +143,7 @@ class AlphalonePlayer:
     def choose(
         self, position: Position, movetime: float | None = None, history: Sequence[int] | None = None
     ) -> Move:
-        codes = position.legal_move_codes()
-        if len(codes) == 0:
-            raise ValueError("no legal move to choose from")
+        codes = legal_codes(position)
         ctx = SearchContext.of(position)
         agent = ctx.side
         # root moves best first by the agent's own evaluation (the report's move ordering)
@@ -183,17 +171,12 @@ class AlphalonePlayer:
         for i, mv in enumerate(codes):
             if i > 0 and deadline is not None and time.perf_counter() > deadline:
                 break
-            make_move(ctx.board, np.int32(mv), agent, ctx.offsets, ctx.zobrist)
-            off = bool(mv & PUSH_OFF_BIT)
-            if off:
-                ctx.lost[2 - agent] += 1
+            play(ctx.board, np.int32(mv), agent, ctx.lost, ctx.offsets, ctx.zobrist)
             bound = second if self.two_best else best
             v = _value(ctx.board, 3 - agent, agent, ctx.lost, self.depth, bound, np.inf, 1, ctx.win, ctx.inline_only,
                        ctx.cells, ctx.offsets, ctx.ring, ctx.edge_ring, ctx.zobrist, self.params, self.thresholds,
                        UPPER_THRESHOLD, LOWER_THRESHOLD, self.ordering, moves, keys, raw, scratch, nodes)
-            if off:
-                ctx.lost[2 - agent] -= 1
-            unmake_move(ctx.board, np.int32(mv), agent, ctx.offsets)
+            take_back(ctx.board, np.int32(mv), agent, ctx.lost, ctx.offsets)
             values[i] = v
             if v > best:
                 best, second = v, best

@@ -10,6 +10,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
+import numpy as np
+
 from sumito.engine import Game, Move, Position, SumitoError
 
 
@@ -49,6 +51,14 @@ class PlayerKind:
 
 
 _REGISTRY: dict[str, PlayerKind] = {}
+
+
+def legal_codes(position: Position) -> np.ndarray:
+    """The encoded legal moves a player chooses from (a player is never asked when there are none)."""
+    codes = position.legal_move_codes()
+    if len(codes) == 0:
+        raise ValueError("no legal move to choose from")
+    return codes
 
 
 def game_history(game: Game) -> list[int]:

@@ -17,7 +17,7 @@ import numpy as np
 
 from sumito.engine import Move, Position
 from sumito.evaluation import EVAL_LINEAR, LINEAR_TERMS, Evaluation, evaluation_names, named_evaluation
-from sumito.players.base import Option, PlayerKind, PlayerSpecError, register
+from sumito.players.base import Option, PlayerKind, PlayerSpecError, legal_codes, register
 from sumito.search.context import SearchContext
 from sumito.search.pvs import Searcher, SearchResult
 
@@ -64,9 +64,7 @@ class EnginePlayer:
     def choose(
         self, position: Position, movetime: float | None = None, history: Sequence[int] | None = None
     ) -> Move:
-        codes = position.legal_move_codes()
-        if len(codes) == 0:
-            raise ValueError("no legal move to choose from")
+        codes = legal_codes(position)
         limits = [t for t in (self.time, movetime) if t]
         seconds = min(limits) if limits else None
         result = self.searcher.search(

@@ -10,7 +10,7 @@ import numpy as np
 
 from sumito.engine import Move, Position
 from sumito.evaluation import evaluation_names, named_evaluation
-from sumito.players.base import Option, PlayerKind, PlayerSpecError, register
+from sumito.players.base import Option, PlayerKind, PlayerSpecError, legal_codes, register
 from sumito.search.alphabeta import after_values
 from sumito.search.context import SearchContext
 
@@ -26,9 +26,7 @@ class GreedyPlayer:
     def choose(
         self, position: Position, movetime: float | None = None, history: Sequence[int] | None = None
     ) -> Move:
-        codes = position.legal_move_codes()
-        if len(codes) == 0:
-            raise ValueError("no legal move to choose from")
+        codes = legal_codes(position)
         values = after_values(SearchContext.of(position), codes, self.evaluation.kind, self.evaluation.params)
         return Move(int(codes[int(np.argmax(values))]), position.variant.side)
 

@@ -10,7 +10,7 @@ from collections.abc import Sequence
 
 from sumito.engine import Move, Position
 from sumito.evaluation import named_evaluation
-from sumito.players.base import Option, PlayerKind, PlayerSpecError, register
+from sumito.players.base import Option, PlayerKind, PlayerSpecError, legal_codes, register
 from sumito.search.alphabeta import search
 from sumito.search.context import SearchContext
 
@@ -29,9 +29,7 @@ class AlphaBetaPlayer:
     def choose(
         self, position: Position, movetime: float | None = None, history: Sequence[int] | None = None
     ) -> Move:
-        codes = position.legal_move_codes()
-        if len(codes) == 0:
-            raise ValueError("no legal move to choose from")
+        codes = legal_codes(position)
         best, _, self.last_nodes = search(
             SearchContext.of(position), codes, self.depth, self.evaluation.kind, self.evaluation.params
         )

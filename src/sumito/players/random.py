@@ -7,7 +7,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from sumito.engine import Move, Position
-from sumito.players.base import Option, PlayerKind, register
+from sumito.players.base import Option, PlayerKind, legal_codes, register
 
 
 class RandomPlayer:
@@ -19,9 +19,7 @@ class RandomPlayer:
     def choose(
         self, position: Position, movetime: float | None = None, history: Sequence[int] | None = None
     ) -> Move:
-        codes = position.legal_move_codes()
-        if len(codes) == 0:
-            raise ValueError("no legal move to choose from")
+        codes = legal_codes(position)
         return Move(int(codes[self.rng.integers(len(codes))]), position.variant.side)
 
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from sumito.engine.kernels import MAX_MOVES, PUSH_OFF_BIT, generate_moves, make_move, unmake_move
+from sumito.engine.kernels import MAX_MOVES, generate_moves, play, take_back
 from sumito.evaluation.features import evaluate, work_arrays
 from sumito.search.context import WIN, SearchContext
 
@@ -46,17 +46,12 @@ def _negamax(board, side, lost, depth, alpha, beta, ply, exact, win, inline_only
     best_index = 0
     for i in range(n):
         mv = buf[i]
-        make_move(board, mv, side, offsets, zobrist)
-        off = (mv & PUSH_OFF_BIT) != 0
-        if off:
-            lost[2 - side] += 1
+        play(board, mv, side, lost, offsets, zobrist)
         lower = -np.inf if (ply == 0 and exact) else alpha
         score = -_negamax(board, 3 - side, lost, depth - 1, -beta, -lower, ply + 1, exact, win, inline_only, cells,
                           offsets, ring, edge_ring, zobrist, kind, params, root_moves, values, moves, raw, scratch,
                           nodes)
-        if off:
-            lost[2 - side] -= 1
-        unmake_move(board, mv, side, offsets)
+        take_back(board, mv, side, lost, offsets)
         if ply == 0:
             values[i] = score
         if score > best:
@@ -93,18 +88,13 @@ def _one_ply(board, side, lost, win, cells, offsets, ring, edge_ring, zobrist, k
              scratch):
     for i in range(root_moves.shape[0]):
         mv = root_moves[i]
-        make_move(board, mv, side, offsets, zobrist)
-        off = (mv & PUSH_OFF_BIT) != 0
-        if off:
-            lost[2 - side] += 1
+        play(board, mv, side, lost, offsets, zobrist)
         if lost[0] >= win or lost[1] >= win:
             values[i] = WIN
         else:
             values[i] = evaluate(board, side, lost[0], lost[1], cells, ring, offsets, edge_ring, kind, params, raw,
                                  scratch)
-        if off:
-            lost[2 - side] -= 1
-        unmake_move(board, mv, side, offsets)
+        take_back(board, mv, side, lost, offsets)
 
 
 def after_values(ctx: SearchContext, root_moves: np.ndarray, kind: int, params: np.ndarray) -> np.ndarray:

@@ -31,7 +31,8 @@ from sumito.engine.kernels import (
     generate_moves,
     generate_push_offs,
     make_move,
-    unmake_move,
+    play,
+    take_back,
 )
 from sumito.evaluation.features import evaluate, work_arrays
 from sumito.search.context import MAX_PLY, WIN, WIN_BOUND, SearchContext
@@ -129,48 +130,18 @@ def _pick(buf, order, i, n):
 
 
 @njit(cache=True)
-def _pvs(
-    board,
-    side,
-    lost,
-    depth,
-    alpha,
-    beta,
-    ply,
-    h,
-    null_ok,
-    g_win,
-    g_inline,
-    cells,
-    offsets,
-    ring,
-    edge_ring,
-    edge_cells,
-    zobrist,
-    kind,
-    params,
-    tt_keys,
-    tt_info,
-    tt_scores,
-    history,
-    path,
-    path_base,
-    moves,
-    orders,
-    raw,
-    scratch,
-    stats,
-    deadline,
-    root_scores,
-):
+def _pvs(board, side, lost, depth, alpha, beta, ply, h, null_ok, shared):
     """One node of the search; ``depth <= 0`` is the quiescence search (``-depth`` plies into it).
 
     At ply 0 it searches the ``stats[ROOT_COUNT]`` root moves in ``moves[0]`` in that order,
     writes each one's score (or bound) into ``root_scores`` and the index of the best into
-    ``stats[BEST]``. Root, main search and
-    quiescence are one function because numba's cache cannot load a recursive function that is
-    called from, or calls, another recursive compiled function.
+    ``stats[BEST]``. Root, main search and quiescence are one function because numba's cache
+    cannot load a recursive function that is called from, or calls, another recursive compiled
+    function. ``shared`` bundles what every node needs and never changes between nodes (the
+    board's tables, the evaluation, the transposition table, history, work arrays, statistics).
     """
+    (g_win, g_inline, cells, offsets, ring, edge_ring, edge_cells, zobrist, kind, params, tt_keys, tt_info, tt_scores,
+     history, path, path_base, moves, orders, raw, scratch, stats, deadline, root_scores) = shared
     _tick(stats, deadline)
     if stats[ABORTED]:
         return 0.0
@@ -201,44 +172,9 @@ def _pvs(
         n = generate_push_offs(board, side, offsets, edge_cells, buf)
         for i in range(n):
             mv = buf[i]
-            delta = make_move(board, mv, side, offsets, zobrist)
-            lost[2 - side] += 1
-            score = -_pvs(
-                board,
-                opp,
-                lost,
-                depth - 1,
-                -beta,
-                -alpha,
-                ply + 1,
-                h ^ delta,
-                no,
-                g_win,
-                g_inline,
-                cells,
-                offsets,
-                ring,
-                edge_ring,
-                edge_cells,
-                zobrist,
-                kind,
-                params,
-                tt_keys,
-                tt_info,
-                tt_scores,
-                history,
-                path,
-                path_base,
-                moves,
-                orders,
-                raw,
-                scratch,
-                stats,
-                deadline,
-                root_scores,
-            )
-            lost[2 - side] -= 1
-            unmake_move(board, mv, side, offsets)
+            delta = play(board, mv, side, lost, offsets, zobrist)
+            score = -_pvs(board, opp, lost, depth - 1, -beta, -alpha, ply + 1, h ^ delta, no, shared)
+            take_back(board, mv, side, lost, offsets)
             if stats[ABORTED]:
                 return 0.0
             if score > best:
@@ -264,40 +200,10 @@ def _pvs(
     if ply > 0 and null_ok and not pv_node and depth >= 3 and beta < WIN_BOUND:
         static = evaluate(board, side, lost[0], lost[1], cells, ring, offsets, edge_ring, kind, params, raw, scratch)
         if static >= beta:
-            score = -_pvs(
-                board,
-                opp,
-                lost,
-                depth - 1 - NULL_REDUCTION,
-                -beta,
-                -beta + 1e-6,
-                ply + 1,
-                h ^ zobrist[0, 0],
-                no,
-                g_win,
-                g_inline,
-                cells,
-                offsets,
-                ring,
-                edge_ring,
-                edge_cells,
-                zobrist,
-                kind,
-                params,
-                tt_keys,
-                tt_info,
-                tt_scores,
-                history,
-                path,
-                path_base,
-                moves,
-                orders,
-                raw,
-                scratch,
-                stats,
-                deadline,
-                root_scores,
-            )
+            # pass: the same marbles with the other side to move
+            null_child = h ^ zobrist[0, 0]
+            null_depth = depth - 1 - NULL_REDUCTION
+            score = -_pvs(board, opp, lost, null_depth, -beta, -beta + 1e-6, ply + 1, null_child, no, shared)
             if stats[ABORTED]:
                 return 0.0
             if score >= beta:
@@ -317,10 +223,7 @@ def _pvs(
     alpha0 = alpha
     for i in range(n):
         mv = buf[i] if ply == 0 else _pick(buf, order, i, n)
-        delta = make_move(board, mv, side, offsets, zobrist)
-        off = (mv & PUSH_OFF_BIT) != 0
-        if off:
-            lost[2 - side] += 1
+        delta = play(board, mv, side, lost, offsets, zobrist)
         quiet = ((mv >> PUSH_SHIFT) & 3) == 0
         child = h ^ delta
         # The children of a depth-1 node are quiescence nodes; most have no push-off, and then
@@ -345,40 +248,7 @@ def _pvs(
         if leaf:
             pass
         elif i == 0:
-            score = -_pvs(
-                board,
-                opp,
-                lost,
-                depth - 1,
-                -beta,
-                -alpha,
-                ply + 1,
-                child,
-                yes,
-                g_win,
-                g_inline,
-                cells,
-                offsets,
-                ring,
-                edge_ring,
-                edge_cells,
-                zobrist,
-                kind,
-                params,
-                tt_keys,
-                tt_info,
-                tt_scores,
-                history,
-                path,
-                path_base,
-                moves,
-                orders,
-                raw,
-                scratch,
-                stats,
-                deadline,
-                root_scores,
-            )
+            score = -_pvs(board, opp, lost, depth - 1, -beta, -alpha, ply + 1, child, yes, shared)
         else:
             r = 0
             killer = mv == history[0, KILLERS + ply] or mv == history[1, KILLERS + ply]
@@ -386,78 +256,10 @@ def _pvs(
                 r = 1 if i < 16 else 2
                 if r > depth - 2:
                     r = depth - 2
-            score = -_pvs(
-                board,
-                opp,
-                lost,
-                depth - 1 - r,
-                -alpha - 1e-6,
-                -alpha,
-                ply + 1,
-                child,
-                yes,
-                g_win,
-                g_inline,
-                cells,
-                offsets,
-                ring,
-                edge_ring,
-                edge_cells,
-                zobrist,
-                kind,
-                params,
-                tt_keys,
-                tt_info,
-                tt_scores,
-                history,
-                path,
-                path_base,
-                moves,
-                orders,
-                raw,
-                scratch,
-                stats,
-                deadline,
-                root_scores,
-            )
+            score = -_pvs(board, opp, lost, depth - 1 - r, -alpha - 1e-6, -alpha, ply + 1, child, yes, shared)
             if score > alpha and (r > 0 or score < beta) and not stats[ABORTED]:
-                score = -_pvs(
-                    board,
-                    opp,
-                    lost,
-                    depth - 1,
-                    -beta,
-                    -alpha,
-                    ply + 1,
-                    child,
-                    yes,
-                    g_win,
-                    g_inline,
-                    cells,
-                    offsets,
-                    ring,
-                    edge_ring,
-                    edge_cells,
-                    zobrist,
-                    kind,
-                    params,
-                    tt_keys,
-                    tt_info,
-                    tt_scores,
-                    history,
-                    path,
-                    path_base,
-                    moves,
-                    orders,
-                    raw,
-                    scratch,
-                    stats,
-                    deadline,
-                    root_scores,
-                )
-        if off:
-            lost[2 - side] -= 1
-        unmake_move(board, mv, side, offsets)
+                score = -_pvs(board, opp, lost, depth - 1, -beta, -alpha, ply + 1, child, yes, shared)
+        take_back(board, mv, side, lost, offsets)
         if stats[ABORTED]:
             return 0.0
         if ply == 0:
@@ -557,45 +359,18 @@ class Searcher:
         best_move, best_score, depth_done = int(root_moves[0]), 0.0, 0
         if len(root_moves) == 1:
             max_depth = min(max_depth, 1)
+        iteration_scores = np.empty(len(root_moves), dtype=np.float64)
+        shared = (
+            ctx.win, ctx.inline_only, ctx.cells, ctx.offsets, ctx.ring, ctx.edge_ring, ctx.edge_cells, ctx.zobrist,
+            self.kind, self.params, self.tt_keys, self.tt_info, self.tt_scores, self.history, path, len(past),
+            self.moves, self.orders, self.raw, self.scratch, stats, deadline, iteration_scores,
+        )  # fmt: skip
         for depth in range(1, max(1, max_depth) + 1):
-            iteration_scores = np.full(len(root_moves), -np.inf)
+            iteration_scores[:] = -np.inf
             stats[BEST] = -1
             stats[ROOT_COUNT] = len(root_moves)
             self.moves[0, : len(root_moves)] = root_moves
-            _pvs(
-                ctx.board,
-                ctx.side,
-                ctx.lost,
-                depth,
-                -np.inf,
-                np.inf,
-                0,
-                ctx.hash,
-                False,
-                ctx.win,
-                ctx.inline_only,
-                ctx.cells,
-                ctx.offsets,
-                ctx.ring,
-                ctx.edge_ring,
-                ctx.edge_cells,
-                ctx.zobrist,
-                self.kind,
-                self.params,
-                self.tt_keys,
-                self.tt_info,
-                self.tt_scores,
-                self.history,
-                path,
-                len(past),
-                self.moves,
-                self.orders,
-                self.raw,
-                self.scratch,
-                stats,
-                deadline,
-                iteration_scores,
-            )
+            _pvs(ctx.board, ctx.side, ctx.lost, depth, -np.inf, np.inf, 0, ctx.hash, False, shared)
             index = int(stats[BEST])
             if stats[ABORTED]:
                 # a move that beat the previous best in the unfinished iteration is still better

@@ -1,0 +1,79 @@
+"""Command-line options shared by several ``sumito`` commands: the start position, the variant
+and the draw rules. One definition each, so that ``game``, ``play``, ``match`` and
+``tournament`` spell and check them alike."""
+
+from __future__ import annotations
+
+import argparse
+
+from sumito.engine import LAYOUTS, DrawRules, Position
+from sumito.engine.position import positions_after
+
+GAME_RULES = DrawRules(max_plies=1000, repetitions=3)  # the defaults of `sumito game` and `sumito play`
+
+
+def add_position_args(p: argparse.ArgumentParser, moves: bool = True) -> None:
+    """``--layout`` or ``--position``, optionally ``--moves`` played from it, and the variant options."""
+    src = p.add_mutually_exclusive_group()
+    src.add_argument("--layout", default=None, help=f"starting layout ({', '.join(LAYOUTS)}); default standard")
+    src.add_argument(
+        "--position", default=None, metavar="POS", help="a position string, e.g. 'wwwww/.../bbbbb b 0 0 1'"
+    )
+    if moves:
+        p.add_argument("--moves", nargs="+", default=[], metavar="MOVE", help="moves to play first, in notation")
+    p.add_argument(
+        "--win", type=int, default=None, metavar="N", help="marbles to push off to win (default: the board's)"
+    )
+    p.add_argument("--inline-only", action="store_true", help="the reduced game with inline moves only")
+
+
+def add_rules_args(p: argparse.ArgumentParser, defaults: DrawRules) -> None:
+    """The draw-rule options, with ``defaults`` shown and used when an option is not given."""
+    p.add_argument(
+        "--max-plies",
+        type=int,
+        default=defaults.max_plies or 0,
+        metavar="P",
+        help=f"draw after P plies (0 = no cap; default {defaults.max_plies or 0})",
+    )
+    p.add_argument(
+        "--repetitions",
+        type=int,
+        default=defaults.repetitions or 0,
+        metavar="R",
+        help=f"draw on R-fold repetition (0 = off; default {defaults.repetitions or 0})",
+    )
+    p.add_argument(
+        "--no-capture",
+        type=int,
+        default=defaults.no_capture_plies or 0,
+        metavar="C",
+        help=f"draw after C plies without a push-off (0 = off; default {defaults.no_capture_plies or 0})",
+    )
+    p.add_argument(
+        "--no-moves",
+        choices=("draw", "loss"),
+        default=defaults.no_moves,
+        help=f"a side with no legal move draws or loses (default {defaults.no_moves})",
+    )
+
+
+def position_from_args(args: argparse.Namespace) -> Position:
+    """The start position the options name, with the variant options applied and ``--moves`` played."""
+    opts = {"win_threshold": args.win, "inline_only": True if args.inline_only else None}
+    if args.position is not None:
+        base = Position.from_string(args.position)
+        variant = base.variant.with_options(**opts)
+        start = Position.from_string(args.position, variant)
+    else:
+        start = Position.start(args.layout or "standard", **opts)
+    return positions_after(start, getattr(args, "moves", []))
+
+
+def rules_from_args(args: argparse.Namespace) -> DrawRules:
+    return DrawRules(
+        max_plies=args.max_plies or None,
+        repetitions=args.repetitions or None,
+        no_capture_plies=args.no_capture or None,
+        no_moves=args.no_moves,
+    )
