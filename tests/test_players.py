@@ -149,9 +149,9 @@ def test_engine_reports_its_search():
 
 
 def test_engine_weights_option():
-    player = make_player("engine:depth=2,weights=1000/1/1/1/1/1")
-    assert list(player.evaluation.params) == [1000, 1, 1, 1, 1, 1]
-    with pytest.raises(PlayerSpecError, match="takes 6 weights, not 2"):
+    player = make_player("engine:depth=2,weights=1000/1/1/1/1/1/1")
+    assert list(player.evaluation.params) == [1000, 1, 1, 1, 1, 1, 1]
+    with pytest.raises(PlayerSpecError, match="takes 7 weights, not 2"):
         make_player("engine:weights=1/2")
     with pytest.raises(PlayerSpecError, match="numbers separated by '/'"):
         make_player("engine:weights=a/b")
@@ -165,3 +165,14 @@ def test_engine_steers_clear_of_a_repetition_when_ahead():
     repeated = ahead.play(first).zobrist
     second = make_player("engine:depth=3").choose(ahead, history=[repeated])
     assert second != first
+
+
+def test_engine_contempt_prices_a_draw_by_repetition():
+    pos = Position.start("standard")
+    level = make_player("engine:depth=2,contempt=0").choose(pos)
+    history = [pos.play(level).zobrist]
+    # a huge contempt makes the repeating move the worst; none makes repeating (score 0) acceptable
+    assert make_player("engine:depth=2,contempt=100000").choose(pos, history=history) != level
+    player = make_player("engine:depth=2,contempt=100000")
+    player.choose(pos, history=history)
+    assert player.last.score > -100000

@@ -357,3 +357,13 @@ def test_engine_subprocess():
     assert lines[3] == "error unknown command 'foo' (try help)"
     assert lines[-1] == Position.start().play("c3d3").to_string()
     assert lines.count("readyok") == 1  # nothing after quit
+
+
+def test_engine_reports_its_search_in_an_info_line():
+    lines = talk("position startpos layout belgian-daisy", "go depth 3", player="engine:depth=5")
+    info = [line for line in lines if line.startswith("info depth")]
+    assert len(info) == 1
+    words = info[0].split()
+    assert words[:3] == ["info", "depth", "3"] and "pv" in words
+    pv = words[words.index("pv") + 1 :]
+    assert pv[0] == bestmove(lines)

@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from sumito.engine import Position
-from sumito.evaluation import EVAL_ABLA, EVAL_ALPHALONE, EVAL_HEURISTIC, EVAL_LINEAR, named_evaluation
+from sumito.evaluation import EVAL_ABLA, EVAL_ALPHALONE, EVAL_HEURISTIC, EVAL_LINEAR, Evaluation, named_evaluation
 from sumito.evaluation.alphalone import default_weights
 from sumito.evaluation.features import evaluate, work_arrays
 from sumito.search.alphabeta import after_values, search
@@ -60,8 +60,16 @@ def reference_eval(pos: Position, side: int, kind: int, params: np.ndarray) -> f
         return float(np.dot(weights, f))
     lost_me, lost_op = pos.lost[side - 1], pos.lost[2 - side]
     terms = [lost_op - lost_me, op["dist"] - me["dist"], me["adj"] - op["adj"], op["edge"] - me["edge"],
-             me["line3"] - op["line3"], me["touched"] - op["touched"]]
+             me["line3"] - op["line3"], me["touched"] - op["touched"], pushes(pos, side) - pushes(pos, 3 - side)]
     return float(np.dot(params, terms))
+
+
+def pushes(pos: Position, color: int) -> int:
+    """The legal moves of ``color`` that push opposing marbles, were it ``color``'s turn."""
+    fields = pos.to_string().split()
+    fields[1] = "b" if color == 1 else "w"
+    turned = Position.from_string(" ".join(fields), pos.variant)
+    return sum(1 for m in turned.legal_moves() if m.pushed)
 
 
 def engine_eval(pos: Position, side: int, kind: int, params: np.ndarray) -> float:
@@ -79,12 +87,17 @@ def played(draw, max_plies=120):
     return random_playout(Position.start(layout), plies, np.random.default_rng(seed))[-1]
 
 
-EVALUATIONS = ["heuristic", "abla", "abla-single", "alphalone", "linear"]
+EVALUATIONS = ["heuristic", "abla", "abla-single", "alphalone", "linear", "linear-pushes"]
 
 
 @given(played(), st.sampled_from(EVALUATIONS))
 def test_evaluations_match_reference(pos, name):
-    ev = named_evaluation(name)
+    if pos.winner() is not None:
+        return
+    if name == "linear-pushes":  # every linear term in play, the pushes too
+        ev = Evaluation("linear", EVAL_LINEAR, np.array([1000.0, 6, 2, 4, 2, 3, 5]))
+    else:
+        ev = named_evaluation(name)
     for side in (1, 2):
         expected = reference_eval(pos, side, ev.kind, ev.params)
         assert engine_eval(pos, side, ev.kind, ev.params) == pytest.approx(expected)

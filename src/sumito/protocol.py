@@ -31,7 +31,7 @@ from typing import TextIO
 
 from sumito.engine import DrawRules, Game, SumitoError, render
 from sumito.players import game_history, make_player, parse_spec, player_names
-from sumito.players.base import Player
+from sumito.players.base import Player, set_option
 
 HELP = """\
 commands (one a line; replies are lines):
@@ -63,11 +63,7 @@ def spec_with_depth(spec: str, depth: int) -> str:
     kind, _ = parse_spec(spec)
     if "depth" not in kind.options:
         raise ProtocolError(f"player {kind.name} has no depth option")
-    name, _, opts_text = spec.strip().partition(":")
-    items = [s.strip() for s in opts_text.split(",") if s.strip()]
-    items = [s for s in items if s.partition("=")[0].strip().lower() != "depth"]
-    items.append(f"depth={depth}")
-    return f"{name.strip()}:{','.join(items)}"
+    return set_option(spec, "depth", depth)
 
 
 class EngineProtocol:
@@ -203,6 +199,9 @@ class EngineProtocol:
         elapsed_ms = (time.perf_counter() - t0) * 1000
         if not position.is_legal(move):
             raise ProtocolError(f"player {self.spec} chose {move}, which is not legal here")
+        info = getattr(player, "search_info", None)  # players that search say what they found
+        if info:
+            self._send(f"info {info}")
         self._send(f"info time {elapsed_ms:.0f}ms", f"bestmove {move.notation()}")
 
     def cmd_moves(self, args: list[str]) -> None:

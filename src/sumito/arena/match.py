@@ -33,6 +33,7 @@ import numpy as np
 from sumito.arena.errors import ArenaError
 from sumito.arena.ratings import elo_from_score, score_interval
 from sumito.engine import BLACK, LAYOUTS, WHITE, DrawRules, Game, Position, SumitoError, get_layout
+from sumito.engine.geometry import COLOR_NAMES
 
 DEFAULT_RULES = DrawRules(max_plies=400, repetitions=3, no_capture_plies=None, no_moves="draw")
 DEFAULT_OPENING_PLIES = 2
@@ -107,14 +108,12 @@ def game_seed(master: int, index: int) -> int:
 
 def seeded_spec(spec: str, seed: int) -> str:
     """``spec`` with ``seed=…`` added when its player kind takes a seed and the spec sets none."""
-    from sumito.players import parse_spec
+    from sumito.players.base import parse_spec, set_option
 
     kind, options = parse_spec(spec)
     if "seed" not in kind.options or "seed" in options:
         return spec.strip()
-    name, _, rest = spec.strip().partition(":")
-    items = [item.strip() for item in rest.split(",") if item.strip()]
-    return f"{name.strip()}:{','.join([*items, f'seed={seed}'])}"
+    return set_option(spec, "seed", seed)
 
 
 def choose_opening(start: Position, rules: DrawRules, plies: int, rng: np.random.Generator) -> tuple[str, ...]:
@@ -218,20 +217,20 @@ def play_game(task: GameTask) -> GameResult:
     while not game.is_over():
         color = game.position.side_to_move
         ply = game.plies + 1
+        who = f"game {task.index + 1}: {COLOR_NAMES[color]} player {specs[color]!r}"
         t0 = time.perf_counter()
         try:
             move = players[color].choose(game.position, task.movetime, history=game_history(game))
         except Exception as exc:
             raise ArenaError(
-                f"game {task.index + 1}: {_colour(color)} player {specs[color]!r} failed at ply {ply}: {_describe(exc)}"
+                f"{who} failed at ply {ply}: {_describe(exc)}"
             ) from exc
         elapsed = time.perf_counter() - t0
         try:
             game.push(move)
         except SumitoError as exc:
             raise ArenaError(
-                f"game {task.index + 1}: {_colour(color)} player {specs[color]!r} played an illegal move at ply {ply}: "
-                f"{exc}"
+                f"{who} played an illegal move at ply {ply}: {exc}"
             ) from exc
         times.append(elapsed)
     outcome = game.outcome()
@@ -247,10 +246,6 @@ def play_game(task: GameTask) -> GameResult:
         lost_white=final.lost[1],
         final=final.to_string(),
     )
-
-
-def _colour(color: int) -> str:
-    return "Black" if color == BLACK else "White"
 
 
 def _describe(exc: BaseException) -> str:

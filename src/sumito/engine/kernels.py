@@ -132,6 +132,35 @@ def count_moves(board, side, offsets, cells, inline_only):
 
 
 @njit(cache=True)
+def count_pushes(board, side, offsets, cells):
+    """How many legal pushes (inline moves that move opposing marbles) ``side`` has: a measure of
+    attacking pressure for evaluations, cheaper than generating every move."""
+    opp = 3 - side
+    n = 0
+    for i in range(cells.shape[0]):
+        m = cells[i]
+        if board[m] != side:
+            continue
+        for d in range(6):
+            step = offsets[d]
+            k = 1
+            c = m + step
+            while board[c] == side and k < 3:
+                k += 1
+                c += step
+            if board[c] != opp:
+                continue
+            p = 1
+            c += step
+            while board[c] == opp and p < k:
+                p += 1
+                c += step
+            if p < k and board[c] != side and board[c] != opp:
+                n += 1
+    return n
+
+
+@njit(cache=True)
 def generate_push_offs(board, side, offsets, edge_cells, out):
     """Write only the push-off moves of ``side`` into ``out``; return how many.
 

@@ -29,7 +29,7 @@ __all__ = [
 
 # The engine's hand-set weights (own minus opponent): a marble is worth far more than any shape,
 # then centre, cohesion and the edge, in the order the ABLA and Alphalone papers rank them.
-LINEAR_DEFAULT = (1000.0, 6.0, 2.0, 4.0, 2.0, 0.0)
+LINEAR_DEFAULT = (1000.0, 6.0, 2.0, 4.0, 2.0, 0.0, 0.0)
 
 
 @dataclass(frozen=True)

@@ -24,6 +24,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from sumito.engine.kernels import count_pushes
+
 DIST, ADJ, EDGE, LINE3, TOUCHED, COUNT = range(6)
 N_RAW = 6
 
@@ -48,7 +50,7 @@ ALPHALONE_FEATURES = (
 N_ALPHALONE = len(ALPHALONE_FEATURES)
 LINE3_BONUS = 1.0  # Alphalone's coherence: extra point per three-in-a-row segment
 
-LINEAR_TERMS = ("material", "centre", "adjacency", "edge", "line3", "touched")
+LINEAR_TERMS = ("material", "centre", "adjacency", "edge", "line3", "touched", "pushes")
 
 
 @njit(cache=True)
@@ -163,6 +165,9 @@ def evaluate(board, side, lost_black, lost_white, cells, ring, offsets, edge_rin
     total += params[3] * (raw[op, EDGE] - raw[me, EDGE])
     total += params[4] * (raw[me, LINE3] - raw[op, LINE3])
     total += params[5] * (raw[me, TOUCHED] - raw[op, TOUCHED])
+    if params[6] != 0.0:
+        # attacking pressure: the pushes each side could make now
+        total += params[6] * (count_pushes(board, side, offsets, cells) - count_pushes(board, 3 - side, offsets, cells))
     return total
 
 

@@ -96,6 +96,14 @@ def parse_spec(spec: str) -> tuple[PlayerKind, dict[str, Any]]:
     return kind, options
 
 
+def set_option(spec: str, key: str, value: object) -> str:
+    """``spec`` with option ``key`` set to ``value`` (replacing any value it had), as a spec string."""
+    name, _, opts_text = spec.strip().partition(":")
+    items = [s.strip() for s in opts_text.split(",") if s.strip()]
+    items = [s for s in items if s.partition("=")[0].strip().lower() != key]
+    return f"{name.strip()}:{','.join([*items, f'{key}={value}'])}"
+
+
 def make_player(spec: str) -> Player:
     kind, options = parse_spec(spec)
     full = {k: o.default for k, o in kind.options.items()}

@@ -30,6 +30,7 @@ class EnginePlayer:
         eval: str = "linear",
         hash: int = 32,
         weights: str | None = None,
+        contempt: float = 20.0,
     ) -> None:
         if depth is not None and depth < 1:
             raise PlayerSpecError(f"engine depth must be at least 1, not {depth}")
@@ -48,7 +49,7 @@ class EnginePlayer:
         self.time = time
         self.depth = depth
         entries = 1 << max(10, int(np.log2(hash * 2**20 / 22)))  # about 22 bytes an entry
-        self.searcher = Searcher(self.evaluation.kind, self.evaluation.params, entries)
+        self.searcher = Searcher(self.evaluation.kind, self.evaluation.params, entries, contempt)
         parts = []
         if time is not None:
             parts.append(f"time={time:g}")
@@ -58,8 +59,11 @@ class EnginePlayer:
             parts.append(f"eval={self.evaluation.name}")
         if weights is not None:
             parts.append(f"weights={weights}")
+        if contempt != 20.0:
+            parts.append(f"contempt={contempt:g}")
         self.name = "engine:" + ",".join(parts)
         self.last: SearchResult | None = None
+        self.search_info: str | None = None  # the last search, as `sumito engine` reports it
 
     def choose(
         self, position: Position, movetime: float | None = None, history: Sequence[int] | None = None
@@ -71,7 +75,13 @@ class EnginePlayer:
             SearchContext.of(position), codes, max_depth=self.depth or 64, seconds=seconds, history=history
         )
         self.last = result
-        return Move(result.move, position.variant.side)
+        side = position.variant.side
+        pv = " ".join(Move(code, side).notation() for code in result.pv)
+        self.search_info = (
+            f"depth {result.depth} score {result.score:g} nodes {result.nodes} "
+            f"nps {result.nodes_per_second:.0f} time {result.seconds * 1000:.0f}ms pv {pv}"
+        )
+        return Move(result.move, side)
 
 
 def _with_weights(evaluation: Evaluation, text: str) -> Evaluation:
@@ -97,6 +107,7 @@ register(
             "depth": Option(int, None, "search depth in plies (fixed depth when no time is given)"),
             "eval": Option(str, "linear", f"evaluation: {', '.join(evaluation_names())}"),
             "hash": Option(int, 32, "transposition table size in MB"),
+            "contempt": Option(float, 20.0, "what a draw by repetition costs the engine, in evaluation units"),
             "weights": Option(str, None, f"evaluation weights separated by '/' (linear: {'/'.join(LINEAR_TERMS)})"),
         },
         help="Sumito's engine: iterative-deepening PVS with a transposition table and quiescence",

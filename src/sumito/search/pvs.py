@@ -10,7 +10,8 @@ Pieces, as in a chess engine (Stockfish's split of search, ordering and transpos
   moves, both re-searched at full depth when they look good;
 - a quiescence search over push-offs at the horizon, so that a pending push-off is never
   misjudged by a static evaluation;
-- repetition of a position on the current line (or in the game before the root) scores a draw;
+- repetition of a position on the current line (or in the game before the root) scores a draw,
+  worth ``-contempt`` to the side searching (so that it plays on in a level position);
 - a time limit checked every 1,024 nodes through a clock read in object mode; an aborted
   iteration is thrown away by the driver, which keeps the previous iteration's move.
 
@@ -141,7 +142,9 @@ def _pvs(board, side, lost, depth, alpha, beta, ply, h, null_ok, shared):
     board's tables, the evaluation, the transposition table, history, work arrays, statistics).
     """
     (g_win, g_inline, cells, offsets, ring, edge_ring, edge_cells, zobrist, kind, params, tt_keys, tt_info, tt_scores,
-     history, path, path_base, moves, orders, raw, scratch, stats, deadline, root_scores) = shared
+     history, path, path_base, moves, orders, raw, scratch, stats, deadline, root_scores, root_side, contempt) = shared
+    # a draw is worth -contempt to the side searching at the root (it plays on rather than draw)
+    draw = -contempt if side == root_side else contempt
     _tick(stats, deadline)
     if stats[ABORTED]:
         return 0.0
@@ -156,7 +159,7 @@ def _pvs(board, side, lost, depth, alpha, beta, ply, h, null_ok, shared):
         # a repeated position (same marbles, same side to move) on this line or before the root: a draw
         path[path_base + ply] = h
         if _repeats(path, path_base + ply, h):
-            return 0.0
+            return draw
     else:
         path[path_base] = h
     if ply > 0 and (depth <= 0 or ply >= MAX_PLY - 1):
@@ -216,7 +219,7 @@ def _pvs(board, side, lost, depth, alpha, beta, ply, h, null_ok, shared):
         order = orders[ply]
         n = generate_moves(board, side, offsets, cells, g_inline, buf)
         if n == 0:
-            return 0.0
+            return draw
         _order(buf, n, order, tt_move, history, side, ply)
     best = -np.inf
     best_move = buf[0]
@@ -236,7 +239,7 @@ def _pvs(board, side, lost, depth, alpha, beta, ply, h, null_ok, shared):
             if lost[0] >= g_win or lost[1] >= g_win:
                 score = WIN - (ply + 1)
             elif _repeats(path, path_base + ply + 1, child):
-                score = 0.0
+                score = draw  # the child's draw value is minus ours; negated, it is ours
             elif generate_push_offs(board, opp, offsets, edge_cells, moves[ply + 1]) == 0:
                 stats[QNODES] += 1
                 score = -evaluate(
@@ -311,10 +314,11 @@ class SearchResult:
 class Searcher:
     """Iterative deepening over :func:`_pvs`, keeping its tables from one move to the next."""
 
-    def __init__(self, kind: int, params: np.ndarray, hash_entries: int = 1 << 20) -> None:
+    def __init__(self, kind: int, params: np.ndarray, hash_entries: int = 1 << 20, contempt: float = 0.0) -> None:
         if hash_entries & (hash_entries - 1):
             raise ValueError("the number of hash entries must be a power of two")
         self.kind = kind
+        self.contempt = contempt  # what a draw (repetition, no moves) costs the searching side
         self.params = np.ascontiguousarray(params, dtype=np.float64)
         self.tt_keys = np.zeros(hash_entries, dtype=np.uint64)
         self.tt_info = np.zeros(hash_entries, dtype=np.int32)  # move, depth and bound kind in one
@@ -363,7 +367,8 @@ class Searcher:
         shared = (
             ctx.win, ctx.inline_only, ctx.cells, ctx.offsets, ctx.ring, ctx.edge_ring, ctx.edge_cells, ctx.zobrist,
             self.kind, self.params, self.tt_keys, self.tt_info, self.tt_scores, self.history, path, len(past),
-            self.moves, self.orders, self.raw, self.scratch, stats, deadline, iteration_scores,
+            self.moves, self.orders, self.raw, self.scratch, stats, deadline, iteration_scores, ctx.side,
+            float(self.contempt),
         )  # fmt: skip
         for depth in range(1, max(1, max_depth) + 1):
             iteration_scores[:] = -np.inf
