@@ -132,7 +132,7 @@ def alphalone_features(raw, lost_black, lost_white, out):
     out[9] = raw[1, TOUCHED] / nw
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def evaluate(board, side, lost_black, lost_white, cells, ring, offsets, edge_ring, kind, params, raw, scratch):
     """The score of the position for ``side`` under evaluation ``kind`` with ``params``.
 
