@@ -1,3 +1,45 @@
 """Sumito: an exact, fast Abalone engine and self-play learning lab."""
 
+from __future__ import annotations
+
+import hashlib
+import os
+from pathlib import Path
+
 __version__ = "0.1.0"
+
+
+def _numba_cache_dir() -> str:
+    """Where numba keeps Sumito's compiled kernels: one folder per version of the source.
+
+    numba checks a cached kernel against its own file only; a kernel that calls a kernel in
+    another file (search calls the move generator, evaluations call feature kernels) would keep
+    running the old code after that other file changed. Keying the whole cache on a hash of
+    every source file of the package rules that out: any change compiles everything afresh once.
+    An explicit ``NUMBA_CACHE_DIR`` is respected, with the same per-source subfolder.
+    """
+    digest = hashlib.sha1()
+    root = Path(__file__).resolve().parent
+    for path in sorted(root.rglob("*.py")):
+        digest.update(str(path.relative_to(root)).encode())
+        digest.update(path.read_bytes())
+    base = os.environ.get("NUMBA_CACHE_DIR") or os.path.join(
+        os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache"), "sumito", "numba"
+    )
+    return os.path.join(base, digest.hexdigest()[:16])
+
+
+def _configure_numba() -> None:
+    try:
+        import numba
+    except ImportError:  # pragma: no cover - numba is a dependency
+        return
+    path = _numba_cache_dir()
+    try:
+        os.makedirs(path, exist_ok=True)
+    except OSError:
+        return  # an unwritable home: numba falls back to its own locations
+    numba.config.CACHE_DIR = path
+
+
+_configure_numba()

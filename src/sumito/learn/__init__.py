@@ -1,0 +1,1 @@
+"""Learning: value networks, state encodings, TD(lambda) training."""
