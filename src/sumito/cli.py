@@ -159,6 +159,10 @@ def build_parser() -> argparse.ArgumentParser:
 
     add_play_command(sub)
     add_engine_command(sub)
+
+    from sumito.learn.commands import add_train_command
+
+    add_train_command(sub)
     return parser
 
 

@@ -148,4 +148,5 @@ def _load_builtin() -> None:
         heuristic,
         human,
         random,
+        td,
     )

@@ -1,0 +1,157 @@
+"""``sumito train``: TD(λ) training runs with presets, checkpoints, resume and evaluation."""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import sys
+import time
+import tomllib
+from pathlib import Path
+from typing import Any
+
+from sumito.learn.run import RunFolder, load_checkpoint, save_checkpoint
+from sumito.learn.training import PRESETS, Trainer, TrainingConfig, TrainingError
+
+
+def add_train_command(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("train", help="train a value network by TD(lambda) (Abalearn methods, Wiering's regimes)")
+    p.add_argument("--preset", choices=sorted(PRESETS), default=None, help="a paper's training method")
+    p.add_argument("--config", default=None, metavar="FILE", help="a TOML file of options (overrides the preset)")
+    p.add_argument(
+        "--set", action="append", default=[], metavar="KEY=VALUE", help="override one option (repeatable)"
+    )
+    p.add_argument("--games", type=int, required=True, metavar="N", help="train until N games have been played")
+    p.add_argument("--out", required=True, metavar="DIR", help="the run's folder (e.g. runs/m2)")
+    p.add_argument("--resume", action="store_true", help="continue the run in --out from its checkpoint")
+    p.add_argument("--seed", type=int, default=None, help="the run's seed (default 0; logged in config.json)")
+    p.add_argument("--checkpoint-every", type=int, default=100, metavar="K", help="games between checkpoints")
+    p.add_argument("--sample", default="", metavar="G1,G2,...", help="keep the network after these game counts")
+    p.add_argument("--eval-every", type=int, default=0, metavar="K", help="evaluate every K games (0 = never)")
+    p.add_argument("--eval-games", type=int, default=50, metavar="M", help="games per evaluation")
+    p.add_argument("--eval-opponent", default="heuristic", metavar="SPEC", help="the fixed evaluation opponent")
+    p.add_argument("--workers", type=int, default=None, metavar="K", help="processes for evaluation games")
+    p.add_argument("--quiet", action="store_true", help="no progress bar")
+    p.set_defaults(func=cmd_train)
+
+
+FIELDS = {f.name: f for f in dataclasses.fields(TrainingConfig)}
+
+
+def _typed(key: str, value: Any) -> Any:
+    if key not in FIELDS or key == "extra":
+        raise TrainingError(f"unknown training option {key!r}; options: {', '.join(k for k in FIELDS if k != 'extra')}")
+    kind = type(getattr(TrainingConfig(), key))
+    if isinstance(value, str) and kind is not str:
+        try:
+            return kind(float(value)) if kind is int else kind(value)
+        except ValueError:
+            raise TrainingError(f"option {key}={value!r} must be {kind.__name__}") from None
+    return value
+
+
+def config_from_args(args: argparse.Namespace) -> TrainingConfig:
+    options: dict[str, Any] = dict(PRESETS.get(args.preset, {})) if args.preset else {}
+    if args.config:
+        try:
+            data = tomllib.loads(Path(args.config).read_text())
+        except OSError as exc:
+            raise TrainingError(f"cannot read {args.config}: {exc.strerror}") from None
+        except tomllib.TOMLDecodeError as exc:
+            raise TrainingError(f"{args.config}: not TOML ({exc})") from None
+        options.update({k: _typed(k, v) for k, v in data.items()})
+    for item in args.set:
+        key, eq, value = item.partition("=")
+        if not eq:
+            raise TrainingError(f"--set {item!r} needs KEY=VALUE")
+        options[key.strip()] = _typed(key.strip(), value.strip())
+    if args.seed is not None:
+        options["seed"] = args.seed
+    return TrainingConfig(**options)
+
+
+def make_trainer(config: TrainingConfig) -> Trainer:
+    from sumito.engine import DrawRules, Position
+    from sumito.learn.abalone_game import AbaloneLearningGame, PlayerOpponent
+
+    game = AbaloneLearningGame(
+        config.encoding,
+        Position.start(config.layout),
+        DrawRules(max_plies=config.max_plies or None, repetitions=config.repetitions or None),
+    )
+    return Trainer(game, config, lambda spec, seed: PlayerOpponent(spec, seed))
+
+
+def evaluate(network_path: Path, opponent: str, games: int, workers: int | None, seed: int, layout: str):
+    """The network's score (wins, draws, losses) against ``opponent`` in arena games."""
+    from sumito.arena.executor import make_executor
+    from sumito.arena.match import ArenaSettings, play_game, schedule, summarize_pair
+
+    settings = ArenaSettings.from_layout(layout, seed=seed)
+    tasks = schedule([f"td:net={network_path}", opponent], games, settings)
+    results = [r for _, r in make_executor(workers).run(play_game, tasks)]
+    s = summarize_pair(results)
+    return s.wins, s.draws, s.losses
+
+
+def cmd_train(args: argparse.Namespace) -> int:
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+
+    folder = RunFolder(args.out)
+    if args.resume:
+        saved = load_checkpoint(folder.checkpoint)
+        config = TrainingConfig(**saved["config"])
+        trainer = make_trainer(config)
+        trainer.load_state_dict(saved["state"])
+    else:
+        config = config_from_args(args)
+        trainer = make_trainer(config)
+    folder.create(config, args.resume)
+    samples = sorted({int(g) for g in args.sample.split(",") if g.strip()}) if args.sample else []
+    best = folder.best_score()
+    print(f"training {args.out}: {config.regime} play, {config.encoding}, seed {config.seed}, "
+          f"from game {trainer.games} to {args.games}", file=sys.stderr)
+    results = {0: 0, 1: 0, 2: 0}
+    start_games, t0 = trainer.games, time.perf_counter()
+    progress = Progress(
+        TextColumn("[bold]train"), BarColumn(), MofNCompleteColumn(), TextColumn("{task.fields[status]}"),
+        TimeRemainingColumn(), disable=args.quiet or not sys.stderr.isatty(), transient=True,
+    )
+    try:
+        with progress:
+            task = progress.add_task("train", total=args.games, completed=trainer.games, status="")
+            while trainer.games < args.games:
+                stats = trainer.play_game()
+                results[stats.winner] += 1
+                g = trainer.games
+                rate = (g - start_games) / max(time.perf_counter() - t0, 1e-9)
+                progress.update(task, completed=g, status=f"{rate:.1f} games/s  eps {trainer.epsilon:.3f}  "
+                                f"best {best:.2f}")
+                if g in samples:
+                    trainer.network.save(folder.path / f"net-{g}.npz")
+                if g % args.checkpoint_every == 0 or g == args.games:
+                    trainer.network.save(folder.path / "network.npz")
+                    save_checkpoint(folder.checkpoint, trainer)
+                if args.eval_every and g % args.eval_every == 0:
+                    latest = folder.path / "network.npz"
+                    trainer.network.save(latest)
+                    w, d, lo = evaluate(latest, args.eval_opponent, args.eval_games, args.workers,
+                                        config.seed + g, config.layout)
+                    score = (w + 0.5 * d) / max(w + d + lo, 1)
+                    folder.append_curve(dict(games=g, epsilon=f"{trainer.epsilon:.6f}", opponent=args.eval_opponent,
+                                             eval_games=w + d + lo, wins=w, draws=d, losses=lo, score=f"{score:.4f}"))
+                    if score > best:
+                        best = score
+                        trainer.network.save(folder.path / "best.npz")
+    except KeyboardInterrupt:
+        save_checkpoint(folder.checkpoint, trainer)
+        trainer.network.save(folder.path / "network.npz")
+        print(f"sumito: interrupted after game {trainer.games}; checkpoint saved, continue with --resume",
+              file=sys.stderr)
+        return 130
+    elapsed = time.perf_counter() - t0
+    played = trainer.games - start_games
+    print(f"{played} games in {elapsed:.1f} s ({played / max(elapsed, 1e-9) * 60:.0f} games/min); "
+          f"results of the training games: {results[1]} won by Black, {results[2]} by White, {results[0]} drawn")
+    print(f"network: {folder.path / 'network.npz'}  (play it: td:net={folder.path / 'network.npz'})")
+    return 0

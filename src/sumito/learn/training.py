@@ -1,0 +1,218 @@
+"""Training a value network by TD(λ) on any :class:`~sumito.learn.game.LearningGame`.
+
+Where the training games come from (Wiering 2010's question):
+
+- ``self``: the learner plays both sides with one network, from each side's point of view; each
+  side has its own eligibility traces (its own sequence of afterstates);
+- an opponent (any object with ``choose_move(state)``, e.g. a Sumito player): the learner plays
+  one side, alternating colours game by game, and learns from its own afterstates;
+- ``observe``: an expert plays both sides and the learner learns from the afterstates the expert
+  chose, for both sides, without playing a move itself.
+
+Move selection is greedy over the afterstates (one ply), ε-greedy while training with ε decaying
+after each game (``ε ← decay·ε``, the Abalearn paper's ε₀ = 0.9, decay 0.99). For each side the
+TD error of its previous afterstate is ``r + γV(next afterstate) − V(previous)``, with ``r`` the
+marbles taken (+1 each) and lost (−1 each) in between, and the result (±1) at the end; with
+``end_only`` rewards, only the result. A game cut by the ply cap or a repetition tie ends with
+reward 0.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import asdict, dataclass, field
+from typing import Any, Protocol
+
+import numpy as np
+
+from sumito.engine.errors import SumitoError
+from sumito.learn.game import LearningGame
+from sumito.learn.network import ValueNetwork
+from sumito.learn.td import ALPHA, GAMMA, KAPPA, LAMBDA, TDLambda
+
+
+class TrainingError(SumitoError):
+    """A bad training configuration or checkpoint."""
+
+
+class Opponent(Protocol):
+    def choose_move(self, state: Any) -> int: ...
+
+
+@dataclass
+class TrainingConfig:
+    """Everything that defines a training run (presets fill it; every field can be overridden)."""
+
+    encoding: str = "abalearn3"
+    hidden: int = 40
+    output: str = "sigmoid"  # the paper's; "linear" can also represent negative returns
+    alpha: float = ALPHA
+    gamma: float = GAMMA
+    lam: float = LAMBDA
+    kappa: float = KAPPA
+    epsilon: float = 0.9  # ε₀
+    epsilon_decay: float = 0.99  # ε ← decay·ε after each game
+    epsilon_min: float = 0.0
+    rewards: str = "marbles"  # or "end": the result only
+    regime: str = "self"  # self | opponent | observe | opponent-then-self
+    opponent: str = "random"  # player spec for the opponent / expert regimes
+    switch_after: int = 1000  # opponent-then-self: games against the opponent first
+    seed: int = 0
+    layout: str = "standard"
+    max_plies: int = 200
+    repetitions: int = 20
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        if self.rewards not in ("marbles", "end"):
+            raise TrainingError(f"rewards must be 'marbles' or 'end', not {self.rewards!r}")
+        if self.regime not in ("self", "opponent", "observe", "opponent-then-self"):
+            raise TrainingError(
+                f"regime must be self, opponent, observe or opponent-then-self, not {self.regime!r}"
+            )
+        if not 0 <= self.epsilon <= 1 or not 0 < self.epsilon_decay <= 1:
+            raise TrainingError("epsilon must lie in [0, 1] and epsilon_decay in (0, 1]")
+        if self.hidden < 1:
+            raise TrainingError(f"hidden must be at least 1, not {self.hidden}")
+
+
+PRESETS: dict[str, dict[str, Any]] = {
+    # Abalearn (Campos & Langlois 2003), section 6
+    "method-I": dict(encoding="abalearn2", regime="opponent-then-self", opponent="random", switch_after=1000,
+                     kappa=0.0),
+    "method-Ia": dict(encoding="abalearn3", regime="opponent-then-self", opponent="random", switch_after=1000,
+                      kappa=0.0),
+    "method-II": dict(encoding="abalearn3", regime="self", kappa=-1.0),
+}
+
+
+@dataclass
+class GameStats:
+    plies: int
+    winner: int  # 1, 2 or 0 (draw)
+    learner_sides: tuple[int, ...]
+
+
+class Trainer:
+    """A network, its TD(λ) learners (one per side), ε, the RNG and the game count."""
+
+    def __init__(
+        self,
+        game: LearningGame,
+        config: TrainingConfig,
+        opponent_factory: Callable[[str, int], Opponent] | None = None,
+    ) -> None:
+        self.game = game
+        self.config = config
+        self.rng = np.random.default_rng(config.seed)
+        self.network = ValueNetwork(
+            game.n_inputs, config.hidden, self.rng, output=config.output,
+            metadata={"encoding": game.encoding, "games": 0},
+        )
+        self.learners = {side: self._learner() for side in (1, 2)}
+        self.epsilon = config.epsilon
+        self.games = 0
+        self.opponent_factory = opponent_factory
+        self._opponent: Opponent | None = None
+
+    def _learner(self) -> TDLambda:
+        c = self.config
+        return TDLambda(self.network, alpha=c.alpha, gamma=c.gamma, lam=c.lam, kappa=c.kappa)
+
+    def regime_now(self) -> str:
+        c = self.config
+        if c.regime == "opponent-then-self":
+            return "opponent" if self.games < c.switch_after else "self"
+        return c.regime
+
+    def opponent(self) -> Opponent:
+        if self._opponent is None:
+            if self.opponent_factory is None:
+                raise TrainingError(f"the {self.regime_now()} regime needs an opponent factory")
+            self._opponent = self.opponent_factory(self.config.opponent, int(self.rng.integers(2**31)))
+        return self._opponent
+
+    # ------------------------------------------------------------------------------ one game
+    def play_game(self) -> GameStats:
+        """One training game with TD(λ) updates; then ε decays."""
+        game, net, rng = self.game, self.network, self.rng
+        regime = self.regime_now()
+        end_only = self.config.rewards == "end"
+        if regime == "self":
+            learner_sides: tuple[int, ...] = (1, 2)
+        elif regime == "observe":
+            learner_sides = (1, 2)
+        else:
+            learner_sides = (1 + self.games % 2,)  # alternate colours game by game
+        state = game.start(rng)
+        prev: dict[int, np.ndarray | None] = {1: None, 2: None}
+        pending = {1: 0.0, 2: 0.0}
+        for side in learner_sides:
+            self.learners[side].start_episode()
+        plies = 0
+        while game.outcome(state) is None:
+            side = game.side_to_move(state)
+            other = 3 - side
+            if side in learner_sides:
+                options = game.afterstates(state)
+                values = net.values(options.inputs)
+                if regime == "observe":
+                    move = self.opponent().choose_move(state)
+                    i = int(np.flatnonzero(options.moves == move)[0])
+                elif rng.random() < self.epsilon:
+                    i = int(rng.integers(len(options.moves)))
+                else:
+                    i = int(np.argmax(values))
+                reward = pending[side] + (0.0 if end_only else float(options.gains[i]))
+                won = bool(options.wins[i])
+                learner = self.learners[side]
+                if prev[side] is not None:
+                    if won:
+                        learner.step(prev[side], reward + 1.0, terminal=True)
+                    else:
+                        learner.step(prev[side], reward, next_value=float(values[i]))
+                prev[side] = None if won else options.inputs[i].copy()
+                pending[side] = 0.0
+                move = int(options.moves[i])
+            else:
+                move = self.opponent().choose_move(state)
+            lost_before = game.losses_of(state, other)
+            state = game.play(state, move)
+            plies += 1
+            if not end_only:
+                pending[other] -= game.losses_of(state, other) - lost_before
+        winner = game.outcome(state) or 0
+        for side in learner_sides:
+            learner = self.learners[side]
+            if prev[side] is not None:
+                result = 1.0 if winner == side else -1.0 if winner == 3 - side else 0.0
+                learner.end_episode(prev[side], pending[side] + result)
+            else:
+                learner.end_episode()
+        self.games += 1
+        self.epsilon = max(self.config.epsilon_min, self.epsilon * self.config.epsilon_decay)
+        self.network.metadata["games"] = self.games
+        return GameStats(plies, winner, learner_sides)
+
+    # ------------------------------------------------------------------------------ checkpoints
+    def state_dict(self) -> dict[str, Any]:
+        """Weights, both sides' traces, ε, the game count and the RNG state: enough to resume exactly."""
+        return {
+            "config": asdict(self.config),
+            "learners": {side: learner.state_dict() for side, learner in self.learners.items()},
+            "epsilon": self.epsilon,
+            "games": self.games,
+            "rng": self.rng.bit_generator.state,
+            "metadata": dict(self.network.metadata),
+        }
+
+    def load_state_dict(self, state: dict[str, Any]) -> None:
+        try:
+            for side in (1, 2):
+                self.learners[side].load_state_dict(state["learners"][side])
+            self.epsilon = float(state["epsilon"])
+            self.games = int(state["games"])
+            self.rng.bit_generator.state = state["rng"]
+            self.network.metadata.update(state.get("metadata", {}))
+        except (KeyError, TypeError, ValueError) as exc:
+            raise TrainingError(f"not a training checkpoint ({type(exc).__name__}: {exc})") from None

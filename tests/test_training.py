@@ -1,0 +1,118 @@
+"""TD training runs: determinism, exact resume, checkpoints, the `train` command and the `td` player."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from sumito.cli import main
+from sumito.engine import DrawRules, Position
+from sumito.learn.abalone_game import AbaloneLearningGame, PlayerOpponent
+from sumito.learn.run import load_checkpoint, save_checkpoint
+from sumito.learn.training import PRESETS, Trainer, TrainingConfig, TrainingError
+from sumito.players import PlayerSpecError, make_player
+
+MINI = dict(layout="mini", max_plies=60, repetitions=20)
+
+
+def trainer(**options) -> Trainer:
+    config = TrainingConfig(**{**MINI, **options})
+    game = AbaloneLearningGame(config.encoding, Position.start(config.layout), DrawRules(config.max_plies, 20))
+    return Trainer(game, config, lambda spec, seed: PlayerOpponent(spec, seed))
+
+
+@pytest.mark.parametrize("preset", sorted(PRESETS))
+def test_presets_train_and_change_the_network(preset):
+    t = trainer(**PRESETS[preset])
+    before = t.network.theta.copy()
+    for _ in range(5):
+        stats = t.play_game()
+        assert stats.plies > 0 and stats.winner in (0, 1, 2)
+    assert t.games == 5 and not np.array_equal(before, t.network.theta)
+    assert t.epsilon == pytest.approx(0.9 * 0.99**5)
+
+
+def test_same_seed_same_training_and_exact_resume(tmp_path):
+    a = trainer(**PRESETS["method-II"], seed=3)
+    for _ in range(6):
+        a.play_game()
+    b = trainer(**PRESETS["method-II"], seed=3)
+    for _ in range(3):
+        b.play_game()
+    save_checkpoint(tmp_path / "c.npz", b)
+    saved = load_checkpoint(tmp_path / "c.npz")
+    c = trainer(**saved["config"])
+    c.load_state_dict(saved["state"])
+    for _ in range(3):
+        c.play_game()
+    assert c.games == a.games == 6
+    assert np.array_equal(a.network.theta, c.network.theta)
+    assert np.array_equal(a.learners[1].trace, c.learners[1].trace) and a.epsilon == c.epsilon
+
+
+def test_opponent_regime_alternates_colours_and_observe_learns_from_the_expert():
+    t = trainer(regime="opponent", opponent="random")
+    sides = [t.play_game().learner_sides for _ in range(2)]
+    assert sides == [(1,), (2,)]
+    o = trainer(regime="observe", opponent="greedy", epsilon=0.0)
+    before = o.network.theta.copy()
+    assert o.play_game().learner_sides == (1, 2)
+    assert not np.array_equal(before, o.network.theta)
+
+
+def test_bad_configurations_are_refused(tmp_path):
+    with pytest.raises(TrainingError, match="rewards"):
+        TrainingConfig(rewards="sometimes")
+    with pytest.raises(TrainingError, match="regime"):
+        TrainingConfig(regime="dreaming")
+    with pytest.raises(TrainingError, match="no checkpoint"):
+        load_checkpoint(tmp_path / "missing.npz")
+    (tmp_path / "junk.npz").write_text("junk")
+    with pytest.raises(TrainingError, match="not a readable training checkpoint"):
+        load_checkpoint(tmp_path / "junk.npz")
+
+
+def test_train_command_runs_resumes_and_plays(tmp_path, capsys):
+    out = tmp_path / "run"
+    args = ["train", "--preset", "method-II", "--set", "layout=mini", "--set", "max_plies=40", "--games", "20",
+            "--out", str(out), "--checkpoint-every", "10", "--sample", "10", "--quiet", "--seed", "5"]
+    assert main(args) == 0
+    for name in ("config.json", "checkpoint.npz", "network.npz", "net-10.npz", "curve.csv"):
+        assert (out / name).exists(), name
+    assert main(args) == 2  # the folder holds a run: refused without --resume
+    assert "already holds a run" in capsys.readouterr().err
+    assert main(["train", "--games", "30", "--out", str(out), "--resume", "--quiet"]) == 0
+    assert "10 games in" in capsys.readouterr().out
+    pos = Position.start("mini")
+    assert pos.is_legal(make_player(f"td:net={out / 'network.npz'}").choose(pos))
+
+
+@pytest.mark.parametrize(
+    "extra,message",
+    [
+        (["--set", "colour=1"], "unknown training option 'colour'"),
+        (["--set", "hidden=many"], "must be int"),
+        (["--set", "regime=dreaming"], "regime must be"),
+        (["--set", "novalue"], "needs KEY=VALUE"),
+    ],
+)
+def test_train_command_errors(tmp_path, capsys, extra, message):
+    code = main(["train", "--games", "1", "--out", str(tmp_path / "r"), "--quiet", *extra])
+    assert code == 2
+    assert message in capsys.readouterr().err
+
+
+def test_td_player_refuses_bad_network_files(tmp_path):
+    with pytest.raises(PlayerSpecError, match="needs a network file"):
+        make_player("td")
+    bad = tmp_path / "bad.npz"
+    bad.write_text("not a network")
+    with pytest.raises(PlayerSpecError, match=r"bad\.npz"):
+        make_player(f"td:net={bad}")
+    t = trainer(encoding="abalearn1")  # one input a cell: 21 on the mini board
+    path = tmp_path / "net.npz"
+    t.network.save(path)
+    player = make_player(f"td:net={path}")
+    assert Position.start("mini").is_legal(player.choose(Position.start("mini")))
+    with pytest.raises(PlayerSpecError, match="takes 21 inputs, but abalearn1 on this board gives 63"):
+        player.choose(Position.start("standard"))
