@@ -27,7 +27,7 @@ import numpy as np
 from numba import njit
 
 from sumito.engine import Move, Position
-from sumito.engine.kernels import MAX_MOVES, generate_moves, play, take_back
+from sumito.engine.kernels import MAX_MOVES, PUSH_OFF_BIT, generate_moves, make_move, unmake_move
 from sumito.evaluation.alphalone import AlphaloneWeights, default_weights
 from sumito.evaluation.features import EVAL_ALPHALONE, evaluate, work_arrays
 from sumito.players.base import Option, PlayerKind, PlayerSpecError, legal_codes, register
@@ -58,13 +58,17 @@ def _value(board, side, agent, lost, depth, alpha, beta, ply, win, inline_only, 
     if ordering:
         for i in range(n):
             mv = buf[i]
-            play(board, mv, side, lost, offsets, zobrist)
+            make_move(board, mv, side, offsets, zobrist)
+            if mv & PUSH_OFF_BIT:
+                lost[2 - side] += 1
             if lost[0] >= win or lost[1] >= win:
                 v = WIN if maximizing else -WIN
             else:
                 v = evaluate(board, agent, lost[0], lost[1], cells, ring, offsets, edge_ring, EVAL_ALPHALONE, params,
                              raw, scratch)
-            take_back(board, mv, side, lost, offsets)
+            unmake_move(board, mv, side, offsets)
+            if mv & PUSH_OFF_BIT:
+                lost[2 - side] -= 1
             key[i] = v if maximizing else -v
         # insertion sort, best first for the node's player (stable: ties keep generation order)
         for i in range(1, n):
@@ -81,11 +85,15 @@ def _value(board, side, agent, lost, depth, alpha, beta, ply, win, inline_only, 
     best = -np.inf if maximizing else np.inf
     for i in range(n):
         mv = buf[i]
-        play(board, mv, side, lost, offsets, zobrist)
+        make_move(board, mv, side, offsets, zobrist)
+        if mv & PUSH_OFF_BIT:
+            lost[2 - side] += 1
         v = _value(board, 3 - side, agent, lost, next_depth, alpha, beta, ply + 1, win, inline_only, cells, offsets,
                    ring, edge_ring, zobrist, params, thresholds, upper, lower, ordering, moves, keys, raw, scratch,
                    nodes)
-        take_back(board, mv, side, lost, offsets)
+        unmake_move(board, mv, side, offsets)
+        if mv & PUSH_OFF_BIT:
+            lost[2 - side] -= 1
         if maximizing:
             if thresholds and v > upper:
                 return v
@@ -171,12 +179,16 @@ class AlphalonePlayer:
         for i, mv in enumerate(codes):
             if i > 0 and deadline is not None and time.perf_counter() > deadline:
                 break
-            play(ctx.board, np.int32(mv), agent, ctx.lost, ctx.offsets, ctx.zobrist)
+            make_move(ctx.board, np.int32(mv), agent, ctx.offsets, ctx.zobrist)
+            if mv & PUSH_OFF_BIT:
+                ctx.lost[2 - agent] += 1
             bound = second if self.two_best else best
             v = _value(ctx.board, 3 - agent, agent, ctx.lost, self.depth, bound, np.inf, 1, ctx.win, ctx.inline_only,
                        ctx.cells, ctx.offsets, ctx.ring, ctx.edge_ring, ctx.zobrist, self.params, self.thresholds,
                        UPPER_THRESHOLD, LOWER_THRESHOLD, self.ordering, moves, keys, raw, scratch, nodes)
-            take_back(ctx.board, np.int32(mv), agent, ctx.lost, ctx.offsets)
+            unmake_move(ctx.board, np.int32(mv), agent, ctx.offsets)
+            if mv & PUSH_OFF_BIT:
+                ctx.lost[2 - agent] -= 1
             values[i] = v
             if v > best:
                 best, second = v, best

@@ -12,7 +12,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from sumito.engine.kernels import MAX_MOVES, generate_moves, play, take_back
+from sumito.engine.kernels import MAX_MOVES, PUSH_OFF_BIT, generate_moves, make_move, unmake_move
 from sumito.evaluation.features import evaluate, work_arrays
 from sumito.search.context import WIN, SearchContext
 
@@ -46,12 +46,16 @@ def _negamax(board, side, lost, depth, alpha, beta, ply, exact, win, inline_only
     best_index = 0
     for i in range(n):
         mv = buf[i]
-        play(board, mv, side, lost, offsets, zobrist)
+        make_move(board, mv, side, offsets, zobrist)
+        if mv & PUSH_OFF_BIT:
+            lost[2 - side] += 1
         lower = -np.inf if (ply == 0 and exact) else alpha
         score = -_negamax(board, 3 - side, lost, depth - 1, -beta, -lower, ply + 1, exact, win, inline_only, cells,
                           offsets, ring, edge_ring, zobrist, kind, params, root_moves, values, moves, raw, scratch,
                           nodes)
-        take_back(board, mv, side, lost, offsets)
+        unmake_move(board, mv, side, offsets)
+        if mv & PUSH_OFF_BIT:
+            lost[2 - side] -= 1
         if ply == 0:
             values[i] = score
         if score > best:
@@ -88,13 +92,17 @@ def _one_ply(board, side, lost, win, cells, offsets, ring, edge_ring, zobrist, k
              scratch):
     for i in range(root_moves.shape[0]):
         mv = root_moves[i]
-        play(board, mv, side, lost, offsets, zobrist)
+        make_move(board, mv, side, offsets, zobrist)
+        if mv & PUSH_OFF_BIT:
+            lost[2 - side] += 1
         if lost[0] >= win or lost[1] >= win:
             values[i] = WIN
         else:
             values[i] = evaluate(board, side, lost[0], lost[1], cells, ring, offsets, edge_ring, kind, params, raw,
                                  scratch)
-        take_back(board, mv, side, lost, offsets)
+        unmake_move(board, mv, side, offsets)
+        if mv & PUSH_OFF_BIT:
+            lost[2 - side] -= 1
 
 
 def after_values(ctx: SearchContext, root_moves: np.ndarray, kind: int, params: np.ndarray) -> np.ndarray:

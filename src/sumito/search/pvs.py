@@ -32,8 +32,7 @@ from sumito.engine.kernels import (
     generate_moves,
     generate_push_offs,
     make_move,
-    play,
-    take_back,
+    unmake_move,
 )
 from sumito.evaluation.features import evaluate, work_arrays
 from sumito.search.context import MAX_PLY, WIN, WIN_BOUND, SearchContext
@@ -175,9 +174,13 @@ def _pvs(board, side, lost, depth, alpha, beta, ply, h, null_ok, shared):
         n = generate_push_offs(board, side, offsets, edge_cells, buf)
         for i in range(n):
             mv = buf[i]
-            delta = play(board, mv, side, lost, offsets, zobrist)
+            delta = make_move(board, mv, side, offsets, zobrist)
+            if mv & PUSH_OFF_BIT:
+                lost[2 - side] += 1
             score = -_pvs(board, opp, lost, depth - 1, -beta, -alpha, ply + 1, h ^ delta, no, shared)
-            take_back(board, mv, side, lost, offsets)
+            unmake_move(board, mv, side, offsets)
+            if mv & PUSH_OFF_BIT:
+                lost[2 - side] -= 1
             if stats[ABORTED]:
                 return 0.0
             if score > best:
@@ -226,7 +229,9 @@ def _pvs(board, side, lost, depth, alpha, beta, ply, h, null_ok, shared):
     alpha0 = alpha
     for i in range(n):
         mv = buf[i] if ply == 0 else _pick(buf, order, i, n)
-        delta = play(board, mv, side, lost, offsets, zobrist)
+        delta = make_move(board, mv, side, offsets, zobrist)
+        if mv & PUSH_OFF_BIT:
+            lost[2 - side] += 1
         quiet = ((mv >> PUSH_SHIFT) & 3) == 0
         child = h ^ delta
         # The children of a depth-1 node are quiescence nodes; most have no push-off, and then
@@ -262,7 +267,9 @@ def _pvs(board, side, lost, depth, alpha, beta, ply, h, null_ok, shared):
             score = -_pvs(board, opp, lost, depth - 1 - r, -alpha - 1e-6, -alpha, ply + 1, child, yes, shared)
             if score > alpha and (r > 0 or score < beta) and not stats[ABORTED]:
                 score = -_pvs(board, opp, lost, depth - 1, -beta, -alpha, ply + 1, child, yes, shared)
-        take_back(board, mv, side, lost, offsets)
+        unmake_move(board, mv, side, offsets)
+        if mv & PUSH_OFF_BIT:
+            lost[2 - side] -= 1
         if stats[ABORTED]:
             return 0.0
         if ply == 0:
