@@ -116,3 +116,30 @@ def test_td_player_refuses_bad_network_files(tmp_path):
     assert Position.start("mini").is_legal(player.choose(Position.start("mini")))
     with pytest.raises(PlayerSpecError, match="takes 21 inputs, but abalearn1 on this board gives 63"):
         player.choose(Position.start("standard"))
+
+
+def test_greedy_choice_adds_the_immediate_reward():
+    from sumito.learn.game import Afterstates
+    from sumito.learn.training import move_scores
+
+    options = Afterstates(np.arange(3), np.zeros((3, 1)), np.array([0.0, 1.0, 1.0]), np.array([False, False, True]))
+    values = np.array([0.5, 0.2, 0.9])
+    # a push-off takes a marble now (+1); the winning push ends the game (+1 more, nothing after)
+    assert move_scores(options, values, 0.9, end_only=False) == pytest.approx([0.45, 1.18, 2.0])
+    assert move_scores(options, values, 0.9, end_only=True) == pytest.approx([0.45, 0.18, 1.0])
+
+
+def test_training_against_random_learns_to_push(tmp_path):
+    """A few hundred games against `random` on the mini board are enough to beat it."""
+    t = trainer(**PRESETS["method-I"], seed=1)
+    for _ in range(300):
+        t.play_game()
+    path = tmp_path / "net.npz"
+    t.network.save(path)
+    from sumito.arena.executor import make_executor
+    from sumito.arena.match import ArenaSettings, play_game, schedule, summarize_pair
+
+    settings = ArenaSettings.from_layout("mini", seed=2)
+    results = [r for _, r in make_executor(1).run(play_game, schedule([f"td:net={path}", "random"], 20, settings))]
+    summary = summarize_pair(results)
+    assert summary.wins > summary.losses + 5

@@ -16,6 +16,16 @@ from sumito.learn.game import Afterstates
 TRAINING_RULES = DrawRules(max_plies=200, repetitions=20)
 
 
+def position_afterstates(pos: Position, encoding: str, out: np.ndarray) -> Afterstates:
+    """The legal moves of ``pos``, their afterstates encoded from the mover's view (rows of
+    ``out``), the marble each push-off takes and which moves win at once."""
+    codes, inputs = encode_position_successors(encoding, pos, out)
+    gains = ((codes & PUSH_OFF_BIT) != 0).astype(np.float64)
+    lost_by_opponent = pos.lost[2 - pos.side_to_move]
+    wins = (gains > 0) & (lost_by_opponent + 1 >= pos.variant.win_threshold)
+    return Afterstates(codes, inputs, gains, wins)
+
+
 class AbaloneLearningGame:
     """Abalone from a layout (or position) under draw rules, with one Abalearn encoding."""
 
@@ -53,12 +63,7 @@ class AbaloneLearningGame:
 
     def afterstates(self, game: Game) -> Afterstates:
         """The mover's options; ``inputs`` is a view of a buffer reused by the next call."""
-        pos = game.position
-        codes, inputs = encode_position_successors(self.encoding, pos, self._out)
-        gains = ((codes & PUSH_OFF_BIT) != 0).astype(np.float64)
-        lost_by_opponent = pos.lost[2 - pos.side_to_move]
-        wins = (gains > 0) & (lost_by_opponent + 1 >= pos.variant.win_threshold)
-        return Afterstates(codes, inputs, gains, wins)
+        return position_afterstates(game.position, self.encoding, self._out)
 
     def play(self, game: Game, move: int) -> Game:
         game.push(Move(int(move), game.position.variant.side))

@@ -26,7 +26,7 @@ from typing import Any, Protocol
 import numpy as np
 
 from sumito.engine.errors import SumitoError
-from sumito.learn.game import LearningGame
+from sumito.learn.game import Afterstates, LearningGame
 from sumito.learn.network import ValueNetwork
 from sumito.learn.td import ALPHA, GAMMA, KAPPA, LAMBDA, TDLambda
 
@@ -86,6 +86,19 @@ PRESETS: dict[str, dict[str, Any]] = {
 }
 
 
+def move_scores(options: Afterstates, values: np.ndarray, gamma: float, end_only: bool) -> np.ndarray:
+    """What each move is worth to the mover: its immediate reward plus γ times the value of the
+    afterstate it leads to (a won game's afterstate is terminal, worth nothing more).
+
+    The network estimates the rewards still to come *after* an afterstate, since the reward of
+    reaching it was received on the way; greedy play must add that reward back, or it would be
+    blind to the marble a push-off takes at once.
+    """
+    if end_only:
+        return np.where(options.wins, 1.0, gamma * values)
+    return np.where(options.wins, options.gains + 1.0, options.gains + gamma * values)
+
+
 @dataclass
 class GameStats:
     plies: int
@@ -107,7 +120,7 @@ class Trainer:
         self.rng = np.random.default_rng(config.seed)
         self.network = ValueNetwork(
             game.n_inputs, config.hidden, self.rng, output=config.output,
-            metadata={"encoding": game.encoding, "games": 0},
+            metadata={"encoding": game.encoding, "games": 0, "gamma": config.gamma, "rewards": config.rewards},
         )
         self.learners = {side: self._learner() for side in (1, 2)}
         self.epsilon = config.epsilon
@@ -162,7 +175,7 @@ class Trainer:
                 elif rng.random() < self.epsilon:
                     i = int(rng.integers(len(options.moves)))
                 else:
-                    i = int(np.argmax(values))
+                    i = int(np.argmax(move_scores(options, values, self.config.gamma, end_only)))
                 reward = pending[side] + (0.0 if end_only else float(options.gains[i]))
                 won = bool(options.wins[i])
                 learner = self.learners[side]

@@ -1,6 +1,7 @@
-"""``td``: a trained value network playing greedily (one ply): the move whose afterstate the
-network values highest from the mover's point of view. The network file says which encoding it
-was trained with (issue 4's `sumito train` writes it)."""
+"""``td``: a trained value network playing greedily (one ply): the move worth most to the mover,
+its immediate reward (a marble pushed off, a win) plus γ times the network's value of the
+afterstate, as in training. The network file says which encoding, γ and rewards it was trained
+with (`sumito train` writes them)."""
 
 from __future__ import annotations
 
@@ -28,13 +29,18 @@ class TDPlayer:
             )
         self.network = network
         self.encoding = encoding
+        # how the network was trained: the discount and whether marbles were rewarded on the way
+        self.gamma = float(network.metadata.get("gamma", 0.9))
+        self.end_only = network.metadata.get("rewards", "marbles") == "end"
         self._out = np.empty((MAX_MOVES, network.n_inputs), dtype=np.float64)
         self.name = f"td:net={net}"
 
     def choose(
         self, position: Position, movetime: float | None = None, history: Sequence[int] | None = None
     ) -> Move:
-        from sumito.learn.abalone_encodings import encode_position_successors, get_encoding
+        from sumito.learn.abalone_encodings import get_encoding
+        from sumito.learn.abalone_game import position_afterstates
+        from sumito.learn.training import move_scores
 
         legal_codes(position)
         width = get_encoding(self.encoding).n_inputs(position.variant.side)
@@ -42,9 +48,10 @@ class TDPlayer:
             raise PlayerSpecError(
                 f"the network takes {self.network.n_inputs} inputs, but {self.encoding} on this board gives {width}"
             )
-        codes, inputs = encode_position_successors(self.encoding, position, self._out)
-        values = self.network.values(inputs)
-        return Move(int(codes[int(np.argmax(values))]), position.variant.side)
+        options = position_afterstates(position, self.encoding, self._out)
+        values = self.network.values(options.inputs)
+        scores = move_scores(options, values, self.gamma, self.end_only)
+        return Move(int(options.moves[int(np.argmax(scores))]), position.variant.side)
 
 
 register(
