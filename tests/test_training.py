@@ -143,3 +143,30 @@ def test_training_against_random_learns_to_push(tmp_path):
     results = [r for _, r in make_executor(1).run(play_game, schedule([f"td:net={path}", "random"], 20, settings))]
     summary = summarize_pair(results)
     assert summary.wins > summary.losses + 5
+
+
+def test_offline_td_and_expert_targets(tmp_path):
+    offline = trainer(**PRESETS["method-I"], td_mode="offline", seed=4)
+    before = offline.network.theta.copy()
+    for _ in range(3):
+        offline.play_game()
+    assert not np.array_equal(before, offline.network.theta)
+    assert offline.learners[1].steps == 0  # no online steps were taken
+    expert_path = tmp_path / "expert.npz"
+    offline.network.save(expert_path)
+    learner = trainer(encoding="abalearn2", targets=str(expert_path), regime="observe", opponent="greedy", seed=5)
+    before = learner.network.theta.copy()
+    learner.play_game()
+    assert not np.array_equal(before, learner.network.theta)
+    with pytest.raises(TrainingError, match="td_mode"):
+        TrainingConfig(td_mode="sometimes")
+
+
+def test_expert_network_must_fit_the_encoding(tmp_path):
+    other = trainer(encoding="abalearn1")
+    path = tmp_path / "a1.npz"
+    other.network.save(path)
+    from sumito.learn.network import NetworkError
+
+    with pytest.raises(NetworkError):
+        trainer(encoding="abalearn2", targets=str(path))

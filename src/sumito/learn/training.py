@@ -28,7 +28,7 @@ import numpy as np
 from sumito.engine.errors import SumitoError
 from sumito.learn.game import Afterstates, LearningGame
 from sumito.learn.network import ValueNetwork
-from sumito.learn.td import ALPHA, GAMMA, KAPPA, LAMBDA, TDLambda
+from sumito.learn.td import ALPHA, GAMMA, KAPPA, LAMBDA, TDLambda, offline_td_lambda
 
 
 class TrainingError(SumitoError):
@@ -57,6 +57,8 @@ class TrainingConfig:
     regime: str = "self"  # self | opponent | observe | opponent-then-self
     opponent: str = "random"  # player spec for the opponent / expert regimes
     switch_after: int = 1000  # opponent-then-self: games against the opponent first
+    td_mode: str = "online"  # online traces, or offline λ-returns at the end of each game (Wiering 3.3)
+    targets: str = "own"  # "own" evaluations, or the path of an expert network whose evaluations are the targets
     seed: int = 0
     layout: str = "standard"
     max_plies: int = 200
@@ -70,6 +72,8 @@ class TrainingConfig:
             raise TrainingError(
                 f"regime must be self, opponent, observe or opponent-then-self, not {self.regime!r}"
             )
+        if self.td_mode not in ("online", "offline"):
+            raise TrainingError(f"td_mode must be 'online' or 'offline', not {self.td_mode!r}")
         if not 0 <= self.epsilon <= 1 or not 0 < self.epsilon_decay <= 1:
             raise TrainingError("epsilon must lie in [0, 1] and epsilon_decay in (0, 1]")
         if self.hidden < 1:
@@ -127,6 +131,10 @@ class Trainer:
         self.games = 0
         self.opponent_factory = opponent_factory
         self._opponent: Opponent | None = None
+        self.expert: ValueNetwork | None = None
+        if config.targets != "own":
+            self.expert = ValueNetwork.load(config.targets)
+            self.expert.expect(n_inputs=game.n_inputs, encoding=game.encoding)
 
     def _learner(self) -> TDLambda:
         c = self.config
@@ -160,6 +168,8 @@ class Trainer:
         state = game.start(rng)
         prev: dict[int, np.ndarray | None] = {1: None, 2: None}
         pending = {1: 0.0, 2: 0.0}
+        offline = self.config.td_mode == "offline"
+        episode: dict[int, tuple[list[np.ndarray], list[float]]] = {1: ([], []), 2: ([], [])}
         for side in learner_sides:
             self.learners[side].start_episode()
         plies = 0
@@ -180,11 +190,15 @@ class Trainer:
                 won = bool(options.wins[i])
                 learner = self.learners[side]
                 if prev[side] is not None:
-                    if won:
+                    if offline:
+                        episode[side][1].append(reward + (1.0 if won else 0.0))
+                    elif won:
                         learner.step(prev[side], reward + 1.0, terminal=True)
                     else:
-                        learner.step(prev[side], reward, next_value=float(values[i]))
+                        learner.step(prev[side], reward, next_value=self._target_value(options.inputs[i], values[i]))
                 prev[side] = None if won else options.inputs[i].copy()
+                if offline and not won:
+                    episode[side][0].append(prev[side])
                 pending[side] = 0.0
                 move = int(options.moves[i])
             else:
@@ -197,8 +211,15 @@ class Trainer:
         winner = game.outcome(state) or 0
         for side in learner_sides:
             learner = self.learners[side]
-            if prev[side] is not None:
-                result = 1.0 if winner == side else -1.0 if winner == 3 - side else 0.0
+            result = 1.0 if winner == side else -1.0 if winner == 3 - side else 0.0
+            if offline:
+                xs, rewards = episode[side]
+                if prev[side] is not None:
+                    rewards.append(pending[side] + result)
+                if xs:
+                    self._offline_update(np.array(xs), np.array(rewards))
+                learner.end_episode()
+            elif prev[side] is not None:
                 learner.end_episode(prev[side], pending[side] + result)
             else:
                 learner.end_episode()
@@ -206,6 +227,19 @@ class Trainer:
         self.epsilon = max(self.config.epsilon_min, self.epsilon * self.config.epsilon_decay)
         self.network.metadata["games"] = self.games
         return GameStats(plies, winner, learner_sides)
+
+    def _target_value(self, x: np.ndarray, own_value: float) -> float:
+        """V(s_{t+1}) in the TD target: the network's own value, or the expert's evaluation."""
+        if self.expert is None:
+            return float(own_value)
+        return float(self.expert.values(x[None, :])[0])
+
+    def _offline_update(self, X: np.ndarray, rewards: np.ndarray) -> None:
+        """Wiering's offline TD(λ): λ-returns over the side's whole game, then the updates."""
+        c = self.config
+        values = None if self.expert is None else self.expert.values(X)
+        offline_td_lambda(self.network, X, rewards, alpha=c.alpha, gamma=c.gamma, lam=c.lam, kappa=c.kappa,
+                          values=values)
 
     # ------------------------------------------------------------------------------ checkpoints
     def state_dict(self) -> dict[str, Any]:
