@@ -170,3 +170,31 @@ def test_expert_network_must_fit_the_encoding(tmp_path):
 
     with pytest.raises(NetworkError):
         trainer(encoding="abalearn2", targets=str(path))
+
+
+def test_engine_searches_with_a_trained_network(tmp_path):
+    from sumito.evaluation.features import work_arrays
+    from sumito.evaluation.learned import SCALE, network_params, network_score
+    from sumito.learn.abalone_encodings import encode_position
+
+    t = trainer(**PRESETS["method-II"], seed=6)
+    for _ in range(5):
+        t.play_game()
+    path = tmp_path / "net.npz"
+    t.network.save(path)
+    pos = Position.start("mini").play("a1b1")
+    geo = pos.geometry
+    params = network_params(str(path), 3, 5, 2)
+    _, scratch = work_arrays()
+    score = network_score(pos.grid, pos.side_to_move, 0, 0, geo.cells, geo.ring, geo.offsets, params, scratch)
+    v = t.network.values(encode_position("abalearn3", pos, 3 - pos.side_to_move)[None, :])[0]
+    assert score == pytest.approx(-SCALE * v)  # the opponent's afterstate, no marbles taken yet
+    engine = make_player(f"engine:depth=3,net={path}")
+    for layout in ("mini", "standard"):
+        start = Position.start(layout)
+        assert start.is_legal(engine.choose(start))
+    with pytest.raises(PlayerSpecError, match="not both"):
+        make_player(f"engine:net={path},eval=abla")
+    (tmp_path / "bad.npz").write_text("no")
+    with pytest.raises(PlayerSpecError, match=r"bad\.npz"):
+        make_player(f"engine:net={tmp_path / 'bad.npz'}")

@@ -160,9 +160,13 @@ def build_parser() -> argparse.ArgumentParser:
     add_play_command(sub)
     add_engine_command(sub)
 
+    from sumito.learn.alphalone_td import add_alphalone_td_command
     from sumito.learn.commands import add_train_command
+    from sumito.learn.plot import add_plot_command
 
     add_train_command(sub)
+    add_alphalone_td_command(sub)
+    add_plot_command(sub)
     return parser
 
 

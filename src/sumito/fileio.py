@@ -8,6 +8,13 @@ import tempfile
 from pathlib import Path
 
 
+def _default_mode() -> int:
+    """The permissions an ordinary new file gets here (0o666 less the umask)."""
+    mask = os.umask(0)
+    os.umask(mask)
+    return 0o666 & ~mask
+
+
 def atomic_write_bytes(path: str | os.PathLike[str], data: bytes) -> None:
     """Write ``data`` to ``path`` through a temporary file in the same folder and a rename."""
     target = Path(path)
@@ -18,6 +25,8 @@ def atomic_write_bytes(path: str | os.PathLike[str], data: bytes) -> None:
             fh.write(data)
             fh.flush()
             os.fsync(fh.fileno())
+        # mkstemp makes the file private (0600); keep the mode of a file written the ordinary way
+        os.chmod(tmp, _default_mode())
         os.replace(tmp, target)
     except BaseException:
         with contextlib.suppress(FileNotFoundError):

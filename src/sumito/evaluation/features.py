@@ -25,6 +25,7 @@ import numpy as np
 from numba import njit
 
 from sumito.engine.kernels import count_pushes
+from sumito.evaluation.learned import network_score
 
 DIST, ADJ, EDGE, LINE3, TOUCHED, COUNT = range(6)
 N_RAW = 6
@@ -34,6 +35,7 @@ EVAL_HEURISTIC = 0  # Abalearn's benchmark: opponent's summed distance to the ce
 EVAL_ABLA = 1  # ABLA: w1*f1 + w2*f2, f1 = own - opponent summed distance, f2 = own - opponent adjacency
 EVAL_ALPHALONE = 2  # Alphalone: per-colour weights over five feature pairs (see ALPHALONE_FEATURES)
 EVAL_LINEAR = 3  # ours: material plus positional terms, all own minus opponent (see LINEAR_TERMS)
+EVAL_NETWORK = 4  # a trained value network (see sumito.evaluation.learned)
 
 ALPHALONE_FEATURES = (
     "black_off",
@@ -139,6 +141,8 @@ def evaluate(board, side, lost_black, lost_white, cells, ring, offsets, edge_rin
     ``raw`` (float64[2, N_RAW]) and ``scratch`` (float64[N_ALPHALONE]) are work arrays the
     caller allocates once, so that evaluating a leaf allocates nothing.
     """
+    if kind == EVAL_NETWORK:
+        return network_score(board, side, lost_black, lost_white, cells, ring, offsets, params, scratch)
     touches = kind == EVAL_ALPHALONE or (kind == EVAL_LINEAR and params[5] != 0.0)
     raw_features(board, cells, ring, offsets, edge_ring, raw, touches)
     me = side - 1
@@ -172,5 +176,6 @@ def evaluate(board, side, lost_black, lost_white, cells, ring, offsets, edge_rin
 
 
 def work_arrays() -> tuple[np.ndarray, np.ndarray]:
-    """The two scratch arrays :func:`evaluate` needs."""
-    return np.zeros((2, N_RAW), dtype=np.float64), np.zeros(N_ALPHALONE, dtype=np.float64)
+    """The two scratch arrays :func:`evaluate` needs (the second also holds a network's input
+    row and hidden layer)."""
+    return np.zeros((2, N_RAW), dtype=np.float64), np.zeros(2048, dtype=np.float64)

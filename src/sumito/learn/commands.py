@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import collections
 import dataclasses
 import sys
 import time
@@ -11,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from sumito.learn.run import RunFolder, load_checkpoint, save_checkpoint
-from sumito.learn.training import PRESETS, Trainer, TrainingConfig, TrainingError
+from sumito.learn.training import PRESETS, GameStats, Trainer, TrainingConfig, TrainingError
 
 
 def add_train_command(sub: argparse._SubParsersAction) -> None:
@@ -94,6 +95,22 @@ def evaluate(network_path: Path, opponent: str, games: int, workers: int | None,
     return s.wins, s.draws, s.losses
 
 
+def _learner_score(stats: GameStats) -> float | None:
+    """The learner's score in a game against an opponent (1, ½, 0); None in self-play."""
+    if len(stats.learner_sides) != 1:
+        return None
+    side = stats.learner_sides[0]
+    return 0.5 if stats.winner == 0 else 1.0 if stats.winner == side else 0.0
+
+
+def _recent_text(recent: collections.deque[tuple[float | None, bool]]) -> str:
+    """The learner's recent score against its opponent, or in self-play how many games end."""
+    scores = [s for s, _ in recent if s is not None]
+    if scores:
+        return f"win rate {sum(scores) / len(scores):.0%} (last {len(scores)})"
+    return f"{sum(d for _, d in recent) / max(len(recent), 1):.0%} decided (last {len(recent)})"
+
+
 def cmd_train(args: argparse.Namespace) -> int:
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
@@ -112,6 +129,7 @@ def cmd_train(args: argparse.Namespace) -> int:
     print(f"training {args.out}: {config.regime} play, {config.encoding}, seed {config.seed}, "
           f"from game {trainer.games} to {args.games}", file=sys.stderr)
     results = {0: 0, 1: 0, 2: 0}
+    recent: collections.deque[tuple[float | None, bool]] = collections.deque(maxlen=100)
     start_games, t0 = trainer.games, time.perf_counter()
     progress = Progress(
         TextColumn("[bold]train"), BarColumn(), MofNCompleteColumn(), TextColumn("{task.fields[status]}"),
@@ -123,10 +141,11 @@ def cmd_train(args: argparse.Namespace) -> int:
             while trainer.games < args.games:
                 stats = trainer.play_game()
                 results[stats.winner] += 1
+                recent.append((_learner_score(stats), stats.winner != 0))
                 g = trainer.games
                 rate = (g - start_games) / max(time.perf_counter() - t0, 1e-9)
                 progress.update(task, completed=g, status=f"{rate:.1f} games/s  eps {trainer.epsilon:.3f}  "
-                                f"best {best:.2f}")
+                                f"{_recent_text(recent)}  best eval {best:.2f}")
                 if g in samples:
                     trainer.network.save(folder.path / f"net-{g}.npz")
                 if g % args.checkpoint_every == 0 or g == args.games:

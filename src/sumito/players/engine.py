@@ -17,6 +17,8 @@ import numpy as np
 
 from sumito.engine import Move, Position
 from sumito.evaluation import EVAL_LINEAR, LINEAR_TERMS, Evaluation, evaluation_names, named_evaluation
+from sumito.evaluation.features import EVAL_NETWORK
+from sumito.evaluation.learned import network_params
 from sumito.players.base import Option, PlayerKind, PlayerSpecError, legal_codes, register
 from sumito.search.context import SearchContext
 from sumito.search.pvs import Searcher, SearchResult
@@ -31,6 +33,7 @@ class EnginePlayer:
         hash: int = 32,
         weights: str | None = None,
         contempt: float = 20.0,
+        net: str | None = None,
     ) -> None:
         if depth is not None and depth < 1:
             raise PlayerSpecError(f"engine depth must be at least 1, not {depth}")
@@ -44,6 +47,13 @@ class EnginePlayer:
             raise PlayerSpecError(f"engine: {exc}") from None
         if weights is not None:
             self.evaluation = _with_weights(self.evaluation, weights)
+        self.net = net
+        self._net_params: dict[tuple[int, int, int], np.ndarray] = {}
+        if net is not None:
+            if weights is not None or eval != "linear":
+                raise PlayerSpecError("engine: give either net= or eval=/weights=, not both")
+            self._net_params[(5, 14, 6)] = network_params(net, 5, 14, 6)  # a bad file fails now, not mid-game
+            self.evaluation = Evaluation(f"net {net}", EVAL_NETWORK, self._net_params[(5, 14, 6)])
         if time is None and depth is None:
             time = 1.0
         self.time = time
@@ -61,6 +71,8 @@ class EnginePlayer:
             parts.append(f"weights={weights}")
         if contempt != 20.0:
             parts.append(f"contempt={contempt:g}")
+        if net is not None:
+            parts.append(f"net={net}")
         self.name = "engine:" + ",".join(parts)
         self.last: SearchResult | None = None
         self.search_info: str | None = None  # the last search, as `sumito engine` reports it
@@ -69,6 +81,12 @@ class EnginePlayer:
         self, position: Position, movetime: float | None = None, history: Sequence[int] | None = None
     ) -> Move:
         codes = legal_codes(position)
+        if self.net is not None:  # the network's inputs depend on the board and its rules
+            v = position.variant
+            key = (v.side, v.marbles, v.win_threshold)
+            if key not in self._net_params:
+                self._net_params[key] = network_params(self.net, *key)
+            self.searcher.params = self._net_params[key]
         limits = [t for t in (self.time, movetime) if t]
         seconds = min(limits) if limits else None
         result = self.searcher.search(
@@ -108,6 +126,7 @@ register(
             "eval": Option(str, "linear", f"evaluation: {', '.join(evaluation_names())}"),
             "hash": Option(int, 32, "transposition table size in MB"),
             "contempt": Option(float, 20.0, "what a draw by repetition costs the engine, in evaluation units"),
+            "net": Option(str, None, "a value network trained by `sumito train` as the evaluation"),
             "weights": Option(str, None, f"evaluation weights separated by '/' (linear: {'/'.join(LINEAR_TERMS)})"),
         },
         help="Sumito's engine: iterative-deepening PVS with a transposition table and quiescence",
