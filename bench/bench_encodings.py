@@ -31,7 +31,7 @@ from numba import njit
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "tests"))
 
 import test_encodings as T
-from sumito.engine import Position
+from bench_engine import midgame_positions  # the same positions as the engine benchmark
 from sumito.engine import kernels as K
 from sumito.learn.abalone_encodings import ENCODINGS, MAX_MOVES, edge_cells, encode_successors
 
@@ -45,22 +45,6 @@ def _fused_all(boards, sides, lost, moves, counts, offsets, cells, ring, zobrist
             total += encode_successors(boards[i], sides[i], lost[i, 0], lost[i, 1], moves[i], counts[i], offsets,
                                        cells, ring, zobrist, edges, marbles, win, kind, out)
     return total
-
-
-def midgame_positions(n: int, seed: int) -> list[Position]:
-    """``n`` positions from seeded random games, 20 to 60 plies in, from Standard and Belgian Daisy."""
-    rng = np.random.default_rng(seed)
-    out: list[Position] = []
-    while len(out) < n:
-        pos = Position.start("standard" if len(out) % 2 == 0 else "belgian-daisy")
-        for _ in range(int(rng.integers(20, 61))):
-            codes = pos.legal_move_codes()
-            if len(codes) == 0:
-                break
-            pos = pos._after(int(codes[rng.integers(len(codes))]))
-        if pos.winner() is None:
-            out.append(pos)
-    return out
 
 
 class NumpyEncoder:

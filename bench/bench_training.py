@@ -18,24 +18,11 @@ import time
 
 import numpy as np
 
-from sumito.engine import Position
+from bench_engine import midgame_positions  # the same positions as the engine benchmark
 from sumito.learn.abalone_encodings import MAX_MOVES, encode_position, encode_position_successors
 from sumito.learn.abalone_game import AbaloneLearningGame, PlayerOpponent
 from sumito.learn.network import ValueNetwork
 from sumito.learn.training import PRESETS, Trainer, TrainingConfig
-
-
-def midgame(n: int, seed: int) -> list[Position]:
-    rng = np.random.default_rng(seed)
-    out = []
-    while len(out) < n:
-        pos = Position.start("standard")
-        for _ in range(int(rng.integers(20, 61))):
-            codes = pos.legal_move_codes()
-            pos = pos._after(int(codes[rng.integers(len(codes))]))
-        if pos.winner() is None:
-            out.append(pos)
-    return out
 
 
 def main() -> None:
@@ -61,7 +48,7 @@ def main() -> None:
     print(f"{args.preset}: {args.games} games in {dt:.1f} s = {args.games / dt * 60:,.0f} games/min "
           f"({plies / dt:,.0f} plies/s, {plies / args.games:.0f} plies a game, {decided} decided); target 1,000")
 
-    positions = midgame(64, 2026)
+    positions = midgame_positions(64, 2026)
     net = ValueNetwork(14, 40, np.random.default_rng(0))
     out = np.empty((MAX_MOVES, 14))
     n_rows = sum(p.count_legal_moves() for p in positions)

@@ -117,3 +117,12 @@ def test_push_off_generator_matches_the_full_generator(pos):
     n = K.generate_push_offs(pos.grid, pos.side_to_move, geo.offsets, edge, out)
     everything = pos.legal_move_codes()
     assert sorted(out[:n].tolist()) == sorted(int(c) for c in everything if c & K.PUSH_OFF_BIT)
+
+
+@given(any_position)
+def test_push_count_matches_the_full_generator(pos):
+    if pos.winner() is not None:
+        return
+    geo = pos.geometry
+    pushes = sum(1 for c in pos.legal_move_codes() if (c >> K.PUSH_SHIFT) & 3)
+    assert K.count_pushes(pos.grid, pos.side_to_move, geo.offsets, geo.cells) == pushes

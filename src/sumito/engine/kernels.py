@@ -52,13 +52,14 @@ def encode_move(start, direction, count, broadside, line, pushed, push_off):
 
 
 @njit(cache=True, inline="always")
-def _scan_moves(board, side, offsets, cells, inline_only, out, write):
+def _scan_moves(board, side, offsets, cells, inline_only, out, write, pushes_only=False):
     """Find every legal move of ``side``; write them into ``out`` when ``write``; return the count.
 
     Inline moves are found once per (trailing marble, direction): the moving line is the run of
     own marbles starting there, so it is unique. Broadside moves are found once per (first end,
     positive line axis 0-2, length 2-3, sideways direction). The callers pass ``write`` as a
-    constant, so the compiler drops the stores from the counting version.
+    constant, so the compiler drops the stores from the counting version. With ``pushes_only``
+    only the inline moves that push opposing marbles are found.
     """
     opp = 3 - side
     n = 0
@@ -75,6 +76,8 @@ def _scan_moves(board, side, offsets, cells, inline_only, out, write):
                 c += step
             v = board[c]
             if v == EMPTY:
+                if pushes_only:
+                    continue
                 if write:
                     out[n] = encode_move(m, d, k, False, d, 0, False)
                 n += 1
@@ -92,7 +95,7 @@ def _scan_moves(board, side, offsets, cells, inline_only, out, write):
                         if write:
                             out[n] = encode_move(m, d, k, False, d, p, v == OFF)
                         n += 1
-        if inline_only:
+        if inline_only or pushes_only:
             continue
         for a in range(3):
             second = m + offsets[a]
@@ -135,29 +138,7 @@ def count_moves(board, side, offsets, cells, inline_only):
 def count_pushes(board, side, offsets, cells):
     """How many legal pushes (inline moves that move opposing marbles) ``side`` has: a measure of
     attacking pressure for evaluations, cheaper than generating every move."""
-    opp = 3 - side
-    n = 0
-    for i in range(cells.shape[0]):
-        m = cells[i]
-        if board[m] != side:
-            continue
-        for d in range(6):
-            step = offsets[d]
-            k = 1
-            c = m + step
-            while board[c] == side and k < 3:
-                k += 1
-                c += step
-            if board[c] != opp:
-                continue
-            p = 1
-            c += step
-            while board[c] == opp and p < k:
-                p += 1
-                c += step
-            if p < k and board[c] != side and board[c] != opp:
-                n += 1
-    return n
+    return _scan_moves(board, side, offsets, cells, True, _NO_OUTPUT, False, True)
 
 
 @njit(cache=True)
