@@ -176,3 +176,20 @@ def test_engine_contempt_prices_a_draw_by_repetition():
     player = make_player("engine:depth=2,contempt=100000")
     player.choose(pos, history=history)
     assert player.last.score > -100000
+
+
+@pytest.mark.parametrize(
+    "spec,message",
+    [
+        ("engine:time=nan", "positive number of seconds"),
+        ("engine:time=inf", "positive number of seconds"),
+        ("engine:eval=alphalone", "not zero-sum"),
+        ("alphalone:time=nan", "0 (no limit)"),
+        ("abla:w1=inf", "finite"),
+        ("engine:weights=1/2/3/4/5/6/nan", "finite numbers"),
+        ("engine:contempt=nan", "finite number"),
+    ],
+)
+def test_non_finite_and_unfit_options_are_refused(spec, message):
+    with pytest.raises(PlayerSpecError, match=re.escape(message)):
+        make_player(spec)

@@ -198,3 +198,47 @@ def test_engine_searches_with_a_trained_network(tmp_path):
     (tmp_path / "bad.npz").write_text("no")
     with pytest.raises(PlayerSpecError, match=r"bad\.npz"):
         make_player(f"engine:net={tmp_path / 'bad.npz'}")
+
+
+def test_resume_is_exact_against_an_opponent(tmp_path):
+    a = trainer(regime="opponent", opponent="random", seed=8)
+    for _ in range(4):
+        a.play_game()
+    b = trainer(regime="opponent", opponent="random", seed=8)
+    for _ in range(2):
+        b.play_game()
+    save_checkpoint(tmp_path / "c.npz", b.state_dict())
+    saved = load_checkpoint(tmp_path / "c.npz")
+    c = trainer(**saved["config"])
+    c.load_state_dict(saved["state"])
+    for _ in range(2):
+        c.play_game()
+    assert np.array_equal(a.network.theta, c.network.theta)
+
+
+@pytest.mark.parametrize(
+    "extra,message",
+    [
+        (["--checkpoint-every", "0"], "--checkpoint-every"),
+        (["--sample", "a,b"], "--sample takes game counts"),
+        (["--set", "hidden=inf"], "must be int"),
+        (["--set", "hidden=1.5"], "must be int"),
+        (["--set", "encoding=foo"], "unknown encoding 'foo'"),
+        (["--seed", "-1"], "seed must be 0 or more"),
+        (["--set", "epsilon_min=7"], "epsilon_min must lie in [0, 1]"),
+        (["--set", "output=tanh"], "output must be"),
+    ],
+)
+def test_train_command_checks_every_option(tmp_path, capsys, extra, message):
+    assert main(["train", "--games", "1", "--out", str(tmp_path / "r"), "--quiet", *extra]) == 2
+    assert message in capsys.readouterr().err
+
+
+def test_resume_refuses_new_options_and_damaged_checkpoints(tmp_path, capsys):
+    out = tmp_path / "run"
+    assert main(["train", "--set", "layout=mini", "--games", "2", "--out", str(out), "--quiet"]) == 0
+    assert main(["train", "--games", "3", "--out", str(out), "--resume", "--seed", "3", "--quiet"]) == 2
+    assert "--resume continues the run" in capsys.readouterr().err
+    (out / "checkpoint.npz").write_bytes(b"PK\x03\x04 damaged")
+    assert main(["train", "--games", "3", "--out", str(out), "--resume", "--quiet"]) == 2
+    assert "not a readable training checkpoint" in capsys.readouterr().err

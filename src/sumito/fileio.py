@@ -16,8 +16,21 @@ def _default_mode() -> int:
 
 
 def atomic_write_bytes(path: str | os.PathLike[str], data: bytes) -> None:
-    """Write ``data`` to ``path`` through a temporary file in the same folder and a rename."""
+    """Write ``data`` to ``path`` through a temporary file in the same folder and a rename.
+
+    A failure is a one-line :class:`FileWriteError` naming the file; the old file, if any, is
+    left as it was.
+    """
     target = Path(path)
+    try:
+        _write(target, data)
+    except OSError as exc:
+        from sumito.engine.errors import FileWriteError  # here: the engine package imports this module
+
+        raise FileWriteError(f"cannot write {target}: {exc.strerror or exc}") from None
+
+
+def _write(target: Path, data: bytes) -> None:
     target.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
     try:

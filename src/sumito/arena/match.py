@@ -267,6 +267,8 @@ def schedule(players: Sequence[str], games_per_pair: int, settings: ArenaSetting
         raise ArenaError("a match needs two players and a tournament at least two")
     for spec in players:
         seeded_spec(spec, 0)  # a bad spec is refused before anything is played
+        if spec.strip().partition(":")[0].strip().lower() == "human":
+            raise ArenaError("the arena plays computer players; play a human with `sumito play`")
     start = settings.start_position()
     tasks: list[GameTask] = []
     pairs = list(itertools.combinations(range(len(players)), 2))

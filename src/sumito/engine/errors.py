@@ -27,3 +27,7 @@ class RecordError(SumitoError):
 
 class LayoutError(SumitoError):
     """An unknown layout or variant setting."""
+
+
+class FileWriteError(SumitoError):
+    """A file that cannot be written (no such folder, no permission, disk full...)."""

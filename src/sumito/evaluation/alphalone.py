@@ -105,6 +105,8 @@ class AlphaloneWeights:
             text = Path(path).read_text(encoding="utf-8")
         except OSError as exc:
             raise WeightsError(f"cannot read weights file {path}: {exc.strerror}") from None
+        except UnicodeDecodeError:
+            raise WeightsError(f"{path}: not a text file (a weights file is JSON)") from None
         return cls.from_json(text, str(path))
 
 

@@ -64,6 +64,7 @@ import numpy as np
 from numba import njit
 
 from sumito.engine import kernels as K
+from sumito.engine.errors import SumitoError
 from sumito.engine.geometry import Geometry
 from sumito.engine.geometry import geometry as board_geometry
 from sumito.engine.kernels import PUSH_OFF_BIT, generate_moves, make_move, unmake_move
@@ -295,11 +296,15 @@ ENCODINGS: dict[str, Encoding] = {
 }
 
 
+class EncodingError(SumitoError, ValueError):
+    """An unknown encoding name."""
+
+
 def get_encoding(name: str) -> Encoding:
     try:
         return ENCODINGS[name]
     except KeyError:
-        raise ValueError(f"unknown encoding {name!r}; known: {', '.join(ENCODINGS)}") from None
+        raise EncodingError(f"unknown encoding {name!r}; known: {', '.join(ENCODINGS)}") from None
 
 
 @cache

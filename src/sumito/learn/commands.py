@@ -45,10 +45,15 @@ def _typed(key: str, value: Any) -> Any:
     kind = type(getattr(TrainingConfig(), key))
     if isinstance(value, str) and kind is not str:
         try:
-            return kind(float(value)) if kind is int else kind(value)
-        except ValueError:
+            number = float(value)
+            if kind is int:
+                if not number.is_integer():
+                    raise ValueError
+                return int(number)
+            return number
+        except (ValueError, OverflowError):
             raise TrainingError(f"option {key}={value!r} must be {kind.__name__}") from None
-    return value
+    return value  # TrainingConfig checks the type of values from TOML
 
 
 def config_from_args(args: argparse.Namespace) -> TrainingConfig:
@@ -114,17 +119,29 @@ def _recent_text(recent: collections.deque[tuple[float | None, bool]]) -> str:
 def cmd_train(args: argparse.Namespace) -> int:
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
+    if args.checkpoint_every < 1 or args.eval_every < 0 or args.eval_games < 1 or args.games < 0:
+        raise TrainingError("--games, --eval-every must be 0 or more; --checkpoint-every, --eval-games at least 1")
+    try:
+        samples = sorted({int(g) for g in args.sample.split(",") if g.strip()}) if args.sample else []
+    except ValueError:
+        raise TrainingError(f"--sample takes game counts separated by commas, not {args.sample!r}") from None
+    if "," in str(args.out):
+        raise TrainingError(f"--out {args.out!r}: a run folder's path may not hold a comma (it goes in player specs)")
     folder = RunFolder(args.out)
+    if args.resume and (args.preset or args.config or args.set or args.seed is not None):
+        raise TrainingError("--resume continues the run as it was configured: no --preset, --config, --set or --seed")
     if args.resume:
         saved = load_checkpoint(folder.checkpoint)
-        config = TrainingConfig(**saved["config"])
+        try:
+            config = TrainingConfig(**saved["config"])
+        except TypeError as exc:
+            raise TrainingError(f"{folder.checkpoint}: its configuration does not fit this Sumito ({exc})") from None
         trainer = make_trainer(config)
         trainer.load_state_dict(saved["state"])
     else:
         config = config_from_args(args)
         trainer = make_trainer(config)
     folder.create(config, args.resume)
-    samples = sorted({int(g) for g in args.sample.split(",") if g.strip()}) if args.sample else []
     best = folder.best_score()
     print(f"training {args.out}: {config.regime} play, {config.encoding}, seed {config.seed}, "
           f"from game {trainer.games} to {args.games}", file=sys.stderr)
@@ -135,11 +152,13 @@ def cmd_train(args: argparse.Namespace) -> int:
         TextColumn("[bold]train"), BarColumn(), MofNCompleteColumn(), TextColumn("{task.fields[status]}"),
         TimeRemainingColumn(), disable=args.quiet or not sys.stderr.isatty(), transient=True,
     )
+    boundary = trainer.state_dict()  # the state between games: what Ctrl-C saves
     try:
         with progress:
             task = progress.add_task("train", total=args.games, completed=trainer.games, status="")
             while trainer.games < args.games:
                 stats = trainer.play_game()
+                boundary = trainer.state_dict()
                 results[stats.winner] += 1
                 recent.append((_learner_score(stats), stats.winner != 0))
                 g = trainer.games
@@ -163,9 +182,9 @@ def cmd_train(args: argparse.Namespace) -> int:
                         best = score
                         trainer.network.save(folder.path / "best.npz")
     except KeyboardInterrupt:
-        save_checkpoint(folder.checkpoint, trainer)
-        trainer.network.save(folder.path / "network.npz")
-        print(f"sumito: interrupted after game {trainer.games}; checkpoint saved, continue with --resume",
+        # the game in progress is dropped: the checkpoint is the state after the last whole game
+        save_checkpoint(folder.checkpoint, boundary)
+        print(f"sumito: interrupted after game {boundary['games']}; checkpoint saved, continue with --resume",
               file=sys.stderr)
         return 130
     elapsed = time.perf_counter() - t0

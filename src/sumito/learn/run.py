@@ -25,8 +25,9 @@ CHECKPOINT_VERSION = 1
 CURVE_FIELDS = ("games", "epsilon", "opponent", "eval_games", "wins", "draws", "losses", "score")
 
 
-def save_checkpoint(path: Path, trainer: Trainer) -> None:
-    state = trainer.state_dict()
+def save_checkpoint(path: Path, trainer: Trainer | dict[str, Any]) -> None:
+    """Write a trainer's state (or a :meth:`Trainer.state_dict` taken earlier) atomically."""
+    state = trainer if isinstance(trainer, dict) else trainer.state_dict()
     arrays: dict[str, np.ndarray] = {}
     numbers: dict[str, dict[str, Any]] = {}
     for side, learner_state in state["learners"].items():
@@ -61,22 +62,27 @@ def load_checkpoint(path: Path) -> dict[str, Any]:
         raise TrainingError(f"no checkpoint at {path}") from None
     except Exception as exc:
         raise TrainingError(f"{path}: not a readable training checkpoint ({type(exc).__name__})") from None
-    if meta.get("format") != "sumito-training-checkpoint" or meta.get("version") != CHECKPOINT_VERSION:
+    if not isinstance(meta, dict) or meta.get("format") != "sumito-training-checkpoint" or (
+        meta.get("version") != CHECKPOINT_VERSION
+    ):
         raise TrainingError(f"{path}: not a version-{CHECKPOINT_VERSION} Sumito training checkpoint")
-    learners = {}
-    for side in (1, 2):
-        state = dict(meta["learners"][str(side)])
-        prefix = f"side{side}_"
-        state.update({k[len(prefix):]: v for k, v in arrays.items() if k.startswith(prefix)})
-        learners[side] = state
-    state = {
-        "learners": learners,
-        "epsilon": meta["epsilon"],
-        "games": meta["games"],
-        "rng": meta["rng"],
-        "metadata": meta["metadata"],
-    }
-    return {"config": meta["config"], "state": state}
+    try:
+        learners = {}
+        for side in (1, 2):
+            state = dict(meta["learners"][str(side)])
+            prefix = f"side{side}_"
+            state.update({k[len(prefix):]: v for k, v in arrays.items() if k.startswith(prefix)})
+            learners[side] = state
+        state = {
+            "learners": learners,
+            "epsilon": meta["epsilon"],
+            "games": meta["games"],
+            "rng": meta["rng"],
+            "metadata": meta["metadata"],
+        }
+        return {"config": dict(meta["config"]), "state": state}
+    except (KeyError, TypeError, ValueError) as exc:
+        raise TrainingError(f"{path}: a damaged training checkpoint ({type(exc).__name__}: {exc})") from None
 
 
 class RunFolder:

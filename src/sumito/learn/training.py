@@ -19,8 +19,9 @@ reward 0.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, fields
 from typing import Any, Protocol
 
 import numpy as np
@@ -66,6 +67,28 @@ class TrainingConfig:
     extra: dict[str, Any] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
+        for f in fields(self):
+            value = getattr(self, f.name)
+            default = getattr(TrainingConfig, f.name, None)
+            if f.name == "extra" or default is None:
+                continue
+            if isinstance(default, bool) or isinstance(value, bool):
+                ok = isinstance(value, bool) and isinstance(default, bool)
+            elif isinstance(default, int):
+                ok = isinstance(value, int)
+            elif isinstance(default, float):
+                ok = isinstance(value, int | float) and math.isfinite(value)
+            else:
+                ok = isinstance(value, type(default))
+            if not ok:
+                raise TrainingError(f"{f.name} must be {type(default).__name__}, not {value!r}")
+        for name in ("seed", "max_plies", "repetitions", "switch_after"):
+            if getattr(self, name) < 0:
+                raise TrainingError(f"{name} must be 0 or more, not {getattr(self, name)}")
+        if self.output not in ("sigmoid", "linear"):
+            raise TrainingError(f"output must be 'sigmoid' or 'linear', not {self.output!r}")
+        if not 0 <= self.epsilon_min <= 1:
+            raise TrainingError(f"epsilon_min must lie in [0, 1], not {self.epsilon_min}")
         if self.rewards not in ("marbles", "end"):
             raise TrainingError(f"rewards must be 'marbles' or 'end', not {self.rewards!r}")
         if self.regime not in ("self", "opponent", "observe", "opponent-then-self"):
@@ -147,10 +170,13 @@ class Trainer:
         return c.regime
 
     def opponent(self) -> Opponent:
+        """This game's opponent (or expert), built afresh for every game with a seed drawn from
+        the run's seed and the game number, so that a resumed run meets the same opponents."""
         if self._opponent is None:
             if self.opponent_factory is None:
                 raise TrainingError(f"the {self.regime_now()} regime needs an opponent factory")
-            self._opponent = self.opponent_factory(self.config.opponent, int(self.rng.integers(2**31)))
+            seed = int(np.random.SeedSequence(self.config.seed, spawn_key=(self.games,)).generate_state(1)[0])
+            self._opponent = self.opponent_factory(self.config.opponent, seed)
         return self._opponent
 
     # ------------------------------------------------------------------------------ one game
@@ -224,6 +250,7 @@ class Trainer:
             else:
                 learner.end_episode()
         self.games += 1
+        self._opponent = None  # the next game gets its own
         self.epsilon = max(self.config.epsilon_min, self.epsilon * self.config.epsilon_decay)
         self.network.metadata["games"] = self.games
         return GameStats(plies, winner, learner_sides)

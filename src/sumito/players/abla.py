@@ -11,6 +11,8 @@ marbles (they simply stop counting in f1 and f2); we keep that, faithfully.
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 from sumito.evaluation import EVAL_ABLA, Evaluation
@@ -27,6 +29,8 @@ def abla_player(
     if key not in HEURISTICS:
         raise PlayerSpecError(f"abla heuristic must be one of {', '.join(HEURISTICS)}, not {heuristic!r}")
     d1, d2 = HEURISTICS[key]
+    if not all(math.isfinite(w) for w in (w1, w2) if w is not None):
+        raise PlayerSpecError("abla weights w1 and w2 must be finite numbers")
     weights = (d1 if w1 is None else w1, d2 if w2 is None else w2)
     name = f"abla:depth={depth},heuristic={key}"
     if w1 is not None or w2 is not None:

@@ -20,6 +20,7 @@ best values are exact while the rest can be pruned.
 
 from __future__ import annotations
 
+import math
 import time
 from collections.abc import Sequence
 
@@ -128,7 +129,7 @@ class AlphalonePlayer:
     ) -> None:
         if depth < 0:
             raise PlayerSpecError(f"alphalone depth must be 0 or more, not {depth}")
-        if time < 0:
+        if not (math.isfinite(time) and time >= 0):
             raise PlayerSpecError(f"alphalone time must be 0 (no limit) or more seconds, not {time}")
         self.depth = depth
         self.time_limit = time

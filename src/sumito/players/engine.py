@@ -11,14 +11,16 @@ first reached stops the search); a caller's clock (``movetime``) caps the time f
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 
 import numpy as np
 
 from sumito.engine import Move, Position
 from sumito.evaluation import EVAL_LINEAR, LINEAR_TERMS, Evaluation, evaluation_names, named_evaluation
-from sumito.evaluation.features import EVAL_NETWORK
-from sumito.evaluation.learned import network_params
+from sumito.evaluation.features import EVAL_ALPHALONE, EVAL_NETWORK
+from sumito.evaluation.learned import HEADER, network_params
+from sumito.learn.network import ValueNetwork
 from sumito.players.base import Option, PlayerKind, PlayerSpecError, legal_codes, register
 from sumito.search.context import SearchContext
 from sumito.search.pvs import Searcher, SearchResult
@@ -37,14 +39,20 @@ class EnginePlayer:
     ) -> None:
         if depth is not None and depth < 1:
             raise PlayerSpecError(f"engine depth must be at least 1, not {depth}")
-        if time is not None and time <= 0:
+        if time is not None and not (math.isfinite(time) and time > 0):
             raise PlayerSpecError(f"engine time must be a positive number of seconds, not {time}")
+        if not math.isfinite(contempt):
+            raise PlayerSpecError(f"engine contempt must be a finite number, not {contempt}")
         if not 1 <= hash <= 4096:
             raise PlayerSpecError(f"engine hash must be between 1 and 4096 MB, not {hash}")
         try:
             self.evaluation = named_evaluation(eval)
         except ValueError as exc:
             raise PlayerSpecError(f"engine: {exc}") from None
+        if self.evaluation.kind == EVAL_ALPHALONE:
+            # its two colours' weight sets are not negatives of each other: negamax needs a
+            # zero-sum score (use the alphalone player, or greedy:eval=alphalone)
+            raise PlayerSpecError("engine: the alphalone evaluation is not zero-sum; the engine's search needs one")
         if weights is not None:
             self.evaluation = _with_weights(self.evaluation, weights)
         self.net = net
@@ -52,8 +60,8 @@ class EnginePlayer:
         if net is not None:
             if weights is not None or eval != "linear":
                 raise PlayerSpecError("engine: give either net= or eval=/weights=, not both")
-            self._net_params[(5, 14, 6)] = network_params(net, 5, 14, 6)  # a bad file fails now, not mid-game
-            self.evaluation = Evaluation(f"net {net}", EVAL_NETWORK, self._net_params[(5, 14, 6)])
+            ValueNetwork.load(net)  # a bad file fails now, not mid-game; it is fitted to each board as it comes
+            self.evaluation = Evaluation(f"net {net}", EVAL_NETWORK, np.zeros(HEADER))
         if time is None and depth is None:
             time = 1.0
         self.time = time
@@ -106,8 +114,10 @@ def _with_weights(evaluation: Evaluation, text: str) -> Evaluation:
     """The evaluation with its parameters replaced by ``text``: numbers separated by ``/``."""
     try:
         values = [float(x) for x in text.split("/")]
+        if not all(math.isfinite(v) for v in values):
+            raise ValueError
     except ValueError:
-        raise PlayerSpecError(f"engine weights must be numbers separated by '/', not {text!r}") from None
+        raise PlayerSpecError(f"engine weights must be finite numbers separated by '/', not {text!r}") from None
     if len(values) != len(evaluation.params):
         raise PlayerSpecError(
             f"the {evaluation.name} evaluation takes {len(evaluation.params)} weights, not {len(values)}"
