@@ -36,10 +36,32 @@ def _configure_numba() -> None:
         return
     path = _numba_cache_dir()
     try:
+        fresh = not os.path.isdir(path)
         os.makedirs(path, exist_ok=True)
     except OSError:
         return  # an unwritable home: numba falls back to its own locations
     numba.config.CACHE_DIR = path
+    if fresh:
+        _prune_old_caches(os.path.dirname(path), keep=path)
+
+
+def _prune_old_caches(parent: str, keep: str, days: float = 14.0) -> None:
+    """Remove the caches of source versions not changed for ``days``; should one still be in
+    use (another checkout), numba simply compiles into it again."""
+    import shutil
+    import time
+
+    limit = time.time() - days * 86400
+    try:
+        entries = list(os.scandir(parent))
+    except OSError:
+        return
+    for entry in entries:
+        try:
+            if entry.is_dir() and entry.path != keep and entry.stat().st_mtime < limit:
+                shutil.rmtree(entry.path, ignore_errors=True)
+        except OSError:
+            continue
 
 
 _configure_numba()

@@ -34,6 +34,7 @@ from sumito.arena.errors import ArenaError
 from sumito.arena.ratings import elo_from_score, score_interval
 from sumito.engine import BLACK, LAYOUTS, WHITE, DrawRules, Game, Position, SumitoError, get_layout
 from sumito.engine.geometry import COLOR_NAMES
+from sumito.players.base import seeded_spec
 
 DEFAULT_RULES = DrawRules(max_plies=400, repetitions=3, no_capture_plies=None, no_moves="draw")
 DEFAULT_OPENING_PLIES = 2
@@ -104,16 +105,6 @@ def derive_seed(master: int, *key: int) -> int:
 def game_seed(master: int, index: int) -> int:
     """The seed of game ``index`` (from 0) of a match or tournament with seed ``master``."""
     return derive_seed(master, index)
-
-
-def seeded_spec(spec: str, seed: int) -> str:
-    """``spec`` with ``seed=…`` added when its player kind takes a seed and the spec sets none."""
-    from sumito.players.base import parse_spec, set_option
-
-    kind, options = parse_spec(spec)
-    if "seed" not in kind.options or "seed" in options:
-        return spec.strip()
-    return set_option(spec, "seed", seed)
 
 
 def choose_opening(start: Position, rules: DrawRules, plies: int, rng: np.random.Generator) -> tuple[str, ...]:

@@ -78,11 +78,10 @@ class PlayerOpponent:
 
     def __init__(self, spec: str, seed: int | None = None) -> None:
         from sumito.players import make_player
-        from sumito.players.base import parse_spec, set_option
+        from sumito.players.base import seeded_spec
 
-        kind, options = parse_spec(spec)
-        if seed is not None and "seed" in kind.options and "seed" not in options:
-            spec = set_option(spec, "seed", seed)
+        if seed is not None:
+            spec = seeded_spec(spec, seed)
         self.spec = spec
         self.player = make_player(spec)
 

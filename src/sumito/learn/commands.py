@@ -40,8 +40,8 @@ FIELDS = {f.name: f for f in dataclasses.fields(TrainingConfig)}
 
 
 def _typed(key: str, value: Any) -> Any:
-    if key not in FIELDS or key == "extra":
-        raise TrainingError(f"unknown training option {key!r}; options: {', '.join(k for k in FIELDS if k != 'extra')}")
+    if key not in FIELDS:
+        raise TrainingError(f"unknown training option {key!r}; options: {', '.join(FIELDS)}")
     kind = type(getattr(TrainingConfig(), key))
     if isinstance(value, str) and kind is not str:
         try:
@@ -172,7 +172,8 @@ def cmd_train(args: argparse.Namespace) -> int:
                     save_checkpoint(folder.checkpoint, trainer)
                 if args.eval_every and g % args.eval_every == 0:
                     latest = folder.path / "network.npz"
-                    trainer.network.save(latest)
+                    if g % args.checkpoint_every and g != args.games:  # not just saved with the checkpoint
+                        trainer.network.save(latest)
                     w, d, lo = evaluate(latest, args.eval_opponent, args.eval_games, args.workers,
                                         config.seed + g, config.layout)
                     score = (w + 0.5 * d) / max(w + d + lo, 1)

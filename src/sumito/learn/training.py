@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
-from dataclasses import asdict, dataclass, field, fields
+from dataclasses import asdict, dataclass, fields
 from typing import Any, Protocol
 
 import numpy as np
@@ -64,13 +64,12 @@ class TrainingConfig:
     layout: str = "standard"
     max_plies: int = 200
     repetitions: int = 20
-    extra: dict[str, Any] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         for f in fields(self):
             value = getattr(self, f.name)
             default = getattr(TrainingConfig, f.name, None)
-            if f.name == "extra" or default is None:
+            if default is None:
                 continue
             if isinstance(default, bool) or isinstance(value, bool):
                 ok = isinstance(value, bool) and isinstance(default, bool)
@@ -185,10 +184,8 @@ class Trainer:
         game, net, rng = self.game, self.network, self.rng
         regime = self.regime_now()
         end_only = self.config.rewards == "end"
-        if regime == "self":
+        if regime in ("self", "observe"):
             learner_sides: tuple[int, ...] = (1, 2)
-        elif regime == "observe":
-            learner_sides = (1, 2)
         else:
             learner_sides = (1 + self.games % 2,)  # alternate colours game by game
         state = game.start(rng)

@@ -104,6 +104,14 @@ def set_option(spec: str, key: str, value: object) -> str:
     return f"{name.strip()}:{','.join([*items, f'{key}={value}'])}"
 
 
+def seeded_spec(spec: str, seed: int) -> str:
+    """``spec`` with ``seed=…`` added when its player kind takes a seed and the spec sets none."""
+    kind, options = parse_spec(spec)
+    if "seed" not in kind.options or "seed" in options:
+        return spec.strip()
+    return set_option(spec, "seed", seed)
+
+
 def make_player(spec: str) -> Player:
     kind, options = parse_spec(spec)
     full = {k: o.default for k, o in kind.options.items()}

@@ -10,7 +10,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from sumito.engine import Move, Position
-from sumito.players.base import Option, PlayerKind, PlayerSpecError, legal_codes, register
+from sumito.players.base import Option, PlayerKind, PlayerSpecError, register
 
 
 class TDPlayer:
@@ -42,13 +42,14 @@ class TDPlayer:
         from sumito.learn.abalone_game import position_afterstates
         from sumito.learn.training import move_scores
 
-        legal_codes(position)
         width = get_encoding(self.encoding).n_inputs(position.variant.side)
         if width != self.network.n_inputs:
             raise PlayerSpecError(
                 f"the network takes {self.network.n_inputs} inputs, but {self.encoding} on this board gives {width}"
             )
         options = position_afterstates(position, self.encoding, self._out)
+        if len(options.moves) == 0:
+            raise ValueError("no legal move to choose from")
         values = self.network.values(options.inputs)
         scores = move_scores(options, values, self.gamma, self.end_only)
         return Move(int(options.moves[int(np.argmax(scores))]), position.variant.side)

@@ -254,7 +254,7 @@ def _pvs(board, side, lost, depth, alpha, beta, ply, h, null_ok, shared):
                 leaf = False
                 stats[NODES] -= 1  # searched below after all
         if leaf:
-            pass
+            pass  # scored above
         elif i == 0:
             score = -_pvs(board, opp, lost, depth - 1, -beta, -alpha, ply + 1, child, yes, shared)
         else:
