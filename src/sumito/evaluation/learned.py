@@ -17,8 +17,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from sumito.learn.abalone_encodings import _encode_into
-from sumito.learn.network import forward
+from sumito.evaluation.abalearn import _encode_into
+from sumito.nn import forward
 
 HEADER = 9
 SCALE = 1000.0
