@@ -103,8 +103,8 @@ def test_train_command_errors(tmp_path, capsys, extra, message):
 
 
 def test_td_player_refuses_bad_network_files(tmp_path):
-    with pytest.raises(PlayerSpecError, match="needs a network file"):
-        make_player("td")
+    with pytest.raises(PlayerSpecError, match="needs a network"):
+        make_player("td:net=")
     bad = tmp_path / "bad.npz"
     bad.write_text("not a network")
     with pytest.raises(PlayerSpecError, match=r"bad\.npz"):
@@ -242,3 +242,11 @@ def test_resume_refuses_new_options_and_damaged_checkpoints(tmp_path, capsys):
     (out / "checkpoint.npz").write_bytes(b"PK\x03\x04 damaged")
     assert main(["train", "--games", "3", "--out", str(out), "--resume", "--quiet"]) == 2
     assert "not a readable training checkpoint" in capsys.readouterr().err
+
+
+def test_the_shipped_network_plays_right_after_installation():
+    for spec in ("td", "engine:depth=2,net=builtin"):
+        player = make_player(spec)
+        for layout in ("standard", "belgian-daisy"):
+            pos = Position.start(layout)
+            assert pos.is_legal(player.choose(pos)), spec

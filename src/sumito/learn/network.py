@@ -70,6 +70,18 @@ INIT_RANGE = 0.01  # the paper: initial weights uniform in [-0.01, 0.01]
 ARRAY_NAMES = ("W1", "b1", "W2", "b2")
 
 
+BUILTIN = "builtin"  # the name of the network shipped in the package (experiments/train_shipped_network.py)
+
+
+def network_path(name: str) -> str:
+    """The file a player's ``net=`` option names: ``builtin`` is the shipped network."""
+    if name == BUILTIN:
+        from importlib.resources import files
+
+        return str(files("sumito") / "data" / "td-abalearn3.npz")
+    return name
+
+
 class NetworkError(SumitoError):
     """A value network file that cannot be read, or a network that does not fit its use."""
 

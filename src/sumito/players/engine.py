@@ -20,7 +20,7 @@ from sumito.engine import Move, Position
 from sumito.evaluation import EVAL_LINEAR, LINEAR_TERMS, Evaluation, evaluation_names, named_evaluation
 from sumito.evaluation.features import EVAL_ALPHALONE, EVAL_NETWORK
 from sumito.evaluation.learned import HEADER, network_params
-from sumito.learn.network import ValueNetwork
+from sumito.learn.network import ValueNetwork, network_path
 from sumito.players.base import Option, PlayerKind, PlayerSpecError, legal_codes, register
 from sumito.search.context import SearchContext
 from sumito.search.pvs import Searcher, SearchResult
@@ -55,12 +55,12 @@ class EnginePlayer:
             raise PlayerSpecError("engine: the alphalone evaluation is not zero-sum; the engine's search needs one")
         if weights is not None:
             self.evaluation = _with_weights(self.evaluation, weights)
-        self.net = net
+        self.net = None if net is None else network_path(net)
         self._net_params: dict[tuple[int, int, int], np.ndarray] = {}
-        if net is not None:
+        if self.net is not None:
             if weights is not None or eval != "linear":
                 raise PlayerSpecError("engine: give either net= or eval=/weights=, not both")
-            ValueNetwork.load(net)  # a bad file fails now, not mid-game; it is fitted to each board as it comes
+            ValueNetwork.load(self.net)  # a bad file fails now, not mid-game; it is fitted to each board later
             self.evaluation = Evaluation(f"net {net}", EVAL_NETWORK, np.zeros(HEADER))
         if time is None and depth is None:
             time = 1.0
@@ -136,7 +136,7 @@ register(
             "eval": Option(str, "linear", f"evaluation: {', '.join(evaluation_names())}"),
             "hash": Option(int, 32, "transposition table size in MB"),
             "contempt": Option(float, 20.0, "what a draw by repetition costs the engine, in evaluation units"),
-            "net": Option(str, None, "a value network trained by `sumito train` as the evaluation"),
+            "net": Option(str, None, "a network file from `sumito train` as the evaluation (builtin: the shipped one)"),
             "weights": Option(str, None, f"evaluation weights separated by '/' (linear: {'/'.join(LINEAR_TERMS)})"),
         },
         help="Sumito's engine: iterative-deepening PVS with a transposition table and quiescence",

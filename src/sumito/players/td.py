@@ -14,13 +14,13 @@ from sumito.players.base import Option, PlayerKind, PlayerSpecError, register
 
 
 class TDPlayer:
-    def __init__(self, net: str | None = None) -> None:
+    def __init__(self, net: str = "builtin") -> None:
         from sumito.learn.abalone_encodings import ENCODINGS, MAX_MOVES
-        from sumito.learn.network import ValueNetwork
+        from sumito.learn.network import ValueNetwork, network_path
 
         if not net:
-            raise PlayerSpecError("td needs a network file: td:net=PATH")
-        network = ValueNetwork.load(net)  # a NetworkError (one line) when the file is bad
+            raise PlayerSpecError("td needs a network: td:net=PATH, or td for the built-in one")
+        network = ValueNetwork.load(network_path(net))  # a NetworkError (one line) when the file is bad
         encoding = network.metadata.get("encoding")
         if encoding not in ENCODINGS:
             raise PlayerSpecError(
@@ -33,7 +33,7 @@ class TDPlayer:
         self.gamma = float(network.metadata.get("gamma", 0.9))
         self.end_only = network.metadata.get("rewards", "marbles") == "end"
         self._out = np.empty((MAX_MOVES, network.n_inputs), dtype=np.float64)
-        self.name = f"td:net={net}"
+        self.name = "td" if net == "builtin" else f"td:net={net}"
 
     def choose(
         self, position: Position, movetime: float | None = None, history: Sequence[int] | None = None
@@ -59,7 +59,7 @@ register(
     PlayerKind(
         name="td",
         factory=TDPlayer,
-        options={"net": Option(str, None, "the network file (.npz) written by `sumito train`")},
+        options={"net": Option(str, "builtin", "a network file (.npz) from `sumito train`; default: the shipped one")},
         help="a trained value network, one ply, greedy",
     )
 )
