@@ -9,7 +9,7 @@ import time
 import numpy as np
 import pytest
 
-from sumito.engine import Position
+from sumito.engine import Move, Position
 from sumito.evaluation.alphalone import AlphaloneWeights, WeightsError, default_weights
 from sumito.players import PlayerSpecError, make_player, parse_spec, player_names
 
@@ -48,7 +48,7 @@ def test_players_choose_legal_moves(spec, layout, inline_only):
     [
         ("abla:depth=x", "must be int"),
         ("abla:heuristic=double", "combined, single"),
-        ("abla:colour=1", "it accepts: depth, heuristic, w1, w2"),
+        ("abla:colour=1", "it accepts: depth, heuristic, w1, w2, ties, seed"),
         ("heuristic:depth=0", "at least 1"),
         ("greedy:eval=magic", "unknown evaluation"),
         ("engine:time=-1", "positive"),
@@ -193,3 +193,19 @@ def test_engine_contempt_prices_a_draw_by_repetition():
 def test_non_finite_and_unfit_options_are_refused(spec, message):
     with pytest.raises(PlayerSpecError, match=re.escape(message)):
         make_player(spec)
+
+
+def test_random_ties_pick_among_the_equally_best_moves():
+    pos = Position.start("standard")
+    from sumito.search.alphabeta import search
+    from sumito.search.context import SearchContext
+
+    player = make_player("heuristic")
+    codes = pos.legal_move_codes()
+    _, values, _ = search(SearchContext.of(pos), codes, 2, player.evaluation.kind, player.evaluation.params, exact=True)
+    best = {Move(int(c), 5).notation() for c in codes[values >= values.max()]}
+    picks = {make_player(f"heuristic:ties=random,seed={s}").choose(pos).notation() for s in range(12)}
+    assert picks <= best and len(picks) > 1
+    assert make_player("heuristic").choose(pos).notation() in best
+    with pytest.raises(PlayerSpecError, match="ties must be first or random"):
+        make_player("abla:ties=coin")

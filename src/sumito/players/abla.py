@@ -23,7 +23,12 @@ HEURISTICS = {"combined": (-1.0, 1.0), "single": (-1.0, 0.0)}
 
 
 def abla_player(
-    depth: int = 4, heuristic: str = "combined", w1: float | None = None, w2: float | None = None
+    depth: int = 4,
+    heuristic: str = "combined",
+    w1: float | None = None,
+    w2: float | None = None,
+    ties: str = "first",
+    seed: int | None = None,
 ) -> AlphaBetaPlayer:
     key = heuristic.strip().lower()
     if key not in HEURISTICS:
@@ -35,7 +40,7 @@ def abla_player(
     name = f"abla:depth={depth},heuristic={key}"
     if w1 is not None or w2 is not None:
         name = f"abla:depth={depth},w1={weights[0]:g},w2={weights[1]:g}"
-    player = AlphaBetaPlayer(name, "abla", depth)
+    player = AlphaBetaPlayer(name, "abla", depth, ties, seed)
     player.evaluation = Evaluation(name, EVAL_ABLA, np.array(weights))
     return player
 
@@ -49,6 +54,8 @@ register(
             "heuristic": Option(str, "combined", "combined (w1=-1, w2=1) or single (w1=-1, w2=0)"),
             "w1": Option(float, None, "weight of f1, the centre-distance difference (overrides heuristic)"),
             "w2": Option(float, None, "weight of f2, the adjacency difference (overrides heuristic)"),
+            "ties": Option(str, "first", "first (the paper's deterministic choice) or random (a seeded best move)"),
+            "seed": Option(int, None, "seed of the random tie-break"),
         },
         help="the ABLA paper's alpha-beta player with its two-feature heuristic",
     )

@@ -1,12 +1,17 @@
 """The Abalearn paper's benchmark ``heuristic`` player: plain minimax (alpha-beta, which finds
 the same move) over the summed distances of the marbles to the centre, opponent's minus one's
 own, so that central is good (Campos & Langlois, section 6 and footnote 3). The paper does not
-give the depth; ours defaults to 2 plies.
+give the depth; ours defaults to 2 plies. Ties go to the first best move found, or with
+``ties=random`` to a seeded random one of the equally best moves (every root move is then
+searched with a full window, so that the ties are exact): two deterministic players otherwise
+repeat the same game, or the same cycle, again and again.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+
+import numpy as np
 
 from sumito.engine import Move, Position
 from sumito.evaluation import named_evaluation
@@ -14,37 +19,53 @@ from sumito.players.base import Option, PlayerKind, PlayerSpecError, legal_codes
 from sumito.search.alphabeta import search
 from sumito.search.context import SearchContext
 
+TIES = ("first", "random")
+
 
 class AlphaBetaPlayer:
-    """Fixed-depth alpha-beta over an evaluation; the first best move in generation order."""
+    """Fixed-depth alpha-beta over an evaluation; ties to the first best move in generation
+    order, or to a random one of the best (``ties="random"``, seeded)."""
 
-    def __init__(self, name: str, evaluation: str, depth: int) -> None:
+    def __init__(self, name: str, evaluation: str, depth: int, ties: str = "first", seed: int | None = None) -> None:
+        kind = name.partition(":")[0]
         if depth < 1:
-            raise PlayerSpecError(f"{name.partition(':')[0]} depth must be at least 1, not {depth}")
-        self.name = name
+            raise PlayerSpecError(f"{kind} depth must be at least 1, not {depth}")
+        if ties not in TIES:
+            raise PlayerSpecError(f"{kind} ties must be first or random, not {ties!r}")
+        self.name = name + ("" if ties == "first" else ",ties=random")
         self.evaluation = named_evaluation(evaluation)
         self.depth = depth
+        self.ties = ties
+        self.rng = np.random.default_rng(seed)
         self.last_nodes = 0
 
     def choose(
         self, position: Position, movetime: float | None = None, history: Sequence[int] | None = None
     ) -> Move:
         codes = legal_codes(position)
-        best, _, self.last_nodes = search(
-            SearchContext.of(position), codes, self.depth, self.evaluation.kind, self.evaluation.params
+        exact = self.ties == "random"
+        best, values, self.last_nodes = search(
+            SearchContext.of(position), codes, self.depth, self.evaluation.kind, self.evaluation.params, exact=exact
         )
+        if exact:
+            tied = np.flatnonzero(values >= values[best])
+            best = int(tied[self.rng.integers(len(tied))])
         return Move(int(codes[best]), position.variant.side)
 
 
-def heuristic_player(depth: int = 2) -> AlphaBetaPlayer:
-    return AlphaBetaPlayer(f"heuristic:depth={depth}", "heuristic", depth)
+def heuristic_player(depth: int = 2, ties: str = "first", seed: int | None = None) -> AlphaBetaPlayer:
+    return AlphaBetaPlayer(f"heuristic:depth={depth}", "heuristic", depth, ties, seed)
 
 
 register(
     PlayerKind(
         name="heuristic",
         factory=heuristic_player,
-        options={"depth": Option(int, 2, "search depth in plies")},
+        options={
+            "depth": Option(int, 2, "search depth in plies"),
+            "ties": Option(str, "first", "first (the first best move) or random (a seeded random best move)"),
+            "seed": Option(int, None, "seed of the random tie-break"),
+        },
         help="Abalearn's benchmark: minimax over the marbles' distances to the centre",
     )
 )
