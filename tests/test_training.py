@@ -250,3 +250,11 @@ def test_the_shipped_network_plays_right_after_installation():
         for layout in ("standard", "belgian-daisy"):
             pos = Position.start(layout)
             assert pos.is_legal(player.choose(pos)), spec
+
+
+def test_td_player_steers_away_from_repeating_a_position():
+    pos = Position.start("belgian-daisy")
+    first = make_player("td").choose(pos)
+    history = [pos.play(first).zobrist]
+    assert make_player("td").choose(pos, history=history) != first
+    assert make_player("td:avoid_repeats=no").choose(pos, history=history) == first

@@ -14,7 +14,7 @@ from sumito.players.base import Option, PlayerKind, PlayerSpecError, register
 
 
 class TDPlayer:
-    def __init__(self, net: str = "builtin") -> None:
+    def __init__(self, net: str = "builtin", avoid_repeats: bool = True) -> None:
         from sumito.learn.abalone_encodings import ENCODINGS, MAX_MOVES
         from sumito.learn.network import ValueNetwork, network_path
 
@@ -33,7 +33,10 @@ class TDPlayer:
         self.gamma = float(network.metadata.get("gamma", 0.9))
         self.end_only = network.metadata.get("rewards", "marbles") == "end"
         self._out = np.empty((MAX_MOVES, network.n_inputs), dtype=np.float64)
+        self.avoid_repeats = avoid_repeats
         self.name = "td" if net == "builtin" else f"td:net={net}"
+        if not avoid_repeats:
+            self.name += ("," if ":" in self.name else ":") + "avoid_repeats=no"
 
     def choose(
         self, position: Position, movetime: float | None = None, history: Sequence[int] | None = None
@@ -52,14 +55,26 @@ class TDPlayer:
             raise ValueError("no legal move to choose from")
         values = self.network.values(options.inputs)
         scores = move_scores(options, values, self.gamma, self.end_only)
+        if history and self.avoid_repeats:
+            # a move back into a position of this game (same side to move) steers towards a draw
+            # by repetition: worth less than any move that takes the game somewhere new
+            _, _, hashes = position.successor_grids()
+            seen = np.isin(hashes, np.array(history, dtype=np.uint64))
+            scores = np.where(seen, scores - REPEAT_PENALTY, scores)
         return Move(int(options.moves[int(np.argmax(scores))]), position.variant.side)
+
+
+REPEAT_PENALTY = 2.0  # more than any immediate reward (a marble, a win) plus a discounted value
 
 
 register(
     PlayerKind(
         name="td",
         factory=TDPlayer,
-        options={"net": Option(str, "builtin", "a network file (.npz) from `sumito train`; default: the shipped one")},
+        options={
+            "net": Option(str, "builtin", "a network file (.npz) from `sumito train`; default: the shipped one"),
+            "avoid_repeats": Option(bool, True, "steer away from positions already seen in the game"),
+        },
         help="a trained value network, one ply, greedy",
     )
 )
