@@ -84,6 +84,7 @@ def make_trainer(config: TrainingConfig) -> Trainer:
         config.encoding,
         Position.start(config.layout),
         DrawRules(max_plies=config.max_plies or None, repetitions=config.repetitions or None),
+        opening_plies=config.opening_plies,
     )
     return Trainer(game, config, lambda spec, seed: PlayerOpponent(spec, seed))
 

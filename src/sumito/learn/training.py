@@ -64,6 +64,7 @@ class TrainingConfig:
     layout: str = "standard"
     max_plies: int = 200
     repetitions: int = 20
+    opening_plies: int = 0  # random plies opening every training game (variety for deterministic play)
 
     def __post_init__(self) -> None:
         for f in fields(self):
@@ -81,7 +82,7 @@ class TrainingConfig:
                 ok = isinstance(value, type(default))
             if not ok:
                 raise TrainingError(f"{f.name} must be {type(default).__name__}, not {value!r}")
-        for name in ("seed", "max_plies", "repetitions", "switch_after"):
+        for name in ("seed", "max_plies", "repetitions", "switch_after", "opening_plies"):
             if getattr(self, name) < 0:
                 raise TrainingError(f"{name} must be 0 or more, not {getattr(self, name)}")
         if self.output not in ("sigmoid", "linear"):
