@@ -201,6 +201,10 @@ class _Run:
             if self.archive is not None:
                 if self.run_id is not None:
                     with contextlib.suppress(Exception):
+                        # count what the database holds: Ctrl-C may land between a game's commit
+                        # and the counter's increment
+                        self.stored = self.archive.count(run=self.run_id)
+                    with contextlib.suppress(Exception):
                         self.archive.end_run(self.run_id, status)
                 self.archive.close()
 
