@@ -235,14 +235,9 @@ def cmd_match(args: argparse.Namespace) -> int:
         return f"A {running.wins}  draws {running.draws}  B {running.losses}"
 
     console = _stdout_console()
-    try:
-        run.play(progress_text)
-    except KeyboardInterrupt:
-        if run.results:
-            print_match(console, players, summarize_pair(run.results), run, partial=True)
-        return run.interrupted()
-    print_match(console, players, summarize_pair(run.results), run)
-    return 0
+    return _play_and_report(
+        run, progress_text, lambda partial: print_match(console, players, summarize_pair(run.results), run, partial)
+    )
 
 
 def cmd_tournament(args: argparse.Namespace) -> int:
@@ -258,13 +253,22 @@ def cmd_tournament(args: argparse.Namespace) -> int:
         return f"{len(players)} players"
 
     console = _stdout_console()
+
+    def report(partial: bool) -> None:
+        print_tournament(console, summarize_tournament(players, run.results, args.anchor), run, partial)
+
+    return _play_and_report(run, progress_text, report)
+
+
+def _play_and_report(run: _Run, progress_text: Callable, report: Callable[[bool], None]) -> int:
+    """Play the run's games and print the report; after Ctrl-C, the report of the finished games."""
     try:
         run.play(progress_text)
     except KeyboardInterrupt:
         if run.results:
-            print_tournament(console, summarize_tournament(players, run.results, args.anchor), run, partial=True)
+            report(True)
         return run.interrupted()
-    print_tournament(console, summarize_tournament(players, run.results, args.anchor), run)
+    report(False)
     return 0
 
 

@@ -17,7 +17,7 @@ import numpy as np
 
 from sumito.evaluation import EVAL_ABLA, Evaluation
 from sumito.players.base import Option, PlayerKind, PlayerSpecError, register
-from sumito.players.heuristic import AlphaBetaPlayer
+from sumito.players.heuristic import TIE_OPTIONS, AlphaBetaPlayer
 
 HEURISTICS = {"combined": (-1.0, 1.0), "single": (-1.0, 0.0)}
 
@@ -54,8 +54,7 @@ register(
             "heuristic": Option(str, "combined", "combined (w1=-1, w2=1) or single (w1=-1, w2=0)"),
             "w1": Option(float, None, "weight of f1, the centre-distance difference (overrides heuristic)"),
             "w2": Option(float, None, "weight of f2, the adjacency difference (overrides heuristic)"),
-            "ties": Option(str, "first", "first (the paper's deterministic choice) or random (a seeded best move)"),
-            "seed": Option(int, None, "seed of the random tie-break"),
+            **TIE_OPTIONS,
         },
         help="the ABLA paper's alpha-beta player with its two-feature heuristic",
     )

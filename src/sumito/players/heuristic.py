@@ -20,6 +20,10 @@ from sumito.search.alphabeta import search
 from sumito.search.context import SearchContext
 
 TIES = ("first", "random")
+TIE_OPTIONS = {  # the tie-break options of every AlphaBetaPlayer kind
+    "ties": Option(str, "first", "first (the first best move, deterministic) or random (a seeded random best move)"),
+    "seed": Option(int, None, "seed of the random tie-break"),
+}
 
 
 class AlphaBetaPlayer:
@@ -63,8 +67,7 @@ register(
         factory=heuristic_player,
         options={
             "depth": Option(int, 2, "search depth in plies"),
-            "ties": Option(str, "first", "first (the first best move) or random (a seeded random best move)"),
-            "seed": Option(int, None, "seed of the random tie-break"),
+            **TIE_OPTIONS,
         },
         help="Abalearn's benchmark: minimax over the marbles' distances to the centre",
     )
