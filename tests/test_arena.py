@@ -191,6 +191,26 @@ def fake(index, black_id, winner, reason="push-off", lost=(0, 0), plies=4, times
     return GameResult(task, ("x",) * plies, tuple(times), winner, reason, lost[0], lost[1], MINI)
 
 
+def test_adjudication_on_marbles_scores_only_games_without_a_winner():
+    results = [
+        fake(0, 0, None, "repetition", lost=(0, 2)),  # A (Black) ahead on marbles: an A win on marbles
+        fake(1, 1, None, "ply-cap", lost=(1, 3)),  # B (Black) lost fewer: a B win on marbles
+        fake(2, 0, None, "ply-cap", lost=(1, 1)),  # level: still a draw
+        fake(3, 1, BLACK, lost=(0, 4)),  # B won outright: adjudication never touches a decided game
+    ]
+    assert [r.score_of(0) for r in results] == [0.5, 0.5, 0.5, 0.0]
+    assert [r.score_of(0, adjudicate=True) for r in results] == [1.0, 0.0, 0.5, 0.0]
+    assert [r.score_of(1, adjudicate=True) for r in results] == [0.0, 1.0, 0.5, 1.0]
+    s = summarize_pair(results, 0, 1, adjudicate=True)
+    assert (s.wins, s.draws, s.losses) == (1, 1, 2)
+    assert dict(s.endings["win"]) == {"repetition on marbles": 1}
+    assert dict(s.endings["loss"]) == {"ply-cap on marbles": 1, "push-off": 1}
+    plain = summarize_pair(results, 0, 1)
+    assert (plain.wins, plain.draws, plain.losses) == (0, 3, 1)
+    table = summarize_tournament(["a", "b"], results, adjudicate=True)
+    assert table.points[0, 1] == 1.5 and table.points[1, 0] == 2.5
+
+
 def test_pair_summary_on_hand_made_results():
     results = [
         fake(0, 0, BLACK, lost=(1, 2)),  # A (Black) wins
@@ -729,3 +749,17 @@ def test_replay_of_a_file_still_works(capsys, tmp_path):
     capsys.readouterr()
     code, out, _err = run(capsys, "replay", path, "--ply", 1)
     assert code == 0 and "after ply 1" in out
+
+
+def test_match_command_adjudicates_draws_on_marbles(capsys):
+    # greedy takes marbles from random and games stop at a 12-ply cap: every game is decided on marbles
+    argv = ["match", "greedy", "random:seed=1", "-n", 4, "--seed", 5, "--no-db", "--workers", 1, "--max-plies", 12]
+    code, out, err = run(capsys, *argv, "--adjudicate", "marbles")
+    assert code == 0, err
+    assert "on marbles" in out and "draws scored on marbles" in out
+    code, plain, err = run(capsys, *argv)
+    assert code == 0, err
+    assert "on marbles" not in plain
+    with pytest.raises(SystemExit) as exc:
+        run(capsys, *argv, "--adjudicate", "coin")
+    assert exc.value.code == 2 and "invalid choice: 'coin'" in capsys.readouterr().err

@@ -8,7 +8,7 @@ import pytest
 from sumito.cli import main
 from sumito.engine import DrawRules, Position
 from sumito.learn.abalone_game import AbaloneLearningGame, PlayerOpponent
-from sumito.learn.run import load_checkpoint, save_checkpoint
+from sumito.learn.run import RunFolder, load_checkpoint, save_checkpoint
 from sumito.learn.training import PRESETS, Trainer, TrainingConfig, TrainingError
 from sumito.players import PlayerSpecError, make_player
 
@@ -85,6 +85,20 @@ def test_train_command_runs_resumes_and_plays(tmp_path, capsys):
     assert "10 games in" in capsys.readouterr().out
     pos = Position.start("mini")
     assert pos.is_legal(make_player(f"td:net={out / 'network.npz'}").choose(pos))
+
+
+def test_train_command_evaluates_and_writes_the_curve(tmp_path):
+    out = tmp_path / "run"
+    args = ["train", "--set", "layout=mini", "--set", "max_plies=30", "--games", "20", "--out", str(out), "--quiet",
+            "--eval-every", "10", "--eval-games", "4", "--eval-opponent", "random", "--eval-adjudicate", "marbles",
+            "--workers", "1"]
+    assert main(args) == 0
+    rows = RunFolder(out).curve_rows()
+    assert [int(r["games"]) for r in rows] == [10, 20]
+    for r in rows:
+        assert r["adjudicate"] == "marbles" and r["opponent"] == "random"
+        assert int(r["wins"]) + int(r["draws"]) + int(r["losses"]) == int(r["eval_games"]) == 4
+    assert (out / "best.npz").exists()
 
 
 @pytest.mark.parametrize(

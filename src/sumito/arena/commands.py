@@ -108,6 +108,13 @@ def _add_run_args(p: argparse.ArgumentParser, n_what: str) -> None:
         metavar="K",
         help=f"random legal plies opening each pair of games (0 = from the start; default {DEFAULT_OPENING_PLIES})",
     )
+    p.add_argument(
+        "--adjudicate",
+        choices=("none", "marbles"),
+        default="none",
+        help="score games that end without a winner (repetition, ply cap): as draws (none, the default), or for "
+        "the player who pushed off more marbles (marbles; the games are stored as the draws they are)",
+    )
     p.add_argument("--workers", type=int, default=None, metavar="K", help="worker processes (default: all cores)")
     p.add_argument("--seed", type=int, default=None, metavar="S", help="master seed (default: a random one, printed)")
     db = p.add_mutually_exclusive_group()
@@ -156,6 +163,8 @@ class _Run:
         if s.layout is None or s.win_threshold != LAYOUTS[s.layout].variant.win_threshold:
             parts.append(f"{s.win_threshold} to win")
         parts.append(f"draw at {_rules_text(s.rules)}")
+        if getattr(self.args, "adjudicate", "none") == "marbles":
+            parts.append("draws scored on marbles")
         parts.append(f"opening {s.opening_plies} random plies per pair of games" if s.opening_plies else "no opening")
         if s.movetime:
             parts.append(f"{s.movetime:g} s per move")
@@ -227,7 +236,8 @@ def cmd_match(args: argparse.Namespace) -> int:
     players = [args.a.strip(), args.b.strip()]
     run = _Run("match", players, args.games, args)
 
-    running = PairSummary(0, 1)
+    adjudicate = args.adjudicate == "marbles"
+    running = PairSummary(0, 1, adjudicate)
 
     def progress_text(result: GameResult | None) -> str:
         if result is not None:
@@ -236,7 +246,9 @@ def cmd_match(args: argparse.Namespace) -> int:
 
     console = _stdout_console()
     return _play_and_report(
-        run, progress_text, lambda partial: print_match(console, players, summarize_pair(run.results), run, partial)
+        run,
+        progress_text,
+        lambda partial: print_match(console, players, summarize_pair(run.results, adjudicate=adjudicate), run, partial),
     )
 
 
@@ -255,7 +267,8 @@ def cmd_tournament(args: argparse.Namespace) -> int:
     console = _stdout_console()
 
     def report(partial: bool) -> None:
-        print_tournament(console, summarize_tournament(players, run.results, args.anchor), run, partial)
+        summary = summarize_tournament(players, run.results, args.anchor, args.adjudicate == "marbles")
+        print_tournament(console, summary, run, partial)
 
     return _play_and_report(run, progress_text, report)
 

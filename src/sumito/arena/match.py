@@ -164,10 +164,19 @@ class GameResult:
     def result(self) -> str:
         return {BLACK: "1-0", WHITE: "0-1"}.get(self.winner, "1/2-1/2")  # type: ignore[arg-type]
 
-    def score_of(self, player_id: int) -> float:
-        """The score of player ``player_id`` (1 win, ½ draw, 0 loss)."""
+    def score_of(self, player_id: int, adjudicate: bool = False) -> float:
+        """The score of player ``player_id`` (1 win, ½ draw, 0 loss).
+
+        With ``adjudicate``, a game that ended without a winner (repetition, ply cap, ...) goes
+        to the player who pushed off more marbles, as in tournaments played to a time limit;
+        it stays drawn when both pushed off as many.
+        """
         if self.winner is None:
-            return 0.5
+            if not adjudicate:
+                return 0.5
+            other = self.task.white_id if self.task.black_id == player_id else self.task.black_id
+            taken, lost = self.marbles_lost_by(other), self.marbles_lost_by(player_id)
+            return 1.0 if taken > lost else 0.0 if taken < lost else 0.5
         winner_id = self.task.black_id if self.winner == BLACK else self.task.white_id
         return 1.0 if winner_id == player_id else 0.0
 
@@ -296,10 +305,12 @@ def schedule(players: Sequence[str], games_per_pair: int, settings: ArenaSetting
 # --------------------------------------------------------------------------- statistics of a pair
 @dataclass
 class PairSummary:
-    """Player A's results against player B (A = ``a``, B = ``b``: indices into the players)."""
+    """Player A's results against player B (A = ``a``, B = ``b``: indices into the players);
+    with ``adjudicate``, games without a winner are scored on marbles (:meth:`GameResult.score_of`)."""
 
     a: int
     b: int
+    adjudicate: bool = False
     games: int = 0
     wins: int = 0
     draws: int = 0
@@ -347,7 +358,7 @@ class PairSummary:
         if set(ids) != {self.a, self.b}:
             return
         a, b = self.a, self.b
-        score = result.score_of(a)
+        score = result.score_of(a, self.adjudicate)
         key = {1.0: "win", 0.5: "draw", 0.0: "loss"}[score]
         slot = {"win": 0, "draw": 1, "loss": 2}[key]
         self.games += 1
@@ -355,7 +366,8 @@ class PairSummary:
         self.draws += key == "draw"
         self.losses += key == "loss"
         (self.as_black if result.color_of(a) == BLACK else self.as_white)[slot] += 1
-        self.endings[key][result.reason] += 1
+        decided_on_marbles = result.winner is None and score != 0.5
+        self.endings[key][result.reason + (" on marbles" if decided_on_marbles else "")] += 1
         self.marbles_won += result.marbles_lost_by(b)
         self.marbles_lost += result.marbles_lost_by(a)
         self.plies += result.plies
@@ -366,9 +378,10 @@ class PairSummary:
         self.moves_b += len(tb)
 
 
-def summarize_pair(results: Sequence[GameResult], a: int = 0, b: int = 1) -> PairSummary:
-    """A's results against B over the games in ``results`` between them."""
-    summary = PairSummary(a, b)
+def summarize_pair(results: Sequence[GameResult], a: int = 0, b: int = 1, adjudicate: bool = False) -> PairSummary:
+    """A's results against B over the games in ``results`` between them (``adjudicate``: games
+    without a winner are scored on marbles)."""
+    summary = PairSummary(a, b, adjudicate)
     for result in sorted(results, key=lambda r: r.task.index):
         summary.add(result)
     return summary

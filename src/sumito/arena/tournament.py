@@ -60,8 +60,10 @@ class TournamentSummary:
 
 
 def summarize_tournament(
-    players: Sequence[str], results: Sequence[GameResult], anchor: str = "mean"
+    players: Sequence[str], results: Sequence[GameResult], anchor: str = "mean", adjudicate: bool = False
 ) -> TournamentSummary:
+    """Standings, cross table and ratings (``adjudicate``: games without a winner are scored on
+    marbles, see :meth:`GameResult.score_of`)."""
     n = len(players)
     games = np.zeros((n, n))
     points = np.zeros((n, n))
@@ -73,7 +75,7 @@ def summarize_tournament(
         endings[result.reason] += 1
         plies += result.plies
         for me, other in ((b, w), (w, b)):
-            score = result.score_of(me)
+            score = result.score_of(me, adjudicate)
             games[me, other] += 1
             points[me, other] += score
             st = standings[me]

@@ -31,6 +31,12 @@ def add_train_command(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--eval-every", type=int, default=0, metavar="K", help="evaluate every K games (0 = never)")
     p.add_argument("--eval-games", type=int, default=50, metavar="M", help="games per evaluation")
     p.add_argument("--eval-opponent", default="heuristic", metavar="SPEC", help="the fixed evaluation opponent")
+    p.add_argument(
+        "--eval-adjudicate",
+        choices=("none", "marbles"),
+        default="none",
+        help="score evaluation games without a winner as draws (none) or for the side with more marbles pushed off",
+    )
     p.add_argument("--workers", type=int, default=None, metavar="K", help="processes for evaluation games")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
     p.set_defaults(func=cmd_train)
@@ -89,15 +95,19 @@ def make_trainer(config: TrainingConfig) -> Trainer:
     return Trainer(game, config, lambda spec, seed: PlayerOpponent(spec, seed))
 
 
-def evaluate(network_path: Path, opponent: str, games: int, workers: int | None, seed: int, layout: str):
-    """The network's score (wins, draws, losses) against ``opponent`` in arena games."""
+def evaluate(
+    network_path: Path, opponent: str, games: int, workers: int | None, seed: int, layout: str,
+    adjudicate: bool = False,
+) -> tuple[int, int, int]:
+    """The network's results (wins, draws, losses) against ``opponent`` in arena games
+    (``adjudicate``: games without a winner scored on marbles)."""
     from sumito.arena.executor import make_executor
     from sumito.arena.match import ArenaSettings, play_game, schedule, summarize_pair
 
     settings = ArenaSettings.from_layout(layout, seed=seed)
     tasks = schedule([f"td:net={network_path}", opponent], games, settings)
     results = [r for _, r in make_executor(workers).run(play_game, tasks)]
-    s = summarize_pair(results)
+    s = summarize_pair(results, adjudicate=adjudicate)
     return s.wins, s.draws, s.losses
 
 
@@ -176,10 +186,11 @@ def cmd_train(args: argparse.Namespace) -> int:
                     if g % args.checkpoint_every and g != args.games:  # not just saved with the checkpoint
                         trainer.network.save(latest)
                     w, d, lo = evaluate(latest, args.eval_opponent, args.eval_games, args.workers,
-                                        config.seed + g, config.layout)
+                                        config.seed + g, config.layout, args.eval_adjudicate == "marbles")
                     score = (w + 0.5 * d) / max(w + d + lo, 1)
                     folder.append_curve(dict(games=g, epsilon=f"{trainer.epsilon:.6f}", opponent=args.eval_opponent,
-                                             eval_games=w + d + lo, wins=w, draws=d, losses=lo, score=f"{score:.4f}"))
+                                             adjudicate=args.eval_adjudicate, eval_games=w + d + lo, wins=w, draws=d,
+                                             losses=lo, score=f"{score:.4f}"))
                     if score > best:
                         best = score
                         trainer.network.save(folder.path / "best.npz")

@@ -22,7 +22,7 @@ from sumito.fileio import atomic_write_bytes, atomic_write_text
 from sumito.learn.training import Trainer, TrainingConfig, TrainingError
 
 CHECKPOINT_VERSION = 1
-CURVE_FIELDS = ("games", "epsilon", "opponent", "eval_games", "wins", "draws", "losses", "score")
+CURVE_FIELDS = ("games", "epsilon", "opponent", "adjudicate", "eval_games", "wins", "draws", "losses", "score")
 
 
 def save_checkpoint(path: Path, trainer: Trainer | dict[str, Any]) -> None:
@@ -118,8 +118,10 @@ class RunFolder:
     def append_curve(self, row: dict[str, Any]) -> None:
         """Add one evaluation row (rewriting the file atomically, so a kill never leaves half a row)."""
         text = self.curve.read_text() if self.curve.exists() else ",".join(CURVE_FIELDS) + "\n"
+        # a run begun by an older Sumito keeps its own columns
+        header = next(csv.reader(io.StringIO(text)), None) or list(CURVE_FIELDS)
         out = io.StringIO()
-        csv.DictWriter(out, CURVE_FIELDS, lineterminator="\n").writerow(row)
+        csv.DictWriter(out, header, lineterminator="\n", extrasaction="ignore").writerow(row)
         atomic_write_text(self.curve, text + out.getvalue())
 
     def curve_rows(self) -> list[dict[str, str]]:
