@@ -8,6 +8,12 @@ game (JIT warm-up) is timed separately. Evaluation: encoding every afterstate of
 positions and valuing them with the network in one matrix product, beside a baseline in the
 same run that builds each successor ``Position``, encodes it with ``encode_position`` and values
 it row by row.
+
+TD-Leaf(λ): the same preset with ``search_depth=3`` (each learner move a 3-ply search over the
+network, the updates on the principal variation's leaves), ``--leaf-games`` games from a fresh
+trainer after its own warm-up game. Its ε starts at 0.9 like the 1-ply run's, and a random move's
+leaf comes from a 2-ply search, so the cost a game changes as ε decays: the 1-ply run's first
+``--leaf-games`` games are timed too, for a figure over the same ε range.
 """
 
 from __future__ import annotations
@@ -29,6 +35,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--games", type=int, default=200)
     parser.add_argument("--preset", default="method-II", choices=sorted(PRESETS))
+    parser.add_argument("--leaf-games", type=int, default=20, help="TD-Leaf depth-3 games to time (0: none)")
     args = parser.parse_args()
     print(f"training benchmark — {platform.machine()}, python {platform.python_version()}, one thread")
 
@@ -40,13 +47,22 @@ def main() -> None:
     print(f"warm-up game (JIT compile or cache load): {time.perf_counter() - t:.2f} s")
     t = time.perf_counter()
     plies = decided = 0
-    for _ in range(args.games):
+    first_games = first_plies = 0
+    first_dt = 0.0
+    for g in range(args.games):
         stats = trainer.play_game()
         plies += stats.plies
         decided += stats.winner != 0
+        if g + 1 == args.leaf_games:
+            first_games, first_plies, first_dt = g + 1, plies, time.perf_counter() - t
     dt = time.perf_counter() - t
     print(f"{args.preset}: {args.games} games in {dt:.1f} s = {args.games / dt * 60:,.0f} games/min "
           f"({plies / dt:,.0f} plies/s, {plies / args.games:.0f} plies a game, {decided} decided); target 1,000")
+    if args.leaf_games > 0:
+        if first_games:
+            print(f"{args.preset} 1-ply, its first {first_games} games: "
+                  f"{first_games / first_dt * 60:,.0f} games/min ({first_plies / first_dt:,.0f} plies/s)")
+        leaf_benchmark(args.preset, args.leaf_games)
 
     positions = midgame_positions(64, 2026)
     net = ValueNetwork(14, 40, np.random.default_rng(0))
@@ -67,6 +83,26 @@ def main() -> None:
     slow = slow_rows / (time.perf_counter() - t)
     print(f"afterstate evaluations (encode + network), {n_rows / 64:.0f} a position: batched {fast:,.0f}/s, "
           f"baseline one Position at a time {slow:,.0f}/s ({fast / slow:.0f}x)")
+
+
+def leaf_benchmark(preset: str, games: int) -> None:
+    """Games a minute of TD-Leaf(λ) at depth 3 with the preset, from a fresh trainer."""
+    config = TrainingConfig(**PRESETS[preset], seed=1, search_depth=3)
+    trainer = Trainer(AbaloneLearningGame(config.encoding), config, lambda spec, seed: PlayerOpponent(spec, seed))
+    t = time.perf_counter()
+    trainer.play_game()
+    print(f"TD-Leaf warm-up game (search kernels' JIT compile or cache load): {time.perf_counter() - t:.2f} s")
+    epsilon = trainer.epsilon
+    t = time.perf_counter()
+    plies = decided = 0
+    for _ in range(games):
+        stats = trainer.play_game()
+        plies += stats.plies
+        decided += stats.winner != 0
+    dt = time.perf_counter() - t
+    print(f"{preset} TD-Leaf depth 3: {games} games in {dt:.1f} s = {games / dt * 60:,.0f} games/min "
+          f"({plies / dt:,.0f} plies/s, {plies / games:.0f} plies a game, {decided} decided; "
+          f"ε {epsilon:.2f} → {trainer.epsilon:.2f})")
 
 
 if __name__ == "__main__":

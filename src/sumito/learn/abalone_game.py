@@ -4,12 +4,19 @@ Sumito player as a training opponent or expert."""
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import numpy as np
 
 from sumito.engine import DrawRules, Game, Move, Position
 from sumito.engine.kernels import PUSH_OFF_BIT
 from sumito.learn.abalone_encodings import MAX_MOVES, encode_position_successors, get_encoding
 from sumito.learn.game import Afterstates
+from sumito.learn.network import ValueNetwork
+from sumito.learn.training import Leaf
+
+if TYPE_CHECKING:
+    from sumito.learn.tdleaf import LeafSearch
 
 # Training games: a tie when the same moves repeat 20 times (the Abalearn paper's footnote 4),
 # and a cap on the length (the speed target of issue 4 counts games capped at 200 plies).
@@ -42,6 +49,7 @@ class AbaloneLearningGame:
         self.n_inputs = get_encoding(encoding).n_inputs(self.start_position.variant.side)
         self.opening_plies = opening_plies
         self._out = np.empty((MAX_MOVES, self.n_inputs), dtype=np.float64)
+        self._leaf_search: LeafSearch | None = None  # built for the first network that searches (TD-Leaf)
 
     def start(self, rng: np.random.Generator) -> Game:
         game = Game(self.start_position, self.rules)
@@ -71,6 +79,16 @@ class AbaloneLearningGame:
 
     def losses_of(self, game: Game, side: int) -> int:
         return game.position.lost[side - 1]
+
+    def search_leaf(self, game: Game, network: ValueNetwork, depth: int, first: int | None = None) -> Leaf:
+        """TD-Leaf(λ)'s search (:mod:`sumito.learn.tdleaf`): the principal variation's leaf of a
+        ``depth``-ply search of the game's position with ``network``'s current weights; with
+        ``first``, that move (a random or an expert's one) starts the line."""
+        from sumito.learn.tdleaf import LeafSearch
+
+        if self._leaf_search is None or self._leaf_search.network is not network:
+            self._leaf_search = LeafSearch(network, self.encoding, self.start_position.variant)
+        return self._leaf_search.leaf(game, depth, first)
 
 
 class PlayerOpponent:

@@ -15,6 +15,24 @@ TD error of its previous afterstate is ``r + γV(next afterstate) − V(previous
 marbles taken (+1 each) and lost (−1 each) in between, and the result (±1) at the end; with
 ``end_only`` rewards, only the result. A game cut by the ply cap or a repetition tie ends with
 reward 0.
+
+**TD-Leaf(λ)** (``search_depth`` d = 3, 5, …; Baxter, Tridgell & Weaver's KnightCap method, the
+direction the Abalearn paper's conclusion names): each learner move is chosen by a d-ply
+alpha-beta search whose horizon is valued by the current network, and the TD updates go to the
+*leaf of the principal variation* instead of the afterstate of the move played. The leaf of move
+t is the position after the move and the rest of the PV the search predicts, up to d plies; it is
+cut back to the last learner move when the PV ends after an opponent's move (so it is always a
+learner afterstate, encoded like one), and ends early at a won position. With ``M(p)`` the
+learner's cumulative material in ``p`` (marbles it took minus marbles it lost; always 0 with
+``end_only`` rewards), the TD error is ``δ_t = [M(leaf_{t+1}) − M(leaf_t)] + γV(leaf_{t+1}) −
+V(leaf_t)``, and at the end of the game the last leaf's terminal target is ``M(final) −
+M(leaf) ± 1`` (0 for a draw) — with d = 1 exactly the rule above. A leaf that is a won position
+(a win the search found within d plies) is terminal: its target is the material change plus 1
+and that side learns nothing more in that game. ε-greedy still applies: a random move (and, in
+the ``observe`` regime, the expert's move) is played as the first ply, and its leaf comes from a
+(d−1)-ply search from the opponent's side of the position after it, so that every leaf is a
+d-ply search leaf. The search belongs to the game (``search_leaf``, :class:`LeafSearchGame`;
+Abalone's is :mod:`sumito.learn.tdleaf`), so this module stays game-independent.
 """
 
 from __future__ import annotations
@@ -65,6 +83,7 @@ class TrainingConfig:
     max_plies: int = 200
     repetitions: int = 20
     opening_plies: int = 0  # random plies opening every training game (variety for deterministic play)
+    search_depth: int = 1  # 1: greedy afterstates; 3, 5, ...: TD-Leaf(λ) through a search of that many plies
 
     def __post_init__(self) -> None:
         for f in fields(self):
@@ -101,6 +120,11 @@ class TrainingConfig:
             raise TrainingError("epsilon must lie in [0, 1] and epsilon_decay in (0, 1]")
         if self.hidden < 1:
             raise TrainingError(f"hidden must be at least 1, not {self.hidden}")
+        if self.search_depth < 1 or self.search_depth % 2 == 0:
+            raise TrainingError(
+                f"search_depth must be an odd number of plies (1, 3, 5, ...) so that a leaf is the learner's "
+                f"afterstate, not {self.search_depth}"
+            )
 
 
 PRESETS: dict[str, dict[str, Any]] = {
@@ -124,6 +148,32 @@ def move_scores(options: Afterstates, values: np.ndarray, gamma: float, end_only
     if end_only:
         return np.where(options.wins, 1.0, gamma * values)
     return np.where(options.wins, options.gains + 1.0, options.gains + gamma * values)
+
+
+@dataclass
+class Leaf:
+    """The leaf of a search's principal variation, for TD-Leaf(λ): always an afterstate of the
+    side that searched (it moved last), or a position it has won.
+
+    ``material`` is that side's cumulative material in the leaf, on the same scale as the
+    game's ``losses_of`` (pieces the opponent lost minus pieces it lost), so that differences of
+    it are the rewards received between two leaves."""
+
+    move: int  # the move to play now (the first of ``line``)
+    inputs: np.ndarray  # float64 [n_inputs]: the leaf encoded from the searching side's view
+    material: float
+    won: bool  # the leaf is a won end of the game for the searching side
+    line: tuple[int, ...]  # the moves from the searched position to the leaf (odd count)
+
+
+class LeafSearchGame(Protocol):
+    """A :class:`~sumito.learn.game.LearningGame` that can also search (``search_depth`` > 1)."""
+
+    def search_leaf(self, state: Any, network: ValueNetwork, depth: int, first: int | None = None) -> Leaf:
+        """Search ``depth`` plies from ``state`` (side to move's view, valued by ``network``) and
+        return the principal variation's leaf; with ``first``, that move is played as the first
+        ply and the opponent's best reply line is searched ``depth - 1`` plies after it."""
+        ...
 
 
 @dataclass
@@ -158,6 +208,11 @@ class Trainer:
         if config.targets != "own":
             self.expert = ValueNetwork.load(config.targets)
             self.expert.expect(n_inputs=game.n_inputs, encoding=game.encoding)
+        if config.search_depth > 1 and not callable(getattr(game, "search_leaf", None)):
+            raise TrainingError(
+                f"search_depth {config.search_depth} (TD-Leaf) needs a game that can search; "
+                f"{type(game).__name__} has no search_leaf"
+            )
 
     def _learner(self) -> TDLambda:
         c = self.config
@@ -181,14 +236,26 @@ class Trainer:
 
     # ------------------------------------------------------------------------------ one game
     def play_game(self) -> GameStats:
-        """One training game with TD(λ) updates; then ε decays."""
-        game, net, rng = self.game, self.network, self.rng
+        """One training game with TD(λ) updates (TD-Leaf(λ) with ``search_depth`` > 1); then ε decays."""
         regime = self.regime_now()
-        end_only = self.config.rewards == "end"
         if regime in ("self", "observe"):
             learner_sides: tuple[int, ...] = (1, 2)
         else:
             learner_sides = (1 + self.games % 2,)  # alternate colours game by game
+        if self.config.search_depth > 1:
+            plies, winner = self._play_leaf_game(regime, learner_sides)
+        else:
+            plies, winner = self._play_afterstate_game(regime, learner_sides)
+        self.games += 1
+        self._opponent = None  # the next game gets its own
+        self.epsilon = max(self.config.epsilon_min, self.epsilon * self.config.epsilon_decay)
+        self.network.metadata["games"] = self.games
+        return GameStats(plies, winner, learner_sides)
+
+    def _play_afterstate_game(self, regime: str, learner_sides: tuple[int, ...]) -> tuple[int, int]:
+        """TD(λ) over the afterstates of the moves played, chosen greedily one ply deep."""
+        game, net, rng = self.game, self.network, self.rng
+        end_only = self.config.rewards == "end"
         state = game.start(rng)
         prev: dict[int, np.ndarray | None] = {1: None, 2: None}
         pending = {1: 0.0, 2: 0.0}
@@ -247,11 +314,81 @@ class Trainer:
                 learner.end_episode(prev[side], pending[side] + result)
             else:
                 learner.end_episode()
-        self.games += 1
-        self._opponent = None  # the next game gets its own
-        self.epsilon = max(self.config.epsilon_min, self.epsilon * self.config.epsilon_decay)
-        self.network.metadata["games"] = self.games
-        return GameStats(plies, winner, learner_sides)
+        return plies, winner
+
+    def _play_leaf_game(self, regime: str, learner_sides: tuple[int, ...]) -> tuple[int, int]:
+        """TD-Leaf(λ): the learner's moves come from a search, the updates go to its PV leaves.
+
+        Per side, ``prev`` holds the last leaf's inputs and material; a won leaf is terminal and
+        ends that side's learning for the game (``done``)."""
+        game, net, rng = self.game, self.network, self.rng
+        depth = self.config.search_depth
+        end_only = self.config.rewards == "end"
+        offline = self.config.td_mode == "offline"
+        search_leaf = game.search_leaf  # type: ignore[attr-defined]  (checked in __init__)
+        state = game.start(rng)
+        prev: dict[int, tuple[np.ndarray, float] | None] = {1: None, 2: None}
+        done = {1: False, 2: False}
+        episode: dict[int, tuple[list[np.ndarray], list[float]]] = {1: ([], []), 2: ([], [])}
+        for side in learner_sides:
+            self.learners[side].start_episode()
+        plies = 0
+        while game.outcome(state) is None:
+            side = game.side_to_move(state)
+            if side in learner_sides:
+                first: int | None = None
+                if regime == "observe":
+                    first = int(self.opponent().choose_move(state))
+                elif rng.random() < self.epsilon:
+                    moves = game.afterstates(state).moves
+                    first = int(moves[rng.integers(len(moves))])
+                leaf: Leaf = search_leaf(state, net, depth, first)
+                if not done[side]:
+                    material = 0.0 if end_only else float(leaf.material)
+                    learner = self.learners[side]
+                    if prev[side] is not None:
+                        x_prev, material_prev = prev[side]
+                        reward = material - material_prev
+                        if offline:
+                            episode[side][1].append(reward + (1.0 if leaf.won else 0.0))
+                        elif leaf.won:
+                            learner.step(x_prev, reward + 1.0, terminal=True)
+                        else:
+                            own = float(net.values(leaf.inputs[None, :])[0]) if self.expert is None else 0.0
+                            learner.step(x_prev, reward, next_value=self._target_value(leaf.inputs, own))
+                    if leaf.won:
+                        prev[side] = None
+                        done[side] = True
+                    else:
+                        prev[side] = (np.array(leaf.inputs, dtype=np.float64), material)
+                        if offline:
+                            episode[side][0].append(prev[side][0])
+                move = leaf.move
+            else:
+                move = self.opponent().choose_move(state)
+            state = game.play(state, move)
+            plies += 1
+        winner = game.outcome(state) or 0
+        for side in learner_sides:
+            learner = self.learners[side]
+            result = 1.0 if winner == side else -1.0 if winner == 3 - side else 0.0
+            last = prev[side]
+            final = 0.0
+            if last is not None:
+                material = 0.0 if end_only else float(game.losses_of(state, 3 - side) - game.losses_of(state, side))
+                final = material - last[1] + result
+            if offline:
+                xs, rewards = episode[side]
+                if last is not None:
+                    rewards.append(final)
+                if xs:
+                    self._offline_update(np.array(xs), np.array(rewards))
+                learner.end_episode()
+            elif last is not None:
+                learner.end_episode(last[0], final)
+            else:
+                learner.end_episode()
+        return plies, winner
 
     def _target_value(self, x: np.ndarray, own_value: float) -> float:
         """V(s_{t+1}) in the TD target: the network's own value, or the expert's evaluation."""
