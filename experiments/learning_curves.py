@@ -306,12 +306,15 @@ def _plot(name, cells, arms, games, experiment, args, x_label, title) -> None:
         (line,) = ax.plot(xs, mean, marker="o", label=arm)
         if any(len(v) > 1 for v in rates):
             ax.fill_between(xs, [min(v) for v in rates], [max(v) for v in rates], alpha=0.15, color=line.get_color())
+        outright = [np.mean([int(r["wins"]) / int(r["eval_games"]) for r in cells[(arm, g)]]) for g in xs]
+        if any(outright):
+            ax.plot(xs, outright, linestyle=":", marker=".", color=line.get_color(), label=f"{arm}: won outright")
         if experiment and arm in experiment.paper:
             ax.plot(experiment.checkpoints, experiment.paper[arm], linestyle="--", marker="x", color=line.get_color(),
                     label=f"{arm} (paper)")
     ax.set_ylim(-0.02, 1.02)
     ax.set_xlabel(x_label)
-    ax.set_ylabel("win rate on marbles")
+    ax.set_ylabel("win rate on marbles (dotted: won outright)")
     ax.set_title(title, fontsize=10)
     ax.grid(alpha=0.3)
     ax.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.01, 1.0))

@@ -1,6 +1,8 @@
-"""Train the value network shipped inside the package (``td`` and ``engine:net=builtin``).
+"""Train the value networks shipped inside the package (``td``, ``engine:net=builtin`` and
+``engine:net=builtin-tdleaf``).
 
     python experiments/train_shipped_network.py [--games 5000] [--seed 2026] [--check-games 100]
+    python experiments/train_shipped_network.py --tdleaf [--games 500] [--seed 2003]
 
 The recipe is the best of our learning experiments (docs/results.md, Abalearn Figure 4):
 risk-neutral self-play (κ = 0) with Abalearn 3 inputs, 40 hidden units, a linear output, TD(λ)
@@ -9,6 +11,12 @@ tied at 200 plies or 20 repetitions. The network is written to
 ``src/sumito/data/td-abalearn3.npz`` with the recipe in its metadata, then checked in arena
 games against ``random`` and the Abalearn benchmark ``heuristic:ties=random`` (plain score and
 win rate on marbles, see ``experiments/learning_curves.py``), printed.
+
+With ``--tdleaf``: the TD-Leaf(λ) recipe of the ``tdleaf`` experiment (self-play, κ = 0, sigmoid
+output, each move a 3-ply search over the network, the updates on the principal variation's
+leaves; 500 games, seed 2003: the same run as that experiment's first seed, bit for bit),
+written to ``src/sumito/data/tdleaf-abalearn3.npz``. It is meant to be played inside a search
+(``engine:net=builtin-tdleaf``).
 """
 
 from __future__ import annotations
@@ -22,23 +30,34 @@ from learning_curves import evaluate
 from sumito.learn.commands import make_trainer
 from sumito.learn.training import PRESETS, TrainingConfig
 
-OUT = Path(__file__).resolve().parent.parent / "src" / "sumito" / "data" / "td-abalearn3.npz"
+DATA = Path(__file__).resolve().parent.parent / "src" / "sumito" / "data"
 RECIPE = dict(PRESETS["method-II"], kappa=0.0, output="linear")
+TDLEAF_RECIPE = dict(encoding="abalearn3", regime="self", kappa=0.0, search_depth=3)
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--games", type=int, default=5000)
-    parser.add_argument("--seed", type=int, default=2026)
+    parser.add_argument("--tdleaf", action="store_true", help="the TD-Leaf(lambda) network instead")
+    parser.add_argument("--games", type=int, default=None, help="training games (default 5000; --tdleaf 500)")
+    parser.add_argument("--seed", type=int, default=None, help="default 2026; --tdleaf 2003")
     parser.add_argument("--check-games", type=int, default=100)
-    parser.add_argument("--out", type=Path, default=OUT)
+    parser.add_argument("--out", type=Path, default=None)
     args = parser.parse_args()
-    trainer = make_trainer(TrainingConfig(**RECIPE, seed=args.seed))
+    if args.tdleaf:
+        recipe, games, seed, out = TDLEAF_RECIPE, 500, 2003, DATA / "tdleaf-abalearn3.npz"
+        what = "TD-Leaf(lambda) self-play through a 3-ply search, kappa 0"
+    else:
+        recipe, games, seed, out = RECIPE, 5000, 2026, DATA / "td-abalearn3.npz"
+        what = "self-play, kappa 0, linear output"
+    args.games = games if args.games is None else args.games
+    args.seed = seed if args.seed is None else args.seed
+    args.out = out if args.out is None else args.out
+    trainer = make_trainer(TrainingConfig(**recipe, seed=args.seed))
     t0 = time.perf_counter()
     while trainer.games < args.games:
         trainer.play_game()
     trainer.network.metadata.update(
-        recipe=f"self-play, kappa 0, linear output, {args.games} games, seed {args.seed} "
+        recipe=f"{what}, {args.games} games, seed {args.seed} "
         "(experiments/train_shipped_network.py)"
     )
     trainer.network.save(args.out)

@@ -260,7 +260,7 @@ def test_resume_refuses_new_options_and_damaged_checkpoints(tmp_path, capsys):
 
 
 def test_the_shipped_network_plays_right_after_installation():
-    for spec in ("td", "engine:depth=2,net=builtin"):
+    for spec in ("td", "engine:depth=2,net=builtin", "engine:depth=3,net=builtin-tdleaf", "td:net=builtin-tdleaf"):
         player = make_player(spec)
         for layout in ("standard", "belgian-daisy"):
             pos = Position.start(layout)

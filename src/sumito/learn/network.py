@@ -71,14 +71,18 @@ ARRAY_NAMES = ("W1", "b1", "W2", "b2")
 
 
 BUILTIN = "builtin"  # the name of the network shipped in the package (experiments/train_shipped_network.py)
+# the networks shipped in the package, by the names ``net=`` takes: the one-ply TD(λ) network,
+# and the TD-Leaf(λ) network, which is meant to be played inside a search (``engine``)
+BUILTINS = {BUILTIN: "td-abalearn3.npz", "builtin-tdleaf": "tdleaf-abalearn3.npz"}
 
 
 def network_path(name: str) -> str:
-    """The file a player's ``net=`` option names: ``builtin`` is the shipped network."""
-    if name == BUILTIN:
+    """The file a player's ``net=`` option names: ``builtin`` and ``builtin-tdleaf`` are the
+    shipped networks (see :data:`BUILTINS`), anything else a path."""
+    if name in BUILTINS:
         from importlib.resources import files
 
-        return str(files("sumito") / "data" / "td-abalearn3.npz")
+        return str(files("sumito") / "data" / BUILTINS[name])
     return name
 
 

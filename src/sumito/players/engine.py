@@ -136,7 +136,9 @@ register(
             "eval": Option(str, "linear", f"evaluation: {', '.join(evaluation_names())}"),
             "hash": Option(int, 32, "transposition table size in MB"),
             "contempt": Option(float, 20.0, "what a draw by repetition costs the engine, in evaluation units"),
-            "net": Option(str, None, "a network file from `sumito train` as the evaluation (builtin: the shipped one)"),
+            "net": Option(
+                str, None, "a network file from `sumito train` as the evaluation (builtin, builtin-tdleaf: shipped)"
+            ),
             "weights": Option(str, None, f"evaluation weights separated by '/' (linear: {'/'.join(LINEAR_TERMS)})"),
         },
         help="Sumito's engine: iterative-deepening PVS with a transposition table and quiescence",
