@@ -223,13 +223,16 @@ def run_fig2(args: argparse.Namespace) -> None:
             while trainer.games < target:
                 trainer.play_game()
             trainer.network.save(folder / f"net-{target}.npz")
-    pairs = [(g, r) for r in FIG2_REFERENCES for g in FIG2_SAMPLES if g != r]
-    jobs = [(folder / f"net-{g}.npz", f"td:net={folder / f'net-{r}.npz'}", args.eval_games, derive_seed(seed, g, r))
-            for g, r in pairs]
-    results = _map(_evaluate_job, jobs, args.workers)
-    rows = [dict(arm=f"Net {r}", seed=seed, games=g, opponent=f"Net {r}", train_seconds="", **res)
-            for (g, r), res in zip(pairs, results)]
-    write_rows(folder / "rows.csv", rows)
+    if (folder / "rows.csv").exists():
+        rows = read_rows(folder / "rows.csv")
+    else:
+        pairs = [(g, r) for r in FIG2_REFERENCES for g in FIG2_SAMPLES if g != r]
+        jobs = [(folder / f"net-{g}.npz", f"td:net={folder / f'net-{r}.npz'}", args.eval_games,
+                 derive_seed(seed, g, r)) for g, r in pairs]
+        results = _map(_evaluate_job, jobs, args.workers)
+        rows = [dict(arm=f"Net {r}", seed=seed, games=g, opponent=f"Net {r}", train_seconds="", **res)
+                for (g, r), res in zip(pairs, results)]
+        write_rows(folder / "rows.csv", rows)
     summarize(name, rows, None, args, x_label="training games of the tested network",
               title=f"Abalearn Figure 2: sampled networks against Net 10, Net 250 and Net 2750 ({label})",
               against="the column's network")

@@ -763,3 +763,22 @@ def test_match_command_adjudicates_draws_on_marbles(capsys):
     with pytest.raises(SystemExit) as exc:
         run(capsys, *argv, "--adjudicate", "coin")
     assert exc.value.code == 2 and "invalid choice: 'coin'" in capsys.readouterr().err
+
+
+def test_a_stored_resignation_replays_with_its_declared_ending(tmp_path):
+    settings = mini_settings(opening_plies=0)
+    start = Position.from_string(MINI)
+    moves = []
+    pos = start
+    for _ in range(2):
+        move = pos.legal_moves()[0]
+        moves.append(str(move))
+        pos = pos.play(move)
+    task = GameTask("a", "b", MINI, 2, False, DEFAULT_RULES, None, 0, 0)
+    result = GameResult(task, tuple(moves), (0.1, 0.1), WHITE, "resignation", 0, 0, pos.to_string())
+    with GameArchive(tmp_path / "a.sqlite") as archive:
+        run = archive.start_run("web", ["a", "b"], 1, 1, settings)
+        game_id = archive.add_game(run, ["a", "b"], result, "mini")
+        game = archive.game(game_id).replay()
+        assert game.outcome().describe() == "White wins (resignation)" and game.plies == 2
+        assert archive.record(game_id).result == "0-1"

@@ -99,6 +99,10 @@ def test_train_command_evaluates_and_writes_the_curve(tmp_path):
         assert r["adjudicate"] == "marbles" and r["opponent"] == "random"
         assert int(r["wins"]) + int(r["draws"]) + int(r["losses"]) == int(r["eval_games"]) == 4
     assert (out / "best.npz").exists()
+    from sumito.learn.plot import load_curve
+
+    curve = load_curve(out)  # the curve as written plots
+    assert curve.games.tolist() == [10, 20] and (curve.wins + curve.draws + curve.losses).tolist() == [4, 4]
 
 
 @pytest.mark.parametrize(

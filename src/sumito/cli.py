@@ -167,6 +167,10 @@ def build_parser() -> argparse.ArgumentParser:
     add_train_command(sub)
     add_alphalone_td_command(sub)
     add_plot_command(sub)
+
+    from sumito.web.commands import add_serve_command
+
+    add_serve_command(sub)
     return parser
 
 

@@ -26,7 +26,8 @@ from pathlib import Path
 
 from sumito.arena.errors import ArchiveError
 from sumito.arena.match import ArenaSettings, GameResult, start_position
-from sumito.engine import DrawRules, Game, GameRecord, SumitoError, get_layout
+from sumito.engine import BLACK, WHITE, DrawRules, Game, GameRecord, SumitoError, get_layout
+from sumito.engine.game import DECLARED_REASONS, Outcome
 
 SCHEMA_VERSION = 1
 APPLICATION_ID = 0x53554D49  # "SUMI"
@@ -154,6 +155,10 @@ class StoredGame:
             game = Game(start_position(self.start_position, self.win_threshold, self.inline_only), self.rules)
             for text in self.moves.split():
                 game.push(text)
+            if self.reason in DECLARED_REASONS and game.outcome() is None:
+                # resigned, lost on time, agreed or adjudicated: an ending the moves do not show
+                winner = {"1-0": BLACK, "0-1": WHITE}.get(self.result)
+                game.declare(Outcome(winner, self.reason))
         except SumitoError as exc:
             raise ArchiveError(f"game {self.id} in {source} is damaged: {exc}") from None
         outcome = game.outcome()

@@ -1,0 +1,399 @@
+"""The web app: the JSON API of docs/web-api.md under ``/api``, and the static page at ``/``.
+
+Handlers only translate between HTTP and :mod:`sumito.web.sessions`; the rules stay in the
+engine. Every error a client can cause is a 4xx answer ``{"detail": "one line"}``: a
+:class:`~sumito.engine.SumitoError` (a malformed move, position, spec or record) is a 400 with
+its own message, unless it says otherwise (``status`` 404 or 409), and a malformed request body
+is a 400 naming the field.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+from collections.abc import AsyncIterator
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+from typing import Annotated, Any, Literal
+
+from fastapi import FastAPI, Query, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse, PlainTextResponse
+from fastapi.staticfiles import StaticFiles
+from pydantic import BaseModel, ConfigDict, Field
+
+from sumito.arena.db import GameArchive, StoredGame, default_db_path
+from sumito.arena.errors import ArchiveError
+from sumito.engine import LAYOUTS, Position, SumitoError, get_layout
+from sumito.web.serialize import board_json, layout_of
+from sumito.web.sessions import (
+    MAX_SPEED,
+    MAX_WAIT,
+    PRESETS,
+    GameHall,
+    GameNotFoundError,
+    GameSession,
+    WebError,
+    WebStore,
+    default_web_db_path,
+)
+from sumito.web.thinking import start_workers, thinking_pool
+
+log = logging.getLogger("sumito.web")
+
+STATIC = Path(__file__).with_name("static")
+PLACEHOLDER = """<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>Sumito</title></head>
+<body><h1>Sumito</h1><p>The page is not built yet; the API is at <a href="/docs">/docs</a>.</p></body></html>
+"""
+ARCHIVE_RESULTS = ("1-0", "0-1", "1/2-1/2")
+Side = Literal["black", "white"]
+
+
+# --------------------------------------------------------------------------- request bodies
+class Body(BaseModel):
+    model_config = ConfigDict(extra="forbid", str_strip_whitespace=True)
+
+
+class NewGame(Body):
+    black: str = Field("human", max_length=200, description="'human', a preset id or a player spec")
+    white: str = Field("beginner", max_length=200, description="'human', a preset id or a player spec")
+    layout: str = Field("standard", max_length=40, description="a layout name (GET /api/layouts)")
+    position: str | None = Field(None, max_length=400, description="a position string; overrides layout")
+    speed: float = Field(1.0, ge=0, le=MAX_SPEED, description="seconds between moves when two computers play")
+    win_threshold: int | None = Field(None, ge=1, le=100, description="marbles to push off to win")
+    inline_only: bool | None = Field(None, description="the reduced game without broadside moves")
+
+
+class MoveBody(Body):
+    move: str = Field(max_length=40, description="a move in notation, e.g. a1b2 or c3c5d4")
+
+
+class ResignBody(Body):
+    side: Side | None = Field(None, description="who resigns (default: the person's side)")
+
+
+class SpeedBody(Body):
+    speed: float = Field(ge=0, le=MAX_SPEED, description="seconds between computer moves in watch mode")
+
+
+class RecordBody(Body):
+    text: str = Field(max_length=1_000_000, description="one game record (the format of `sumito game --out`)")
+
+
+class PositionBody(Body):
+    position: str = Field(max_length=400, description="a position string")
+
+
+# --------------------------------------------------------------------------- errors
+def _field(loc: tuple) -> str:
+    parts = [str(p) for p in loc if p not in ("body", "query", "path")]
+    return ".".join(parts)
+
+
+async def _validation_error(request: Request, exc: RequestValidationError) -> JSONResponse:
+    """FastAPI's 422 list of errors, as a 400 with one line about the first one."""
+    errors = exc.errors()
+    if not errors:
+        return JSONResponse({"detail": "malformed request"}, status_code=400)
+    first = errors[0]
+    kind = first.get("type", "")
+    where = _field(tuple(first.get("loc", ())))
+    if kind == "json_invalid":
+        message = "the request body is not valid JSON"
+    elif kind == "missing" and not where:
+        message = "the request needs a JSON body"
+    elif not where and kind in ("model_attributes_type", "dict_type", "model_type"):
+        message = "the request body must be a JSON object (with Content-Type: application/json)"
+    elif kind == "extra_forbidden":
+        message = f"unknown field {where!r}"
+    elif kind == "missing":
+        message = f"{where}: required"
+    else:
+        message = f"{where}: {first.get('msg', 'invalid')}" if where else str(first.get("msg", "invalid"))
+    return JSONResponse({"detail": message}, status_code=400)
+
+
+async def _sumito_error(request: Request, exc: SumitoError) -> JSONResponse:
+    status = getattr(exc, "status", 400)
+    return JSONResponse({"detail": _one_line(exc)}, status_code=status)
+
+
+async def _unexpected_error(request: Request, exc: Exception) -> JSONResponse:
+    log.exception("internal error on %s %s", request.method, request.url.path)
+    return JSONResponse({"detail": f"internal error: {_one_line(exc)}"}, status_code=500)
+
+
+def _one_line(exc: BaseException) -> str:
+    lines = str(exc).strip().splitlines()
+    return lines[0] if lines else type(exc).__name__
+
+
+# --------------------------------------------------------------------------- the app
+def create_app(
+    db_path: str | Path | None = None,
+    archive_path: str | Path | None = None,
+    *,
+    workers: int | None = None,
+    warm: bool = True,
+) -> FastAPI:
+    """The web app. ``db_path``: games in progress (default ``$XDG_DATA_HOME/sumito/web.sqlite``);
+    ``archive_path``: the arena's game archive (default its usual file); ``workers``: processes
+    that choose computer moves (default: the cores, at most 4); ``warm``: have each worker load
+    every player's kernels as it starts (a few seconds of background work; tests switch it off)."""
+    db = Path(db_path) if db_path is not None else default_web_db_path()
+    archive = Path(archive_path) if archive_path is not None else default_db_path()
+    store = WebStore(db)  # a bad file fails here, before the server starts
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        def started_pool() -> ProcessPoolExecutor:
+            pool = thinking_pool(workers)
+            start_workers(pool, warm)
+            return pool
+
+        hall = GameHall(store, archive, started_pool)
+        app.state.hall = hall
+        await hall.resume()
+        try:
+            yield
+        finally:
+            await hall.close()
+            _stop_pool(hall.pool)
+            store.close()
+
+    app = FastAPI(
+        title="Sumito",
+        summary="Play Abalone against the computer, watch computers play, browse and replay stored games.",
+        version="1",
+        lifespan=lifespan,
+    )
+    app.state.archive_path = archive
+    app.add_exception_handler(RequestValidationError, _validation_error)  # type: ignore[arg-type]
+    app.add_exception_handler(SumitoError, _sumito_error)  # type: ignore[arg-type]
+    app.add_exception_handler(Exception, _unexpected_error)
+
+    def hall(request: Request) -> GameHall:
+        return request.app.state.hall
+
+    async def state_of(request: Request, game_id: str) -> GameSession:
+        return hall(request).session(game_id)
+
+    # ----------------------------------------------------------------- reference data
+    @app.get("/api/presets", tags=["players"])
+    async def presets() -> list[dict[str, str]]:
+        """Players the page offers by name: beginner, ABLA, Alphalone, the TD network, the engine."""
+        return [{"id": p.id, "name": p.name, "spec": p.spec, "description": p.description} for p in PRESETS]
+
+    @app.get("/api/layouts", tags=["positions"])
+    async def layouts() -> list[dict[str, Any]]:
+        """Every starting layout of the engine, the small boards included."""
+        return [
+            {
+                "name": name,
+                "side": lay.variant.side,
+                "win_threshold": lay.variant.win_threshold,
+                "marbles": lay.variant.marbles,
+                "inline_only": lay.variant.inline_only,
+                "description": lay.description,
+                "position": lay.position_string,
+            }
+            for name, lay in LAYOUTS.items()
+        ]
+
+    @app.post("/api/position", tags=["positions"])
+    async def position(body: PositionBody) -> dict[str, Any]:
+        """The Board of a position string (400 with the reason when it is malformed)."""
+        pos = Position.from_string(body.position)
+        return board_json(pos, layout_of(pos))
+
+    # ----------------------------------------------------------------- games in progress
+    @app.post("/api/games", status_code=201, tags=["games"])
+    async def new_game(body: NewGame, request: Request) -> dict[str, Any]:
+        """A new game; a computer that is to move starts thinking at once."""
+        session = await hall(request).create(
+            body.black,
+            body.white,
+            layout=body.layout,
+            position=body.position,
+            speed=body.speed,
+            win_threshold=body.win_threshold,
+            inline_only=body.inline_only,
+        )
+        return session.state()
+
+    @app.get("/api/games", tags=["games"])
+    async def games(request: Request) -> list[dict[str, Any]]:
+        """Games in progress and those finished in the last day, most recently changed first."""
+        return hall(request).games()
+
+    @app.get("/api/games/{game_id}", tags=["games"])
+    async def game_state(
+        game_id: str,
+        request: Request,
+        wait: Annotated[float, Query(ge=0, le=MAX_WAIT, description="seconds to wait for a change")] = 0,
+        ply: Annotated[int | None, Query(ge=0, description="wait only while the game is at this ply")] = None,
+    ) -> dict[str, Any]:
+        """The game's state; with ``wait``, first wait up to that long for a change while a computer thinks."""
+        session = await state_of(request, game_id)
+        await session.wait_for_change(wait, ply)
+        return session.state()
+
+    @app.get("/api/games/{game_id}/legal", tags=["games"])
+    async def legal(game_id: str, request: Request) -> list[dict[str, Any]]:
+        """The legal moves of the side to move (none when the game is over)."""
+        return hall(request).legal_moves(await state_of(request, game_id))
+
+    @app.post("/api/games/{game_id}/moves", tags=["games"])
+    async def move(game_id: str, body: MoveBody, request: Request) -> dict[str, Any]:
+        """Play a person's move; 400 names what is wrong with it, 409 when it is not a person's turn."""
+        session = await state_of(request, game_id)
+        await hall(request).play(session, body.move)
+        return session.state()
+
+    @app.post("/api/games/{game_id}/undo", tags=["games"])
+    async def undo(game_id: str, request: Request) -> dict[str, Any]:
+        """Take back the person's last move (and the computer's reply); a resignation first."""
+        session = await state_of(request, game_id)
+        await hall(request).undo(session)
+        return session.state()
+
+    @app.post("/api/games/{game_id}/redo", tags=["games"])
+    async def redo(game_id: str, request: Request) -> dict[str, Any]:
+        """Play again what the last undo took back."""
+        session = await state_of(request, game_id)
+        await hall(request).redo(session)
+        return session.state()
+
+    @app.post("/api/games/{game_id}/resign", tags=["games"])
+    async def resign(game_id: str, request: Request, body: ResignBody | None = None) -> dict[str, Any]:
+        """End the game with ``side`` losing (default: the person's side)."""
+        session = await state_of(request, game_id)
+        await hall(request).resign(session, body.side if body else None)
+        return session.state()
+
+    @app.post("/api/games/{game_id}/speed", tags=["games"])
+    async def speed(game_id: str, body: SpeedBody, request: Request) -> dict[str, Any]:
+        """Watch mode: the seconds between two computer moves."""
+        session = await state_of(request, game_id)
+        await hall(request).set_speed(session, body.speed)
+        return session.state()
+
+    @app.get("/api/games/{game_id}/record", response_class=PlainTextResponse, tags=["records"])
+    async def game_record(game_id: str, request: Request) -> PlainTextResponse:
+        """The game as a record (result ``*`` while it goes on)."""
+        session = await state_of(request, game_id)
+        return PlainTextResponse(session.record().to_text())
+
+    @app.post("/api/records", status_code=201, tags=["records"])
+    async def import_record(body: RecordBody, request: Request) -> dict[str, Any]:
+        """A record imported as a new game between two people, at its last position."""
+        session = await hall(request).import_record(body.text)
+        return {"game": session.state()}
+
+    # ----------------------------------------------------------------- the arena's archive
+    @app.get("/api/archive", tags=["archive"])
+    def archive_list(
+        request: Request,
+        player: Annotated[str | None, Query(max_length=200, description="part of either player's spec")] = None,
+        layout: Annotated[str | None, Query(max_length=40)] = None,
+        result: Annotated[str | None, Query(max_length=10, description="1-0, 0-1 or 1/2-1/2")] = None,
+        limit: Annotated[int, Query(ge=1, le=500)] = 50,
+        offset: Annotated[int, Query(ge=0, le=1_000_000)] = 0,
+    ) -> dict[str, Any]:
+        """Stored games, newest first: the arena's matches and tournaments and finished web games."""
+        filters = _archive_filters(player, layout, result)
+        archive = _open_archive(request)
+        if archive is None:
+            return {"total": 0, "games": []}
+        with archive:
+            total = archive.count(**filters)
+            rows = archive.games(limit=offset + limit, newest_first=True, **filters)[offset:]
+        return {"total": total, "games": [_stored_summary(g) for g in rows]}
+
+    @app.get("/api/archive/{stored_id}", tags=["archive"])
+    def archive_game(stored_id: int, request: Request) -> dict[str, Any]:
+        """A stored game with every position from the start to the end, for replay."""
+        stored = _stored_game(request, stored_id)
+        game = stored.replay()
+        return {
+            "game": _stored_summary(stored),
+            "moves": [m.notation() for m in game.moves],
+            "boards": [board_json(p, stored.layout) for p in game.positions],
+        }
+
+    @app.get("/api/archive/{stored_id}/record", response_class=PlainTextResponse, tags=["archive"])
+    def archive_record(stored_id: int, request: Request) -> PlainTextResponse:
+        """A stored game as a record."""
+        return PlainTextResponse(_stored_game(request, stored_id).to_record().to_text())
+
+    # ----------------------------------------------------------------- the page
+    if not STATIC.exists():
+        STATIC.mkdir(parents=True)
+        (STATIC / "index.html").write_text(PLACEHOLDER)
+    app.mount("/", StaticFiles(directory=STATIC, html=True), name="page")
+    return app
+
+
+def _stop_pool(pool: Any) -> None:
+    """Stop the workers now: a computer still thinking has nobody left to tell its move to."""
+    processes = list(getattr(pool, "_processes", {}).values())  # the pool keeps them private
+    pool.shutdown(wait=False, cancel_futures=True)
+    for process in processes:
+        with contextlib.suppress(Exception):
+            process.terminate()
+    for process in processes:
+        with contextlib.suppress(Exception):
+            process.join(timeout=2)
+            if process.is_alive():
+                process.kill()
+
+
+def _archive_filters(player: str | None, layout: str | None, result: str | None) -> dict[str, Any]:
+    if result and result not in ARCHIVE_RESULTS:
+        raise WebError(f"result must be one of {', '.join(ARCHIVE_RESULTS)}, not {result!r}")
+    return {
+        "player": player or None,
+        "layout": get_layout(layout).name if layout else None,
+        "result": result or None,
+    }
+
+
+def _open_archive(request: Request) -> GameArchive | None:
+    """The arena's archive, read-only; ``None`` when there is none yet (no game stored)."""
+    path: Path = request.app.state.archive_path
+    if not path.exists():
+        return None
+    try:
+        return GameArchive(path, create=False)
+    except ArchiveError as exc:
+        if "empty database" in str(exc):
+            return None
+        raise
+
+
+def _stored_game(request: Request, stored_id: int) -> StoredGame:
+    archive = _open_archive(request)
+    if archive is None:
+        raise GameNotFoundError(f"there is no stored game {stored_id} (the archive is empty)")
+    with archive:
+        if archive.count(ids=[stored_id]) == 0:
+            raise GameNotFoundError(f"there is no stored game {stored_id}")
+        return archive.game(stored_id)
+
+
+def _stored_summary(g: StoredGame) -> dict[str, Any]:
+    return {
+        "id": g.id,
+        "black": g.black_played,
+        "white": g.white_played,
+        "layout": g.layout,
+        "result": g.result,
+        "reason": g.reason,
+        "plies": g.plies,
+        "finished": g.finished,
+        "run": f"{g.run_kind} {g.run_id}",
+        "lost": {"black": g.lost_black, "white": g.lost_white},
+        "win_threshold": g.win_threshold,
+        "inline_only": g.inline_only,
+    }

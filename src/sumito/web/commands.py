@@ -1,0 +1,83 @@
+"""``sumito serve``: the web app on this machine (FastAPI served by uvicorn).
+
+The listening socket is opened here, before uvicorn starts, so that a port in use or a host that
+does not exist is a one-line ``sumito: error: …`` with exit status 2 rather than a log trace.
+"""
+
+from __future__ import annotations
+
+import argparse
+import socket
+import sys
+
+from sumito.engine import SumitoError
+
+
+class ServeError(SumitoError):
+    """The server cannot start (port in use, unknown host, unusable database)."""
+
+
+def add_serve_command(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("serve", help="play in the browser: start the web app on this machine")
+    p.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1: this machine only)")
+    p.add_argument("--port", type=int, default=8000, help="port to listen on (default 8000; 0 picks a free one)")
+    p.add_argument(
+        "--db", default=None, metavar="PATH", help="games in progress (default $XDG_DATA_HOME/sumito/web.sqlite)"
+    )
+    p.add_argument(
+        "--archive", default=None, metavar="PATH", help="the game archive of `sumito games` (default: the usual one)"
+    )
+    p.add_argument("--workers", type=int, default=None, metavar="K", help="processes that choose computer moves")
+    p.set_defaults(func=cmd_serve)
+
+
+def open_socket(host: str, port: int) -> socket.socket:
+    """A listening socket on ``host``:``port``, or a :class:`ServeError` saying why there is none."""
+    if not 0 <= port <= 65535:
+        raise ServeError(f"--port must be between 0 and 65535, not {port}")
+    try:
+        infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)
+    except socket.gaierror as exc:
+        raise ServeError(f"cannot listen on {host}: {exc.strerror}") from None
+    family, kind, proto, _, address = infos[0]
+    sock = socket.socket(family, kind, proto)
+    try:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sock.bind(address)
+        sock.listen(128)
+    except OSError as exc:
+        sock.close()
+        if exc.errno is not None and exc.errno in (98, 48, 10048):  # EADDRINUSE on Linux, macOS, Windows
+            raise ServeError(f"port {port} on {host} is in use (give another with --port)") from None
+        raise ServeError(f"cannot listen on {host}:{port}: {exc.strerror or exc}") from None
+    sock.set_inheritable(True)
+    return sock
+
+
+def _url(host: str, sock: socket.socket) -> str:
+    port = sock.getsockname()[1]
+    return f"http://[{host}]:{port}/" if ":" in host else f"http://{host}:{port}/"
+
+
+def cmd_serve(args: argparse.Namespace) -> int:
+    if args.workers is not None and args.workers < 1:
+        raise ServeError(f"--workers must be at least 1, not {args.workers}")
+    import uvicorn
+
+    from sumito.web.app import create_app
+
+    app = create_app(args.db, args.archive, workers=args.workers)  # a bad database fails before the port opens
+    sock = open_socket(args.host, args.port)
+    config = uvicorn.Config(app, log_level="warning", access_log=False, lifespan="on")
+    server = uvicorn.Server(config)
+    print(f"Sumito is running at {_url(args.host, sock)}")
+    print("Open it in a browser; the API is described at /docs. Ctrl-C stops the server.")
+    sys.stdout.flush()
+    try:
+        server.run(sockets=[sock])
+    except KeyboardInterrupt:  # uvicorn stops on Ctrl-C, then raises the signal again
+        pass
+    finally:
+        sock.close()
+    print("Sumito stopped.")
+    return 0

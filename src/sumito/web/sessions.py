@@ -1,0 +1,851 @@
+"""Games in progress on the web: the engine's game, its two seats, undo/redo, and the computer's turn.
+
+Every change to a game (a move, an undo, a resignation, a new speed) is written to an SQLite
+database in one statement, so a game survives a restart of the server exactly as it was after its
+last change; a computer that was to move starts thinking again when the server comes back.
+
+Each game has one lock. A computer's move is chosen in a worker process (see
+:mod:`sumito.web.thinking`) while the lock is free, so the game can be read, undone or resigned
+meanwhile; every change that makes the pending move meaningless (an undo, a resignation) bumps
+the game's ``generation``, and a move chosen for an older generation is thrown away.
+
+Finished games are also written to the arena's game archive (``sumito games``), resigned ones
+included (the archive replays them with their declared ending). A resignation taken back by an
+undo stays archived as the game it was, and the game's next ending is archived again.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import datetime as _dt
+import json
+import logging
+import secrets
+import sqlite3
+import time
+from collections.abc import Callable
+from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from sumito.arena.db import GameArchive, default_db_path
+from sumito.arena.match import DEFAULT_RULES, ArenaSettings, GameResult, GameTask, start_position
+from sumito.engine import BLACK, WHITE, DrawRules, Game, GameRecord, Outcome, Position, SumitoError, parse_records
+from sumito.engine.game import DECLARED_REASONS
+from sumito.engine.geometry import COLOR_NAMES
+from sumito.players import PlayerSpecError, make_player, parse_spec
+from sumito.web import thinking
+from sumito.web.serialize import COLOR_WORDS, board_json, layout_of, legal_move_json
+from sumito.web.thinking import ThinkRequest
+
+log = logging.getLogger("sumito.web")
+
+HUMAN = "human"
+MAX_WAIT = 10.0  # seconds a state request may wait for the computer
+MAX_SPEED = 60.0  # seconds between moves in watch mode
+RECENT = 24 * 3600  # finished games stay in the list of games for a day
+KEPT_IN_MEMORY = 500  # idle games beyond this many are dropped from memory (not from the database)
+IDLE = 60.0  # seconds without a request after which a game may be dropped from memory
+SCHEMA_VERSION = 1
+APPLICATION_ID = 0x53554D57  # "SUMW": the web app's games, not the arena's archive ("SUMI")
+NOT_ARCHIVED = -1  # archive_id of a finished game that is not to be archived (imported finished)
+
+
+# --------------------------------------------------------------------------- errors
+class WebError(SumitoError):
+    """A request that cannot be served; ``status`` is the HTTP status it gets (400 bad input)."""
+
+    status = 400
+
+
+class GameNotFoundError(WebError):
+    status = 404
+
+
+class ConflictError(WebError):
+    """A request that does not fit the game's state (not your turn, game over, nothing to undo)."""
+
+    status = 409
+
+
+class WebStoreError(SumitoError):
+    """The database of games in progress cannot be opened (not SQLite, another program's, …)."""
+
+
+# --------------------------------------------------------------------------- players and presets
+@dataclass(frozen=True)
+class Preset:
+    id: str
+    name: str
+    spec: str
+    description: str
+
+
+PRESETS = (
+    Preset("beginner", "Beginner", "greedy", "one move ahead: takes a marble when it can, else heads for the centre"),
+    Preset("abla", "ABLA", "abla:depth=3", "the ABLA paper's player: 3-ply alpha-beta over centre and cohesion"),
+    Preset("alphalone", "Alphalone", "alphalone", "the Alphalone report's agent: 2 moves a side, published weights"),
+    Preset("td", "TD network", "td", "a value network trained by TD(λ) self-play (Abalearn 3), one ply"),
+    Preset("engine-fast", "Engine (0.2 s)", "engine:time=0.2", "Sumito's engine, 0.2 seconds a move"),
+    Preset("engine", "Engine (1 s)", "engine:time=1", "Sumito's engine, 1 second a move"),
+    Preset("engine-strong", "Engine (3 s)", "engine:time=3", "Sumito's engine, 3 seconds a move: the strongest"),
+)
+PRESET_BY_ID = {p.id: p for p in PRESETS}
+
+
+@dataclass(frozen=True)
+class Seat:
+    """Who plays one colour: ``spec`` is ``human`` or a player spec; ``name`` is what the page shows."""
+
+    spec: str
+    name: str
+
+    @property
+    def human(self) -> bool:
+        return self.spec == HUMAN
+
+    def to_json(self) -> dict[str, str]:
+        return {"spec": self.spec, "name": self.name}
+
+
+def resolve_seat(text: str) -> Seat:
+    """The seat that ``text`` names: ``human``, a preset id (which wins over a player name) or a spec.
+
+    Raises :class:`PlayerSpecError` for an unknown player or option; whether the player can be
+    built (a weights file that exists, …) is checked by :meth:`GameHall.check_player`.
+    """
+    text = text.strip()
+    if not text:
+        ids = ", ".join(p.id for p in PRESETS)
+        raise PlayerSpecError(f"a player is 'human', a preset ({ids}) or a player spec such as engine:time=1")
+    key = text.lower()
+    if key in PRESET_BY_ID:
+        preset = PRESET_BY_ID[key]
+        return Seat(preset.spec, preset.name)
+    kind, _ = parse_spec(text)
+    if kind.name == HUMAN:
+        return Seat(HUMAN, "You")
+    named = next((p.name for p in PRESETS if p.spec == text), text)
+    return Seat(text, named)
+
+
+# --------------------------------------------------------------------------- one game
+def _now_iso() -> str:
+    return _dt.datetime.now(_dt.UTC).isoformat(timespec="seconds")
+
+
+def _one_line(exc: BaseException) -> str:
+    text = str(exc).strip().splitlines()
+    return text[0] if text else type(exc).__name__
+
+
+class GameSession:
+    """One game in progress: the engine's :class:`Game`, its seats, the redo stack and the computer's turn."""
+
+    def __init__(
+        self,
+        game_id: str,
+        game: Game,
+        seats: dict[int, Seat],
+        *,
+        speed: float = 1.0,
+        redo: list[list[str]] | None = None,
+        move_times: list[float | None] | None = None,
+        error: str | None = None,
+        archive_id: int | None = None,
+        created: str | None = None,
+    ) -> None:
+        self.id = game_id
+        self.game = game
+        self.seats = seats
+        self.layout = layout_of(game.start)
+        self.speed = speed
+        self.redo: list[list[str]] = redo or []
+        self.move_times: list[float | None] = move_times or [None] * game.plies
+        self.error = error
+        self.archive_id = archive_id
+        self.created = created or _now_iso()
+        self.updated = self.created
+        self.lock = asyncio.Lock()
+        self.thinking = False
+        self.generation = 0  # bumped by every change that makes a pending computer move stale
+        self.last_move_at = time.monotonic()
+        self.last_used = time.monotonic()
+        self._changed = asyncio.Event()
+        self.legal_cache: tuple[tuple, list[dict[str, Any]]] | None = None
+        self.notations = [m.notation() for m in game.moves]  # the moves in notation, kept in step with the game
+
+    # ----------------------------------------------------------------- queries
+    @property
+    def seat_to_move(self) -> Seat:
+        return self.seats[self.game.position.side_to_move]
+
+    @property
+    def watching(self) -> bool:
+        """Computer against computer: the page watches, moves come ``speed`` seconds apart."""
+        return not self.seats[BLACK].human and not self.seats[WHITE].human
+
+    def humans(self) -> list[int]:
+        return [c for c in (BLACK, WHITE) if self.seats[c].human]
+
+    def undo_plan(self) -> int | None:
+        """How many plies an undo takes back (0: only a resignation), or ``None`` when it cannot."""
+        humans = self.humans()
+        if not humans:
+            return None
+        outcome = self.game.outcome()
+        if outcome is not None and outcome.reason in DECLARED_REASONS:
+            return 0
+        if len(humans) == 2:
+            return 1 if self.game.plies else None
+        # against a computer: back to just before the person's last move
+        human = humans[0]
+        positions = self.game.positions
+        for i in range(self.game.plies - 1, -1, -1):
+            if positions[i].side_to_move == human:
+                return self.game.plies - i
+        return None
+
+    def state(self) -> dict[str, Any]:
+        """The Game state object of the API."""
+        game = self.game
+        outcome = game.outcome()
+        return {
+            "id": self.id,
+            "black": self.seats[BLACK].to_json(),
+            "white": self.seats[WHITE].to_json(),
+            "board": board_json(game.position, self.layout),
+            "moves": list(self.notations),
+            "ply": game.plies,
+            "can_undo": self.undo_plan() is not None,
+            "can_redo": bool(self.redo) and outcome is None,
+            "thinking": self.thinking,
+            "outcome": outcome_json(outcome),
+            "speed": self.speed if self.watching else None,
+            "error": self.error,
+        }
+
+    def summary(self) -> dict[str, Any]:
+        return {
+            "id": self.id,
+            "black": self.seats[BLACK].to_json(),
+            "white": self.seats[WHITE].to_json(),
+            "layout": self.layout,
+            "ply": self.game.plies,
+            "thinking": self.thinking,
+            "outcome": outcome_json(self.game.outcome()),
+            "updated": self.updated,
+        }
+
+    def think_request(self) -> ThinkRequest:
+        pos = self.game.position
+        return ThinkRequest(
+            spec=self.seat_to_move.spec,
+            position=pos.to_string(),
+            win_threshold=pos.variant.win_threshold,
+            inline_only=pos.variant.inline_only,
+            history=tuple(p.zobrist for p in self.game.positions[:-1]),
+        )
+
+    def record(self) -> GameRecord:
+        """The game as a record: a computer is named by its spec, a person ``human`` (or as imported)."""
+
+        def tag(seat: Seat, colour: str) -> str:
+            return seat.name if seat.human and seat.name not in ("You", colour) else seat.spec
+
+        black, white = tag(self.seats[BLACK], "Black"), tag(self.seats[WHITE], "White")
+        return GameRecord.from_game(self.game, Event="Sumito web game", Black=black, White=white)
+
+    # ----------------------------------------------------------------- changes (the caller holds the lock)
+    def play(self, move: str) -> None:
+        now = time.monotonic()
+        self.notations.append(self.game.push(move).notation())
+        self.move_times.append(round(now - self.last_move_at, 3))
+        self.last_move_at = now
+        self.redo = []
+
+    def take_back(self, plies: int) -> None:
+        if plies == 0:  # a resignation: replay the moves without it
+            self.game = _replayed(self.game.start, self.game.rules, self.notations)
+        else:
+            for _ in range(plies):
+                self.game.pop()
+            self.redo.append(self.notations[-plies:])
+            del self.notations[-plies:]
+            del self.move_times[-plies:]
+        self.last_move_at = time.monotonic()
+
+    def replay_redo(self) -> None:
+        group = self.redo.pop()
+        for move in group:
+            self.notations.append(self.game.push(move).notation())
+            self.move_times.append(None)
+        self.last_move_at = time.monotonic()
+
+    def changed(self) -> None:
+        """Wake every request waiting for a change of this game."""
+        self.updated = _now_iso()
+        self.last_used = time.monotonic()
+        event, self._changed = self._changed, asyncio.Event()
+        event.set()
+
+    async def wait_for_change(self, seconds: float, ply: int | None = None) -> None:
+        """Wait up to ``seconds`` for a change while a computer is to move (at once when ``ply`` is stale)."""
+        if not self.thinking or seconds <= 0 or (ply is not None and ply != self.game.plies):
+            return
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(self._changed.wait(), timeout=seconds)
+
+
+def outcome_json(outcome: Outcome | None) -> dict[str, Any] | None:
+    if outcome is None:
+        return None
+    return {"winner": COLOR_WORDS.get(outcome.winner), "reason": outcome.reason, "result": outcome.result}  # type: ignore[arg-type]
+
+
+def _replayed(start: Position, rules: DrawRules, moves: list[str], declared: Outcome | None = None) -> Game:
+    game = Game(start, rules)
+    for move in moves:
+        game.push(move)
+    if declared is not None:
+        game.declare(declared)
+    return game
+
+
+# --------------------------------------------------------------------------- the database of games in progress
+_SCHEMA = """
+CREATE TABLE web_games (
+    id TEXT PRIMARY KEY,
+    created TEXT NOT NULL,             -- ISO 8601, UTC
+    updated TEXT NOT NULL,
+    black TEXT NOT NULL,               -- 'human' or a player spec
+    white TEXT NOT NULL,
+    black_name TEXT NOT NULL,
+    white_name TEXT NOT NULL,
+    start TEXT NOT NULL,               -- the start position string
+    win_threshold INTEGER NOT NULL,
+    inline_only INTEGER NOT NULL,
+    rules TEXT NOT NULL,               -- JSON: the draw rules
+    moves TEXT NOT NULL,               -- notation, space-separated
+    move_times TEXT NOT NULL,          -- JSON list: seconds since the move before, null if unknown
+    redo TEXT NOT NULL,                -- JSON list of lists of moves that undo took back
+    declared TEXT,                     -- JSON outcome of a resignation; NULL when the board decides
+    speed REAL NOT NULL,               -- seconds between moves in watch mode
+    error TEXT,                        -- the last computer error
+    layout TEXT,                       -- summary columns, for the list of games
+    ply INTEGER NOT NULL,
+    result TEXT,                       -- NULL while the game goes on
+    reason TEXT,
+    archive_id INTEGER                 -- id in the arena's archive; -1 not to be archived; NULL not yet
+);
+CREATE INDEX web_games_updated ON web_games(updated);
+"""
+_COLUMNS = (
+    *("id", "created", "updated", "black", "white", "black_name", "white_name", "start", "win_threshold"),
+    *("inline_only", "rules", "moves", "move_times", "redo", "declared", "speed", "error", "layout", "ply"),
+    *("result", "reason", "archive_id"),
+)
+
+
+def default_web_db_path() -> Path:
+    """``$XDG_DATA_HOME/sumito/web.sqlite``, beside the arena's game archive."""
+    return default_db_path().with_name("web.sqlite")
+
+
+class WebStore:
+    """The SQLite database of the web app's games (standard-library ``sqlite3``, one row a game)."""
+
+    def __init__(self, path: str | Path) -> None:
+        self.path = Path(path)
+        if self.path.is_dir():
+            raise WebStoreError(f"{self.path} is a folder, not a database of games")
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            self.conn = sqlite3.connect(self.path, timeout=10, check_same_thread=False)
+        except (OSError, sqlite3.Error) as exc:
+            raise WebStoreError(f"cannot open the database of games {self.path}: {exc}") from None
+        try:
+            self._check_schema()
+        except BaseException:
+            self.conn.close()
+            raise
+
+    def _check_schema(self) -> None:
+        path = self.path
+        try:
+            app_id = self.conn.execute("PRAGMA application_id").fetchone()[0]
+            version = self.conn.execute("PRAGMA user_version").fetchone()[0]
+            tables = {r[0] for r in self.conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+        except sqlite3.DatabaseError as exc:
+            raise WebStoreError(f"{path} is not a database of Sumito web games (not an SQLite file: {exc})") from None
+        if app_id == 0 and version == 0 and not tables:
+            self.conn.executescript(
+                f"BEGIN; {_SCHEMA} PRAGMA application_id = {APPLICATION_ID}; "
+                f"PRAGMA user_version = {SCHEMA_VERSION}; COMMIT;"
+            )
+        elif app_id != APPLICATION_ID:
+            raise WebStoreError(f"{path} is another program's SQLite database, not a database of Sumito web games")
+        elif version != SCHEMA_VERSION:
+            raise WebStoreError(f"{path} has schema version {version}; this Sumito reads version {SCHEMA_VERSION}")
+        self.conn.execute("PRAGMA journal_mode = WAL")  # readers never wait for a writer
+        self.conn.execute("PRAGMA synchronous = NORMAL")
+
+    def close(self) -> None:
+        self.conn.close()
+
+    def save(self, session: GameSession) -> None:
+        """Write the whole game in one transaction: a crash leaves the game as it was or as it is."""
+        game = session.game
+        outcome = game.outcome()
+        declared = outcome if outcome is not None and outcome.reason in DECLARED_REASONS else None
+        rules = game.rules
+        row = {
+            "id": session.id,
+            "created": session.created,
+            "updated": session.updated,
+            "black": session.seats[BLACK].spec,
+            "white": session.seats[WHITE].spec,
+            "black_name": session.seats[BLACK].name,
+            "white_name": session.seats[WHITE].name,
+            "start": game.start.to_string(),
+            "win_threshold": game.start.variant.win_threshold,
+            "inline_only": int(game.start.variant.inline_only),
+            "rules": json.dumps(
+                {
+                    "max_plies": rules.max_plies,
+                    "repetitions": rules.repetitions,
+                    "no_capture_plies": rules.no_capture_plies,
+                    "no_moves": rules.no_moves,
+                }
+            ),
+            "moves": " ".join(session.notations),
+            "move_times": json.dumps(session.move_times),
+            "redo": json.dumps(session.redo),
+            "declared": declared and json.dumps({"winner": declared.winner, "reason": declared.reason}),
+            "speed": session.speed,
+            "error": session.error,
+            "layout": session.layout,
+            "ply": game.plies,
+            "result": None if outcome is None else outcome.result,
+            "reason": None if outcome is None else outcome.reason,
+            "archive_id": session.archive_id,
+        }
+        marks = ", ".join("?" for _ in row)
+        sql = f"INSERT OR REPLACE INTO web_games ({', '.join(row)}) VALUES ({marks})"
+        with self.conn:
+            self.conn.execute(sql, list(row.values()))
+
+    def load(self, game_id: str) -> GameSession | None:
+        """The game ``game_id`` as stored (``None`` if there is none or its row does not add up)."""
+        rows = self.conn.execute(f"SELECT {', '.join(_COLUMNS)} FROM web_games WHERE id = ?", (game_id,)).fetchall()
+        return self._session(rows[0]) if rows else None
+
+    def ids_to_resume(self) -> list[str]:
+        """Games that need the server after a restart: still going, or finished and not yet archived."""
+        rows = self.conn.execute("SELECT id FROM web_games WHERE result IS NULL OR archive_id IS NULL ORDER BY updated")
+        return [r[0] for r in rows]
+
+    def recent(self, since: str, limit: int = 100) -> list[dict[str, Any]]:
+        """Summaries of the games still going or changed since ``since``, without replaying them."""
+        rows = self.conn.execute(
+            "SELECT id, black, white, black_name, white_name, layout, ply, result, reason, updated FROM web_games "
+            "WHERE result IS NULL OR updated >= ? ORDER BY updated DESC LIMIT ?",
+            (since, limit),
+        )
+        winners = {"1-0": "black", "0-1": "white"}
+        return [
+            {
+                "id": game_id,
+                "black": {"spec": black, "name": black_name},
+                "white": {"spec": white, "name": white_name},
+                "layout": layout,
+                "ply": ply,
+                "thinking": False,
+                "outcome": result and {"winner": winners.get(result), "reason": reason, "result": result},
+                "updated": updated,
+            }
+            for game_id, black, white, black_name, white_name, layout, ply, result, reason, updated in rows
+        ]
+
+    def _session(self, row: tuple) -> GameSession | None:
+        values = dict(zip(_COLUMNS, row))
+        try:
+            start = start_position(values["start"], values["win_threshold"], bool(values["inline_only"]))
+            rules = DrawRules(**json.loads(values["rules"]))
+            declared = None
+            if values["declared"]:
+                blob = json.loads(values["declared"])
+                declared = Outcome(blob["winner"], blob["reason"])
+            game = _replayed(start, rules, values["moves"].split(), declared)
+            seats = {
+                BLACK: Seat(values["black"], values["black_name"]),
+                WHITE: Seat(values["white"], values["white_name"]),
+            }
+            move_times = json.loads(values["move_times"])
+            if len(move_times) != game.plies:
+                move_times = [None] * game.plies
+            session = GameSession(
+                values["id"],
+                game,
+                seats,
+                speed=float(values["speed"]),
+                redo=[list(map(str, group)) for group in json.loads(values["redo"])],
+                move_times=move_times,
+                error=values["error"],
+                archive_id=values["archive_id"],
+                created=values["created"],
+            )
+        except (SumitoError, ValueError, KeyError, TypeError) as exc:
+            log.warning("stored game %s in %s is damaged and left alone: %s", values.get("id"), self.path, exc)
+            return None
+        session.updated = values["updated"]
+        return session
+
+
+# --------------------------------------------------------------------------- the arena's archive
+def archive_finished_game(path: Path, snapshot: dict[str, Any]) -> int:
+    """Add a finished web game to the arena's game archive as a run of its own; returns its id there."""
+    rules: DrawRules = snapshot["rules"]
+    settings = ArenaSettings(
+        start=snapshot["start"],
+        win_threshold=snapshot["win_threshold"],
+        inline_only=snapshot["inline_only"],
+        rules=rules,
+        opening_plies=0,
+        layout=snapshot["layout"],
+    )
+    players = [snapshot["black"], snapshot["white"]]
+    task = GameTask(
+        black=players[0],
+        white=players[1],
+        start=snapshot["start"],
+        win_threshold=snapshot["win_threshold"],
+        inline_only=snapshot["inline_only"],
+        rules=rules,
+        movetime=None,
+        seed=0,
+        index=0,
+    )
+    result = GameResult(
+        task=task,
+        moves=tuple(snapshot["moves"]),
+        times=tuple(0.0 if t is None else t for t in snapshot["times"]),
+        winner=snapshot["winner"],
+        reason=snapshot["reason"],
+        lost_black=snapshot["lost"][0],
+        lost_white=snapshot["lost"][1],
+        final=snapshot["final"],
+    )
+    with GameArchive(path) as archive:
+        run_id = archive.start_run("web", players, 1, 1, settings)
+        game_id = archive.add_game(run_id, players, result, snapshot["layout"])
+        archive.end_run(run_id, "finished")
+    return game_id
+
+
+# --------------------------------------------------------------------------- all games
+class GameHall:
+    """Every game of the server: creation, lookup, the players' actions and the computers' turns."""
+
+    def __init__(self, store: WebStore, archive_path: Path, pool_factory: Callable[[], ProcessPoolExecutor]) -> None:
+        self.store = store
+        self.pool_factory = pool_factory  # a pool of workers, started
+        self.pool = pool_factory()
+        self.archive_path = archive_path
+        self.sessions: dict[str, GameSession] = {}
+        self.background: set[asyncio.Task] = set()
+        self.checked_specs: set[str] = set()
+        self.closing = False
+
+    # ----------------------------------------------------------------- lifecycle
+    async def resume(self) -> None:
+        """After a (re)start: computers that were to move think again; finished games get archived."""
+        for game_id in self.store.ids_to_resume():
+            session = self.store.load(game_id)
+            if session is None:
+                continue
+            self.sessions[game_id] = session
+            async with session.lock:
+                self._after_change(session, save=False)
+
+    async def close(self) -> None:
+        self.closing = True
+        tasks = [t for t in self.background if not t.done()]
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+
+    # ----------------------------------------------------------------- lookup
+    def session(self, game_id: str) -> GameSession:
+        session = self.sessions.get(game_id)
+        if session is None:
+            session = self.store.load(game_id) if len(game_id) <= 64 else None
+            if session is None:
+                shown = game_id if len(game_id) <= 64 else game_id[:60] + "…"
+                raise GameNotFoundError(f"there is no game {shown!r}")
+            self._remember(session)
+        session.last_used = time.monotonic()
+        return session
+
+    def _remember(self, session: GameSession) -> None:
+        self.sessions[session.id] = session
+        if len(self.sessions) > KEPT_IN_MEMORY:
+            self._forget_idle()
+
+    def _forget_idle(self) -> None:
+        """Keep memory bounded: drop the games idle longest (they stay in the database, and load again on use).
+
+        A game is kept while its computer thinks, while a request holds its lock, or while it waits
+        to be archived.
+        """
+        now = time.monotonic()
+        idle = [
+            s
+            for s in self.sessions.values()
+            if not s.thinking
+            and not s.lock.locked()
+            and now - s.last_used > IDLE
+            and not (s.archive_id is None and s.game.outcome() is not None)
+        ]
+        idle.sort(key=lambda s: s.last_used)
+        for s in idle[: len(self.sessions) - KEPT_IN_MEMORY]:
+            del self.sessions[s.id]
+
+    def games(self) -> list[dict[str, Any]]:
+        """Games in progress and finished in the last day, newest change first (from the database's summaries)."""
+        since = (_dt.datetime.now(_dt.UTC) - _dt.timedelta(seconds=RECENT)).isoformat(timespec="seconds")
+        out = []
+        for summary in self.store.recent(since):
+            session = self.sessions.get(summary["id"])
+            out.append(session.summary() if session is not None else summary)
+        return out
+
+    # ----------------------------------------------------------------- creation
+    async def check_player(self, seat: Seat) -> None:
+        """Build the player once (in a thread: a network file is read) so that a bad spec is a 400 now.
+
+        Building is cheap (no kernel runs); the workers build their own copies for the moves.
+        """
+        if seat.human or seat.spec in self.checked_specs:
+            return
+        try:
+            await asyncio.to_thread(make_player, seat.spec)
+        except SumitoError as exc:
+            raise PlayerSpecError(_one_line(exc)) from None
+        except Exception as exc:  # a player whose construction fails in an unexpected way
+            raise PlayerSpecError(f"{seat.spec}: {_one_line(exc)}") from None
+        if len(self.checked_specs) > 1000:
+            self.checked_specs.clear()
+        self.checked_specs.add(seat.spec)
+
+    async def create(
+        self,
+        black: str,
+        white: str,
+        layout: str = "standard",
+        position: str | None = None,
+        speed: float = 1.0,
+        win_threshold: int | None = None,
+        inline_only: bool | None = None,
+    ) -> GameSession:
+        seats = {BLACK: resolve_seat(black), WHITE: resolve_seat(white)}
+        if position is not None and position.strip():
+            base = Position.from_string(position)
+            variant = base.variant.with_options(win_threshold=win_threshold, inline_only=inline_only)
+            start = Position.from_string(position, variant)
+        else:
+            start = Position.start(layout, win_threshold=win_threshold, inline_only=inline_only)
+        for seat in {s for s in seats.values() if not s.human}:
+            await self.check_player(seat)
+        session = GameSession(_new_id(), Game(start, DEFAULT_RULES), seats, speed=speed)
+        self._remember(session)
+        async with session.lock:
+            self._after_change(session)
+        return session
+
+    async def import_record(self, text: str) -> GameSession:
+        records = parse_records(text, source="the record")
+        if not records:
+            raise WebError("the text holds no game record (tags in [brackets], then the moves)")
+        if len(records) > 1:
+            raise WebError(f"the text holds {len(records)} game records; import one at a time")
+        record = records[0]
+        seats = {
+            BLACK: Seat(HUMAN, record.tags.get("Black", "").strip()[:80] or "Black"),
+            WHITE: Seat(HUMAN, record.tags.get("White", "").strip()[:80] or "White"),
+        }
+        game = record.game
+        finished = game.outcome() is not None
+        session = GameSession(
+            _new_id(), game, seats, archive_id=NOT_ARCHIVED if finished else None, move_times=[None] * game.plies
+        )
+        self._remember(session)
+        async with session.lock:
+            self._after_change(session)
+        return session
+
+    # ----------------------------------------------------------------- a person's actions
+    async def play(self, session: GameSession, move: str) -> None:
+        async with session.lock:
+            outcome = session.game.outcome()
+            if outcome is not None:
+                raise ConflictError(f"the game is over: {outcome.describe()}")
+            seat = session.seat_to_move
+            if not seat.human:
+                color = COLOR_NAMES[session.game.position.side_to_move]
+                doing = "is thinking" if session.thinking else "is to move"
+                raise ConflictError(f"it is the computer's turn: {color} ({seat.spec}) {doing}")
+            session.play(move)  # a bad move raises before anything changes
+            session.error = None
+            self._after_change(session)
+
+    async def undo(self, session: GameSession) -> None:
+        async with session.lock:
+            plies = session.undo_plan()
+            if plies is None:
+                if not session.humans():
+                    raise ConflictError("undo takes back a person's move; in this game two computers play")
+                raise ConflictError("nothing to undo: no move of yours has been played yet")
+            session.take_back(plies)
+            session.archive_id = None  # the game goes on; if it ends again, that ending is archived
+            session.error = None
+            self._after_change(session)
+
+    async def redo(self, session: GameSession) -> None:
+        async with session.lock:
+            if not session.redo:
+                raise ConflictError("nothing to redo")
+            if session.game.outcome() is not None:
+                raise ConflictError("the game is over; undo first")
+            session.replay_redo()
+            session.error = None
+            self._after_change(session)
+
+    async def resign(self, session: GameSession, side: str | None) -> None:
+        async with session.lock:
+            outcome = session.game.outcome()
+            if outcome is not None:
+                raise ConflictError(f"the game is over: {outcome.describe()}")
+            if side is None:
+                humans = session.humans()
+                color = humans[0] if len(humans) == 1 else session.game.position.side_to_move
+            else:
+                color = BLACK if side == "black" else WHITE
+            session.game.resign(color)
+            self._after_change(session)
+
+    async def set_speed(self, session: GameSession, speed: float) -> None:
+        async with session.lock:
+            session.speed = speed
+            session.changed()
+            self.store.save(session)
+
+    def legal_moves(self, session: GameSession) -> list[dict[str, Any]]:
+        """The legal moves as JSON, kept for the position (the page asks once a turn, a watcher maybe more)."""
+        key = (session.game.plies, session.game.position.zobrist, session.game.outcome() is None)
+        if session.legal_cache is None or session.legal_cache[0] != key:
+            session.legal_cache = (key, [legal_move_json(m) for m in session.game.legal_moves()])
+        return session.legal_cache[1]
+
+    # ----------------------------------------------------------------- after every change
+    def _after_change(self, session: GameSession, save: bool = True) -> None:
+        """Save the game, wake its waiters, start the computer's turn, archive a finished game.
+
+        The caller holds the game's lock. Any pending computer move is stale from here on.
+        """
+        session.generation += 1
+        session.thinking = False
+        outcome = session.game.outcome()
+        if outcome is None and not session.seat_to_move.human and session.error is None and not self.closing:
+            session.thinking = True
+            self._spawn(self._computer_turn(session, session.generation))
+        if outcome is not None and session.archive_id is None:
+            self._spawn(self._archive(session, session.generation))
+        if save:
+            session.changed()
+            self.store.save(session)
+        else:
+            session.changed()
+
+    def _spawn(self, coroutine: Any) -> None:
+        task = asyncio.get_running_loop().create_task(coroutine)
+        self.background.add(task)
+        task.add_done_callback(self.background.discard)
+
+    async def _computer_turn(self, session: GameSession, generation: int) -> None:
+        """Choose the computer's move in a worker, wait out the watch-mode pause, then play it."""
+        async with session.lock:
+            if session.generation != generation:
+                return
+            request = session.think_request()
+        pool = self.pool
+        try:
+            notation = await asyncio.wrap_future(pool.submit(thinking.choose_move, request))
+        except Exception as exc:
+            if isinstance(exc, BrokenProcessPool):
+                self._renew_pool(pool)
+                message = f"{request.spec}: its worker process died (out of memory?)"
+            else:
+                message = f"{request.spec} failed: {_one_line(exc)}"
+            log.warning("game %s: %s", session.id, message)
+            async with session.lock:
+                if session.generation == generation:
+                    session.error = message
+                    self._after_change(session)
+            return
+        while session.generation == generation and session.watching:
+            remaining = session.last_move_at + session.speed - time.monotonic()
+            if remaining <= 0:
+                break
+            await asyncio.sleep(min(remaining, 0.25))
+        async with session.lock:
+            if session.generation != generation:
+                return
+            try:
+                session.play(notation)
+            except SumitoError as exc:
+                session.error = f"{request.spec} chose {notation!r}, which cannot be played: {_one_line(exc)}"
+            self._after_change(session)
+
+    async def _archive(self, session: GameSession, generation: int) -> None:
+        game = session.game
+        outcome = game.outcome()
+        assert outcome is not None
+        snapshot = {
+            "black": session.seats[BLACK].spec,
+            "white": session.seats[WHITE].spec,
+            "start": game.start.to_string(),
+            "win_threshold": game.start.variant.win_threshold,
+            "inline_only": game.start.variant.inline_only,
+            "rules": game.rules,
+            "layout": session.layout,
+            "moves": list(session.notations),
+            "times": list(session.move_times),
+            "winner": outcome.winner,
+            "reason": outcome.reason,
+            "lost": game.position.lost,
+            "final": game.position.to_string(),
+        }
+        try:
+            archive_id = await asyncio.to_thread(archive_finished_game, self.archive_path, snapshot)
+        except SumitoError as exc:
+            log.warning("game %s could not be added to the archive %s: %s", session.id, self.archive_path, exc)
+            return
+        async with session.lock:
+            if session.generation == generation:
+                session.archive_id = archive_id
+                self.store.save(session)
+
+    def _renew_pool(self, broken: ProcessPoolExecutor) -> None:
+        """Replace a broken pool of workers (a worker that dies takes its pool with it), once."""
+        if self.pool is not broken:
+            return
+        self.pool = self.pool_factory()
+        broken.shutdown(wait=False, cancel_futures=True)
+
+
+def _new_id() -> str:
+    return "g-" + secrets.token_hex(6)

@@ -1,0 +1,357 @@
+// The live game view: the board you play on by clicks or keys, the move box, undo, redo,
+// resign and start over, and the computer thinking in the background (the page polls
+// GET /api/games/{id}?wait=… while `thinking`, and animates each move that arrives).
+
+import * as api from "./api.js";
+import { BoardView } from "./board.js";
+import { describeMove, movedCells, sortCells } from "./geometry.js";
+import { clickCell, destinationsOf, movesOf, pickMove } from "./selection.js";
+import { capitalised, copyText, other, outcomeText, renderMoveList, say, sleep } from "./ui.js";
+
+const WAIT_SECONDS = 5; // each poll waits this long on the server for the computer's move
+const $ = (id) => document.getElementById(id);
+
+export class PlayView {
+  /** @param {(id: string|null) => void} onGame told the id of the game on show (for the address bar) */
+  constructor({ onGame = () => {} } = {}) {
+    this.onGame = onGame;
+    this.state = null;
+    this.legal = [];
+    this.legalPly = -1; // the ply the legal moves belong to
+    this.selection = [];
+    this.anchor = null; // the marble selected last: it breaks ties between broadside moves
+    this.hover = null;
+    this.following = 0; // bumped to stop a polling loop that belongs to an older game or state
+    this.resignArmed = false;
+    this.elements = {
+      status: $("play-status"), message: $("play-message"), moves: $("play-moves"), position: $("play-position"),
+      undo: $("undo-button"), redo: $("redo-button"), resign: $("resign-button"), restart: $("restart-button"),
+      moveForm: $("move-form"), moveInput: $("move-input"), speed: $("speed-control"), speedInput: $("speed-input"),
+      speedValue: $("speed-value"), exportLink: $("play-export"), copy: $("play-copy"),
+    };
+    this.view = new BoardView($("play-board"), {
+      label: "Board",
+      onActivate: (cell) => this.activate(cell),
+      onHover: (cell) => { this.hover = cell; this.drawBoard(); },
+      onEscape: () => this.clearSelection("Selection cleared."),
+    });
+    this.wire();
+  }
+
+  wire() {
+    const e = this.elements;
+    e.undo.addEventListener("click", () => this.act(api.undo));
+    e.redo.addEventListener("click", () => this.act(api.redo));
+    e.resign.addEventListener("click", () => this.resign());
+    e.restart.addEventListener("click", () => this.restart());
+    e.copy.addEventListener("click", () => this.copyPosition());
+    e.moveForm.addEventListener("submit", (event) => {
+      event.preventDefault();
+      this.typedMove();
+    });
+    e.speedInput.addEventListener("input", () => { e.speedValue.textContent = Number(e.speedInput.value).toFixed(1); });
+    e.speedInput.addEventListener("change", () => this.act((id) => api.setSpeed(id, Number(e.speedInput.value))));
+  }
+
+  // ----------------------------------------------------------------- games
+
+  /** Before the first game: a layout's start on the board, to look at while choosing. */
+  preview(board) {
+    if (this.state) return;
+    this.view.render(board);
+    this.view.setPlayers({ black: null, white: null });
+  }
+
+  async start(settings) {
+    const state = await api.newGame(settings);
+    await this.show(state, { fresh: true });
+  }
+
+  async open(id) {
+    if (this.state?.id === id) return;
+    try {
+      await this.show(await api.game(id), { fresh: true });
+    } catch (error) {
+      say(this.elements.message, `Game ${id}: ${error.message}`, "error");
+    }
+  }
+
+  async restart() {
+    if (!this.state) return;
+    const { black, white, board, speed } = this.state;
+    if (!board.layout) {
+      say(this.elements.message, "This game did not start from a layout: use New game to choose one.", "info");
+      return;
+    }
+    const rules = { win_threshold: board.win_threshold, inline_only: board.inline_only };
+    await this.guard(() => this.start({ black: black.spec, white: white.spec, layout: board.layout, speed: speed ?? 1, ...rules }));
+  }
+
+  /** Show a new game state: animate the move that led to it, fetch the legal moves, follow the computer. */
+  async show(next, { fresh = false } = {}) {
+    const before = this.state;
+    const sameGame = before && before.id === next.id && !fresh;
+    const moved = !sameGame || before.ply !== next.ply || before.board.position !== next.board.position;
+    this.state = next;
+    if (!sameGame) this.onGame(next.id);
+    if (moved) {
+      this.selection = [];
+      this.anchor = null;
+      this.legal = [];
+      this.legalPly = -1;
+      delete $("play-view").dataset.legalPly;
+    }
+    const oneMove = sameGame && next.ply === before.ply + 1 && next.moves.slice(0, -1).join() === before.moves.join();
+    if (oneMove) this.lastBoard = { after: next.board.position, board: before.board }; // marks the move exactly
+    this.drawBoard();
+    this.drawPanel();
+    if (oneMove) await this.view.animate(before.board, describeMove(before.board, next.moves.at(-1)));
+    if (this.state !== next) return; // a newer state arrived while the marbles slid
+    if (this.humanToMove()) await this.loadLegal();
+    this.follow();
+  }
+
+  async loadLegal() {
+    const state = this.state;
+    try {
+      const legal = await api.legalMoves(state.id);
+      if (this.state !== state) return;
+      this.legal = legal;
+      this.legalPly = state.ply;
+      $("play-view").dataset.legalPly = String(state.ply); // the board takes clicks from here on
+      this.drawBoard();
+    } catch (error) {
+      say(this.elements.message, error.message, "error");
+    }
+  }
+
+  /** Poll while the computer thinks; stops when a newer state or another game takes over. */
+  async follow() {
+    const token = ++this.following;
+    while (token === this.following && this.state && this.state.thinking && !this.state.outcome) {
+      const id = this.state.id;
+      let next;
+      const asked = performance.now();
+      try {
+        next = await api.game(id, { wait: WAIT_SECONDS, ply: this.state.ply });
+      } catch (error) {
+        say(this.elements.message, error.message, "error");
+        await sleep(2000);
+        continue;
+      }
+      if (token !== this.following || this.state?.id !== id) return;
+      // show() starts a new follow() of its own when the state changed
+      if (next.ply !== this.state.ply || next.thinking !== this.state.thinking || next.outcome || next.error) {
+        await this.show(next);
+        return;
+      }
+      if (performance.now() - asked < 200) await sleep(300); // a server that does not wait: do not spin
+    }
+  }
+
+  // ----------------------------------------------------------------- whose turn
+
+  humanSides(state = this.state) {
+    return ["black", "white"].filter((colour) => state[colour].spec === "human");
+  }
+
+  humanToMove() {
+    const state = this.state;
+    return Boolean(state && !state.outcome && state[state.board.to_move].spec === "human");
+  }
+
+  /** Why the board takes no move now, or null when the player may move. */
+  whyNotNow() {
+    const state = this.state;
+    if (!state) return "Start a game first: New game.";
+    if (state.outcome) return `The game is over: ${outcomeText(state.outcome, this.names())}. Undo, start over or start a new game.`;
+    if (!this.humanSides().length) return "You are watching two computers play: start a new game to play yourself.";
+    if (!this.humanToMove()) {
+      const colour = state.board.to_move;
+      const doing = state.thinking ? "is thinking" : "is to move";
+      return `Not your turn: ${capitalised(colour)} (${state[colour].name}) ${doing}.`;
+    }
+    if (this.legalPly !== state.ply) return "One moment: the legal moves are on their way.";
+    return null;
+  }
+
+  names() {
+    return { black: this.state.black.name, white: this.state.white.name };
+  }
+
+  // ----------------------------------------------------------------- the player's input
+
+  async activate(cell) {
+    const reason = this.whyNotNow();
+    if (reason) {
+      say(this.elements.message, reason, "error");
+      return;
+    }
+    const answer = clickCell(
+      { board: this.state.board, legal: this.legal, selection: this.selection, anchor: this.anchor }, cell,
+    );
+    this.selection = answer.selection;
+    this.anchor = answer.anchor;
+    if (answer.move) {
+      say(this.elements.message, "");
+      await this.playMove(answer.move.notation);
+      return;
+    }
+    say(this.elements.message, answer.message || this.selectionHint(), answer.tone);
+    this.drawBoard();
+  }
+
+  selectionHint() {
+    if (!this.selection.length) return "";
+    const count = destinationsOf(movesOf(this.legal, this.selection), this.selection).size;
+    const what = sortCells(this.selection).join(", ");
+    return count ? `Selected ${what}: click a highlighted cell (or press Enter on one) to move there.` : `Selected ${what}.`;
+  }
+
+  clearSelection(message) {
+    if (!this.selection.length) return;
+    this.selection = [];
+    this.anchor = null;
+    say(this.elements.message, message, "info");
+    this.drawBoard();
+  }
+
+  async typedMove() {
+    const input = this.elements.moveInput;
+    const text = input.value.trim();
+    if (!text) {
+      say(this.elements.message, "Type a move in notation first, for example c3d3.", "error");
+      return;
+    }
+    if (!this.state) {
+      say(this.elements.message, this.whyNotNow(), "error");
+      return;
+    }
+    // the server judges the move, and says why when it is not legal or not the player's turn
+    if (await this.playMove(text)) input.value = "";
+  }
+
+  async playMove(notation) {
+    try {
+      const next = await api.play(this.state.id, notation);
+      await this.show(next);
+      return true;
+    } catch (error) {
+      say(this.elements.message, error.message, "error");
+      this.drawBoard();
+      return false;
+    }
+  }
+
+  /** Run a game action (undo, redo, speed…) and show its answer; errors go to the message line. */
+  async act(action) {
+    if (!this.state) return;
+    await this.guard(async () => this.show(await action(this.state.id)));
+  }
+
+  async guard(work) {
+    try {
+      await work();
+    } catch (error) {
+      say(this.elements.message, error.message, "error");
+    }
+  }
+
+  async resign() {
+    const state = this.state;
+    if (!state || state.outcome) return;
+    const button = this.elements.resign;
+    if (!this.resignArmed) {
+      // a second click confirms: a stray click should not end the game
+      this.resignArmed = true;
+      button.textContent = "Really resign?";
+      button.classList.add("danger");
+      setTimeout(() => this.disarmResign(), 4000);
+      return;
+    }
+    this.disarmResign();
+    const humans = this.humanSides();
+    const side = humans.length === 2 ? state.board.to_move : undefined;
+    await this.act((id) => api.resign(id, side));
+  }
+
+  disarmResign() {
+    this.resignArmed = false;
+    this.elements.resign.textContent = "Resign";
+    this.elements.resign.classList.remove("danger");
+  }
+
+  async copyPosition() {
+    if (!this.state) return;
+    const text = this.state.board.position;
+    const done = await copyText(text);
+    say(this.elements.message, done ? `Copied the position: ${text}` : `Copy this position: ${text}`, done ? "good" : "info");
+  }
+
+  // ----------------------------------------------------------------- drawing
+
+  drawBoard() {
+    const state = this.state;
+    if (!state) return;
+    const moves = movesOf(this.legal, this.selection);
+    const targets = destinationsOf(moves, this.selection);
+    const marks = { selected: new Set(this.selection), targets: new Set(targets.keys()), last: new Set() };
+    if (this.hover && targets.has(this.hover)) {
+      const move = pickMove(targets.get(this.hover), state.board, this.selection, this.hover, this.anchor);
+      if (move) {
+        marks.preview = new Set(move.destinations);
+        marks.pushed = new Set(move.pushed);
+      }
+    }
+    if (state.moves.length) {
+      const before = this.lastBoard?.after === state.board.position ? this.lastBoard.board : null;
+      const { from, to } = movedCells(state.board, state.moves.at(-1), before);
+      for (const cell of [...from, ...to]) marks.last.add(cell);
+    }
+    this.view.render(state.board, marks);
+  }
+
+  drawPanel() {
+    const state = this.state;
+    const e = this.elements;
+    const over = Boolean(state.outcome);
+    const watching = !this.humanSides().length;
+    this.view.setPlayers(
+      { black: state.black.name, white: state.white.name },
+      { toMove: state.board.to_move, thinking: state.thinking, over },
+    );
+    e.status.textContent = this.statusText();
+    e.status.dataset.state = over ? "over" : state.thinking ? "thinking" : this.humanToMove() ? "your-turn" : "waiting";
+    if (state.error) say(e.message, `The computer stopped: ${state.error}`, "error");
+    e.undo.disabled = !state.can_undo;
+    e.redo.disabled = !state.can_redo;
+    e.resign.disabled = over || watching;
+    e.moveInput.disabled = over || watching;
+    e.speed.hidden = !watching;
+    if (watching && state.speed !== null && document.activeElement !== e.speedInput) {
+      e.speedInput.value = state.speed;
+      e.speedValue.textContent = Number(state.speed).toFixed(1);
+    }
+    const firstColour = state.ply % 2 === 0 ? state.board.to_move : other(state.board.to_move);
+    renderMoveList(e.moves, state.moves, { firstColour });
+    e.position.value = state.board.position;
+    e.exportLink.hidden = false;
+    e.exportLink.href = api.gameRecordUrl(state.id);
+    e.exportLink.download = `sumito-${state.id}.txt`;
+    document.body.dataset.game = state.id;
+    const root = $("play-view");
+    root.dataset.ply = String(state.ply);
+    root.dataset.state = e.status.dataset.state;
+  }
+
+  statusText() {
+    const state = this.state;
+    if (state.outcome) return outcomeText(state.outcome, this.names());
+    const colour = state.board.to_move;
+    const who = `${capitalised(colour)} (${state[colour].name})`;
+    if (state.thinking) return `${who} is thinking…`;
+    if (this.humanSides().length === 2) return `${capitalised(colour)} to move.`;
+    if (this.humanToMove()) return `Your move: you play ${colour}.`;
+    return `${who} is to move.`;
+  }
+}

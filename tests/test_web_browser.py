@@ -1,0 +1,402 @@
+"""The web page end to end, in a real headless browser (Playwright driving Debian's chromium).
+
+The real server (`sumito serve`) runs in a subprocess on a free port with temporary databases;
+the archive is seeded by `sumito match`. The tests click, type and read the page as a person
+would, and check what it shows against the JSON API. Skipped with a clear message when
+playwright or /usr/bin/chromium is missing (`.ci/run` installs both).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+try:
+    from playwright.sync_api import sync_playwright
+except ImportError:  # pragma: no cover - CI installs it
+    sync_playwright = None
+
+CHROMIUM = Path("/usr/bin/chromium")
+SUMITO = [sys.executable, "-c", "import sys; from sumito.cli import main; sys.exit(main(sys.argv[1:]))"]
+
+pytestmark = [
+    pytest.mark.skipif(sync_playwright is None, reason="playwright is not installed (pip install playwright)"),
+    pytest.mark.skipif(not CHROMIUM.exists(), reason="no /usr/bin/chromium (apt-get install -y chromium)"),
+]
+
+# the page shows the player's turn and has the legal moves for it (or the game is over)
+YOUR_TURN_OR_OVER = """() => {
+  const view = document.getElementById("play-view");
+  const ready = view.dataset.state === "your-turn" && view.dataset.legalPly === view.dataset.ply;
+  return ready || view.dataset.state === "over";
+}"""
+
+
+# --------------------------------------------------------------------------- the server
+@pytest.fixture(scope="module")
+def archive_path(tmp_path_factory) -> Path:
+    """An arena archive with two finished random games on the mini board."""
+    path = tmp_path_factory.mktemp("archive") / "games.sqlite"
+    match = ["match", "random", "random:seed=2", "-n", "2", "--layout", "mini", "--seed", "7", "--quiet"]
+    subprocess.run([*SUMITO, *match, "--workers", "1", "--db", str(path)], check=True, capture_output=True, timeout=120)
+    return path
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory, archive_path) -> str:
+    """`sumito serve` on a free port; the base address, e.g. http://127.0.0.1:40123/."""
+    home = tmp_path_factory.mktemp("serve")
+    out = home / "stdout.txt"
+    env = {**os.environ, "XDG_DATA_HOME": str(home / "xdg")}
+    with out.open("w") as stdout, (home / "stderr.txt").open("w") as stderr:
+        databases = ["--db", str(home / "web.sqlite"), "--archive", str(archive_path)]
+        serve = [*SUMITO, "serve", "--port", "0", "--workers", "1", *databases]
+        process = subprocess.Popen(serve, stdout=stdout, stderr=stderr, env=env)
+    try:
+        url = _wait_for_url(process, out, home / "stderr.txt")
+        yield url
+    finally:
+        process.terminate()
+        try:
+            process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
+
+
+def _wait_for_url(process: subprocess.Popen, out: Path, err: Path, timeout: float = 60) -> str:
+    deadline = time.monotonic() + timeout
+    url = None
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            raise RuntimeError(f"sumito serve exited with {process.returncode}: {err.read_text()}")
+        if url is None:
+            words = [w for w in out.read_text().split() if w.startswith("http://")]
+            url = words[0] if words else None
+        if url is not None:
+            try:
+                with urllib.request.urlopen(url + "api/layouts", timeout=5):
+                    return url
+            except OSError:
+                pass
+        time.sleep(0.2)
+    raise RuntimeError(f"sumito serve did not start in {timeout} s: {err.read_text()}")
+
+
+def api(base: str, method: str, path: str, body: dict | None = None):
+    data = None if body is None else json.dumps(body).encode()
+    request = urllib.request.Request(
+        base + path.lstrip("/"), data=data, method=method, headers={"Content-Type": "application/json"}
+    )
+    with urllib.request.urlopen(request, timeout=30) as response:
+        text = response.read().decode()
+        return json.loads(text) if "json" in response.headers.get("Content-Type", "") else text
+
+
+# --------------------------------------------------------------------------- the browser
+@pytest.fixture(scope="module")
+def browser():
+    with sync_playwright() as p:
+        chromium = p.chromium.launch(executable_path=str(CHROMIUM))
+        yield chromium
+        chromium.close()
+
+
+@pytest.fixture
+def page(browser):
+    context = browser.new_context(viewport={"width": 1280, "height": 860})
+    context.grant_permissions(["clipboard-read", "clipboard-write"])
+    page = context.new_page()
+    page.set_default_timeout(30_000)  # a busy two-core machine can be slow
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    # the browser logs every 4xx answer (an illegal move typed) as "Failed to load resource": expected
+    expected = "Failed to load resource"
+    page.on(
+        "console", lambda msg: msg.type == "error" and not msg.text.startswith(expected) and errors.append(msg.text)
+    )
+    yield page
+    context.close()
+    assert not errors, f"the page logged errors: {errors}"
+
+
+@pytest.fixture
+def shots(tmp_path_factory) -> Path:
+    """Where screenshots go: SUMITO_SCREENSHOTS to keep them, else a temporary folder."""
+    folder = os.environ.get("SUMITO_SCREENSHOTS")
+    if folder:
+        Path(folder).mkdir(parents=True, exist_ok=True)
+        return Path(folder)
+    return tmp_path_factory.mktemp("screenshots")
+
+
+def cell(page, name: str):
+    return page.locator(f'#play-view [data-cell="{name}"]')
+
+
+def message(page) -> str:
+    return page.locator("#play-message").inner_text()
+
+
+def board_marbles(page, view: str) -> dict[str, str]:
+    """Cell name → "black"/"white" for every marble the page shows in a view."""
+    return page.eval_on_selector_all(
+        f"#{view}-view [data-cell]",
+        "cells => Object.fromEntries(cells.filter(c => c.dataset.marble).map(c => [c.dataset.cell, c.dataset.marble]))",
+    )
+
+
+def api_marbles(board: dict) -> dict[str, str]:
+    return {c["name"]: c["marble"] for c in board["cells"] if c["marble"]}
+
+
+def choose(legal: list[dict], board: dict) -> dict:
+    """A greedy pick that beats `random` on the mini board in a few moves: push off, push, go central."""
+    cells = {c["name"]: c for c in board["cells"]}
+    cx = sum(c["x"] for c in cells.values()) / len(cells)
+    cy = sum(c["y"] for c in cells.values()) / len(cells)
+
+    def spread(names):
+        return sum(math.hypot(cells[n]["x"] - cx, cells[n]["y"] - cy) for n in names)
+
+    return max(
+        legal,
+        key=lambda m: (
+            m["push_off"],
+            len(m["pushed"]),
+            spread(m["marbles"]) - spread(m["destinations"]),
+            m["notation"],
+        ),
+    )
+
+
+def click_move(page, move: dict, legal: list[dict]) -> None:
+    """Select the move's marbles (in line order) and click a destination only this move reaches."""
+    marbles = sorted(move["marbles"], key=lambda n: (n[0], int(n[1:])))
+    for name in marbles:
+        cell(page, name).click()
+    rivals = [m for m in legal if set(m["marbles"]) == set(marbles) and m is not move]
+    own = [d for d in move["destinations"] if d not in marbles]
+    unique = [d for d in own if not any(d in r["destinations"] for r in rivals)]
+    target = (unique or own)[0]
+    assert "target" in cell(page, target).get_attribute("class")  # highlighted before the click
+    cell(page, target).click()
+
+
+# --------------------------------------------------------------------------- the tests
+def test_play_a_whole_game_by_clicks(page, server, shots):
+    page.goto(server)
+    form = page.locator("#new-game-form")
+    form.wait_for()  # the new-game dialog opens on a first visit
+    form.locator("select[name=layout]").select_option("mini")
+    form.locator("select[name=opponent]").select_option("__spec__")
+    form.locator("input[name=opponent-spec]").fill("random:seed=1")
+    form.locator("input[name=colour][value=black]").check()
+    page.click("#start-button")
+    page.wait_for_function(YOUR_TURN_OR_OVER)
+    game_id = page.evaluate("document.body.dataset.game")
+    assert f"#game={game_id}" in page.url
+
+    for _ in range(60):
+        page.wait_for_function(YOUR_TURN_OR_OVER)
+        state = api(server, "GET", f"api/games/{game_id}")
+        if state["outcome"]:
+            break
+        assert page.locator("#play-view").get_attribute("data-ply") == str(state["ply"])
+        legal = api(server, "GET", f"api/games/{game_id}/legal")
+        move = choose(legal, state["board"])
+        click_move(page, move, legal)
+        page.wait_for_function(f"() => Number(document.getElementById('play-view').dataset.ply) > {state['ply']}")
+        assert api(server, "GET", f"api/games/{game_id}")["moves"][state["ply"]] == move["notation"]
+    else:
+        pytest.fail("the game did not end in 60 moves")
+
+    state = api(server, "GET", f"api/games/{game_id}")
+    assert state["outcome"]["winner"] == "black" and state["outcome"]["reason"] == "push-off"
+    assert page.locator("#play-moves .move").all_inner_texts() == state["moves"]
+    for colour in ("black", "white"):
+        lost = page.locator(f"#play-view .tray-{colour} .tray-lost")
+        assert lost.get_attribute("data-lost") == str(state["board"]["lost"][colour])
+        assert f"{state['board']['lost'][colour]} / 2" in lost.inner_text()
+    assert "Black (You) wins" in page.locator("#play-status").inner_text()
+    assert board_marbles(page, "play") == api_marbles(state["board"])
+    # a click on the finished game says why nothing happens
+    cell(page, "c3").click()
+    assert "The game is over" in message(page)
+    page.locator("#play-board").screenshot(path=str(shots / "mini-won.png"))
+
+
+def test_illegal_clicks_and_moves_are_explained(page, server):
+    state = api(server, "POST", "api/games", {"black": "human", "white": "random", "layout": "standard"})
+    page.goto(f"{server}#game={state['id']}")
+    page.wait_for_function(YOUR_TURN_OR_OVER)
+
+    cell(page, "i5").click()
+    assert "i5 is a white marble, and you play black" in message(page)
+    cell(page, "e5").click()
+    assert "First select" in message(page)
+    cell(page, "c3").click()
+    assert "selected" in cell(page, "c3").get_attribute("aria-label")
+    cell(page, "e7").click()
+    assert "No legal move that way: e7 is not next to c3" in message(page)
+    cell(page, "a5").click()  # not in a line with c3: selected alone
+    assert "not in a line" in message(page)
+    cell(page, "a5").click()  # deselect: nothing selected
+    for name in ("a1", "a2", "a3", "a4"):
+        cell(page, name).click()
+    assert "At most three marbles" in message(page)
+    cell(page, "a4").click()  # deselect: nothing selected
+    cell(page, "b5").click()
+    cell(page, "b6").click()
+    cell(page, "c5").click()  # c5 is not in a line with b5, b6
+    assert "not in a line" in message(page)
+
+    # the move box: the server's reason, then a legal move
+    page.fill("#move-input", "c3e3")
+    page.click("#move-form button[type=submit]")
+    page.wait_for_function("() => document.getElementById('play-message').dataset.tone === 'error'")
+    assert "c3e3" in message(page) or "neighbour" in message(page)
+    page.fill("#move-input", "c3d3")
+    page.press("#move-input", "Enter")
+    page.wait_for_function("() => document.getElementById('play-view').dataset.ply !== '0'")
+    assert page.locator("#play-moves .move").first.inner_text() == "c3d3"
+
+    # the keyboard: arrows move the focus between cells, Enter selects, Escape clears
+    page.wait_for_function(YOUR_TURN_OR_OVER)
+    cell(page, "b2").focus()
+    page.keyboard.press("ArrowRight")
+    assert page.evaluate("document.activeElement.dataset.cell") == "b3"
+    page.keyboard.press("ArrowUp")
+    assert page.evaluate("document.activeElement.dataset.cell") in ("c3", "c4")
+    page.keyboard.press("ArrowDown")
+    assert page.evaluate("document.activeElement.dataset.cell") == "b3"
+    page.keyboard.press("Enter")
+    assert cell(page, "b3").get_attribute("aria-pressed") == "true"
+    page.keyboard.press("Escape")
+    assert cell(page, "b3").get_attribute("aria-pressed") == "false"
+
+
+def test_not_your_turn_and_watching_are_explained(page, server):
+    # the computer (Black) thinks for 3 seconds: a click meanwhile is explained, and resigning works
+    state = api(server, "POST", "api/games", {"black": "engine:time=3", "white": "human", "layout": "standard"})
+    page.goto(f"{server}#game={state['id']}")
+    page.wait_for_function("() => document.getElementById('play-view').dataset.state === 'thinking'")
+    cell(page, "i5").click()
+    assert "Not your turn: Black (Engine (3 s)) is thinking" in message(page)  # the preset's name
+    assert "thinking" in page.locator("#play-view .tray-black").inner_text()
+    page.click("#resign-button")
+    page.click("#resign-button")  # the second click confirms
+    page.wait_for_function("() => document.getElementById('play-view').dataset.state === 'over'")
+    assert "Black (Engine (3 s)) wins by resignation" in page.locator("#play-status").inner_text()
+
+    # two computers: the page follows their moves and explains that it only watches
+    state = api(
+        server, "POST", "api/games", {"black": "greedy", "white": "random:seed=3", "layout": "mini", "speed": 0.3}
+    )
+    page.goto(f"{server}#game={state['id']}")
+    page.wait_for_function("() => Number(document.getElementById('play-view').dataset.ply) >= 2")
+    assert page.locator("#speed-control").is_visible()
+    cell(page, "c3").click()
+    assert "watching two computers" in message(page)
+    page.wait_for_function("() => document.getElementById('play-view').dataset.state === 'over'", timeout=30_000)
+    final = api(server, "GET", f"api/games/{state['id']}")
+    assert page.locator("#play-moves .move").all_inner_texts() == final["moves"]
+
+
+def test_replay_import_and_copy_a_stored_game(page, server, shots):
+    page.goto(f"{server}#archive")
+    page.fill("#archive-filters input[name=player]", "seed=2")
+    page.click("#archive-filters button[type=submit]")
+    rows = page.locator("#archive-table tbody tr")
+    rows.first.wait_for()
+    assert rows.count() == 2
+    stored_id = rows.first.get_attribute("data-id")
+    stored = api(server, "GET", f"api/archive/{stored_id}")
+    boards = stored["boards"]
+    rows.first.get_by_role("link", name="Replay").first.click()
+
+    view = page.locator("#replay-view")
+    view.wait_for()
+    last = len(stored["moves"])
+    page.wait_for_function(f"() => document.getElementById('replay-view').dataset.ply === '{last}'")
+    assert board_marbles(page, "replay") == api_marbles(boards[-1])
+
+    page.click("#replay-first")
+    assert view.get_attribute("data-ply") == "0"
+    assert board_marbles(page, "replay") == api_marbles(boards[0])
+    page.click("#replay-next")
+    assert board_marbles(page, "replay") == api_marbles(boards[1]) != api_marbles(boards[0])
+    assert page.input_value("#replay-position") == boards[1]["position"]
+    page.locator("#replay-slider").fill("3")
+    assert view.get_attribute("data-ply") == "3"
+    assert board_marbles(page, "replay") == api_marbles(boards[3])
+    page.click("#replay-prev")
+    assert board_marbles(page, "replay") == api_marbles(boards[2])
+    page.click("#replay-last")
+    page.locator("#replay-prev").focus()  # ← → Home End step from anywhere in the view
+    page.keyboard.press("ArrowLeft")
+    assert view.get_attribute("data-ply") == str(last - 1)
+    assert board_marbles(page, "replay") == api_marbles(boards[last - 1])
+    assert page.locator("#replay-moves .move.current").inner_text() == stored["moves"][last - 2]
+    view.screenshot(path=str(shots / "replay.png"))
+
+    # copy the position string
+    page.click("#replay-copy")
+    assert page.evaluate("navigator.clipboard.readText()") == boards[last - 1]["position"]
+
+    # export, then import the record: it opens as a game at its last position
+    record = api(server, "GET", page.get_attribute("#replay-export", "href"))
+    assert '[Layout "mini"]' in record
+    page.click("#import-button")
+    page.set_input_files(
+        "#import-file", files=[{"name": "game.txt", "mimeType": "text/plain", "buffer": record.encode()}]
+    )
+    page.wait_for_function("() => document.getElementById('import-text').value.includes('[Layout')")
+    assert page.input_value("#import-text") == record
+    page.click("#import-form button[type=submit]")
+    page.wait_for_function(f"() => document.getElementById('play-view').dataset.ply === '{last}'")
+    assert page.locator("#play-moves .move").all_inner_texts() == stored["moves"]
+    assert board_marbles(page, "play") == api_marbles(boards[-1])
+    page.click("#undo-button")
+    page.wait_for_function(f"() => document.getElementById('play-view').dataset.ply === '{last - 1}'")
+    assert board_marbles(page, "play") == api_marbles(boards[last - 1])
+
+
+def test_screenshots_show_the_board_on_a_laptop_and_a_phone(page, server, shots):
+    import matplotlib.image
+
+    state = api(server, "POST", "api/games", {"black": "human", "white": "greedy", "layout": "standard"})
+    page.goto(f"{server}#game={state['id']}")
+    page.wait_for_function(YOUR_TURN_OR_OVER)
+    cells = {c["name"]: c["marble"] for c in state["board"]["cells"]}
+    for size, name in (((1280, 860), "laptop"), ((390, 844), "phone")):
+        page.set_viewport_size({"width": size[0], "height": size[1]})
+        page.wait_for_timeout(100)
+        # the page fits the screen's width: nothing to scroll sideways
+        assert page.evaluate("document.documentElement.scrollWidth") <= size[0]
+        path = shots / f"standard-{name}.png"
+        page.screenshot(path=str(path), full_page=True)
+        image = matplotlib.image.imread(str(path))[..., :3]
+        assert image.shape[1] == size[0]
+        assert image.std() > 0.1, "the screenshot is (nearly) blank"
+        luminance = image @ [0.299, 0.587, 0.114]
+        seen = {"black": 0, "white": 0, None: 0}
+        for name_, marble in cells.items():
+            box = cell(page, name_).bounding_box()
+            x, y = int(box["x"] + box["width"] / 2), int(box["y"] + box["height"] / 2)
+            value = luminance[y - 2 : y + 3, x - 2 : x + 3].mean()
+            kind = "black" if value < 0.3 else "white" if value > 0.8 else None
+            seen[kind] += 1
+            assert kind == marble, f"{name_} should look {marble}, its centre has luminance {value:.2f} ({name})"
+        assert seen["black"] == seen["white"] == 14
+        # the board scales with the screen: most of the phone's width, a good part of the laptop's
+        board = page.locator("#play-board svg").bounding_box()
+        assert board["width"] > (0.85 * size[0] if name == "phone" else 500)
