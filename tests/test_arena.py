@@ -427,7 +427,8 @@ def test_interrupted_match_keeps_the_finished_games(capsys, tmp_path, monkeypatc
 
 def test_ctrl_c_stops_a_pooled_match_cleanly(tmp_path):
     db = tmp_path / "games.sqlite"
-    argv = [sys.executable, "-m", "sumito.cli", "match", "random", "random", "-n", "2000", "--layout", "small"]
+    # far more games than can finish before the interrupt, even if the polling below is starved
+    argv = [sys.executable, "-m", "sumito.cli", "match", "random", "random", "-n", "20000", "--layout", "small"]
     argv += ["--max-plies", "2000", "--repetitions", "0", "--workers", "2", "--db", str(db), "--seed", "1"]
     env = dict(os.environ, COLUMNS="200")
     proc = subprocess.Popen(
@@ -438,7 +439,7 @@ def test_ctrl_c_stops_a_pooled_match_cleanly(tmp_path):
         while time.time() < deadline:  # wait for the first stored games
             time.sleep(0.3)
             with contextlib.suppress(Exception):
-                conn = sqlite3.connect(db)
+                conn = sqlite3.connect(db, timeout=5)
                 n = conn.execute("SELECT count(*) FROM games").fetchone()[0]
                 conn.close()
                 if n >= 2:

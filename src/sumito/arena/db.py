@@ -28,6 +28,7 @@ from sumito.arena.errors import ArchiveError
 from sumito.arena.match import ArenaSettings, GameResult, start_position
 from sumito.engine import BLACK, WHITE, DrawRules, Game, GameRecord, SumitoError, get_layout
 from sumito.engine.game import DECLARED_REASONS, Outcome
+from sumito.fileio import claim_sqlite
 
 SCHEMA_VERSION = 1
 APPLICATION_ID = 0x53554D49  # "SUMI"
@@ -221,30 +222,9 @@ class GameArchive:
 
     def _check_schema(self, create: bool) -> None:
         path = self.path
-        try:
-            app_id = self.conn.execute("PRAGMA application_id").fetchone()[0]
-            version = self.conn.execute("PRAGMA user_version").fetchone()[0]
-            tables = {r[0] for r in self.conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
-        except sqlite3.DatabaseError as exc:
-            raise ArchiveError(f"{path} is not a Sumito game database (not an SQLite file: {exc})") from None
-        if app_id == 0 and version == 0 and not tables:
-            if not create:
-                raise ArchiveError(f"{path} is an empty database with no games")
-            try:
-                self.conn.executescript(
-                    f"BEGIN; {_SCHEMA} PRAGMA application_id = {APPLICATION_ID}; "
-                    f"PRAGMA user_version = {SCHEMA_VERSION}; COMMIT;"
-                )
-            except sqlite3.Error as exc:
-                raise ArchiveError(f"cannot create the game database {path}: {exc}") from None
-            return
-        if app_id != APPLICATION_ID:
-            raise ArchiveError(f"{path} is an SQLite database of another program, not a Sumito game database")
-        if version != SCHEMA_VERSION:
-            newer = " (written by a newer Sumito)" if version > SCHEMA_VERSION else ""
-            raise ArchiveError(
-                f"{path} has game-database schema version {version}{newer}; this Sumito reads version {SCHEMA_VERSION}"
-            )
+        version = SCHEMA_VERSION
+        claim_sqlite(self.conn, path, application_id=APPLICATION_ID, version=version, schema=_SCHEMA,
+                     what="a Sumito game database", error=ArchiveError, create=create)
         for table, columns in (("games", _GAME_COLUMNS), ("runs", _RUN_COLUMNS)):
             found = [r[1] for r in self.conn.execute(f"PRAGMA table_info({table})")]
             if found != columns:

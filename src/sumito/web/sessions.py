@@ -36,6 +36,7 @@ from sumito.arena.match import DEFAULT_RULES, ArenaSettings, GameResult, GameTas
 from sumito.engine import BLACK, WHITE, DrawRules, Game, GameRecord, Outcome, Position, SumitoError, parse_records
 from sumito.engine.game import DECLARED_REASONS
 from sumito.engine.geometry import COLOR_NAMES
+from sumito.fileio import claim_sqlite
 from sumito.players import PlayerSpecError, make_player, parse_spec
 from sumito.web import thinking
 from sumito.web.serialize import COLOR_WORDS, board_json, layout_of, legal_move_json
@@ -374,22 +375,8 @@ class WebStore:
             raise
 
     def _check_schema(self) -> None:
-        path = self.path
-        try:
-            app_id = self.conn.execute("PRAGMA application_id").fetchone()[0]
-            version = self.conn.execute("PRAGMA user_version").fetchone()[0]
-            tables = {r[0] for r in self.conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
-        except sqlite3.DatabaseError as exc:
-            raise WebStoreError(f"{path} is not a database of Sumito web games (not an SQLite file: {exc})") from None
-        if app_id == 0 and version == 0 and not tables:
-            self.conn.executescript(
-                f"BEGIN; {_SCHEMA} PRAGMA application_id = {APPLICATION_ID}; "
-                f"PRAGMA user_version = {SCHEMA_VERSION}; COMMIT;"
-            )
-        elif app_id != APPLICATION_ID:
-            raise WebStoreError(f"{path} is another program's SQLite database, not a database of Sumito web games")
-        elif version != SCHEMA_VERSION:
-            raise WebStoreError(f"{path} has schema version {version}; this Sumito reads version {SCHEMA_VERSION}")
+        claim_sqlite(self.conn, self.path, application_id=APPLICATION_ID, version=SCHEMA_VERSION, schema=_SCHEMA,
+                     what="a database of Sumito web games", error=WebStoreError)
         self.conn.execute("PRAGMA journal_mode = WAL")  # readers never wait for a writer
         self.conn.execute("PRAGMA synchronous = NORMAL")
 
