@@ -434,22 +434,28 @@ def test_ctrl_c_stops_a_pooled_match_cleanly(tmp_path):
     proc = subprocess.Popen(
         argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env, start_new_session=True
     )
+    stored_now = 0
     try:
-        deadline = time.time() + 60
-        while time.time() < deadline:  # wait for the first stored games
+        deadline = time.time() + 90
+        while time.time() < deadline and proc.poll() is None:  # wait for the first stored games
             time.sleep(0.3)
-            with contextlib.suppress(Exception):
-                conn = sqlite3.connect(db, timeout=5)
-                n = conn.execute("SELECT count(*) FROM games").fetchone()[0]
-                conn.close()
-                if n >= 2:
-                    break
+            if not db.exists():
+                continue  # read only: the poll must never create the file the match creates
+            with contextlib.suppress(sqlite3.Error), contextlib.closing(
+                sqlite3.connect(db.resolve().as_uri() + "?mode=ro", uri=True, timeout=5)
+            ) as conn:
+                stored_now = conn.execute("SELECT count(*) FROM games").fetchone()[0]
+            if stored_now >= 2:
+                break
+        assert proc.poll() is None, f"the match ended before the interrupt: {proc.communicate()}"
+        assert stored_now >= 2, "no games stored in 90 s"
         os.killpg(proc.pid, signal.SIGINT)  # as a terminal's Ctrl-C: the whole process group
-        _out, err = proc.communicate(timeout=30)
+        out, err = proc.communicate(timeout=60)
     finally:
         if proc.poll() is None:
-            proc.kill()
-    assert proc.returncode == 130, err
+            os.killpg(proc.pid, signal.SIGKILL)  # the workers too
+            proc.wait()
+    assert proc.returncode == 130, (out, err)
     assert "Traceback" not in err and "KeyboardInterrupt" not in err
     assert "sumito: interrupted:" in err
     finished = int(err.split("interrupted: ")[1].split()[0])
