@@ -432,7 +432,15 @@ def test_ctrl_c_stops_a_pooled_match_cleanly(tmp_path):
     argv += ["--max-plies", "2000", "--repetitions", "0", "--workers", "2", "--db", str(db), "--seed", "1"]
     env = dict(os.environ, COLUMNS="200")
     proc = subprocess.Popen(
-        argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env, start_new_session=True
+        argv,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=env,
+        start_new_session=True,
+        # a shell's background job inherits SIGINT ignored, and Python then never raises
+        # KeyboardInterrupt: give the match a terminal's default, whoever runs the tests
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
     )
     stored_now = 0
     try:
