@@ -1,0 +1,80 @@
+"""Backgammon afterstate generation speed: every roll of a few thousand positions from random games.
+
+Run:  python bench/bench_backgammon.py [--positions 2000] [--reference-positions 200] [--seed 2026]
+
+Measures positions×rolls per second and afterstates per second for the numba kernel (one core), beside
+the slow brute-force reference generator of tests/test_backgammon.py on a subset of the same positions,
+in the same run. JIT warm-up (compiling or loading the on-disk cache) is timed and reported apart.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import platform
+import sys
+import time
+
+import numpy as np
+from numba import njit
+
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "tests"))
+
+from sumito.games.backgammon import ALL_ROLLS, random_position
+from sumito.games.backgammon.kernels import generate_plays
+from test_backgammon import reference_afterstates
+
+ROLLS = np.array(ALL_ROLLS, dtype=np.int64)
+
+
+@njit(cache=True)
+def _generate_all(boards, rolls):
+    """Afterstates of every position for every roll, all inside numba (no Python between calls)."""
+    total = 0
+    for i in range(boards.shape[0]):
+        for r in range(rolls.shape[0]):
+            total += generate_plays(boards[i], rolls[r, 0], rolls[r, 1])[0].shape[0]
+    return total
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--positions", type=int, default=2000)
+    parser.add_argument("--reference-positions", type=int, default=200)
+    parser.add_argument("--seed", type=int, default=2026)
+    args = parser.parse_args()
+
+    rng = np.random.default_rng(args.seed)
+    t0 = time.perf_counter()
+    t_warm = time.perf_counter()
+    _generate_all(np.stack([random_position(rng, 0).board]), ROLLS)
+    warm = time.perf_counter() - t_warm
+    positions = [random_position(rng) for _ in range(args.positions)]
+    boards = np.stack([p.board for p in positions])
+    setup = time.perf_counter() - t0 - warm
+
+    t = time.perf_counter()
+    total = _generate_all(boards, ROLLS)
+    fast = time.perf_counter() - t
+    calls = boards.shape[0] * len(ALL_ROLLS)
+
+    sub = boards[: args.reference_positions]
+    t = time.perf_counter()
+    ref_total = sum(len(reference_afterstates(b, a, c)) for b in sub for a, c in ALL_ROLLS)
+    slow = time.perf_counter() - t
+    ref_calls = sub.shape[0] * len(ALL_ROLLS)
+    fast_sub = _generate_all(sub, ROLLS)
+    assert fast_sub == ref_total, (fast_sub, ref_total)
+
+    print(f"python {platform.python_version()} on {platform.machine()}, seed {args.seed}")
+    print(f"JIT warm-up {warm:.2f} s (not in the figures); {args.positions} random-game positions in {setup:.2f} s")
+    print(
+        f"{'generator':<22}{'positions×rolls':>16}{'afterstates':>13}{'seconds':>10}{'pos×rolls/s':>14}{'after/s':>12}"
+    )
+    for name, n, m, sec in (("numba kernel", calls, total, fast), ("python reference", ref_calls, ref_total, slow)):
+        print(f"{name:<22}{n:>16,}{m:>13,}{sec:>10.3f}{n / sec:>14,.0f}{m / sec:>12,.0f}")
+    print(f"speed-up on positions×rolls: {(calls / fast) / (ref_calls / slow):.0f}×")
+
+
+if __name__ == "__main__":
+    main()
