@@ -1,10 +1,16 @@
-"""Backgammon afterstate generation speed: every roll of a few thousand positions from random games.
+"""Backgammon speed: afterstate generation over every roll of a few thousand positions from random
+games, and TD(λ) self-play training throughput (issue 6's target: 300 training games a minute).
 
 Run:  python bench/bench_backgammon.py [--positions 2000] [--reference-positions 200] [--seed 2026]
+                                      [--training-games 500]
 
 Measures positions×rolls per second and afterstates per second for the numba kernel (one core), beside
 the slow brute-force reference generator of tests/test_backgammon.py on a subset of the same positions,
 in the same run. JIT warm-up (compiling or loading the on-disk cache) is timed and reported apart.
+Training: the shared trainer (:class:`sumito.learn.training.Trainer`) on
+:class:`~sumito.games.backgammon.learning.BackgammonLearningGame`, self-play with 40 hidden units,
+rewards at the end, after one warm-up game; beside it, in the same run, the pubeval player against
+itself over as many games (the cost of the game alone, with no learning).
 """
 
 from __future__ import annotations
@@ -42,6 +48,7 @@ def main() -> None:
     parser.add_argument("--positions", type=int, default=2000)
     parser.add_argument("--reference-positions", type=int, default=200)
     parser.add_argument("--seed", type=int, default=2026)
+    parser.add_argument("--training-games", type=int, default=500, help="TD self-play games to time (0: none)")
     args = parser.parse_args()
 
     rng = np.random.default_rng(args.seed)
@@ -74,6 +81,36 @@ def main() -> None:
     for name, n, m, sec in (("numba kernel", calls, total, fast), ("python reference", ref_calls, ref_total, slow)):
         print(f"{name:<22}{n:>16,}{m:>13,}{sec:>10.3f}{n / sec:>14,.0f}{m / sec:>12,.0f}")
     print(f"speed-up on positions×rolls: {(calls / fast) / (ref_calls / slow):.0f}×")
+    if args.training_games > 0:
+        training_benchmark(args.training_games, args.seed)
+
+
+def training_benchmark(games: int, seed: int) -> None:
+    from sumito.games.backgammon.board import BackgammonPosition
+    from sumito.games.backgammon.learning import BackgammonLearningGame
+    from sumito.games.backgammon.pubeval import PubevalPlayer, play_game
+    from sumito.learn.training import Trainer, TrainingConfig
+
+    config = TrainingConfig(regime="self", rewards="end", hidden=40, gamma=1.0, output="linear", alpha=0.05,
+                            epsilon=0.0, seed=seed, encoding="tesauro198")
+    trainer = Trainer(BackgammonLearningGame(), config)
+    trainer.play_game()  # warm-up: compiles or loads the kernels
+    t = time.perf_counter()
+    plies = 0
+    for _ in range(games):
+        plies += trainer.play_game().plies
+    train = time.perf_counter() - t
+    rng = np.random.default_rng(seed)
+    player = PubevalPlayer()
+    start = BackgammonPosition.start().board
+    play_game(player, player, rng, start)
+    t = time.perf_counter()
+    for _ in range(games):
+        play_game(player, player, rng, start)
+    base = time.perf_counter() - t
+    print(f"TD(lambda) self-play training: {games} games in {train:.1f} s = {games / train * 60:,.0f} games/min "
+          f"({plies / train:,.0f} plies/s, {plies / games:.0f} plies a game); target 300")
+    print(f"baseline, pubeval against itself (no learning): {games / base * 60:,.0f} games/min")
 
 
 if __name__ == "__main__":
