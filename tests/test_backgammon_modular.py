@@ -149,3 +149,63 @@ def test_short_self_play_run_beats_random():
     start = BackgammonPosition.start().board
     rate = win_rate(model, RandomPlayer(np.random.default_rng(17)), 200, np.random.default_rng(18), start)
     assert rate > 0.75
+
+
+class FakeExpert:
+    """A scripted expert: picks the last afterstate, counts its calls, and evaluates every board the same."""
+
+    def __init__(self, p_win: float = 0.7) -> None:
+        self.calls = 0
+        self.evaluated = 0
+        self.p_win = p_win
+
+    def __call__(self, board: np.ndarray, afterstates: np.ndarray) -> int:
+        self.calls += 1
+        return afterstates.shape[0] - 1
+
+    def evaluate(self, boards: np.ndarray) -> np.ndarray:
+        n = np.asarray(boards).reshape(-1, 28).shape[0]
+        self.evaluated += n
+        return np.tile([self.p_win, 0.1, 0.0, 0.05, 0.0], (n, 1))
+
+
+@pytest.mark.parametrize("targets", ["own", "expert"])
+def test_observing_changes_the_weights(targets):
+    model = ModularValue(20)
+    before = [net.theta.copy() for net in model.networks]
+    expert = FakeExpert()
+    trainer = ModularTrainer(model, 21, observe=expert, targets=targets, alpha=0.05)
+    trainer.train(5)
+    assert len(trainer.learners) == 2 and trainer.positions.sum() > 0
+    changed = [not np.array_equal(net.theta, theta) for net, theta in zip(model.networks, before)]
+    assert changed[OTHER] and all(np.all(np.isfinite(net.theta)) for net in model.networks)
+    assert (expert.evaluated > 0) == (targets == "expert")
+
+
+def test_observing_learner_never_chooses(monkeypatch):
+    model = ModularValue(22)
+
+    def no_choosing(*args, **kwargs):
+        raise AssertionError("the observing learner valued the alternatives")
+
+    monkeypatch.setattr(model, "values_from", no_choosing)
+    monkeypatch.setattr(model, "values", no_choosing)
+    monkeypatch.setattr(model, "choose", no_choosing)
+    expert = FakeExpert()
+    trainer = ModularTrainer(model, 23, observe=expert)
+    trainer.train(4)
+    # every move of both sides was the expert's: the learning afterstates plus each game's winning move
+    assert expert.calls == trainer.positions.sum() + 4
+
+
+def test_expert_targets_use_the_movers_view():
+    trainer = ModularTrainer(ModularValue(24), 25, observe=FakeExpert(p_win=0.7), targets="expert")
+    after = BackgammonPosition.start().board
+    # the expert evaluates the swapped afterstate, i.e. the opponent on roll wins with 0.7: the mover's value
+    assert trainer._expert_value(after) == pytest.approx(1.0 - 2 * 0.7)
+    trainer.points = True
+    assert trainer._expert_value(after) == pytest.approx(-(2 * 0.7 - 1 + 0.1 - 0.05))
+    with pytest.raises(ValueError):
+        ModularTrainer(ModularValue(24), 25, targets="expert")
+    with pytest.raises(ValueError):
+        ModularTrainer(ModularValue(24), 25, observe=FakeExpert(), opponent=FakeExpert())

@@ -39,6 +39,13 @@ learner starts from a trace it cleared at the start of the game. So each module'
 later modules are not passed back into the old module's weights). Because classes never come back within
 a game, a module's trace is never resumed after a gap. All traces are cleared at every game's start.
 
+*Observing* (``observe=expert``): the expert chooser plays both sides and the model never chooses a move;
+both sides learn (one set of learners each, as in self-play) on the afterstates the expert chose, with
+the same targets and trace rule. *Expert targets* (``targets="expert"``, any regime): the bootstrap value
+``V(a_{t+1})`` in each step is replaced by the expert's evaluation of ``a_{t+1}`` for the side that just
+moved — ``evaluate`` of its :func:`swap_array` (the opponent on roll), negated: the cubeless equity with
+``points=True``, ``2 p_win - 1`` otherwise, matching the terminal rewards. Terminal steps keep the real result.
+
 Not provided: checkpoints and resuming a training run (only the networks are saved, :meth:`ModularValue.save`),
 doubling-cube play, and the paper's own input features.
 """
@@ -51,6 +58,7 @@ import time
 import zipfile
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 from numba import njit
@@ -214,6 +222,12 @@ class ModularTrainer:
     otherwise the model plays and learns as side 0 against ``opponent``, a :data:`Chooser` such as
     :class:`~sumito.games.backgammon.pubeval.PubevalPlayer`, which does not learn. ``alpha``: one
     learning rate, or one per module (endgame, race, other). ``points=True``: terminal rewards ±1/2/3.
+
+    ``observe``: a :data:`Chooser` (the expert) that plays both sides while both sides learn (observing
+    mode; not with ``opponent``). ``targets``: ``"own"`` (the model's values, TD) or ``"expert"`` (the
+    expert's evaluations, see the module notes), which needs ``evaluator``, an object with gnubg's
+    ``evaluate(boards) -> [n, 5]`` (:class:`~sumito.games.backgammon.gnubg_expert.GnubgExpert`); by default
+    ``observe`` or ``opponent`` when it has one.
     """
 
     def __init__(
@@ -227,14 +241,28 @@ class ModularTrainer:
         gamma: float = GAMMA,
         points: bool = False,
         start: BackgammonPosition | None = None,
+        observe: Chooser | None = None,
+        targets: str = "own",
+        evaluator: Any = None,
     ) -> None:
         self.model = model
         self.rng = rng if isinstance(rng, np.random.Generator) else np.random.default_rng(int(rng))
+        if observe is not None and opponent is not None:
+            raise ValueError("observing mode has no opponent: the observed chooser plays both sides")
+        if targets not in ("own", "expert"):
+            raise ValueError(f"targets is 'own' or 'expert', not {targets!r}")
+        if targets == "expert" and evaluator is None:
+            evaluator = next((c for c in (observe, opponent) if hasattr(c, "evaluate")), None)
+            if evaluator is None:
+                raise ValueError("targets='expert' needs an evaluator with evaluate(boards) (a GnubgExpert)")
         self.opponent = opponent
+        self.observe = observe
+        self.targets = targets
+        self.evaluator = evaluator
         alphas = (alpha,) * 3 if isinstance(alpha, int | float) else tuple(alpha)
         if len(alphas) != 3:
             raise ValueError(f"alpha is one number or three (endgame, race, other), not {alpha!r}")
-        n_sides = 2 if opponent is None else 1
+        n_sides = 2 if opponent is None else 1  # self-play and observing: both sides learn
         self.learners = [
             [TDLambda(net, alpha=a, gamma=gamma, lam=lam) for net, a in zip(model.networks, alphas)]
             for _ in range(n_sides)
@@ -256,7 +284,14 @@ class ModularTrainer:
         while True:
             afterstates, _ = generate_plays(board, dice[0], dice[1])
             learning = mover < len(self.learners)
-            if learning:
+            if self.observe is not None:
+                row = int(self.observe(board, afterstates))
+                if game_results(afterstates[row : row + 1])[0] == 0:
+                    x = encode_afterstates(afterstates[row : row + 1])
+                    c = int(position_class(afterstates[row]))
+                    value = self._target(afterstates[row], x, c)
+                    self._learn(mover, prev_x, prev_c, x[0], c, value)
+            elif learning:
                 results = game_results(afterstates)
                 wins = np.flatnonzero(results > 0)
                 if wins.size:
@@ -267,13 +302,8 @@ class ModularTrainer:
                     values = self.model.values_from(X, classes)
                     row = int(np.argmax(values))
                     c = int(classes[row])
-                    self.positions[c] += 1
-                    if prev_x[mover] is not None:
-                        learner = self.learners[mover][prev_c[mover]]
-                        learner.step(prev_x[mover], 0.0, next_value=float(values[row]))
-                        if c != prev_c[mover]:
-                            learner.start_episode()  # the trace rule: clear at the module boundary
-                    prev_x[mover], prev_c[mover] = X[row].copy(), c
+                    value = float(values[row]) if self.targets == "own" else self._expert_value(afterstates[row])
+                    self._learn(mover, prev_x, prev_c, X[row], c, value)
             else:
                 row = int(self.opponent(board, afterstates))  # type: ignore[misc]
             after = afterstates[row]
@@ -289,6 +319,28 @@ class ModularTrainer:
             board = swap_array(after)
             mover = 1 - mover
             dice = roll_dice(self.rng)
+
+    def _expert_value(self, after: np.ndarray) -> float:
+        """The expert's value of an (unswapped) afterstate for the side that just moved (module notes)."""
+        p = np.asarray(self.evaluator.evaluate(swap_array(after)), dtype=np.float64).reshape(-1, 5)[0]
+        if self.points:  # the opponent, on roll, gets the equity; the mover its negation
+            return -float(2.0 * p[0] - 1.0 + p[1] - p[3] + p[2] - p[4])
+        return 1.0 - 2.0 * float(p[0])
+
+    def _target(self, after: np.ndarray, x: np.ndarray, c: int) -> float:
+        if self.targets == "expert":
+            return self._expert_value(after)
+        return float(self.model.networks[c].values(x)[0])
+
+    def _learn(self, mover: int, prev_x: list, prev_c: list, x: np.ndarray, c: int, value: float) -> None:
+        """One TD step for ``mover`` from its previous afterstate towards ``value`` of the new one ``x``."""
+        self.positions[c] += 1
+        if prev_x[mover] is not None:
+            learner = self.learners[mover][prev_c[mover]]
+            learner.step(prev_x[mover], 0.0, next_value=value)
+            if c != prev_c[mover]:
+                learner.start_episode()  # the trace rule: clear at the module boundary
+        prev_x[mover], prev_c[mover] = np.array(x, copy=True), c
 
     def train(self, games: int) -> dict[str, float]:
         """Play ``games`` games; returns ``{"games", "seconds", "games_per_minute", "side0_wins"}``."""
