@@ -321,7 +321,14 @@ def test_replay_import_and_copy_a_stored_game(page, server, shots):
     page.fill("#archive-filters input[name=player]", f"seed={SEEDED}")
     page.click("#archive-filters button[type=submit]")
     rows = page.locator("#archive-table tbody tr")
-    rows.first.wait_for()
+    # the unfiltered list may still be on the page: wait until the filtered one has replaced it
+    page.wait_for_function(
+        """(seed) => {
+            const rows = [...document.querySelectorAll('#archive-table tbody tr')];
+            return rows.length > 0 && rows.every((row) => row.textContent.includes(seed));
+        }""",
+        arg=f"seed={SEEDED}",
+    )
     assert rows.count() == 2
     stored_id = rows.first.get_attribute("data-id")
     stored = api(server, "GET", f"api/archive/{stored_id}")
