@@ -38,7 +38,6 @@ from __future__ import annotations
 import argparse
 import csv
 import io
-import os
 import sys
 import time
 from collections import defaultdict
@@ -53,7 +52,7 @@ import numpy as np
 from sumito.arena.executor import InlineExecutor
 from sumito.arena.match import ArenaSettings, derive_seed, play_game, schedule, summarize_pair
 from sumito.engine import DrawRules
-from sumito.fileio import atomic_write_text
+from sumito.fileio import atomic_write_bytes, atomic_write_text
 from sumito.learn.commands import make_trainer
 from sumito.learn.network import network_path
 from sumito.learn.training import PRESETS, TrainingConfig
@@ -323,10 +322,9 @@ def _plot(name, cells, arms, games, experiment, args, x_label, title) -> None:
     ax.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.01, 1.0))
     fig.tight_layout()
     plot = Path(args.plot or f"docs/img/{name}.png")
-    plot.parent.mkdir(parents=True, exist_ok=True)
-    tmp = plot.with_name(f".{plot.name}.{os.getpid()}.tmp{plot.suffix}")
-    fig.savefig(tmp, dpi=110)
-    os.replace(tmp, plot)
+    buffer = io.BytesIO()
+    fig.savefig(buffer, format=plot.suffix.lstrip(".") or "png", dpi=110)
+    atomic_write_bytes(plot, buffer.getvalue())  # a killed run never leaves half a picture
     print(f"plot: {plot}")
 
 

@@ -29,7 +29,6 @@ import argparse
 import csv
 import io
 import math
-import os
 import sys
 import time
 from collections import defaultdict
@@ -39,7 +38,7 @@ from typing import Any
 
 import numpy as np
 
-from sumito.fileio import atomic_write_text
+from sumito.fileio import atomic_write_bytes, atomic_write_text
 from sumito.games.backgammon.board import BackgammonPosition
 from sumito.games.backgammon.modular import ModularTrainer, ModularValue
 from sumito.games.backgammon.pubeval import PubevalPlayer, play_game
@@ -174,10 +173,9 @@ def _plot(experiment, cells, arms, games, opponents, args) -> None:
     fig.suptitle(f"Wiering 2010, small modular net: {experiment} (α = {args.alpha})", fontsize=11)
     fig.tight_layout()
     plot = Path(args.plot or f"docs/img/backgammon-{experiment}.png")
-    plot.parent.mkdir(parents=True, exist_ok=True)
-    tmp = plot.with_name(f".{plot.name}.{os.getpid()}.tmp{plot.suffix}")
-    fig.savefig(tmp, dpi=110)
-    os.replace(tmp, plot)
+    buffer = io.BytesIO()
+    fig.savefig(buffer, format=plot.suffix.lstrip(".") or "png", dpi=110)
+    atomic_write_bytes(plot, buffer.getvalue())  # a killed run never leaves half a picture
     print(f"\nplot: {plot}")
 
 

@@ -32,6 +32,30 @@ _HASH_MULT = np.uint64(0x9E3779B97F4A7C15)
 
 
 @njit(cache=True)
+def rearmost_checkers(board: np.ndarray) -> tuple[int, int]:
+    """The point of each side's farthest-back checker in the mover's numbering: the mover's (its bar
+    counts as point 25, 0 when it has none left) and the opponent's (its bar counts as point 0, 25 when
+    it has none left). The checkers can meet again while the mover's lies above the opponent's."""
+    mover_back = 0
+    if board[24] > 0:
+        mover_back = 25
+    else:
+        for i in range(23, -1, -1):
+            if board[i] > 0:
+                mover_back = i + 1
+                break
+    opp_back = 25
+    if board[25] > 0:
+        opp_back = 0
+    else:
+        for i in range(24):
+            if board[i] < 0:
+                opp_back = i + 1
+                break
+    return mover_back, opp_back
+
+
+@njit(cache=True)
 def all_home(board: np.ndarray) -> bool:
     """True when the mover has no checker on the bar or on points 7..24 (so it may bear off)."""
     if board[BAR] > 0:

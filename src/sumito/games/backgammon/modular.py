@@ -66,7 +66,7 @@ from numba import njit
 from sumito.fileio import atomic_write_bytes
 from sumito.games.backgammon.board import BackgammonPosition, swap_array
 from sumito.games.backgammon.game import game_results, opening_roll, roll_dice
-from sumito.games.backgammon.kernels import generate_plays
+from sumito.games.backgammon.kernels import generate_plays, rearmost_checkers
 from sumito.games.backgammon.learning import ENCODING, N_INPUTS, encode_afterstates
 from sumito.learn.network import NetworkError, ValueNetwork
 from sumito.learn.td import TDLambda
@@ -87,24 +87,7 @@ Chooser = Callable[[np.ndarray, np.ndarray], int]
 @njit(cache=True)
 def position_class(board: np.ndarray) -> int:
     """0 endgame, 1 race, 2 other, of one 28-slot board (either side's view: the tests are symmetric)."""
-    # the mover's farthest-back checker (bar = 25), the opponent's farthest back in the mover's numbering
-    # (its bar = 0)
-    mover_back = 0
-    if board[24] > 0:
-        mover_back = 25
-    else:
-        for i in range(23, -1, -1):
-            if board[i] > 0:
-                mover_back = i + 1
-                break
-    opp_back = 25
-    if board[25] > 0:
-        opp_back = 0
-    else:
-        for i in range(24):
-            if board[i] < 0:
-                opp_back = i + 1
-                break
+    mover_back, opp_back = rearmost_checkers(board)
     if mover_back <= 6 and opp_back >= 19:
         return ENDGAME
     if mover_back < opp_back:

@@ -30,7 +30,7 @@ import numpy as np
 from numba import njit
 
 from sumito.games.backgammon.game import game_result, opening_roll, roll_dice
-from sumito.games.backgammon.kernels import generate_plays
+from sumito.games.backgammon.kernels import generate_plays, rearmost_checkers
 
 N_PUBEVAL_INPUTS = 122
 WIN_SCORE = 99999999.0
@@ -83,22 +83,7 @@ WR.setflags(write=False)
 @njit(cache=True)
 def is_race(board: np.ndarray) -> bool:
     """No contact: every mover checker (bar = point 25) lies below every opponent checker (bar = point 0)."""
-    mover_back = 0
-    if board[24] > 0:
-        mover_back = 25
-    else:
-        for i in range(23, -1, -1):
-            if board[i] > 0:
-                mover_back = i + 1
-                break
-    opp_back = 25
-    if board[25] > 0:
-        opp_back = 0
-    else:
-        for i in range(24):
-            if board[i] < 0:
-                opp_back = i + 1
-                break
+    mover_back, opp_back = rearmost_checkers(board)
     return mover_back < opp_back
 
 
