@@ -112,6 +112,17 @@ def training_benchmark(games: int, seed: int) -> None:
           f"({plies / train:,.0f} plies/s, {plies / games:.0f} plies a game); target 300")
     print(f"baseline, pubeval against itself (no learning): {games / base * 60:,.0f} games/min")
 
+    # Wiering's small modular architecture (three networks), self-play with its own trainer
+    from sumito.games.backgammon.modular import ModularTrainer, ModularValue
+
+    modular = ModularTrainer(ModularValue(np.random.default_rng(seed)), np.random.default_rng(seed), alpha=0.05)
+    modular.play_game()  # warm-up
+    t = time.perf_counter()
+    for _ in range(games):
+        modular.play_game()
+    spent = time.perf_counter() - t
+    print(f"modular (endgame/race/other networks) self-play training: {games / spent * 60:,.0f} games/min")
+
 
 if __name__ == "__main__":
     main()
