@@ -112,17 +112,22 @@ def training_benchmark(games: int, seed: int) -> None:
           f"({plies / train:,.0f} plies/s, {plies / games:.0f} plies a game); target 300")
     print(f"baseline, pubeval against itself (no learning): {games / base * 60:,.0f} games/min")
 
-    # Wiering's small modular architecture (three networks), self-play with its own trainer
+    # Wiering's small modular architecture (three networks), self-play with its own offline trainer. Timed on
+    # games from an already trained network (games from a fresh network are untypically long, see
+    # modular.MAX_PLIES), with pubeval self-play above as the same-run baseline.
     from sumito.games.backgammon.modular import ModularTrainer, ModularValue
 
-    modular = ModularTrainer(ModularValue(np.random.default_rng(seed)), np.random.default_rng(seed), alpha=0.05)
-    modular.play_game()  # warm-up
-    t = time.perf_counter()
-    for _ in range(games):
-        modular.play_game()
-    spent = time.perf_counter() - t
-    print(f"modular (endgame/race/other networks) self-play training: {games / spent * 60:,.0f} games/min")
-
+    for encoding, outputs in (("tesauro198", 1), ("wiering", 1), ("wiering", 7)):
+        modular = ModularTrainer(ModularValue(np.random.default_rng(seed), encoding=encoding, outputs=outputs),
+                                 np.random.default_rng(seed), alpha=0.01 if encoding == "wiering" else 0.1)
+        modular.train(max(games // 2, 200))  # warm-up, and past the first networks' long games
+        plies_before = modular.positions.sum()
+        t = time.perf_counter()
+        modular.train(games)
+        spent = time.perf_counter() - t
+        plies = (modular.positions.sum() - plies_before) / games
+        print(f"modular ({encoding}, {outputs} output(s)) offline TD self-play training: "
+              f"{games / spent * 60:,.0f} games/min ({plies:.0f} plies a game); target 300")
 
 if __name__ == "__main__":
     main()

@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import json
+
 import numpy as np
 import pytest
 
 from sumito.games.backgammon.board import BackgammonPosition, swap_array
-from sumito.games.backgammon.game import random_position
+from sumito.games.backgammon.features import encode_class
+from sumito.games.backgammon.game import game_results, random_position
 from sumito.games.backgammon.learning import encode_afterstates
 from sumito.games.backgammon.modular import (
     ENDGAME,
@@ -14,10 +17,15 @@ from sumito.games.backgammon.modular import (
     RACE,
     ModularTrainer,
     ModularValue,
+    expert_outputs,
+    flip_outputs,
+    outcome_outputs,
     position_class,
     position_classes,
 )
 from sumito.games.backgammon.pubeval import RandomPlayer, win_rate
+from sumito.learn.network import NetworkError
+from sumito.learn.td import fit_outputs
 
 
 def board_of(mine: dict[int, int], theirs: dict[int, int], *, bar=0, opp_bar=0) -> np.ndarray:
@@ -97,11 +105,13 @@ def test_routing_uses_each_class_network():
     assert model.values(boards[0]).shape == (1,)
 
 
-def test_save_and_load_round_trip(tmp_path):
-    model = ModularValue(8)
+@pytest.mark.parametrize("encoding, outputs", [("tesauro198", 1), ("wiering", 7)])
+def test_save_and_load_round_trip(tmp_path, encoding, outputs):
+    model = ModularValue(8, encoding=encoding, outputs=outputs)
     path = tmp_path / "modular.npz"
     model.save(path)
     loaded = ModularValue.load(path)
+    assert (loaded.encoding, loaded.n_outputs) == (encoding, outputs)
     for a, b in zip(model.networks, loaded.networks):
         np.testing.assert_array_equal(a.theta, b.theta)
         assert b.output == "linear"
@@ -109,10 +119,120 @@ def test_save_and_load_round_trip(tmp_path):
     boards = np.array([random_position(rng).board for _ in range(20)], dtype=np.int8)
     np.testing.assert_array_equal(model.values(boards), loaded.values(boards))
     (tmp_path / "bad.npz").write_bytes(b"not a zip")
-    from sumito.learn.network import NetworkError
-
     with pytest.raises(NetworkError):
         ModularValue.load(tmp_path / "bad.npz")
+    with pytest.raises(NetworkError, match="no such file"):
+        ModularValue.load(tmp_path / "missing.npz")
+
+
+def test_version_1_files_still_load(tmp_path):
+    # the first format had no encoding or outputs in its header: tesauro198 with one output
+    model = ModularValue(8)
+    arrays = model._arrays()
+    meta = json.loads(str(arrays["meta"]))
+    del meta["encoding"], meta["outputs"]
+    meta["version"] = 1
+    arrays["meta"] = np.array(json.dumps(meta))
+    np.savez(tmp_path / "v1.npz", **arrays)
+    loaded = ModularValue.load(tmp_path / "v1.npz")
+    assert (loaded.encoding, loaded.n_outputs) == ("tesauro198", 1)
+
+
+def test_bad_model_settings_are_one_line_errors():
+    with pytest.raises(NetworkError, match="encoding"):
+        ModularValue(1, encoding="nope")
+    with pytest.raises(NetworkError, match="1 or 7"):
+        ModularValue(1, outputs=3)
+    with pytest.raises(ValueError, match="alpha"):
+        ModularTrainer(ModularValue(1), 2, alpha=(0.1, 0.1))
+    with pytest.raises(ValueError, match="lambda"):
+        ModularTrainer(ModularValue(1), 2, lam=1.5)
+
+
+def test_wiering_encoding_routes_each_class_to_its_own_inputs():
+    rng = np.random.default_rng(6)
+    model = ModularValue(7, encoding="wiering", outputs=7)
+    assert [net.n_inputs for net in model.networks] == [68, 277, 393]
+    assert [net.n_outputs for net in model.networks] == [7, 7, 7]
+    boards = np.array([random_position(rng).board for _ in range(200)], dtype=np.int8)
+    classes = position_classes(boards)
+    out = model.outputs(boards)
+    for k, net in enumerate(model.networks):
+        rows = np.flatnonzero(classes == k)
+        np.testing.assert_allclose(out[rows], net.outputs(encode_class(boards[rows], k)), atol=1e-12)
+    # the evaluation averages the single output and the outcome outputs' expected points
+    expected = 0.5 * (out[:, 0] + out[:, 1:] @ np.array([1, 2, 3, -1, -2, -3]))
+    np.testing.assert_allclose(model.values(boards), expected, atol=1e-12)
+
+
+def test_flip_and_outcomes():
+    rng = np.random.default_rng(3)
+    v = rng.random((5, 7))
+    np.testing.assert_array_equal(flip_outputs(flip_outputs(v)), v)
+    f = flip_outputs(v)
+    np.testing.assert_array_equal(f[:, 0], -v[:, 0])
+    np.testing.assert_array_equal(f[:, 1:4], v[:, 4:7])
+    assert outcome_outputs(2, 7).tolist() == [2, 0, 1, 0, 0, 0, 0]
+    assert outcome_outputs(-3, 7).tolist() == [-3, 0, 0, 0, 0, 0, 1]
+    assert flip_outputs(outcome_outputs(-1, 7)[None, :])[0].tolist() == outcome_outputs(1, 7).tolist()
+    assert outcome_outputs(-2, 1, scale_points=False).tolist() == [-1]
+    assert outcome_outputs(-2, 1).tolist() == [-2]
+
+
+def test_expert_outputs_are_the_movers_view():
+    # the roller (opponent of the afterstate's mover) wins 70%, 10% gammons, 1% backgammons; loses 5% gammons
+    p = np.array([[0.7, 0.1, 0.01, 0.05, 0.0]])
+    seven = expert_outputs(p, 7, True)[0]
+    assert seven[1:].sum() == pytest.approx(1.0)
+    # the mover wins what the roller loses: 1 point with 0.3 − 0.05, a gammon with 0.05
+    np.testing.assert_allclose(seven[1:4], [0.25, 0.05, 0.0])
+    np.testing.assert_allclose(seven[4:7], [0.6, 0.09, 0.01])
+    roller_equity = 2 * 0.7 - 1 + 0.1 - 0.05 + 0.01 - 0.0
+    assert seven[0] == pytest.approx(-roller_equity)
+    assert expert_outputs(p, 1, True)[0, 0] == pytest.approx(-roller_equity)
+    assert expert_outputs(p, 1, False)[0, 0] == pytest.approx(1 - 2 * 0.7)
+
+
+def played_chain(seed: int = 30, n_plies: int | None = None) -> np.ndarray:
+    trainer = ModularTrainer(ModularValue(seed), seed + 1)
+    chain, _ = trainer.generate_game()
+    return chain
+
+
+@pytest.mark.parametrize("outputs", [1, 7])
+def test_lambda_returns_follow_the_minimax_rule(outputs):
+    chain = played_chain()
+    model = ModularValue(31, outputs=outputs)
+    values = model.outputs(chain[:-1])
+    final = int(game_results(chain[-1:])[0])
+    last = flip_outputs(outcome_outputs(final, outputs, True)[None, :])[0]
+    # λ = 1: every target is the game's result from its state's mover's view, alternating sides
+    _, g1 = ModularTrainer(model, 1, lam=1.0, points=True).targets_of(chain)
+    for t in range(len(g1)):
+        want = last if (len(g1) - 1 - t) % 2 == 0 else flip_outputs(last[None, :])[0]
+        np.testing.assert_allclose(g1[t], want, atol=1e-12)
+    # λ = 0: each target is the next afterstate's value turned round
+    _, g0 = ModularTrainer(model, 1, lam=0.0, points=True).targets_of(chain)
+    np.testing.assert_allclose(g0[:-1], flip_outputs(values[1:]), atol=1e-12)
+    np.testing.assert_allclose(g0[-1], last)
+    # λ = 0.6: G_t = flip((1 − λ) V_{t+1} + λ G_{t+1})
+    _, g = ModularTrainer(model, 1, lam=0.6, points=True).targets_of(chain)
+    np.testing.assert_allclose(g[:-1], flip_outputs(0.4 * values[1:] + 0.6 * g[1:]), atol=1e-12)
+
+
+def test_learn_game_is_backprop_towards_the_returns_in_order():
+    chain = played_chain(40)
+    model = ModularValue(41)
+    trainer = ModularTrainer(model, 1, alpha=(0.02, 0.03, 0.05))
+    classes, returns = trainer.targets_of(chain)
+    copies = [net.copy() for net in model.networks]
+    for t, state in enumerate(chain[:-1]):
+        c = int(classes[t])
+        fit_outputs(copies[c], encode_afterstates(state[None, :]), returns[t : t + 1], alpha=(0.02, 0.03, 0.05)[c])
+    trainer.learn_game(chain)
+    for net, ref in zip(model.networks, copies):
+        np.testing.assert_allclose(net.theta, ref.theta, atol=1e-13)
+    assert trainer.positions.sum() == len(chain) - 1
 
 
 @pytest.mark.parametrize("opponent", [None, "random"])
@@ -127,9 +247,6 @@ def test_training_changes_every_network_that_saw_positions(opponent):
     for net, theta in zip(model.networks, before):
         assert np.all(np.isfinite(net.theta))
         assert not np.array_equal(net.theta, theta)
-    for side in trainer.learners:
-        for learner in side:
-            assert not learner.trace.any()  # cleared at each game's end
 
 
 def test_unseen_module_is_untouched():
@@ -145,7 +262,7 @@ def test_unseen_module_is_untouched():
 
 def test_short_self_play_run_beats_random():
     model = ModularValue(15)
-    ModularTrainer(model, 16, alpha=0.05).train(1000)
+    ModularTrainer(model, 16, alpha=0.1).train(600)
     start = BackgammonPosition.start().board
     rate = win_rate(model, RandomPlayer(np.random.default_rng(17)), 200, np.random.default_rng(18), start)
     assert rate > 0.75
@@ -176,10 +293,12 @@ def test_observing_changes_the_weights(targets):
     expert = FakeExpert()
     trainer = ModularTrainer(model, 21, observe=expert, targets=targets, alpha=0.05)
     trainer.train(5)
-    assert len(trainer.learners) == 2 and trainer.positions.sum() > 0
+    assert trainer.positions.sum() > 0
     changed = [not np.array_equal(net.theta, theta) for net, theta in zip(model.networks, before)]
     assert changed[OTHER] and all(np.all(np.isfinite(net.theta)) for net in model.networks)
     assert (expert.evaluated > 0) == (targets == "expert")
+    if targets == "expert":
+        assert expert.evaluated == trainer.positions.sum()
 
 
 def test_observing_learner_never_chooses(monkeypatch):
@@ -188,24 +307,70 @@ def test_observing_learner_never_chooses(monkeypatch):
     def no_choosing(*args, **kwargs):
         raise AssertionError("the observing learner valued the alternatives")
 
-    monkeypatch.setattr(model, "values_from", no_choosing)
     monkeypatch.setattr(model, "values", no_choosing)
     monkeypatch.setattr(model, "choose", no_choosing)
     expert = FakeExpert()
     trainer = ModularTrainer(model, 23, observe=expert)
     trainer.train(4)
-    # every move of both sides was the expert's: the learning afterstates plus each game's winning move
+    # every move of both sides was the expert's, and every one but each game's last was learned from
     assert expert.calls == trainer.positions.sum() + 4
 
 
-def test_expert_targets_use_the_movers_view():
-    trainer = ModularTrainer(ModularValue(24), 25, observe=FakeExpert(p_win=0.7), targets="expert")
-    after = BackgammonPosition.start().board
-    # the expert evaluates the swapped afterstate, i.e. the opponent on roll wins with 0.7: the mover's value
-    assert trainer._expert_value(after) == pytest.approx(1.0 - 2 * 0.7)
-    trainer.points = True
-    assert trainer._expert_value(after) == pytest.approx(-(2 * 0.7 - 1 + 0.1 - 0.05))
+def test_playing_an_opponent_learns_from_its_moves_too():
+    expert = FakeExpert()
+    trainer = ModularTrainer(ModularValue(24), 25, opponent=expert)
+    plies = 0
+    for _ in range(3):
+        chain, _ = trainer.generate_game()
+        trainer.learn_game(chain)
+        plies += len(chain)
+    assert 0 < expert.calls < plies  # the opponent chose about half the moves ...
+    assert trainer.positions.sum() == plies - 3  # ... and all of them were learned from
     with pytest.raises(ValueError):
         ModularTrainer(ModularValue(24), 25, targets="expert")
     with pytest.raises(ValueError):
         ModularTrainer(ModularValue(24), 25, observe=FakeExpert(), opponent=FakeExpert())
+
+
+@pytest.mark.parametrize("encoding, outputs", [("tesauro198", 1), ("wiering", 7)])
+def test_checkpoint_resumes_bit_for_bit(tmp_path, encoding, outputs):
+    def fresh():
+        return ModularTrainer(ModularValue(50, encoding=encoding, outputs=outputs), 51, alpha=0.05, lam=0.7)
+
+    straight = fresh()
+    straight.train(12)
+    interrupted = fresh()
+    interrupted.train(5)
+    interrupted.save_checkpoint(tmp_path / "ck.npz", extra={"note": "five"})
+    resumed, extra = ModularTrainer.load_checkpoint(tmp_path / "ck.npz")
+    assert extra == {"note": "five"} and resumed.games == 5
+    assert (resumed.model.encoding, resumed.model.n_outputs, resumed.lam) == (encoding, outputs, 0.7)
+    resumed.train(7)
+    assert resumed.games == straight.games == 12
+    np.testing.assert_array_equal(resumed.positions, straight.positions)
+    for a, b in zip(resumed.model.networks, straight.model.networks):
+        np.testing.assert_array_equal(a.theta, b.theta)
+    (tmp_path / "bad.npz").write_bytes(b"junk")
+    with pytest.raises(NetworkError):
+        ModularTrainer.load_checkpoint(tmp_path / "bad.npz")
+    straight.model.save(tmp_path / "net.npz")  # a network file is not a checkpoint
+    with pytest.raises(NetworkError):
+        ModularTrainer.load_checkpoint(tmp_path / "net.npz")
+
+
+def test_endless_games_are_cut_and_bootstrapped(monkeypatch):
+    import sumito.games.backgammon.modular as modular
+
+    monkeypatch.setattr(modular, "MAX_PLIES", 10)  # no game ends within 10 plies
+    model = ModularValue(60)
+    trainer = ModularTrainer(model, 61, lam=0.5)
+    chain, result = trainer.generate_game()
+    assert result == 0 and len(chain) == 10
+    classes, returns = trainer.targets_of(chain)
+    values = model.outputs(chain)
+    # the last learned state bootstraps on the value of where the game was cut, turned round
+    np.testing.assert_allclose(returns[-1], flip_outputs(values[-1:])[0], atol=1e-12)
+    np.testing.assert_allclose(returns[:-1], flip_outputs(0.5 * values[1:-1] + 0.5 * returns[1:]), atol=1e-12)
+    assert len(classes) == len(returns) == 9
+    assert trainer.train(3)["side0_wins"] == 0
+    assert trainer.games == trainer.abandoned == 3 and trainer.positions.sum() == 27

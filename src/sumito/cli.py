@@ -154,6 +154,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=cmd_replay)
     add_commands(sub)
 
+    from sumito.games.backgammon.commands import add_commands as add_bg_commands
+
+    add_bg_commands(sub)
+
     from sumito.play import add_play_command
     from sumito.protocol import add_engine_command
 

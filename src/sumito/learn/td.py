@@ -51,7 +51,7 @@ import numpy as np
 from numba import njit
 
 from sumito.engine.errors import SumitoError
-from sumito.learn.network import OUTPUT_KINDS, ValueNetwork, forward, gradient, unpack
+from sumito.learn.network import OUTPUT_KINDS, SIGMOID, ValueNetwork, forward, gradient, sigmoid, unpack
 
 ALPHA = 0.1
 GAMMA = 0.9
@@ -202,6 +202,50 @@ def fit_kernel(theta, grad, hidden, dims, X, targets, alpha, kappa, accumulate, 
             theta[i] += total[i]
 
 
+@njit(cache=True)
+def fit_outputs_kernel(theta, dims, X, targets, alpha, hidden, delta_out, errors):
+    """Backpropagation of every output towards its own target, row by row with the current weights
+    (Wiering 2010, section 3.3): ``δ_O(o) = D_o − O_o`` (times ``O(1 − O)`` for a sigmoid output),
+    ``δ_H(h) = Σ_o δ_O(o) w_ho H_h(1 − H_h)``, then ``w ← w + α δ …`` for both layers.
+
+    ``targets``/``errors``: ``[n, n_outputs]``; ``hidden``/``delta_out``: scratch of n_hidden /
+    n_outputs. With one output this is :func:`fit_kernel`'s update with κ = 0. Zero inputs are
+    skipped in the first layer's update, which matters for sparse board encodings.
+    """
+    W1, b1, W2, b2 = unpack(theta, dims)
+    n_in, n_hid, n_out, kind = dims[0], dims[1], dims[2], dims[3]
+    for t in range(X.shape[0]):
+        for h in range(n_hid):
+            z = b1[h]
+            for i in range(n_in):
+                z += W1[h, i] * X[t, i]
+            hidden[h] = sigmoid(z)
+        for o in range(n_out):
+            z = b2[o]
+            for h in range(n_hid):
+                z += W2[o, h] * hidden[h]
+            if kind == SIGMOID:
+                y = sigmoid(z)
+                delta_out[o] = (targets[t, o] - y) * y * (1.0 - y)
+            else:
+                y = z
+                delta_out[o] = targets[t, o] - y
+            errors[t, o] = targets[t, o] - y
+        for h in range(n_hid):
+            back = 0.0
+            for o in range(n_out):
+                back += delta_out[o] * W2[o, h]
+                W2[o, h] += alpha * delta_out[o] * hidden[h]
+            step = alpha * back * hidden[h] * (1.0 - hidden[h])
+            b1[h] += step
+            if step != 0.0:
+                for i in range(n_in):
+                    if X[t, i] != 0.0:
+                        W1[h, i] += step * X[t, i]
+        for o in range(n_out):
+            b2[o] += alpha * delta_out[o]
+
+
 # ---------------------------------------------------------------------------------------------
 # offline TD(λ) and training towards targets
 
@@ -259,6 +303,21 @@ def fit_targets(
     errors = np.empty(X.shape[0])
     hidden = np.empty(network.n_hidden)
     fit_kernel(network.theta, grad, hidden, network.dims, X, y, a, k, bool(accumulate), total, errors)
+    return errors
+
+
+def fit_outputs(network: ValueNetwork, X: Any, targets: Any, *, alpha: float = ALPHA) -> np.ndarray:
+    """Train every output of ``network`` towards its own column of ``targets`` (``[n, n_outputs]``),
+    row by row (:func:`fit_outputs_kernel`); returns the errors ``target − output`` each update used."""
+    X = _inputs(network, X)
+    y = np.ascontiguousarray(targets, dtype=np.float64)
+    if y.shape != (X.shape[0], network.n_outputs):
+        raise TDError(f"targets must have shape {(X.shape[0], network.n_outputs)}, not {y.shape}")
+    if not np.all(np.isfinite(y)):
+        raise TDError("targets hold non-finite numbers")
+    errors = np.empty_like(y)
+    fit_outputs_kernel(network.theta, network.dims, X, y, check_alpha(alpha), np.empty(network.n_hidden),
+                       np.empty(network.n_outputs), errors)
     return errors
 
 

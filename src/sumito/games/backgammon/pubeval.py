@@ -146,12 +146,16 @@ class RandomPlayer:
         return int(self.rng.integers(afterstates.shape[0]))
 
 
-def play_game(first: Chooser, second: Chooser, rng: np.random.Generator, start: np.ndarray) -> int:
+def play_game(first: Chooser, second: Chooser, rng: np.random.Generator, start: np.ndarray,
+              first_mover: int | None = None) -> int:
     """One game (no cube) from ``start`` with ``first`` as side 0; returns the winner's value from side 0's
     view: +1/+2/+3 when side 0 wins a single/gammon/backgammon, negative when side 1 does. The opening roll
-    decides who moves first."""
+    decides who moves first, unless ``first_mover`` (0 or 1) names the side that plays it (matches alternate
+    the opening this way; the opening roll's dice are the same either way)."""
     choosers = (first, second)
     mover, dice = opening_roll(rng)
+    if first_mover is not None:
+        mover = int(first_mover)
     board = np.array(start, dtype=np.int8)
     while True:
         afterstates, _ = generate_plays(board, dice[0], dice[1])

@@ -1,0 +1,420 @@
+"""``sumito bg``: backgammon on the command line — ``show``, ``moves``, ``game``, ``match`` and ``play``.
+
+``add_commands(sub)`` registers the group on the ``sumito`` argument parser. The backgammon modules (and so
+numba) are imported inside the commands, so building the parser for other commands stays quick. Errors are
+:class:`~sumito.engine.errors.SumitoError` subclasses, printed by ``sumito.cli.main`` as one line with exit
+status 2.
+
+Matches alternate who is side 0 (player 1 in even games, player 2 in odd ones) and are cut into fixed
+chunks of games, each with its own RNG seeded from ``(seed, chunk)``, so the numbers depend on the seed and
+the game count only, never on how many worker processes played them.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import multiprocessing
+import re
+import secrets
+from collections.abc import Sequence
+from dataclasses import asdict, dataclass
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from sumito.engine.errors import SumitoError
+
+if TYPE_CHECKING:
+    from sumito.games.backgammon.board import BackgammonPosition
+    from sumito.games.backgammon.players import BgPlayer
+
+CHUNK_GAMES = 20  # games per match chunk: fixed, so that results do not depend on the worker count
+MAX_SEED = 2**31 - 1
+RESULT_NAMES = {1: "single game", 2: "gammon", 3: "backgammon"}
+SIDES = ("X", "O")
+
+
+class BgCommandError(SumitoError):
+    """Bad input to a ``sumito bg`` command (a position ID, dice, a game count)."""
+
+
+# --------------------------------------------------------------------------- argument parsing
+def add_commands(sub: argparse._SubParsersAction) -> None:
+    """Register ``bg`` and its subcommands on the ``sumito`` subparsers."""
+    group = sub.add_parser("bg", help="backgammon: show positions, list plays, play games and matches")
+    bg = group.add_subparsers(dest="bg_command", required=True, metavar="BG_COMMAND")
+
+    p = bg.add_parser("show", help="draw a position and print its GNU Backgammon position ID")
+    p.add_argument("--id", default=None, metavar="POSITION_ID", help="a position ID (default: the starting position)")
+    p.set_defaults(func=cmd_show)
+
+    p = bg.add_parser("moves", help="list the legal plays for a roll, one a line, with the position ID after each")
+    p.add_argument("--id", default=None, metavar="POSITION_ID", help="a position ID (default: the starting position)")
+    p.add_argument("--dice", required=True, help="the roll, e.g. 3-1 or 31")
+    p.set_defaults(func=cmd_moves)
+
+    p = bg.add_parser("game", help="play one game between two players, printing every turn")
+    p.add_argument("player1", metavar="PLAYER1", help="player spec for X (side 0), e.g. pubeval or random:seed=1")
+    p.add_argument("player2", metavar="PLAYER2", help="player spec for O (side 1)")
+    p.add_argument("--seed", type=int, default=None, help="seed for the dice (default: a random one, printed)")
+    p.set_defaults(func=cmd_game)
+
+    p = bg.add_parser(
+        "match",
+        help="play N games between two players (alternating starts) and report the equity",
+        description="Play N games (player 1 plays the opening roll in even games, player 2 in odd ones) and "
+        "report wins, "
+        "gammons and backgammons each way and player 1's equity in points per game with a 95%% interval.",
+    )
+    p.add_argument("player1", metavar="PLAYER1", help="player spec, e.g. pubeval")
+    p.add_argument("player2", metavar="PLAYER2", help="player spec")
+    p.add_argument("-n", "--games", type=int, required=True, metavar="GAMES", help="number of games")
+    p.add_argument("--seed", type=int, default=None, help="seed for the match (default: a random one, reported)")
+    p.add_argument("--workers", type=int, default=1, metavar="K", help="worker processes (default 1)")
+    p.add_argument("--json", action="store_true", help="print a machine-readable summary instead of the table")
+    p.set_defaults(func=cmd_match)
+
+    p = bg.add_parser(
+        "train",
+        help="train Wiering's modular network by TD(lambda): self-play, against or watching an expert",
+        description="Train Wiering's (2010) small modular network (endgame, race and other modules) by offline "
+        "minimax TD(lambda) into the run folder OUT, testing it every --test-every games against each "
+        "--test-against player (alternating starts) and keeping the best network (best.npz). A killed run "
+        "continues with --resume. The defaults are the paper's: his input features, 20/20/40 hidden units, "
+        "alpha 0.01, lambda 0.6.",
+    )
+    p.add_argument("--out", required=True, help="the run folder (config.json, checkpoint.npz, curve.csv, best.npz)")
+    p.add_argument("--resume", action="store_true", help="continue the run in OUT where it stopped")
+    p.add_argument("--regime", choices=("self", "expert", "observe"), default="self",
+                   help="self-play (default), play the expert, or observe the expert playing itself")
+    p.add_argument("--targets", choices=("own", "expert"), default="own",
+                   help="bootstrap on the network's own values (default) or on the expert's evaluations")
+    p.add_argument("--expert", default="gnubg:ply=0", help="the expert's player spec (default gnubg:ply=0)")
+    p.add_argument("--encoding", choices=("wiering", "tesauro198"), default="wiering",
+                   help="the inputs: Wiering's per-module features (default) or Tesauro's 198 raw inputs")
+    p.add_argument("--outputs", type=int, choices=(1, 7), default=1,
+                   help="1 output (expected result) or the paper's 7 (result and six outcome classes)")
+    p.add_argument("--hidden", default="20,20,40", help="hidden units of the endgame, race, other modules")
+    p.add_argument("--alpha", type=float, default=0.01, help="learning rate (default 0.01, the paper's)")
+    p.add_argument("--lambda", dest="lam", type=float, default=0.6, help="TD(lambda)'s lambda (default 0.6)")
+    p.add_argument("--points", action="store_true", help="a 1-output network learns points (1/2/3), not +-1")
+    p.add_argument("-n", "--games", type=int, default=5000, help="training games (default 5000)")
+    p.add_argument("--seed", type=int, default=1, help="seed of the weights and the dice (default 1)")
+    p.add_argument("--test-every", type=int, default=1000, help="training games between tests (default 1000)")
+    p.add_argument("--test-games", type=int, default=1000, help="games per test and opponent (default 1000)")
+    p.add_argument("--test-against", default="pubeval",
+                   help="comma-separated player specs to test against (default pubeval); the first one "
+                   "decides the best network")
+    p.set_defaults(func=cmd_train)
+
+    p = bg.add_parser("play", help="play against a computer player in the terminal (you are X)")
+    p.add_argument("player", metavar="PLAYER", nargs="?", default="pubeval", help="your opponent (default pubeval)")
+    p.add_argument("--seed", type=int, default=None, help="seed for the dice (default: a random one)")
+    p.set_defaults(func=cmd_play)
+
+
+# --------------------------------------------------------------------------- helpers
+def parse_dice(text: str) -> tuple[int, int]:
+    """``3-1``, ``31`` or ``3,1`` as ``(3, 1)``; :class:`BgCommandError` otherwise."""
+    m = re.fullmatch(r"\s*(\d)\s*[-,/ ]?\s*(\d)\s*", text)
+    if m is None or not all(1 <= int(d) <= 6 for d in m.groups()):
+        raise BgCommandError(f"dice are two numbers 1..6 such as 3-1 or 31, not {text!r}")
+    return int(m[1]), int(m[2])
+
+
+def _position(text: str | None) -> BackgammonPosition:
+    from sumito.games.backgammon.board import BackgammonPosition
+    from sumito.games.backgammon.position_id import PositionIdError, from_position_id
+
+    if text is None:
+        return BackgammonPosition.start()
+    try:
+        return from_position_id(text)
+    except PositionIdError as exc:
+        raise BgCommandError(str(exc)) from None
+    except ValueError as exc:  # a decodable ID naming an impossible position (checker counts)
+        raise BgCommandError(f"position ID {text!r}: {exc}") from None
+
+
+def _seed(seed: int | None) -> int:
+    if seed is None:
+        return secrets.randbelow(MAX_SEED)
+    if seed < 0:
+        raise BgCommandError(f"the seed must be 0 or more, not {seed}")
+    return seed
+
+
+def _roll(dice: tuple[int, int]) -> str:
+    return f"{max(dice)}-{min(dice)}"
+
+
+def _describe(points: int) -> str:
+    """``a gammon (2 points)`` for a result's absolute value."""
+    n = abs(points)
+    return f"a {RESULT_NAMES[n]} ({n} point{'s' if n > 1 else ''})"
+
+
+# --------------------------------------------------------------------------- show / moves
+def cmd_show(args: argparse.Namespace) -> int:
+    from sumito.games.backgammon.players import render_board
+    from sumito.games.backgammon.position_id import position_id
+
+    pos = _position(args.id)
+    print(render_board(pos))
+    print(f"Position ID: {position_id(pos)}")
+    return 0
+
+
+def cmd_moves(args: argparse.Namespace) -> int:
+    from sumito.games.backgammon.board import BackgammonPosition
+    from sumito.games.backgammon.kernels import generate_plays
+    from sumito.games.backgammon.players import move_notation
+    from sumito.games.backgammon.position_id import position_id
+
+    pos = _position(args.id)
+    d1, d2 = parse_dice(args.dice)
+    afterstates, moves = generate_plays(pos.board, d1, d2)
+    for r in range(afterstates.shape[0]):
+        # the ID after the play names the position with the opponent on roll, as gnubg shows it
+        after = BackgammonPosition(afterstates[r], check=False).swap()
+        print(f"{move_notation(moves[r]):<28} {position_id(after)}")
+    return 0
+
+
+# --------------------------------------------------------------------------- one game
+def play_one(
+    players: Sequence[BgPlayer],
+    rng: np.random.Generator,
+    start: np.ndarray | None = None,
+    verbose: bool = True,
+) -> int:
+    """One game from ``start`` (default the opening layout); returns the points from side 0's view. With
+    ``verbose`` each turn is printed as ``X rolls 3-1: 8/5 6/5`` in the mover's own numbering."""
+    from sumito.games.backgammon.board import BackgammonPosition, swap_array
+    from sumito.games.backgammon.game import game_result, opening_roll, roll_dice
+    from sumito.games.backgammon.kernels import generate_plays
+    from sumito.games.backgammon.players import move_notation
+
+    board = np.array(BackgammonPosition.start().board if start is None else start, dtype=np.int8)
+    mover, dice = opening_roll(rng)
+    while True:
+        afterstates, moves = generate_plays(board, dice[0], dice[1])
+        row = players[mover].choose(board, afterstates, dice)
+        if verbose:
+            print(f"{SIDES[mover]} rolls {_roll(dice)}: {move_notation(moves[row])}", flush=True)
+        after = afterstates[row]
+        result = int(game_result(after))
+        if result != 0:
+            return result if mover == 0 else -result
+        board = swap_array(after)
+        mover = 1 - mover
+        dice = roll_dice(rng)
+
+
+def cmd_game(args: argparse.Namespace) -> int:
+    from sumito.games.backgammon.players import HumanQuit, make_bg_player
+
+    seed = _seed(args.seed)
+    players = [make_bg_player(args.player1, rng_seed=seed), make_bg_player(args.player2, rng_seed=seed + 1)]
+    print(f"X: {players[0].name}   O: {players[1].name}   seed {seed}")
+    try:
+        points = play_one(players, np.random.default_rng(seed))
+    except HumanQuit:  # a `human` spec works here too; leaving is not an error
+        print("Game abandoned.")
+        return 0
+    winner = 0 if points > 0 else 1
+    print(f"result: {SIDES[winner]} ({players[winner].name}) wins {_describe(points)}; X {points:+d}")
+    return 0
+
+
+# --------------------------------------------------------------------------- matches
+def _chunk_seed(seed: int, chunk: int, role: int) -> int:
+    """A seed for one chunk's dice (role 0) or player (1, 2), from the match seed alone."""
+    return int(np.random.SeedSequence([seed, chunk, role]).generate_state(1)[0])
+
+
+def _play_chunk(job: tuple[str, str, int, int, int, int]) -> list[int]:
+    """Games ``start .. stop - 1`` of a match (a worker's unit of work): player 1's points in each."""
+    from sumito.games.backgammon.match import match_points
+    from sumito.games.backgammon.players import make_bg_player
+
+    spec1, spec2, seed, chunk, start, stop = job
+    p1 = make_bg_player(spec1, rng_seed=_chunk_seed(seed, chunk, 1))
+    p2 = make_bg_player(spec2, rng_seed=_chunk_seed(seed, chunk, 2))
+    rng = np.random.default_rng(_chunk_seed(seed, chunk, 0))
+    # alternating starts, counted over the whole match: player 1 opens the even-numbered games
+    return match_points(p1, p2, stop - start, rng, offset=start)
+
+
+@dataclass
+class MatchSummary:
+    """Player 1's view of a match: counts each way and the equity (points per game) with a 95% interval."""
+
+    player1: str
+    player2: str
+    games: int
+    seed: int
+    wins: int
+    losses: int
+    gammons_won: int
+    backgammons_won: int
+    gammons_lost: int
+    backgammons_lost: int
+    points: int
+    equity: float
+    ci95: float
+
+
+def summarize(player1: str, player2: str, seed: int, results: Sequence[int]) -> MatchSummary:
+    from sumito.games.backgammon.match import MatchResult
+
+    m = MatchResult.of(list(results))
+    return MatchSummary(
+        player1=player1,
+        player2=player2,
+        games=m.games,
+        seed=seed,
+        wins=m.wins,
+        losses=m.games - m.wins,
+        gammons_won=m.gammons_won - m.backgammons_won,
+        backgammons_won=m.backgammons_won,
+        gammons_lost=m.gammons_lost - m.backgammons_lost,
+        backgammons_lost=m.backgammons_lost,
+        points=m.points_sum,
+        equity=m.equity,
+        ci95=m.half_width if m.games > 1 else 0.0,
+    )
+
+
+def run_match(spec1: str, spec2: str, games: int, seed: int, workers: int = 1) -> list[int]:
+    """Player 1's points in each of ``games`` games, in game order; the same for any ``workers``."""
+    jobs = [
+        (spec1, spec2, seed, c, start, min(start + CHUNK_GAMES, games))
+        for c, start in enumerate(range(0, games, CHUNK_GAMES))
+    ]
+    if workers <= 1 or len(jobs) <= 1:
+        chunks = [_play_chunk(job) for job in jobs]
+    else:
+        # fork: the workers inherit the imported (and numba-compiled) modules instead of re-importing them
+        with multiprocessing.get_context("fork").Pool(min(workers, len(jobs))) as pool:
+            chunks = pool.map(_play_chunk, jobs, chunksize=1)
+    return [points for chunk in chunks for points in chunk]
+
+
+def cmd_match(args: argparse.Namespace) -> int:
+    from sumito.games.backgammon.players import make_bg_player
+
+    if args.games < 1:
+        raise BgCommandError(f"a match needs 1 or more games, not {args.games}")
+    if args.workers < 1:
+        raise BgCommandError(f"--workers must be 1 or more, not {args.workers}")
+    seed = _seed(args.seed)
+    # make both players once here: a bad spec fails before any worker starts, and names come from them
+    names = []
+    for spec in (args.player1, args.player2):
+        player = make_bg_player(spec, rng_seed=0)
+        if player.name == "human":
+            raise BgCommandError("a match is between computer players; play yourself with `sumito bg play`")
+        names.append(player.name)
+    results = run_match(args.player1, args.player2, args.games, seed, args.workers)
+    summary = summarize(names[0], names[1], seed, results)
+    if args.json:
+        print(json.dumps(asdict(summary), indent=2))
+    else:
+        print_match(summary)
+    return 0
+
+
+def print_match(s: MatchSummary) -> None:
+    from rich.console import Console
+    from rich.table import Table
+
+    table = Table(title=f"{s.player1} vs {s.player2}: {s.games} games, seed {s.seed}", title_justify="left")
+    table.add_column("")
+    table.add_column(s.player1, justify="right")
+    table.add_column(s.player2, justify="right")
+    table.add_row("wins", str(s.wins), str(s.losses))
+    table.add_row(
+        "  single", str(s.wins - s.gammons_won - s.backgammons_won), str(s.losses - s.gammons_lost - s.backgammons_lost)
+    )
+    table.add_row("  gammons", str(s.gammons_won), str(s.gammons_lost))
+    table.add_row("  backgammons", str(s.backgammons_won), str(s.backgammons_lost))
+    table.add_row("points", f"{s.points:+d}", f"{-s.points:+d}")
+    console = Console(highlight=False)
+    console.print(table)
+    console.print(f"equity for {s.player1}: {s.equity:+.3f} ± {s.ci95:.3f} points per game (95% interval)")
+
+
+# --------------------------------------------------------------------------- play
+def cmd_play(args: argparse.Namespace) -> int:
+    from sumito.games.backgammon.players import HumanPlayer, HumanQuit, make_bg_player
+
+    seed = _seed(args.seed)
+    opponent = make_bg_player(args.player, rng_seed=seed + 1)
+    if opponent.name == "human":
+        raise BgCommandError("pick a computer opponent, e.g. `sumito bg play pubeval`")
+    print(f"You are X (moving 24 → 1, home bottom right) against {opponent.name} (O); seed {seed}.")
+    print("Type plays like 13/10 10/9, bar/22, 3/off or pass; ? lists the legal plays; a blank line quits.")
+    try:
+        points = play_one([HumanPlayer(), opponent], np.random.default_rng(seed))
+    except HumanQuit:
+        print("\nGame abandoned.")
+        return 0
+    print(f"You {'win' if points > 0 else 'lose'} {_describe(points)}.")
+    return 0
+
+
+
+# --------------------------------------------------------------------------- training
+def _hidden(text: str) -> tuple[int, int, int]:
+    try:
+        units = tuple(int(x) for x in text.split(","))
+    except ValueError:
+        units = ()
+    if len(units) != 3 or min(units) < 1:
+        raise BgCommandError(f"--hidden is three positive numbers like 20,20,40, not {text!r}")
+    return units  # type: ignore[return-value]
+
+
+def cmd_train(args: argparse.Namespace) -> int:
+    from sumito.games.backgammon.players import make_bg_player
+    from sumito.games.backgammon.run import BgRun, BgRunConfig
+
+    specs = tuple(s.strip() for s in args.test_against.split(",") if s.strip())
+    for spec in (*specs, *((args.expert,) if args.regime != "self" or args.targets == "expert" else ())):
+        make_bg_player(spec, rng_seed=0)  # a bad spec or a missing gnubg fails now, not after an hour
+    config = None
+    if not args.resume:
+        config = BgRunConfig(regime=args.regime, targets=args.targets, expert=args.expert, encoding=args.encoding,
+                             outputs=args.outputs, hidden=_hidden(args.hidden), alpha=args.alpha, lam=args.lam,
+                             points=args.points, games=args.games, seed=args.seed, test_every=args.test_every,
+                             test_games=args.test_games, test_against=specs)
+    run = BgRun(args.out, config, resume=args.resume)
+    c = run.config
+    print(f"training {c.games} games ({c.regime}, targets {c.targets}, {c.encoding}, {c.outputs} output(s), "
+          f"alpha {c.alpha}, lambda {c.lam}) into {args.out}", flush=True)
+
+    def report(row: dict) -> None:
+        print(f"{row['games']:>7} games  vs {row['opponent']:<14} equity {row['equity']:+.3f} ± "
+              f"{row['half_width']:.3f}  wins {row['win_rate']:.1%}  ({row['train_seconds']:.0f} s training)",
+              flush=True)
+
+    run.run(progress=report)
+    best = run.folder / "best.json"
+    if best.exists():
+        b = json.loads(best.read_text())
+        print(f"best: {b['equity']:+.3f} ± {b['half_width']:.3f} vs {b['opponent']} after {b['games']} games "
+              f"-> {run.folder / 'best.npz'}")
+    return 0
+
+__all__ = [
+    "CHUNK_GAMES",
+    "BgCommandError",
+    "MatchSummary",
+    "add_commands",
+    "parse_dice",
+    "play_one",
+    "run_match",
+    "summarize",
+]

@@ -1,0 +1,236 @@
+"""A backgammon training run on disk (Wiering's regimes), which resumes after a kill and keeps its best
+network: ``sumito bg train`` and ``experiments/wiering_backgammon.py`` both run one :class:`BgRun`.
+
+The folder holds ``config.json`` (the :class:`BgRunConfig`), ``checkpoint.npz`` (the trainer, written
+atomically at every test point: :meth:`~sumito.games.backgammon.modular.ModularTrainer.save_checkpoint`),
+``curve.csv`` (one row per test point and opponent), ``best.npz`` and ``best.json`` (the network with the best
+equity so far against ``best_against``, as the paper keeps its best network) and ``network.npz`` (the latest).
+
+Test points come every ``test_every`` training games and at the end. At each, the greedy network plays
+``test_games`` games against every ``test_against`` player, sides alternating game by game
+(:func:`~sumito.games.backgammon.match.play_match`), from a random generator seeded by the run's seed and
+the game count, so a resumed run's tests are the ones an uninterrupted run makes. Equity is points per game
+(±1/2/3) with a 95% interval.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import time
+from collections.abc import Callable
+from dataclasses import asdict, dataclass, field, fields
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from sumito.engine.errors import SumitoError
+from sumito.fileio import atomic_write_text
+from sumito.games.backgammon.match import play_match
+from sumito.games.backgammon.modular import ENCODINGS, HIDDEN, OUTPUTS, ModularTrainer, ModularValue
+from sumito.learn.network import NetworkError
+
+REGIMES = ("self", "expert", "observe")
+CURVE_FIELDS = ("games", "opponent", "n", "equity", "half_width", "win_rate", "points_sum", "points_sq", "wins",
+                "gammons_won", "gammons_lost", "train_seconds")
+
+
+class BgRunError(SumitoError):
+    """A bad backgammon run configuration or folder (one-line message)."""
+
+
+@dataclass
+class BgRunConfig:
+    """One training run. ``regime``: ``self`` (self-play), ``expert`` (the network plays ``expert``) or
+    ``observe`` (``expert`` plays itself, the network watches); ``targets``: ``own`` or ``expert`` (the
+    expert's evaluations, which needs a gnubg ``expert``)."""
+
+    regime: str = "self"
+    targets: str = "own"
+    expert: str = "gnubg:ply=0"
+    encoding: str = "wiering"
+    outputs: int = 1
+    hidden: tuple[int, int, int] = HIDDEN
+    alpha: float = 0.01
+    lam: float = 0.6
+    points: bool = False
+    games: int = 5000
+    seed: int = 1
+    test_every: int = 1000
+    test_games: int = 1000
+    test_against: tuple[str, ...] = ("pubeval",)
+    best_against: str = ""  # default: the first of test_against
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    def check(self) -> BgRunConfig:
+        if self.regime not in REGIMES:
+            raise BgRunError(f"regime is one of {', '.join(REGIMES)}, not {self.regime!r}")
+        if self.targets not in ("own", "expert"):
+            raise BgRunError(f"targets is 'own' or 'expert', not {self.targets!r}")
+        if self.encoding not in ENCODINGS:
+            raise BgRunError(f"encoding is one of {', '.join(ENCODINGS)}, not {self.encoding!r}")
+        if self.outputs not in OUTPUTS:
+            raise BgRunError(f"outputs is 1 or 7, not {self.outputs!r}")
+        if len(self.hidden) != 3 or any(int(h) < 1 for h in self.hidden):
+            raise BgRunError(f"hidden is three positive numbers (endgame, race, other), not {self.hidden!r}")
+        if not 0.0 < self.alpha <= 1.0:
+            raise BgRunError(f"alpha is in (0, 1], not {self.alpha!r}")
+        if not 0.0 <= self.lam <= 1.0:
+            raise BgRunError(f"lambda is in [0, 1], not {self.lam!r}")
+        for name in ("games", "test_every", "test_games"):
+            if int(getattr(self, name)) < (0 if name == "test_games" else 1):
+                raise BgRunError(f"{name} must be positive, not {getattr(self, name)!r}")
+        if self.best_against and self.best_against not in self.test_against:
+            raise BgRunError(f"best_against {self.best_against!r} is not one of test_against")
+        self.hidden = tuple(int(h) for h in self.hidden)  # type: ignore[assignment]
+        self.test_against = tuple(self.test_against)
+        return self
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> BgRunConfig:
+        known = {f.name for f in fields(cls)}
+        unknown = set(data) - known
+        if unknown:
+            raise BgRunError(f"unknown run settings: {', '.join(sorted(unknown))}")
+        data = dict(data)
+        for key in ("hidden", "test_against"):
+            if key in data:
+                data[key] = tuple(data[key])
+        return cls(**data).check()
+
+
+def checkpoint_games(config: BgRunConfig) -> list[int]:
+    """The game counts at which the run is tested (every ``test_every`` games and at the end)."""
+    return sorted({*range(config.test_every, config.games + 1, config.test_every), config.games})
+
+
+class BgRun:
+    """One run in ``folder``: :meth:`run` trains to ``config.games`` (resuming from the checkpoint if there is
+    one), testing and keeping the best network on the way. ``make_player(spec)`` builds test opponents and the
+    expert (default: :func:`sumito.games.backgammon.players.make_bg_player`), called as
+    ``make_player(spec, rng_seed=N)``."""
+
+    def __init__(self, folder: str | Path, config: BgRunConfig | None = None, *, resume: bool = False,
+                 make_player: Callable[[str], Any] | None = None) -> None:
+        self.folder = Path(folder)
+        if make_player is None:
+            from sumito.games.backgammon.players import make_bg_player as make_player
+        self.make_player = make_player
+        if self.folder.exists() and not self.folder.is_dir():
+            raise BgRunError(f"{self.folder} exists and is not a folder")
+        if resume:
+            if not self.checkpoint.exists() and not (self.folder / "config.json").exists():
+                raise BgRunError(f"{self.folder} holds no run to resume")
+            saved = self.saved_config()
+            if config is not None and asdict(config.check()) != asdict(saved):
+                raise BgRunError(f"{self.folder} was started with other settings; resume it without changing them")
+            self.config = saved
+        else:
+            if self.checkpoint.exists() or (self.folder / "config.json").exists():
+                raise BgRunError(f"{self.folder} already holds a run; resume it or choose another folder")
+            self.config = (config or BgRunConfig()).check()
+        self.best_against = self.config.best_against or (self.config.test_against[0] if self.config.test_against
+                                                         else "")
+
+    @property
+    def checkpoint(self) -> Path:
+        return self.folder / "checkpoint.npz"
+
+    @property
+    def curve(self) -> Path:
+        return self.folder / "curve.csv"
+
+    def saved_config(self) -> BgRunConfig:
+        try:
+            return BgRunConfig.from_dict(json.loads((self.folder / "config.json").read_text()))
+        except (OSError, json.JSONDecodeError, TypeError) as exc:
+            raise BgRunError(f"{self.folder}: cannot read config.json ({exc})") from None
+
+    def curve_rows(self) -> list[dict[str, str]]:
+        if not self.curve.exists():
+            return []
+        with self.curve.open(newline="") as fh:
+            return list(csv.DictReader(fh))
+
+    def _write_curve(self, rows: list[dict[str, Any]]) -> None:
+        out = io.StringIO()
+        writer = csv.DictWriter(out, CURVE_FIELDS, lineterminator="\n", extrasaction="ignore")
+        writer.writeheader()
+        writer.writerows(rows)
+        atomic_write_text(self.curve, out.getvalue())
+
+    def _trainer(self, expert: Any) -> tuple[ModularTrainer, dict[str, Any]]:
+        c = self.config
+        choosers: dict[str, Any] = {}
+        if c.regime == "expert":
+            choosers["opponent"] = expert
+        elif c.regime == "observe":
+            choosers["observe"] = expert
+        if c.targets == "expert":
+            if not hasattr(expert, "evaluate"):
+                raise BgRunError(f"targets=expert needs an expert that evaluates positions (gnubg), not {c.expert!r}")
+            choosers["evaluator"] = expert
+        if self.checkpoint.exists():
+            try:
+                return ModularTrainer.load_checkpoint(self.checkpoint, **choosers)
+            except NetworkError as exc:
+                raise BgRunError(str(exc)) from None
+        model = ModularValue(np.random.default_rng([c.seed, 0]), hidden=c.hidden, encoding=c.encoding,
+                             outputs=c.outputs)
+        trainer = ModularTrainer(model, np.random.default_rng([c.seed, 1]), alpha=c.alpha, lam=c.lam,
+                                 points=c.points, targets=c.targets, **choosers)
+        return trainer, {}
+
+    def run(self, progress: Callable[[dict[str, Any]], None] | None = None) -> list[dict[str, Any]]:
+        """Train to the end (or on from the checkpoint); returns the curve rows. ``progress`` gets each row."""
+        c = self.config
+        self.folder.mkdir(parents=True, exist_ok=True)
+        if not (self.folder / "config.json").exists():
+            atomic_write_text(self.folder / "config.json", json.dumps(asdict(c), indent=2) + "\n")
+        needs_expert = c.regime != "self" or c.targets == "expert"
+        expert = self.make_player(c.expert, rng_seed=c.seed) if needs_expert else None
+        expert = getattr(expert, "engine", expert)  # the GnubgExpert behind the player evaluates positions
+        trainer, extra = self._trainer(expert)
+        seconds = float(extra.get("train_seconds", 0.0))
+        # rows written after the last checkpoint (a kill between the two writes) are made again below
+        rows: list[dict[str, Any]] = [r for r in self.curve_rows() if int(r["games"]) <= trainer.games]
+        best = self._best()
+        for point in checkpoint_games(c):
+            if point <= trainer.games:
+                continue
+            t0 = time.perf_counter()
+            trainer.train(point - trainer.games)
+            seconds += time.perf_counter() - t0
+            for k, spec in enumerate(c.test_against):
+                if c.test_games <= 0:
+                    break
+                # made afresh for each test from the run's seed, so a resumed run tests exactly the same way
+                opponent = self.make_player(spec, rng_seed=int(np.random.SeedSequence([c.seed, point, k])
+                                                                .generate_state(1)[0]))
+                m = play_match(trainer.model, opponent, c.test_games, np.random.default_rng([c.seed, point, k, 7]))
+                row = {"games": point, "opponent": spec, "n": m.games, "equity": round(m.equity, 4),
+                       "half_width": round(m.half_width, 4), "win_rate": round(m.win_rate, 4),
+                       "points_sum": m.points_sum, "points_sq": m.points_sq, "wins": m.wins,
+                       "gammons_won": m.gammons_won, "gammons_lost": m.gammons_lost,
+                       "train_seconds": round(seconds, 2)}
+                rows.append(row)
+                if progress is not None:
+                    progress(row)
+                if spec == self.best_against and (best is None or m.equity > best["equity"]):
+                    best = {"games": point, "opponent": spec, "equity": m.equity, "half_width": m.half_width}
+                    trainer.model.save(self.folder / "best.npz")
+                    atomic_write_text(self.folder / "best.json", json.dumps(best, indent=2) + "\n")
+            self._write_curve(rows)
+            trainer.model.save(self.folder / "network.npz")
+            trainer.save_checkpoint(self.checkpoint, extra={"train_seconds": seconds})
+        if not self.curve.exists():
+            self._write_curve(rows)
+        return rows
+
+    def _best(self) -> dict[str, Any] | None:
+        try:
+            return json.loads((self.folder / "best.json").read_text())
+        except (OSError, json.JSONDecodeError):
+            return None

@@ -1,0 +1,141 @@
+"""Backgammon training runs on disk (resume, best network, curve) and matches with alternating starts."""
+
+from __future__ import annotations
+
+import csv
+import json
+import math
+
+import numpy as np
+import pytest
+
+from sumito.cli import main
+from sumito.games.backgammon.match import MatchResult, match_points, play_match
+from sumito.games.backgammon.modular import ModularValue
+from sumito.games.backgammon.pubeval import PubevalPlayer, RandomPlayer
+from sumito.games.backgammon.run import BgRun, BgRunConfig, BgRunError, checkpoint_games
+
+
+def small_config(**changes) -> BgRunConfig:
+    settings = dict(encoding="tesauro198", alpha=0.1, games=30, test_every=10, test_games=6,
+                    test_against=("pubeval", "random:seed=3"), seed=4)
+    settings.update(changes)
+    return BgRunConfig(**settings)
+
+
+def test_match_alternates_the_opening():
+    rng = np.random.default_rng(1)
+    a, b = RandomPlayer(np.random.default_rng(2)), RandomPlayer(np.random.default_rng(3))
+    calls: list[str] = []
+
+    def first(board, afterstates):
+        calls.append("a")
+        return a(board, afterstates)
+
+    def second(board, afterstates):
+        calls.append("b")
+        return b(board, afterstates)
+
+    openers = []
+    for i in range(6):
+        calls.clear()
+        match_points(first, second, 1, rng, offset=i)
+        openers.append(calls[0])
+    assert openers == ["a", "b", "a", "b", "a", "b"]
+
+
+def test_match_result_statistics():
+    points = [1, -1, 2, 3, -2, 1, 1, -3]
+    m = MatchResult.of(points)
+    assert (m.games, m.points_sum, m.wins) == (8, 2, 5)
+    assert (m.gammons_won, m.gammons_lost, m.backgammons_won, m.backgammons_lost) == (2, 2, 1, 1)
+    assert m.equity == pytest.approx(np.mean(points))
+    assert m.half_width == pytest.approx(1.96 * np.std(points, ddof=1) / math.sqrt(8))
+    pub = play_match(PubevalPlayer(), RandomPlayer(np.random.default_rng(5)), 60, np.random.default_rng(6))
+    assert pub.games == 60 and pub.equity - pub.half_width > 0  # pubeval beats random, the interval says so
+
+
+def test_test_points():
+    assert checkpoint_games(small_config()) == [10, 20, 30]
+    assert checkpoint_games(small_config(games=25)) == [10, 20, 25]
+
+
+def test_run_keeps_curve_best_and_latest(tmp_path):
+    run = BgRun(tmp_path / "r", small_config())
+    rows = run.run()
+    assert [(int(r["games"]), r["opponent"]) for r in rows] == [
+        (g, o) for g in (10, 20, 30) for o in ("pubeval", "random:seed=3")]
+    with (tmp_path / "r" / "curve.csv").open() as fh:
+        assert len(list(csv.DictReader(fh))) == 6
+    best = json.loads((tmp_path / "r" / "best.json").read_text())
+    pubeval_rows = [r for r in rows if r["opponent"] == "pubeval"]
+    assert best["equity"] == pytest.approx(max(r["equity"] for r in pubeval_rows), abs=1e-4)
+    ModularValue.load(tmp_path / "r" / "best.npz")
+    assert ModularValue.load(tmp_path / "r" / "network.npz").encoding == "tesauro198"
+
+
+def test_killed_run_resumes_to_the_same_result(tmp_path):
+    straight = BgRun(tmp_path / "a", small_config())
+    straight_rows = straight.run()
+
+    class Killed(Exception):
+        pass
+
+    def kill_at_second_test(row):
+        if row["games"] == 20 and row["opponent"] == "random:seed=3":
+            raise Killed  # after the curve rows of 20 were made, before they and the checkpoint were written
+
+    with pytest.raises(Killed):
+        BgRun(tmp_path / "b", small_config()).run(progress=kill_at_second_test)
+    resumed = BgRun(tmp_path / "b", resume=True)
+    assert resumed.config == small_config().check()
+    rows = resumed.run()
+    strip = [{k: v for k, v in r.items() if k != "train_seconds"} for r in rows]
+
+    def normal(r):
+        return {k: float(v) if k not in ("opponent",) else v for k, v in r.items() if k != "train_seconds"}
+
+    assert [normal(r) for r in strip] == [normal(r) for r in straight_rows]
+    a = ModularValue.load(tmp_path / "a" / "network.npz")
+    b = ModularValue.load(tmp_path / "b" / "network.npz")
+    for x, y in zip(a.networks, b.networks):
+        np.testing.assert_array_equal(x.theta, y.theta)
+
+
+def test_run_settings_are_checked(tmp_path):
+    with pytest.raises(BgRunError, match="regime"):
+        small_config(regime="watch").check()
+    with pytest.raises(BgRunError, match="lambda"):
+        small_config(lam=2.0).check()
+    with pytest.raises(BgRunError, match="best_against"):
+        small_config(best_against="gnubg").check()
+    with pytest.raises(BgRunError, match="no run"):
+        BgRun(tmp_path / "none", resume=True)
+    BgRun(tmp_path / "r", small_config(games=10)).run()
+    with pytest.raises(BgRunError, match="already holds"):
+        BgRun(tmp_path / "r", small_config(games=10))
+    with pytest.raises(BgRunError, match="other settings"):
+        BgRun(tmp_path / "r", small_config(games=20), resume=True)
+    with pytest.raises(BgRunError, match="unknown run settings"):
+        BgRunConfig.from_dict({"regime": "self", "colour": "red"})
+
+
+def run(capsys, *argv):
+    code = main(list(argv))
+    out = capsys.readouterr()
+    return code, out.out, out.err
+
+
+def test_train_command(tmp_path, capsys):
+    out = str(tmp_path / "cli")
+    code, text, _ = run(capsys, "bg", "train", "--out", out, "--encoding", "tesauro198", "--alpha", "0.1",
+                        "-n", "20", "--test-every", "10", "--test-games", "4")
+    assert code == 0 and "best:" in text and text.count("games  vs pubeval") == 2
+    code, _, err = run(capsys, "bg", "train", "--out", out, "-n", "20")
+    assert code == 2 and "already holds a run" in err and len(err.strip().splitlines()) == 1
+    code, text, _ = run(capsys, "bg", "train", "--out", out, "--resume")
+    assert code == 0 and "games  vs pubeval" not in text  # nothing left to do
+    code, _, err = run(capsys, "bg", "train", "--out", str(tmp_path / "x"), "--hidden", "20,20")
+    assert code == 2 and "--hidden" in err
+    code, _, err = run(capsys, "bg", "train", "--out", str(tmp_path / "y"), "--test-against", "pubevil")
+    assert code == 2 and "pubevil" in err
