@@ -66,7 +66,7 @@ def run_one(job: tuple[str, str, int, Path, BgRunConfig]) -> tuple[str, int, lis
     experiment, arm, seed, folder, config = job
     resume = (folder / "config.json").exists()
     t0 = time.perf_counter()
-    rows = BgRun(folder, None if resume else config, resume=resume).run()
+    rows = BgRun(folder, config, resume=resume).run()  # a finished run with fewer --games trains on
     print(f"done {experiment} / {arm} / seed {seed}: {time.perf_counter() - t0:.0f} s", file=sys.stderr, flush=True)
     return arm, seed, rows
 

@@ -33,15 +33,8 @@ ENCODERS = (encode_endgame, encode_race, encode_general)
 def board_of(mine: dict[int, int], theirs: dict[int, int], *, bar: int = 0, opp_bar: int = 0) -> np.ndarray:
     """A board from the mover's view: ``mine``/``theirs`` map the **mover's** point numbers to counts; the
     rest of each side's 15 checkers are borne off."""
-    b = np.zeros(28, dtype=np.int8)
-    for p, n in mine.items():
-        b[p - 1] += n
-    for p, n in theirs.items():
-        b[p - 1] -= n
-    b[24], b[25] = bar, opp_bar
-    b[26] = 15 - sum(mine.values()) - bar
-    b[27] = 15 - sum(theirs.values()) - opp_bar
-    return BackgammonPosition(b).board.copy()
+    return BackgammonPosition.from_points(mine, {25 - p: n for p, n in theirs.items()}, bar=bar,
+                                          opp_bar=opp_bar).board.copy()
 
 
 def reference_hit_rolls(board: np.ndarray) -> np.ndarray:

@@ -102,6 +102,15 @@ def test_killed_run_resumes_to_the_same_result(tmp_path):
         np.testing.assert_array_equal(x.theta, y.theta)
 
 
+def test_a_finished_run_trains_on_to_more_games(tmp_path):
+    straight = BgRun(tmp_path / "a", small_config(games=30)).run()
+    BgRun(tmp_path / "b", small_config(games=20)).run()
+    longer = BgRun(tmp_path / "b", small_config(games=30), resume=True)
+    assert longer.saved_config().games == 30
+    rows = longer.run()
+    assert [r["equity"] for r in rows if int(r["games"]) == 30] == [r["equity"] for r in straight if r["games"] == 30]
+
+
 def test_run_settings_are_checked(tmp_path):
     with pytest.raises(BgRunError, match="regime"):
         small_config(regime="watch").check()
@@ -115,7 +124,9 @@ def test_run_settings_are_checked(tmp_path):
     with pytest.raises(BgRunError, match="already holds"):
         BgRun(tmp_path / "r", small_config(games=10))
     with pytest.raises(BgRunError, match="other settings"):
-        BgRun(tmp_path / "r", small_config(games=20), resume=True)
+        BgRun(tmp_path / "r", small_config(games=10, lam=0.3), resume=True)
+    with pytest.raises(BgRunError, match="fewer"):
+        BgRun(tmp_path / "r", small_config(games=5), resume=True)
     with pytest.raises(BgRunError, match="unknown run settings"):
         BgRunConfig.from_dict({"regime": "self", "colour": "red"})
 
@@ -135,6 +146,8 @@ def test_train_command(tmp_path, capsys):
     assert code == 2 and "already holds a run" in err and len(err.strip().splitlines()) == 1
     code, text, _ = run(capsys, "bg", "train", "--out", out, "--resume")
     assert code == 0 and "games  vs pubeval" not in text  # nothing left to do
+    code, text, _ = run(capsys, "bg", "train", "--out", out, "--resume", "-n", "30")
+    assert code == 0 and text.count("games  vs pubeval") == 1  # trained on from 20 to 30 games
     code, _, err = run(capsys, "bg", "train", "--out", str(tmp_path / "x"), "--hidden", "20,20")
     assert code == 2 and "--hidden" in err
     code, _, err = run(capsys, "bg", "train", "--out", str(tmp_path / "y"), "--test-against", "pubevil")

@@ -99,7 +99,8 @@ def add_commands(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--alpha", type=float, default=0.01, help="learning rate (default 0.01, the paper's)")
     p.add_argument("--lambda", dest="lam", type=float, default=0.6, help="TD(lambda)'s lambda (default 0.6)")
     p.add_argument("--points", action="store_true", help="a 1-output network learns points (1/2/3), not +-1")
-    p.add_argument("-n", "--games", type=int, default=5000, help="training games (default 5000)")
+    p.add_argument("-n", "--games", type=int, default=None,
+                   help="training games (default 5000; with --resume, train the run on to this many)")
     p.add_argument("--seed", type=int, default=1, help="seed of the weights and the dice (default 1)")
     p.add_argument("--test-every", type=int, default=1000, help="training games between tests (default 1000)")
     p.add_argument("--test-games", type=int, default=1000, help="games per test and opponent (default 1000)")
@@ -381,11 +382,17 @@ def cmd_train(args: argparse.Namespace) -> int:
     from sumito.games.backgammon.players import make_bg_player
     from sumito.games.backgammon.run import BgRun, BgRunConfig
 
+    args.games_given = args.games is not None
+    if args.games is None:
+        args.games = 5000
     specs = tuple(s.strip() for s in args.test_against.split(",") if s.strip())
     for spec in (*specs, *((args.expert,) if args.regime != "self" or args.targets == "expert" else ())):
         make_bg_player(spec, rng_seed=0)  # a bad spec or a missing gnubg fails now, not after an hour
     config = None
-    if not args.resume:
+    if args.resume and args.games_given:
+        config = BgRun(args.out, resume=True).config
+        config.games = args.games  # --resume -n N: train the run on to N games
+    elif not args.resume:
         config = BgRunConfig(regime=args.regime, targets=args.targets, expert=args.expert, encoding=args.encoding,
                              outputs=args.outputs, hidden=_hidden(args.hidden), alpha=args.alpha, lam=args.lam,
                              points=args.points, games=args.games, seed=args.seed, test_every=args.test_every,

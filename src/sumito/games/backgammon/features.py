@@ -124,6 +124,7 @@ import numpy as np
 from numba import njit
 
 from sumito.games.backgammon.kernels import generate_plays
+from sumito.games.backgammon.learning import tesauro_units as _tesauro
 
 ENCODING = "wiering"
 N_ENDGAME = 68
@@ -133,18 +134,6 @@ N_INPUTS_BY_CLASS = (N_ENDGAME, N_RACE, N_GENERAL)
 
 _VALID = np.int64(0x1FFFFFE)  # bits 1..24: the board points in a side's own numbering
 _ROLLS = np.array([(a, b) for a in range(1, 7) for b in range(a, 7)], dtype=np.int64)
-
-
-@njit(cache=True)
-def _tesauro(out: np.ndarray, r: int, base: int, n: int) -> None:
-    if n >= 1:
-        out[r, base] = 1.0
-    if n >= 2:
-        out[r, base + 1] = 1.0
-    if n >= 3:
-        out[r, base + 2] = 1.0
-    if n > 3:
-        out[r, base + 3] = (n - 3) / 2.0
 
 
 @njit(cache=True)

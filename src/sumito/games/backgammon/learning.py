@@ -39,7 +39,8 @@ ENCODING = "tesauro198"
 
 
 @njit(cache=True)
-def _units(out: np.ndarray, r: int, base: int, n: int) -> None:
+def tesauro_units(out: np.ndarray, r: int, base: int, n: int) -> None:
+    """Tesauro's four units of a count n at out[r, base:base + 4]: n >= 1, n >= 2, n >= 3, (n - 3) / 2."""
     if n >= 1:
         out[r, base] = 1.0
     if n >= 2:
@@ -59,9 +60,9 @@ def encode_afterstates(boards: np.ndarray) -> np.ndarray:
         for i in range(24):
             c = np.int64(boards[r, i])
             if c > 0:
-                _units(out, r, 4 * i, c)
+                tesauro_units(out, r, 4 * i, c)
             elif c < 0:
-                _units(out, r, 96 + 4 * (23 - i), -c)  # the mover's point i+1 is the opponent's 24-i
+                tesauro_units(out, r, 96 + 4 * (23 - i), -c)  # the mover's point i+1 is the opponent's 24-i
         out[r, 192] = boards[r, 24] / 2.0
         out[r, 193] = boards[r, 25] / 2.0
         out[r, 194] = boards[r, 26] / 15.0

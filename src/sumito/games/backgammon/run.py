@@ -124,8 +124,17 @@ class BgRun:
             if not self.checkpoint.exists() and not (self.folder / "config.json").exists():
                 raise BgRunError(f"{self.folder} holds no run to resume")
             saved = self.saved_config()
-            if config is not None and asdict(config.check()) != asdict(saved):
-                raise BgRunError(f"{self.folder} was started with other settings; resume it without changing them")
+            if config is not None:
+                wanted, before = asdict(config.check()), asdict(saved)
+                if {**wanted, "games": 0} != {**before, "games": 0}:
+                    raise BgRunError(f"{self.folder} was started with other settings; resume it without changing "
+                                     "them (only the number of games may grow)")
+                if config.games < saved.games:
+                    raise BgRunError(f"{self.folder} is a run of {saved.games} games; it cannot be resumed to "
+                                     f"fewer ({config.games})")
+                if config.games > saved.games:  # train on: the checkpoint carries on as if it had been planned
+                    saved.games = config.games
+                    atomic_write_text(self.folder / "config.json", json.dumps(asdict(saved), indent=2) + "\n")
             self.config = saved
         else:
             if self.checkpoint.exists() or (self.folder / "config.json").exists():
