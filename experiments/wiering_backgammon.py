@@ -1,22 +1,25 @@
 """Wiering (2010) on backgammon with the small modular architecture (20/20/40 hidden units, his per-module
 input features): the training regimes of his Table 2 / Figures 3-4 and his λ sweep (Figure 7 / Table 3).
 
-    python experiments/wiering_backgammon.py EXPERIMENT [--games 3000] [--test-every 1000] [--test-games 500]
-                                             [--seeds 2] [--workers 2] [--outputs 1]
+    python experiments/wiering_backgammon.py EXPERIMENT [--games 5000] [--test-every 1000] [--test-games 500]
+                                             [--seeds 2] [--workers 2] [--outputs 7]
 
 Experiments:
 
 - ``regimes``: self-play; playing the expert (``gnubg:ply=0``); observing the expert play itself — each
   learning from its own evaluations and from the expert's (``targets=expert``), six arms;
-- ``lambda``: self-play with λ ∈ {0, 0.2, 0.4, 0.6, 0.8, 1.0}; α = 0.01, and 0.001 for λ = 1 (the paper's).
+- ``lambda``: self-play with λ ∈ {0, 0.2, 0.4, 0.6, 0.8, 1.0}; α = 0.01, and 0.001 for λ = 1 (the paper's);
+- ``inputs`` (not in the paper): self-play with Tesauro's 198 raw inputs and one output, Wiering's features
+  and one output, and his features and seven outputs.
 
-Each (arm, seed) is one :class:`~sumito.games.backgammon.run.BgRun` (offline minimax TD(λ), α = 0.01, λ = 0.6
-unless the arm says otherwise, rewards ±1) in ``OUT/EXPERIMENT/ARM-sSEED``: every ``--test-every`` training
-games it plays ``--test-games`` games against ``pubeval`` and as many against gnubg 0-ply, starts alternating.
-Runs resume after a kill (``sumito bg train --resume`` semantics) and finished runs are read back, so the
-command can simply be run again. The tables pool the seeds (``--seeds`` × ``--test-games`` games a cell) and
-give equity in points per game with a 95% interval, mean ± 1.96·sd/√n; the Markdown goes to standard output,
-the plot to ``docs/img/backgammon-EXPERIMENT.png`` (written atomically).
+Each (arm, seed) is one :class:`~sumito.games.backgammon.run.BgRun` (offline minimax TD(λ), α = 0.01,
+λ = 0.6, Wiering's inputs and seven outputs unless the arm or the options say otherwise) in
+``OUT/EXPERIMENT/ARM-sSEED``: every ``--test-every`` training games it plays ``--test-games`` games against
+``pubeval`` and as many against gnubg 0-ply, starts alternating. Runs resume after a kill (``sumito bg train
+--resume`` semantics), finished runs are read back, and a finished run trains on when ``--games`` grows, so
+the command can simply be run again. The tables pool the seeds (``--seeds`` × ``--test-games`` games a cell)
+and give equity in points per game with a 95% interval, mean ± 1.96·sd/√n; the Markdown goes to standard
+output, the plot to ``docs/img/backgammon-EXPERIMENT.png`` (written atomically).
 """
 
 from __future__ import annotations
@@ -36,18 +39,24 @@ from sumito.games.backgammon.run import BgRun, BgRunConfig, checkpoint_games
 
 EXPERT = "gnubg:ply=0"
 OPPONENTS = ("pubeval", EXPERT)
-#: arm -> (regime, targets, λ, α)
-EXPERIMENTS: dict[str, dict[str, tuple[str, str, float, float]]] = {
+#: arm -> its settings (BgRunConfig fields) beyond the defaults below: α 0.01, λ 0.6, self-play, own targets
+EXPERIMENTS: dict[str, dict[str, dict[str, Any]]] = {
     "regimes": {
-        "self-play": ("self", "own", 0.6, 0.01),
-        "self-play, expert evals": ("self", "expert", 0.6, 0.01),
-        "vs expert": ("expert", "own", 0.6, 0.01),
-        "vs expert, expert evals": ("expert", "expert", 0.6, 0.01),
-        "observing": ("observe", "own", 0.6, 0.01),
-        "observing, expert evals": ("observe", "expert", 0.6, 0.01),
+        "self-play": {},
+        "self-play, expert evals": {"targets": "expert"},
+        "vs expert": {"regime": "expert"},
+        "vs expert, expert evals": {"regime": "expert", "targets": "expert"},
+        "observing": {"regime": "observe"},
+        "observing, expert evals": {"regime": "observe", "targets": "expert"},
     },
-    "lambda": {f"lambda {lam:.1f}": ("self", "own", lam, 0.001 if lam == 1.0 else 0.01)
+    "lambda": {f"lambda {lam:.1f}": {"lam": lam, "alpha": 0.001 if lam == 1.0 else 0.01}
                for lam in (0.0, 0.2, 0.4, 0.6, 0.8, 1.0)},
+    # not in the paper: what his input features and his seven outputs are worth, by self-play
+    "inputs": {
+        "tesauro198, 1 output": {"encoding": "tesauro198", "outputs": 1},
+        "wiering, 1 output": {"encoding": "wiering", "outputs": 1},
+        "wiering, 7 outputs": {"encoding": "wiering", "outputs": 7},
+    },
 }
 
 
@@ -56,10 +65,12 @@ def folder_name(arm: str, seed: int) -> str:
 
 
 def config_of(experiment: str, arm: str, seed: int, args: argparse.Namespace) -> BgRunConfig:
-    regime, targets, lam, alpha = EXPERIMENTS[experiment][arm]
-    return BgRunConfig(regime=regime, targets=targets, expert=EXPERT, encoding=args.encoding, outputs=args.outputs,
-                       alpha=alpha * args.alpha_scale, lam=lam, games=args.games, seed=seed,
-                       test_every=args.test_every, test_games=args.test_games, test_against=OPPONENTS)
+    settings: dict[str, Any] = {"regime": "self", "targets": "own", "encoding": args.encoding,
+                                "outputs": args.outputs, "alpha": 0.01, "lam": 0.6}
+    settings.update(EXPERIMENTS[experiment][arm])
+    settings["alpha"] *= args.alpha_scale
+    return BgRunConfig(expert=EXPERT, games=args.games, seed=seed, test_every=args.test_every,
+                       test_games=args.test_games, test_against=OPPONENTS, **settings)
 
 
 def run_one(job: tuple[str, str, int, Path, BgRunConfig]) -> tuple[str, int, list[dict[str, Any]]]:
@@ -141,14 +152,14 @@ def _plot(experiment, cells, arms, games, args) -> None:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("experiment", choices=list(EXPERIMENTS))
-    parser.add_argument("--games", type=int, default=3000, help="training games per run (default 3000)")
+    parser.add_argument("--games", type=int, default=5000, help="training games per run (default 5000)")
     parser.add_argument("--test-every", type=int, default=1000, help="training games between tests (default 1000)")
     parser.add_argument("--test-games", type=int, default=500,
                         help="test games per run, test point and opponent (default 500; pooled over the seeds)")
     parser.add_argument("--seeds", type=int, default=2, help="runs per arm (default 2)")
     parser.add_argument("--seed", type=int, default=2010, help="the first seed (runs use SEED, SEED+1, ...)")
     parser.add_argument("--encoding", default="wiering", choices=("wiering", "tesauro198"))
-    parser.add_argument("--outputs", type=int, default=1, choices=(1, 7))
+    parser.add_argument("--outputs", type=int, default=7, choices=(1, 7), help="outputs (default 7, the paper's)")
     parser.add_argument("--alpha-scale", type=float, default=1.0, help="multiply every arm's α (default 1)")
     parser.add_argument("--workers", type=int, default=2, help="runs trained at once (multiprocessing, fork)")
     parser.add_argument("--out", default="runs/backgammon", help="where the runs are kept")

@@ -152,3 +152,39 @@ def test_train_command(tmp_path, capsys):
     assert code == 2 and "--hidden" in err
     code, _, err = run(capsys, "bg", "train", "--out", str(tmp_path / "y"), "--test-against", "pubevil")
     assert code == 2 and "pubevil" in err
+
+
+class FakeExpert:
+    """Stands in for gnubg (which CI does not install): plays the first afterstate, evaluates all alike."""
+
+    def __init__(self) -> None:
+        self.evaluated = 0
+
+    def __call__(self, board, afterstates):
+        return 0
+
+    def evaluate(self, boards):
+        n = np.asarray(boards).reshape(-1, 28).shape[0]
+        self.evaluated += n
+        return np.tile([0.6, 0.1, 0.0, 0.05, 0.0], (n, 1))
+
+
+@pytest.mark.parametrize("regime, targets", [("expert", "own"), ("observe", "expert"), ("self", "expert")])
+def test_expert_regimes_run_with_any_expert(tmp_path, regime, targets):
+    from sumito.games.backgammon.players import make_bg_player
+
+    experts = []
+
+    def make_player(spec, rng_seed=None):
+        if spec == "fake":
+            experts.append(FakeExpert())
+            return experts[-1]
+        return make_bg_player(spec, rng_seed=rng_seed)
+
+    config = small_config(regime=regime, targets=targets, expert="fake", games=10, test_against=("pubeval",),
+                          outputs=7)
+    rows = BgRun(tmp_path / "r", config, make_player=make_player).run()
+    assert len(rows) == 1 and len(experts) == 1
+    assert (experts[0].evaluated > 0) == (targets == "expert")
+    with pytest.raises(BgRunError, match="evaluates positions"):
+        BgRun(tmp_path / "s", small_config(targets="expert", expert="pubeval")).run()
