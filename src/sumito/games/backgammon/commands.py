@@ -82,7 +82,7 @@ def add_commands(sub: argparse._SubParsersAction) -> None:
         "minimax TD(lambda) into the run folder OUT, testing it every --test-every games against each "
         "--test-against player (alternating starts) and keeping the best network (best.npz). A killed run "
         "continues with --resume. The defaults are the paper's: his input features, 20/20/40 hidden units, "
-        "alpha 0.01, lambda 0.6.",
+        "alpha 0.01, lambda 0.6, seven outputs.",
     )
     p.add_argument("--out", required=True, help="the run folder (config.json, checkpoint.npz, curve.csv, best.npz)")
     p.add_argument("--resume", action="store_true", help="continue the run in OUT where it stopped")
@@ -93,8 +93,8 @@ def add_commands(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--expert", default="gnubg:ply=0", help="the expert's player spec (default gnubg:ply=0)")
     p.add_argument("--encoding", choices=("wiering", "tesauro198"), default="wiering",
                    help="the inputs: Wiering's per-module features (default) or Tesauro's 198 raw inputs")
-    p.add_argument("--outputs", type=int, choices=(1, 7), default=1,
-                   help="1 output (expected result) or the paper's 7 (result and six outcome classes)")
+    p.add_argument("--outputs", type=int, choices=(1, 7), default=7,
+                   help="the paper's 7 outputs (result and six outcome classes; default) or 1 (expected result)")
     p.add_argument("--hidden", default="20,20,40", help="hidden units of the endgame, race, other modules")
     p.add_argument("--alpha", type=float, default=0.01, help="learning rate (default 0.01, the paper's)")
     p.add_argument("--lambda", dest="lam", type=float, default=0.6, help="TD(lambda)'s lambda (default 0.6)")

@@ -51,7 +51,7 @@ class BgRunConfig:
     targets: str = "own"
     expert: str = "gnubg:ply=0"
     encoding: str = "wiering"
-    outputs: int = 1
+    outputs: int = 7
     hidden: tuple[int, int, int] = HIDDEN
     alpha: float = 0.01
     lam: float = 0.6
