@@ -14,7 +14,7 @@ Players:
 * ``pubeval`` — Tesauro's linear benchmark evaluator;
 * ``gnubg[:ply=N]`` — GNU Backgammon's nets (0..2 ply; needs the optional package ``gnubg-nn``);
 * ``td:net=PATH`` — a trained network: a modular file (:class:`~sumito.games.backgammon.modular.ModularValue`)
-  or a single ``tesauro198`` value network;
+  or a single ``tesauro198`` value network; ``td:net=builtin`` is the network shipped in the package;
 * ``human`` — reads plays typed at the terminal (``13/10 10/9``, ``bar/22``, ``3/off``, ``pass``).
 """
 
@@ -338,9 +338,17 @@ def _gnubg(ply: int = 0, rng_seed: int | None = None) -> BgPlayer:
     return BgPlayer(f"gnubg:ply={ply}", expert)
 
 
+#: the network shipped in the package, ``td:net=builtin`` (made by the command in docs/results-backgammon.md)
+BUILTIN_NETWORK = "bg-wiering7.npz"
+
+
 def _td(net: str | None = None, rng_seed: int | None = None) -> BgPlayer:
     if not net:
-        raise BgPlayerError("td needs a network file: td:net=PATH")
+        raise BgPlayerError("td needs a network file: td:net=PATH (or td:net=builtin, the shipped one)")
+    if net == "builtin":
+        from importlib.resources import files
+
+        net = str(files("sumito") / "data" / BUILTIN_NETWORK)
     if not Path(net).is_file():
         raise BgPlayerError(f"td: {net}: no such file")
     from sumito.games.backgammon.learning import ENCODING, N_INPUTS, NetworkPlayer
