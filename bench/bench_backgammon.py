@@ -10,7 +10,8 @@ in the same run. JIT warm-up (compiling or loading the on-disk cache) is timed a
 Training: the shared trainer (:class:`sumito.learn.training.Trainer`) on
 :class:`~sumito.games.backgammon.learning.BackgammonLearningGame`, self-play with 40 hidden units,
 rewards at the end, after one warm-up game; beside it, in the same run, the pubeval player against
-itself over as many games (the cost of the game alone, with no learning).
+itself over as many games (the cost of the game alone, with no learning); then Wiering's modular trainer
+(Tesauro's inputs, and his features with seven outputs), and the feature encoders' speed.
 """
 
 from __future__ import annotations
@@ -112,22 +113,41 @@ def training_benchmark(games: int, seed: int) -> None:
           f"({plies / train:,.0f} plies/s, {plies / games:.0f} plies a game); target 300")
     print(f"baseline, pubeval against itself (no learning): {games / base * 60:,.0f} games/min")
 
-    # Wiering's small modular architecture (three networks), self-play with its own offline trainer. Timed on
-    # games from an already trained network (games from a fresh network are untypically long, see
-    # modular.MAX_PLIES), with pubeval self-play above as the same-run baseline.
-    from sumito.games.backgammon.modular import ModularTrainer, ModularValue
+    # Wiering's small modular architecture (three networks), self-play with its own offline trainer: with
+    # Tesauro's raw inputs from a fresh network (after warm-up games), and with Wiering's features and seven
+    # outputs continuing from the shipped network (a fresh one first plays untypically long games, see
+    # modular.MAX_PLIES). pubeval self-play above is the same-run baseline for the cost of the games alone.
+    from importlib.resources import files
 
-    for encoding, outputs in (("tesauro198", 1), ("wiering", 1), ("wiering", 7)):
-        modular = ModularTrainer(ModularValue(np.random.default_rng(seed), encoding=encoding, outputs=outputs),
-                                 np.random.default_rng(seed), alpha=0.01 if encoding == "wiering" else 0.1)
-        modular.train(max(games // 2, 200))  # warm-up, and past the first networks' long games
+    from sumito.games.backgammon.features import encode_general
+    from sumito.games.backgammon.learning import encode_afterstates
+    from sumito.games.backgammon.modular import ModularTrainer, ModularValue
+    from sumito.games.backgammon.players import BUILTIN_NETWORK
+
+    shipped = ModularValue.load(files("sumito") / "data" / BUILTIN_NETWORK)
+    for name, model, alpha in (("tesauro198, 1 output, fresh", ModularValue(seed), 0.1),
+                               ("wiering, 7 outputs, shipped", shipped, 0.01)):
+        modular = ModularTrainer(model, np.random.default_rng(seed), alpha=alpha)
+        modular.train(max(games // 2, 200))  # warm-up (and compile)
         plies_before = modular.positions.sum()
         t = time.perf_counter()
         modular.train(games)
         spent = time.perf_counter() - t
         plies = (modular.positions.sum() - plies_before) / games
-        print(f"modular ({encoding}, {outputs} output(s)) offline TD self-play training: "
-              f"{games / spent * 60:,.0f} games/min ({plies:.0f} plies a game); target 300")
+        print(f"modular ({name}) offline TD self-play training: {games / spent * 60:,.0f} games/min "
+              f"({plies:.0f} plies a game); target 300")
+
+    # feature extraction: Wiering's 393 general inputs (hit counts over every roll included) beside Tesauro's
+    # 198 raw inputs, on the same afterstates
+    rows = np.array([random_position(np.random.default_rng([seed, i])).board for i in range(2000)], dtype=np.int8)
+    encode_general(rows[:2])
+    encode_afterstates(rows[:2])
+    for label, encode in (("wiering general (393)", encode_general), ("tesauro198 (198)", encode_afterstates)):
+        t = time.perf_counter()
+        for start in range(0, rows.shape[0], 20):  # batches of 20, about one roll's afterstates
+            encode(rows[start : start + 20])
+        spent = time.perf_counter() - t
+        print(f"encoding {label}: {rows.shape[0] / spent:,.0f} afterstates/s in batches of 20")
 
 if __name__ == "__main__":
     main()
