@@ -12,14 +12,15 @@ Experiments:
 - ``inputs`` (not in the paper): self-play with Tesauro's 198 raw inputs and one output, Wiering's features
   and one output, and his features and seven outputs.
 
-Each (arm, seed) is one :class:`~sumito.games.backgammon.run.BgRun` (offline minimax TD(λ), α = 0.01,
-λ = 0.6, Wiering's inputs and seven outputs unless the arm or the options say otherwise) in
+Each (arm, seed) is one :class:`~sumito.games.backgammon.run.BgRun` (offline minimax TD(λ), α = 0.01, λ = 0.6,
+Wiering's inputs and seven outputs unless the arm or the options say otherwise) in
 ``OUT/EXPERIMENT/ARM-sSEED``: every ``--test-every`` training games it plays ``--test-games`` games against
 ``pubeval`` and as many against gnubg 0-ply, starts alternating. Runs resume after a kill (``sumito bg train
 --resume`` semantics), finished runs are read back, and a finished run trains on when ``--games`` grows, so
-the command can simply be run again. The tables pool the seeds (``--seeds`` × ``--test-games`` games a cell)
-and give equity in points per game with a 95% interval, mean ± 1.96·sd/√n; the Markdown goes to standard
-output, the plot to ``docs/img/backgammon-EXPERIMENT.png`` (written atomically).
+the command can simply be run again; ``--report`` tabulates what is on disk without training. The tables pool
+the seeds (``--seeds`` × ``--test-games`` games a cell) and give equity in points per game with a 95%
+interval, mean ± 1.96·sd/√n; the Markdown goes to standard output, the plot to
+``docs/img/backgammon-EXPERIMENT.png`` (written atomically).
 """
 
 from __future__ import annotations
@@ -164,7 +165,21 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--workers", type=int, default=2, help="runs trained at once (multiprocessing, fork)")
     parser.add_argument("--out", default="runs/backgammon", help="where the runs are kept")
     parser.add_argument("--plot", default=None, help="the plot file (default docs/img/backgammon-EXPERIMENT.png)")
+    parser.add_argument("--report", action="store_true",
+                        help="only tabulate the test rows already on disk (unfinished runs included), train nothing")
     args = parser.parse_args(argv)
+    if args.report:
+        results = []
+        for arm in EXPERIMENTS[args.experiment]:
+            for seed in range(args.seed, args.seed + args.seeds):
+                folder = Path(args.out) / args.experiment / folder_name(arm, seed)
+                rows = BgRun(folder, resume=True).curve_rows() if (folder / "config.json").exists() else []
+                results.append((arm, seed, rows))
+                last = max((int(r["games"]) for r in rows), default=0)
+                if last < args.games:
+                    print(f"note: {arm} seed {seed} has tests up to {last} of {args.games} games", file=sys.stderr)
+        summarize(args.experiment, results, args)
+        return 0
     from sumito.games.backgammon.players import BgPlayerError, make_bg_player
 
     try:
