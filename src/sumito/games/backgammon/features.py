@@ -123,7 +123,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from sumito.games.backgammon.kernels import generate_plays
+from sumito.games.backgammon.kernels import generate_plays, rearmost_checkers
 from sumito.games.backgammon.learning import tesauro_units as _tesauro
 
 ENCODING = "wiering"
@@ -501,22 +501,9 @@ def _general_side(
     other_pips = _pips(other)
     bar = view[24]
     other_bar = view[25]
-    # the other side's checkers in this side's numbering: they move upwards, so they are "in front" of
-    # this side's checkers on higher points; its bar is point 0
-    other_back = 25
-    if other_bar > 0:
-        other_back = 0
-    else:
-        for i in range(24):
-            if view[i] < 0:
-                other_back = i + 1
-                break
-    own_back = 25 if bar > 0 else 0
-    if bar == 0:
-        for i in range(23, -1, -1):
-            if view[i] > 0:
-                own_back = i + 1
-                break
+    # this side's rearmost checker (its bar = 25) and the other side's (in this side's numbering they move
+    # upwards, so its rearmost is its lowest point here; its bar = 0)
+    own_back, other_back = rearmost_checkers(view)
 
     src = np.int64(0)
     blocked = np.int64(0)  # the other side's made points
