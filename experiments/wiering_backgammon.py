@@ -9,6 +9,8 @@ Experiments:
 - ``regimes``: self-play; playing the expert (``gnubg:ply=0``); observing the expert play itself — each
   learning from its own evaluations and from the expert's (``targets=expert``), six arms;
 - ``lambda``: self-play with λ ∈ {0, 0.2, 0.4, 0.6, 0.8, 1.0}; α = 0.01, and 0.001 for λ = 1 (the paper's);
+- ``architectures``: his Table 1 at this scale: the small network and one with 80 hidden units for the other
+  positions, both playing the expert, beside the small network's self-play and observing;
 - ``inputs`` (not in the paper): self-play with Tesauro's 198 raw inputs and one output, Wiering's features
   and one output, and his features and seven outputs.
 
@@ -52,6 +54,15 @@ EXPERIMENTS: dict[str, dict[str, dict[str, Any]]] = {
     },
     "lambda": {f"lambda {lam:.1f}": {"lam": lam, "alpha": 0.001 if lam == 1.0 else 0.01}
                for lam in (0.0, 0.2, 0.4, 0.6, 0.8, 1.0)},
+    # Table 1 / Figures 1-2 at our scale: the small network and one with 80 hidden units in the "other" module,
+    # both playing the expert, beside the small network's self-play and observing (his RBF network and his
+    # nine-module large architecture are not built)
+    "architectures": {
+        "small, vs expert": {"regime": "expert"},
+        "80 hidden, vs expert": {"regime": "expert", "hidden": (20, 20, 80)},
+        "small, self-play": {},
+        "small, observing": {"regime": "observe"},
+    },
     # not in the paper: what his input features and his seven outputs are worth, by self-play
     "inputs": {
         "tesauro198, 1 output": {"encoding": "tesauro198", "outputs": 1},
