@@ -85,7 +85,9 @@ def add_commands(sub: argparse._SubParsersAction) -> None:
         "alpha 0.01, lambda 0.6, seven outputs.",
     )
     p.add_argument("--out", required=True, help="the run folder (config.json, checkpoint.npz, curve.csv, best.npz)")
-    p.add_argument("--resume", action="store_true", help="continue the run in OUT where it stopped")
+    p.add_argument("--resume", action="store_true",
+                   help="continue the run in OUT where it stopped, with the settings it was started with "
+                   "(only -n may be given, to train it on to more games)")
     p.add_argument("--regime", choices=("self", "expert", "observe"), default="self",
                    help="self-play (default), play the expert, or observe the expert playing itself")
     p.add_argument("--targets", choices=("own", "expert"), default="own",
