@@ -39,6 +39,14 @@ class BgCommandError(SumitoError):
     """Bad input to a ``sumito bg`` command (a position ID, dice, a game count)."""
 
 
+#: ``sumito bg train``'s defaults (the paper's settings), by argument name; a resumed run keeps its own
+TRAIN_DEFAULTS: dict[str, object] = {
+    "regime": "self", "targets": "own", "expert": "gnubg:ply=0", "encoding": "wiering", "outputs": 7,
+    "hidden": "20,20,40", "alpha": 0.01, "lam": 0.6, "points": False, "seed": 1, "test_every": 1000,
+    "test_games": 1000, "test_against": "pubeval",
+}
+
+
 # --------------------------------------------------------------------------- argument parsing
 def add_commands(sub: argparse._SubParsersAction) -> None:
     """Register ``bg`` and its subcommands on the ``sumito`` subparsers."""
@@ -75,6 +83,7 @@ def add_commands(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--json", action="store_true", help="print a machine-readable summary instead of the table")
     p.set_defaults(func=cmd_match)
 
+    d = TRAIN_DEFAULTS
     p = bg.add_parser(
         "train",
         help="train Wiering's modular network by TD(lambda): self-play, against or watching an expert",
@@ -88,25 +97,25 @@ def add_commands(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--resume", action="store_true",
                    help="continue the run in OUT where it stopped, with the settings it was started with "
                    "(only -n may be given, to train it on to more games)")
-    p.add_argument("--regime", choices=("self", "expert", "observe"), default="self",
+    p.add_argument("--regime", choices=("self", "expert", "observe"), default=d["regime"],
                    help="self-play (default), play the expert, or observe the expert playing itself")
-    p.add_argument("--targets", choices=("own", "expert"), default="own",
+    p.add_argument("--targets", choices=("own", "expert"), default=d["targets"],
                    help="bootstrap on the network's own values (default) or on the expert's evaluations")
-    p.add_argument("--expert", default="gnubg:ply=0", help="the expert's player spec (default gnubg:ply=0)")
-    p.add_argument("--encoding", choices=("wiering", "tesauro198"), default="wiering",
+    p.add_argument("--expert", default=d["expert"], help="the expert's player spec (default gnubg:ply=0)")
+    p.add_argument("--encoding", choices=("wiering", "tesauro198"), default=d["encoding"],
                    help="the inputs: Wiering's per-module features (default) or Tesauro's 198 raw inputs")
-    p.add_argument("--outputs", type=int, choices=(1, 7), default=7,
+    p.add_argument("--outputs", type=int, choices=(1, 7), default=d["outputs"],
                    help="the paper's 7 outputs (result and six outcome classes; default) or 1 (expected result)")
-    p.add_argument("--hidden", default="20,20,40", help="hidden units of the endgame, race, other modules")
-    p.add_argument("--alpha", type=float, default=0.01, help="learning rate (default 0.01, the paper's)")
-    p.add_argument("--lambda", dest="lam", type=float, default=0.6, help="TD(lambda)'s lambda (default 0.6)")
+    p.add_argument("--hidden", default=d["hidden"], help="hidden units of the endgame, race, other modules")
+    p.add_argument("--alpha", type=float, default=d["alpha"], help="learning rate (default 0.01, the paper's)")
+    p.add_argument("--lambda", dest="lam", type=float, default=d["lam"], help="TD(lambda)'s lambda (default 0.6)")
     p.add_argument("--points", action="store_true", help="a 1-output network learns points (1/2/3), not +-1")
     p.add_argument("-n", "--games", type=int, default=None,
                    help="training games (default 5000; with --resume, train the run on to this many)")
-    p.add_argument("--seed", type=int, default=1, help="seed of the weights and the dice (default 1)")
-    p.add_argument("--test-every", type=int, default=1000, help="training games between tests (default 1000)")
-    p.add_argument("--test-games", type=int, default=1000, help="games per test and opponent (default 1000)")
-    p.add_argument("--test-against", default="pubeval",
+    p.add_argument("--seed", type=int, default=d["seed"], help="seed of the weights and the dice (default 1)")
+    p.add_argument("--test-every", type=int, default=d["test_every"], help="games between tests (default 1000)")
+    p.add_argument("--test-games", type=int, default=d["test_games"], help="games per test and opponent (default 1000)")
+    p.add_argument("--test-against", default=d["test_against"],
                    help="comma-separated player specs to test against (default pubeval); the first one "
                    "decides the best network")
     p.set_defaults(func=cmd_train)
@@ -390,6 +399,12 @@ def cmd_train(args: argparse.Namespace) -> int:
     specs = tuple(s.strip() for s in args.test_against.split(",") if s.strip())
     for spec in (*specs, *((args.expert,) if args.regime != "self" or args.targets == "expert" else ())):
         make_bg_player(spec, rng_seed=0)  # a bad spec or a missing gnubg fails now, not after an hour
+    if args.resume:  # a resumed run keeps its settings: say so rather than ignore a changed one
+        changed = [name for name, value in TRAIN_DEFAULTS.items() if getattr(args, name) != value]
+        if changed:
+            flags = ", ".join("--" + ("lambda" if n == "lam" else n.replace("_", "-")) for n in changed)
+            raise BgCommandError(f"--resume keeps the run's own settings; {flags} cannot be given with it "
+                                 "(only -n, to train on)")
     config = None
     if args.resume and args.games_given:
         config = BgRun(args.out, resume=True).config
