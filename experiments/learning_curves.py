@@ -52,9 +52,10 @@ import numpy as np
 from sumito.arena.executor import InlineExecutor
 from sumito.arena.match import ArenaSettings, derive_seed, play_game, schedule, summarize_pair
 from sumito.engine import DrawRules
-from sumito.fileio import atomic_write_bytes, atomic_write_text
+from sumito.fileio import atomic_write_text
 from sumito.learn.commands import make_trainer
 from sumito.learn.network import network_path
+from sumito.learn.plot import save_figure
 from sumito.learn.training import PRESETS, TrainingConfig
 
 EVAL_RULES = DrawRules(max_plies=300, repetitions=3)
@@ -322,9 +323,7 @@ def _plot(name, cells, arms, games, experiment, args, x_label, title) -> None:
     ax.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.01, 1.0))
     fig.tight_layout()
     plot = Path(args.plot or f"docs/img/{name}.png")
-    buffer = io.BytesIO()
-    fig.savefig(buffer, format=plot.suffix.lstrip(".") or "png", dpi=110)
-    atomic_write_bytes(plot, buffer.getvalue())  # a killed run never leaves half a picture
+    save_figure(fig, plot)
     print(f"plot: {plot}")
 
 

@@ -28,8 +28,6 @@ interval, mean ± 1.96·sd/√n; the Markdown goes to standard output, the plot 
 from __future__ import annotations
 
 import argparse
-import io
-import math
 import sys
 import time
 from collections import defaultdict
@@ -37,8 +35,9 @@ from multiprocessing import get_context
 from pathlib import Path
 from typing import Any
 
-from sumito.fileio import atomic_write_bytes
+from sumito.games.backgammon.match import MatchResult
 from sumito.games.backgammon.run import BgRun, BgRunConfig, checkpoint_games
+from sumito.learn.plot import save_figure
 
 EXPERT = "gnubg:ply=0"
 OPPONENTS = ("pubeval", EXPERT)
@@ -96,12 +95,9 @@ def run_one(job: tuple[str, str, int, Path, BgRunConfig]) -> tuple[str, int, lis
 
 def pooled(rows: list[dict[str, Any]]) -> tuple[float, float, float, int]:
     """(equity, 95% half-width, win rate, n) over all test games in ``rows`` (several seeds)."""
-    n = sum(int(r["n"]) for r in rows)
-    s = sum(float(r["points_sum"]) for r in rows)
-    sq = sum(float(r["points_sq"]) for r in rows)
-    mean = s / n
-    var = max(sq / n - mean * mean, 0.0) * n / max(n - 1, 1)
-    return mean, 1.96 * math.sqrt(var / n), sum(int(r["wins"]) for r in rows) / n, n
+    m = MatchResult(games=sum(int(r["n"]) for r in rows), points_sum=sum(int(r["points_sum"]) for r in rows),
+                    points_sq=sum(int(r["points_sq"]) for r in rows), wins=sum(int(r["wins"]) for r in rows))
+    return m.equity, m.half_width, m.win_rate, m.games
 
 
 def summarize(experiment: str, results: list[tuple[str, int, list[dict[str, Any]]]], args: argparse.Namespace) -> None:
@@ -155,9 +151,7 @@ def _plot(experiment, cells, arms, games, args) -> None:
                  fontsize=11)
     fig.tight_layout()
     plot = Path(args.plot or f"docs/img/backgammon-{experiment}.png")
-    buffer = io.BytesIO()
-    fig.savefig(buffer, format=plot.suffix.lstrip(".") or "png", dpi=110)
-    atomic_write_bytes(plot, buffer.getvalue())  # a killed run never leaves half a picture
+    save_figure(fig, plot)
     print(f"\nplot: {plot}")
 
 

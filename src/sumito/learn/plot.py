@@ -266,6 +266,16 @@ def render(lines: list[Series], curves: list[Curve], metric: str, fmt: str, titl
     return buffer.getvalue()
 
 
+def save_figure(fig, path: str | Path, dpi: int = 110) -> Path:
+    """Write a matplotlib figure atomically, in the format its suffix names (PNG by default), so a killed
+    experiment never leaves half a picture; returns the path."""
+    path = Path(path)
+    buffer = io.BytesIO()
+    fig.savefig(buffer, format=path.suffix.lstrip(".") or "png", dpi=dpi)
+    atomic_write_bytes(path, buffer.getvalue())
+    return path
+
+
 def plot_runs(
     runs: list[str],
     out: str | Path,

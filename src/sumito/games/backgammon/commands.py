@@ -39,12 +39,11 @@ class BgCommandError(SumitoError):
     """Bad input to a ``sumito bg`` command (a position ID, dice, a game count)."""
 
 
-#: ``sumito bg train``'s defaults (the paper's settings), by argument name; a resumed run keeps its own
-TRAIN_DEFAULTS: dict[str, object] = {
-    "regime": "self", "targets": "own", "expert": "gnubg:ply=0", "encoding": "wiering", "outputs": 7,
-    "hidden": "20,20,40", "alpha": 0.01, "lam": 0.6, "points": False, "seed": 1, "test_every": 1000,
-    "test_games": 1000, "test_against": "pubeval",
-}
+#: the ``sumito bg train`` options that set up a run (:class:`~sumito.games.backgammon.run.BgRunConfig` fields);
+#: they default to None so that the config's own defaults (the paper's settings) apply, and so that a resumed
+#: run can tell an option that was given from one that was not
+RUN_SETTINGS = ("regime", "targets", "expert", "encoding", "outputs", "hidden", "alpha", "lam", "points", "seed",
+                "test_every", "test_games", "test_against")
 
 
 # --------------------------------------------------------------------------- argument parsing
@@ -83,7 +82,6 @@ def add_commands(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--json", action="store_true", help="print a machine-readable summary instead of the table")
     p.set_defaults(func=cmd_match)
 
-    d = TRAIN_DEFAULTS
     p = bg.add_parser(
         "train",
         help="train Wiering's modular network by TD(lambda): self-play, against or watching an expert",
@@ -97,25 +95,26 @@ def add_commands(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--resume", action="store_true",
                    help="continue the run in OUT where it stopped, with the settings it was started with "
                    "(only -n may be given, to train it on to more games)")
-    p.add_argument("--regime", choices=("self", "expert", "observe"), default=d["regime"],
+    p.add_argument("--regime", choices=("self", "expert", "observe"), default=None,
                    help="self-play (default), play the expert, or observe the expert playing itself")
-    p.add_argument("--targets", choices=("own", "expert"), default=d["targets"],
+    p.add_argument("--targets", choices=("own", "expert"), default=None,
                    help="bootstrap on the network's own values (default) or on the expert's evaluations")
-    p.add_argument("--expert", default=d["expert"], help="the expert's player spec (default gnubg:ply=0)")
-    p.add_argument("--encoding", choices=("wiering", "tesauro198"), default=d["encoding"],
+    p.add_argument("--expert", default=None, help="the expert's player spec (default gnubg:ply=0)")
+    p.add_argument("--encoding", choices=("wiering", "tesauro198"), default=None,
                    help="the inputs: Wiering's per-module features (default) or Tesauro's 198 raw inputs")
-    p.add_argument("--outputs", type=int, choices=(1, 7), default=d["outputs"],
+    p.add_argument("--outputs", type=int, choices=(1, 7), default=None,
                    help="the paper's 7 outputs (result and six outcome classes; default) or 1 (expected result)")
-    p.add_argument("--hidden", default=d["hidden"], help="hidden units of the endgame, race, other modules")
-    p.add_argument("--alpha", type=float, default=d["alpha"], help="learning rate (default 0.01, the paper's)")
-    p.add_argument("--lambda", dest="lam", type=float, default=d["lam"], help="TD(lambda)'s lambda (default 0.6)")
-    p.add_argument("--points", action="store_true", help="a 1-output network learns points (1/2/3), not +-1")
+    p.add_argument("--hidden", default=None, help="hidden units of the endgame, race, other modules")
+    p.add_argument("--alpha", type=float, default=None, help="learning rate (default 0.01, the paper's)")
+    p.add_argument("--lambda", dest="lam", type=float, default=None, help="TD(lambda)'s lambda (default 0.6)")
+    p.add_argument("--points", action="store_true", default=None,
+                   help="a 1-output network learns points (1/2/3), not +-1")
     p.add_argument("-n", "--games", type=int, default=None,
                    help="training games (default 5000; with --resume, train the run on to this many)")
-    p.add_argument("--seed", type=int, default=d["seed"], help="seed of the weights and the dice (default 1)")
-    p.add_argument("--test-every", type=int, default=d["test_every"], help="games between tests (default 1000)")
-    p.add_argument("--test-games", type=int, default=d["test_games"], help="games per test and opponent (default 1000)")
-    p.add_argument("--test-against", default=d["test_against"],
+    p.add_argument("--seed", type=int, default=None, help="seed of the weights and the dice (default 1)")
+    p.add_argument("--test-every", type=int, default=None, help="games between tests (default 1000)")
+    p.add_argument("--test-games", type=int, default=None, help="games per test and opponent (default 1000)")
+    p.add_argument("--test-against", default=None,
                    help="comma-separated player specs to test against (default pubeval); the first one "
                    "decides the best network")
     p.set_defaults(func=cmd_train)
@@ -393,27 +392,24 @@ def cmd_train(args: argparse.Namespace) -> int:
     from sumito.games.backgammon.players import make_bg_player
     from sumito.games.backgammon.run import BgRun, BgRunConfig
 
-    args.games_given = args.games is not None
-    if args.games is None:
-        args.games = 5000
-    specs = tuple(s.strip() for s in args.test_against.split(",") if s.strip())
-    for spec in (*specs, *((args.expert,) if args.regime != "self" or args.targets == "expert" else ())):
-        make_bg_player(spec, rng_seed=0)  # a bad spec or a missing gnubg fails now, not after an hour
+    given = {name: getattr(args, name) for name in RUN_SETTINGS if getattr(args, name) is not None}
+    if "hidden" in given:
+        given["hidden"] = _hidden(given["hidden"])
+    if "test_against" in given:
+        given["test_against"] = tuple(s.strip() for s in given["test_against"].split(",") if s.strip())
     if args.resume:  # a resumed run keeps its settings: say so rather than ignore a changed one
-        changed = [name for name, value in TRAIN_DEFAULTS.items() if getattr(args, name) != value]
-        if changed:
-            flags = ", ".join("--" + ("lambda" if n == "lam" else n.replace("_", "-")) for n in changed)
+        if given:
+            flags = ", ".join("--" + ("lambda" if n == "lam" else n.replace("_", "-")) for n in given)
             raise BgCommandError(f"--resume keeps the run's own settings; {flags} cannot be given with it "
                                  "(only -n, to train on)")
-    config = None
-    if args.resume and args.games_given:
         config = BgRun(args.out, resume=True).config
-        config.games = args.games  # --resume -n N: train the run on to N games
-    elif not args.resume:
-        config = BgRunConfig(regime=args.regime, targets=args.targets, expert=args.expert, encoding=args.encoding,
-                             outputs=args.outputs, hidden=_hidden(args.hidden), alpha=args.alpha, lam=args.lam,
-                             points=args.points, games=args.games, seed=args.seed, test_every=args.test_every,
-                             test_games=args.test_games, test_against=specs)
+        if args.games is not None:
+            config.games = args.games  # --resume -n N: train the run on to N games
+    else:
+        config = BgRunConfig(**given, **({} if args.games is None else {"games": args.games}))
+    expert = (config.expert,) if config.regime != "self" or config.targets == "expert" else ()
+    for spec in (*config.test_against, *expert):
+        make_bg_player(spec, rng_seed=0)  # a bad spec or a missing gnubg fails now, not after an hour
     run = BgRun(args.out, config, resume=args.resume)
     c = run.config
     print(f"training {c.games} games ({c.regime}, targets {c.targets}, {c.encoding}, {c.outputs} output(s), "

@@ -74,7 +74,7 @@ from numba import njit
 from sumito.fileio import atomic_write_bytes
 from sumito.games.backgammon import features
 from sumito.games.backgammon.board import BackgammonPosition, swap_array
-from sumito.games.backgammon.game import game_results, opening_roll, roll_dice
+from sumito.games.backgammon.game import game_result, game_results, opening_roll, roll_dice
 from sumito.games.backgammon.kernels import generate_plays, rearmost_checkers
 from sumito.games.backgammon.learning import ENCODING as TESAURO
 from sumito.games.backgammon.learning import N_INPUTS as TESAURO_INPUTS
@@ -241,9 +241,9 @@ class ModularValue:
 
     def choose(self, board: np.ndarray, afterstates: np.ndarray) -> int:
         """Greedy one-ply play: a winning afterstate first, else the highest value (a :data:`Chooser`)."""
-        wins = np.flatnonzero(game_results(afterstates) > 0)
-        if wins.size:
-            return int(wins[np.argmax(game_results(afterstates)[wins])])
+        results = game_results(afterstates)
+        if results.max() > 0:
+            return int(np.argmax(results))  # the biggest win
         return int(np.argmax(self.values(afterstates)))
 
     __call__ = choose
@@ -387,7 +387,7 @@ class ModularTrainer:
                 row = int(self.opponent(board, afterstates))
             after = afterstates[row]
             chain.append(after)
-            result = int(game_results(after[None, :])[0])
+            result = int(game_result(after))
             if result != 0:
                 return np.array(chain, dtype=np.int8), (result if mover == 0 else -result)
             board = swap_array(after)
@@ -401,7 +401,7 @@ class ModularTrainer:
         """The classes and λ-return targets ``[T, outputs]`` of a game's afterstates ``chain[:-1]``
         (``chain[-1]`` ends the game, or is where an abandoned game stopped: its value then stands in for the
         result; see the module notes)."""
-        final = int(game_results(chain[-1:])[0])  # > 0: the last mover won; 0: abandoned
+        final = int(game_result(chain[-1]))  # > 0: the last mover won; 0: abandoned
         states = chain if final == 0 else chain[:-1]
         classes = position_classes(states)
         n_out = self.model.n_outputs

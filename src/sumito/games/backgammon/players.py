@@ -56,15 +56,14 @@ class BgPlayer:
 
     def __init__(self, name: str, chooser: Callable[[np.ndarray, np.ndarray], int] | None = None) -> None:
         self.name = name
-        self._chooser = chooser
-        #: the object behind the player (a ``GnubgExpert`` evaluates positions too, for expert targets)
+        #: the chooser behind the player (a ``GnubgExpert`` evaluates positions too, for expert targets)
         self.engine = chooser
 
     def choose(self, board: np.ndarray, afterstates: np.ndarray, dice: tuple[int, int] | None = None) -> int:
         """The row of ``afterstates`` (the distinct plays of ``board`` for ``dice``) this player plays."""
-        if self._chooser is None:  # pragma: no cover - subclasses without a chooser override choose
+        if self.engine is None:  # pragma: no cover - subclasses without a chooser override choose
             raise NotImplementedError
-        return int(self._chooser(board, afterstates))
+        return int(self.engine(board, afterstates))
 
     def __call__(self, board: np.ndarray, afterstates: np.ndarray) -> int:
         return self.choose(board, afterstates)
