@@ -48,7 +48,7 @@ def test_players_choose_legal_moves(spec, layout, inline_only):
     [
         ("abla:depth=x", "must be int"),
         ("abla:heuristic=double", "combined, single"),
-        ("abla:colour=1", "it accepts: depth, heuristic, w1, w2, ties, seed"),
+        ("abla:colour=1", "it accepts: depth, heuristic, w1, w2, off, ties, seed"),
         ("heuristic:depth=0", "at least 1"),
         ("greedy:eval=magic", "unknown evaluation"),
         ("engine:time=-1", "positive"),

@@ -45,10 +45,13 @@ def reference_counts(pos: Position) -> dict:
 def reference_eval(pos: Position, side: int, kind: int, params: np.ndarray) -> float:
     c = reference_counts(pos)
     me, op = c[side], c[3 - side]
-    if kind == EVAL_HEURISTIC:
-        return op["dist"] - me["dist"]
-    if kind == EVAL_ABLA:
-        return params[0] * (me["dist"] - op["dist"]) + params[1] * (me["adj"] - op["adj"])
+    lost_me, lost_op = pos.lost[side - 1], pos.lost[2 - side]
+    if kind in (EVAL_HEURISTIC, EVAL_ABLA):
+        off = params[0] if kind == EVAL_HEURISTIC else params[2]  # a pushed-off marble's distance
+        dist_me, dist_op = me["dist"] + off * lost_me, op["dist"] + off * lost_op
+        if kind == EVAL_HEURISTIC:
+            return dist_op - dist_me
+        return params[0] * (dist_me - dist_op) + params[1] * (me["adj"] - op["adj"])
     if kind == EVAL_ALPHALONE:
         b, w = c[1], c[2]
         nb, nw = max(b["count"], 1), max(w["count"], 1)
@@ -58,7 +61,6 @@ def reference_eval(pos: Position, side: int, kind: int, params: np.ndarray) -> f
         ]
         weights = params[:10] if side == 1 else params[10:]
         return float(np.dot(weights, f))
-    lost_me, lost_op = pos.lost[side - 1], pos.lost[2 - side]
     terms = [lost_op - lost_me, op["dist"] - me["dist"], me["adj"] - op["adj"], op["edge"] - me["edge"],
              me["line3"] - op["line3"], me["touched"] - op["touched"], pushes(pos, side) - pushes(pos, 3 - side)]
     return float(np.dot(params, terms))

@@ -343,9 +343,11 @@ def test_lambda_zero_is_td0_by_hand(output):
     np.testing.assert_allclose(net.theta, before + 0.1 * delta * g2, rtol=1e-12, atol=1e-15)
 
 
-def test_traces_accumulate_by_hand():
+@pytest.mark.parametrize(("trace_decay", "decay"), [("lambda", 0.7), ("gamma-lambda", 0.9 * 0.7)])
+def test_traces_accumulate_by_hand(trace_decay, decay):
+    # eq. 5: e_t = sum_k lambda^(t-k) grad V(s_k); the option decays by gamma*lambda instead
     net = make_net(4, 3, seed=6)
-    learner = TDLambda(net, alpha=0.2, gamma=0.9, lam=0.7)
+    learner = TDLambda(net, alpha=0.2, gamma=0.9, lam=0.7, trace_decay=trace_decay)
     rng = np.random.default_rng(2)
     x0, x1, x2 = rng.normal(size=(3, 4))
     learner.start_episode()
@@ -355,10 +357,18 @@ def test_traces_accumulate_by_hand():
     v1, g1 = ref_value_grad(net, x1)
     v2, _ = ref_value_grad(net, x2)
     delta = learner.step(x1, 0.0, next_value=v2)  # the caller's own V(s_{t+1})
-    e = 0.9 * 0.7 * g0 + g1
+    e = decay * g0 + g1
     assert delta == pytest.approx(0.9 * v2 - v1, abs=1e-15)
     np.testing.assert_allclose(learner.trace, e, rtol=1e-12, atol=1e-15)
     np.testing.assert_allclose(net.theta, theta + 0.2 * delta * e, rtol=1e-12, atol=1e-15)
+    # a third step: the first gradient has decayed twice
+    theta = net.theta.copy()
+    v2, g2 = ref_value_grad(net, x2)
+    delta = learner.step(x2, 1.0, terminal=True)
+    e = decay * decay * g0 + decay * g1 + g2
+    np.testing.assert_allclose(learner.trace, e, rtol=1e-10, atol=1e-14)
+    np.testing.assert_allclose(net.theta, theta + 0.2 * delta * e, rtol=1e-10, atol=1e-14)
+    assert learner.state_dict()["trace_decay"] == trace_decay
     learner.end_episode()
     assert not learner.trace.any()
     # the raw kernel does the same with preallocated arrays
@@ -408,7 +418,7 @@ def test_state_dict_resumes_bit_for_bit():
     run(a, 0, 15)
     state = a.state_dict()
     assert state["trace_W1"].any()  # mid-episode: traces matter
-    assert all(isinstance(v, np.ndarray | int | float) for v in state.values())
+    assert all(isinstance(v, np.ndarray | int | float | str) for v in state.values())
     run(a, 15, 40)
     b = TDLambda(make_net(seed=2))  # other weights and settings, overwritten by the state
     b.load_state_dict(state)

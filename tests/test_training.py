@@ -136,15 +136,17 @@ def test_td_player_refuses_bad_network_files(tmp_path):
         player.choose(Position.start("standard"))
 
 
-def test_greedy_choice_adds_the_immediate_reward():
+def test_greedy_choice_by_value_or_with_the_immediate_reward():
     from sumito.learn.game import Afterstates
     from sumito.learn.training import move_scores
 
     options = Afterstates(np.arange(3), np.zeros((3, 1)), np.array([0.0, 1.0, 1.0]), np.array([False, False, True]))
     values = np.array([0.5, 0.2, 0.9])
-    # a push-off takes a marble now (+1); the winning push ends the game (+1 more, nothing after)
-    assert move_scores(options, values, 0.9, end_only=False) == pytest.approx([0.45, 1.18, 2.0])
-    assert move_scores(options, values, 0.9, end_only=True) == pytest.approx([0.45, 0.18, 1.0])
+    # by value (the paper): the quiet move the network values above the push; a win above all
+    assert list(move_scores(options, values, 0.9, end_only=False)) == [0.5, 0.2, np.inf]
+    # with the reward: a push-off takes a marble now (+1); the winning push ends the game (+1 more)
+    assert move_scores(options, values, 0.9, end_only=False, choice="reward") == pytest.approx([0.45, 1.18, 2.0])
+    assert move_scores(options, values, 0.9, end_only=True, choice="reward") == pytest.approx([0.45, 0.18, 1.0])
 
 
 def test_training_against_random_learns_to_push(tmp_path):
@@ -271,9 +273,9 @@ def test_the_shipped_network_plays_right_after_installation():
             assert pos.is_legal(player.choose(pos)), spec
 
 
-def test_td_player_steers_away_from_repeating_a_position():
+def test_td_player_steers_away_from_repeating_a_position_when_asked():
     pos = Position.start("belgian-daisy")
     first = make_player("td").choose(pos)
     history = [pos.play(first).zobrist]
-    assert make_player("td").choose(pos, history=history) != first
-    assert make_player("td:avoid_repeats=no").choose(pos, history=history) == first
+    assert make_player("td:avoid_repeats=yes").choose(pos, history=history) != first
+    assert make_player("td").choose(pos, history=history) == first  # off by default, as in the paper

@@ -33,6 +33,8 @@ N_RAW = 6
 # Evaluation kinds
 EVAL_HEURISTIC = 0  # Abalearn's benchmark: opponent's summed distance to the centre minus one's own
 EVAL_ABLA = 1  # ABLA: w1*f1 + w2*f2, f1 = own - opponent summed distance, f2 = own - opponent adjacency
+# In both, a pushed-off marble still counts in the distance sums, at params' OFF distance from the
+# centre (see OFF_DISTANCE): params = [off] for the heuristic, [w1, w2, off] for ABLA.
 EVAL_ALPHALONE = 2  # Alphalone: per-colour weights over five feature pairs (see ALPHALONE_FEATURES)
 EVAL_LINEAR = 3  # ours: material plus positional terms, all own minus opponent (see LINEAR_TERMS)
 EVAL_NETWORK = 4  # a trained value network (see sumito.evaluation.learned)
@@ -147,11 +149,17 @@ def evaluate(board, side, lost_black, lost_white, cells, ring, offsets, edge_rin
     raw_features(board, cells, ring, offsets, edge_ring, raw, touches)
     me = side - 1
     op = 1 - me
-    if kind == EVAL_HEURISTIC:
-        return raw[op, DIST] - raw[me, DIST]
-    if kind == EVAL_ABLA:
-        f1 = raw[me, DIST] - raw[op, DIST]
-        f2 = raw[me, ADJ] - raw[op, ADJ]
+    if kind == EVAL_HEURISTIC or kind == EVAL_ABLA:
+        # the summed distances, each pushed-off marble counted at params' off-board distance
+        off = params[0] if kind == EVAL_HEURISTIC else params[2]
+        lost_me = lost_black if side == 1 else lost_white
+        lost_op = lost_white if side == 1 else lost_black
+        dist_me = raw[me, DIST] + off * lost_me
+        dist_op = raw[op, DIST] + off * lost_op
+        if kind == EVAL_HEURISTIC:
+            return dist_op - dist_me
+        f1 = dist_me - dist_op
+        f2 = raw[me, ADJ] - raw[op, ADJ]  # a pushed-off marble has no neighbours
         return params[0] * f1 + params[1] * f2
     if kind == EVAL_ALPHALONE:
         alphalone_features(raw, lost_black, lost_white, scratch)

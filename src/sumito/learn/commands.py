@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from sumito.learn.run import RunFolder, load_checkpoint, save_checkpoint
-from sumito.learn.training import PRESETS, GameStats, Trainer, TrainingConfig, TrainingError
+from sumito.learn.training import LEGACY_READINGS, PRESETS, GameStats, Trainer, TrainingConfig, TrainingError
 
 
 def add_train_command(sub: argparse._SubParsersAction) -> None:
@@ -144,7 +144,7 @@ def cmd_train(args: argparse.Namespace) -> int:
     if args.resume:
         saved = load_checkpoint(folder.checkpoint)
         try:
-            config = TrainingConfig(**saved["config"])
+            config = TrainingConfig(**{**LEGACY_READINGS, **saved["config"]})
         except TypeError as exc:
             raise TrainingError(f"{folder.checkpoint}: its configuration does not fit this Sumito ({exc})") from None
         trainer = make_trainer(config)

@@ -14,8 +14,12 @@ TD errors and doubles positive ones); κ > 0 risk-averse (κ = 1 ignores positiv
 **Online TD(λ)** (the paper's equation 5, accumulating traces), one compiled call per step::
 
     δ_t = r_{t+1} + γ V(s_{t+1}) − V(s_t)           (V(s_{t+1}) = 0 when s_{t+1} is terminal)
-    e   ← γλ e + ∇_w V(s_t)
+    e   ← λ e + ∇_w V(s_t)
     w   ← w + α χ^κ(δ_t) e
+
+The trace decays by λ, as equation 5's ``Σ_k λ^(t−k) ∇V(s_k)`` says (``trace_decay="lambda"``,
+the default); ``trace_decay="gamma-lambda"`` decays it by γλ, Sutton & Barto's form for a
+discounted return, which differs from the paper's whenever γ < 1.
 
 V(s_{t+1}) is evaluated with the weights before the update. Defaults α = 0.1, γ = 0.9, λ = 0.7
 (the Abalearn paper's). γ may be negative, down to −1: γ = −1 with values always taken from the
@@ -58,6 +62,7 @@ GAMMA = 0.9
 LAMBDA = 0.7
 KAPPA = 0.0
 STATE_VERSION = 1
+TRACE_DECAYS = ("lambda", "gamma-lambda")  # eq. 5's λ^(t−k), or Sutton & Barto's (γλ)^(t−k)
 
 
 class TDError(SumitoError):
@@ -99,6 +104,12 @@ def check_gamma(gamma: Any) -> float:
     return g
 
 
+def check_trace_decay(trace_decay: Any) -> str:
+    if trace_decay not in TRACE_DECAYS:
+        raise TDError(f"trace_decay must be one of {', '.join(TRACE_DECAYS)}, not {trace_decay!r}")
+    return trace_decay
+
+
 def check_lambda(lam: Any) -> float:
     v = _number(lam, "lambda")
     if not 0.0 <= v <= 1.0:
@@ -131,14 +142,14 @@ def td_update(theta, trace, grad, hidden, dims, x, target, hyper):
 
     ``theta``/``trace``/``grad``: flat parameter, trace and scratch vectors (layout of
     :func:`~sumito.learn.network.unpack`); ``hidden``: scratch of n_hidden; ``hyper`` =
-    ``[α, γ, λ, κ]``. Sets ``e ← γλe + ∇V(x)`` and ``w ← w + αχ^κ(δ)e``; returns δ = target − V(x).
+    ``[α, γ, λ, κ, trace decay]`` (the decay is λ or γλ). Sets ``e ← decay·e + ∇V(x)`` and
+    ``w ← w + αχ^κ(δ)e``; returns δ = target − V(x).
     """
-    alpha, gamma, lam, kappa = hyper[0], hyper[1], hyper[2], hyper[3]
+    alpha, kappa, decay = hyper[0], hyper[3], hyper[4]
     W1, b1, W2, b2 = unpack(theta, dims)
     gW1, gb1, gW2, gb2 = unpack(grad, dims)
     v = gradient(W1, b1, W2, b2, dims[3], x, hidden, gW1, gb1, gW2, gb2)
     delta = target - v
-    decay = gamma * lam
     step = alpha * chi(delta, kappa)
     for i in range(theta.shape[0]):
         e = decay * trace[i] + grad[i]
@@ -373,11 +384,13 @@ class TDLambda:
         gamma: float = GAMMA,
         lam: float = LAMBDA,
         kappa: float = KAPPA,
+        trace_decay: str = "lambda",
     ) -> None:
         if not isinstance(network, ValueNetwork):
             raise TDError(f"TDLambda needs a ValueNetwork, not {type(network).__name__}")
         self.network = network
-        self._hyper = np.zeros(4, dtype=np.float64)
+        self._hyper = np.zeros(5, dtype=np.float64)
+        self._trace_decay = check_trace_decay(trace_decay)
         self.alpha, self.gamma, self.lam, self.kappa = alpha, gamma, lam, kappa
         self.trace = np.zeros_like(network.theta)
         self._grad = np.zeros_like(network.theta)
@@ -401,6 +414,7 @@ class TDLambda:
     @gamma.setter
     def gamma(self, value: float) -> None:
         self._hyper[1] = check_gamma(value)
+        self._set_decay()
 
     @property
     def lam(self) -> float:
@@ -409,6 +423,21 @@ class TDLambda:
     @lam.setter
     def lam(self, value: float) -> None:
         self._hyper[2] = check_lambda(value)
+        self._set_decay()
+
+    @property
+    def trace_decay(self) -> str:
+        """``"lambda"`` (equation 5) or ``"gamma-lambda"``: what the traces decay by each step."""
+        return self._trace_decay
+
+    @trace_decay.setter
+    def trace_decay(self, value: str) -> None:
+        self._trace_decay = check_trace_decay(value)
+        self._set_decay()
+
+    def _set_decay(self) -> None:
+        lam = self._hyper[2]
+        self._hyper[4] = lam if self._trace_decay == "lambda" else self._hyper[1] * lam
 
     @property
     def kappa(self) -> float:
@@ -426,7 +455,7 @@ class TDLambda:
     def __repr__(self) -> str:
         return (
             f"TDLambda({self.network!r}, alpha={self.alpha}, gamma={self.gamma}, lam={self.lam}, "
-            f"kappa={self.kappa})"
+            f"kappa={self.kappa}, trace_decay={self.trace_decay!r})"
         )
 
     def _row(self, x: Any, name: str) -> np.ndarray:
@@ -493,7 +522,7 @@ class TDLambda:
         for name, a in zip(("trace_W1", "trace_b1", "trace_W2", "trace_b2"), self.traces):
             state[name] = a.copy()
         state.update(alpha=self.alpha, gamma=self.gamma, lam=self.lam, kappa=self.kappa, steps=self.steps,
-                     episodes=self.episodes)
+                     episodes=self.episodes, trace_decay=self.trace_decay)
         return state
 
     def load_state_dict(self, state: dict[str, Any]) -> None:
@@ -520,9 +549,12 @@ class TDLambda:
             arrays[name] = a
         hyper = (check_alpha(state["alpha"]), check_gamma(state["gamma"]), check_lambda(state["lam"]),
                  check_kappa(state["kappa"]))
+        # states saved before the choice existed decayed their traces by γλ
+        trace_decay = check_trace_decay(str(state.get("trace_decay", "gamma-lambda")))
         for name, dest in targets.items():
             dest[...] = arrays[name]
-        self._hyper[:] = hyper
+        self._hyper[:4] = hyper
+        self.trace_decay = trace_decay
         self.steps = int(state["steps"])
         self.episodes = int(state["episodes"])
 

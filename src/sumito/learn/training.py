@@ -10,7 +10,11 @@ Where the training games come from (Wiering 2010's question):
   chose, for both sides, without playing a move itself.
 
 Move selection is greedy over the afterstates (one ply), ε-greedy while training with ε decaying
-after each game (``ε ← decay·ε``, the Abalearn paper's ε₀ = 0.9, decay 0.99). For each side the
+after each game (``ε ← decay·ε``, the Abalearn paper's ε₀ = 0.9, decay 0.99). Greedy means the
+afterstate the network values most (``choice="value"``, the paper's "the move for which the function
+approximator gave the higher value"; a move that wins the game outright is always taken, as the
+game's end is known from the rules); ``choice="reward"`` adds the move's immediate reward (marbles
+pushed off) to γ times that value, which hard-wires pushing whatever the network learned. For each side the
 TD error of its previous afterstate is ``r + γV(next afterstate) − V(previous)``, with ``r`` the
 marbles taken (+1 each) and lost (−1 each) in between, and the result (±1) at the end; with
 ``end_only`` rewards, only the result. A game cut by the ply cap or a repetition tie ends with
@@ -47,7 +51,11 @@ import numpy as np
 from sumito.engine.errors import SumitoError
 from sumito.learn.game import Afterstates, LearningGame
 from sumito.learn.network import ValueNetwork
-from sumito.learn.td import ALPHA, GAMMA, KAPPA, LAMBDA, TDLambda, offline_td_lambda
+from sumito.learn.td import ALPHA, GAMMA, KAPPA, LAMBDA, TRACE_DECAYS, TDLambda, offline_td_lambda
+
+CHOICES = ("value", "reward")  # how greedy play ranks afterstates (see move_scores)
+# what runs saved before these choices existed did: a resumed old run goes on as it began
+LEGACY_READINGS = {"choice": "reward", "trace_decay": "gamma-lambda"}
 
 
 class TrainingError(SumitoError):
@@ -84,6 +92,8 @@ class TrainingConfig:
     repetitions: int = 20
     opening_plies: int = 0  # random plies opening every training game (variety for deterministic play)
     search_depth: int = 1  # 1: greedy afterstates; 3, 5, ...: TD-Leaf(λ) through a search of that many plies
+    choice: str = "value"  # greedy by the afterstate's value (the paper), or "reward": reward + γ·value
+    trace_decay: str = "lambda"  # eq. 5's λ^(t−k), or "gamma-lambda": (γλ)^(t−k)
 
     def __post_init__(self) -> None:
         for f in fields(self):
@@ -114,6 +124,10 @@ class TrainingConfig:
             raise TrainingError(
                 f"regime must be self, opponent, observe or opponent-then-self, not {self.regime!r}"
             )
+        if self.choice not in CHOICES:
+            raise TrainingError(f"choice must be one of {', '.join(CHOICES)}, not {self.choice!r}")
+        if self.trace_decay not in TRACE_DECAYS:
+            raise TrainingError(f"trace_decay must be one of {', '.join(TRACE_DECAYS)}, not {self.trace_decay!r}")
         if self.td_mode not in ("online", "offline"):
             raise TrainingError(f"td_mode must be 'online' or 'offline', not {self.td_mode!r}")
         if not 0 <= self.epsilon <= 1 or not 0 < self.epsilon_decay <= 1:
@@ -137,14 +151,22 @@ PRESETS: dict[str, dict[str, Any]] = {
 }
 
 
-def move_scores(options: Afterstates, values: np.ndarray, gamma: float, end_only: bool) -> np.ndarray:
-    """What each move is worth to the mover: its immediate reward plus γ times the value of the
-    afterstate it leads to (a won game's afterstate is terminal, worth nothing more).
+def move_scores(
+    options: Afterstates, values: np.ndarray, gamma: float, end_only: bool, choice: str = "value"
+) -> np.ndarray:
+    """How greedy play ranks the moves (the highest is played).
 
-    The network estimates the rewards still to come *after* an afterstate, since the reward of
-    reaching it was received on the way; greedy play must add that reward back, or it would be
-    blind to the marble a push-off takes at once.
+    ``choice="value"`` (the Abalearn paper's reading): the network's value of the afterstate, a
+    move that wins outright above every other (the game's end is known from the rules, not
+    learned). Pushing a marble off is then worth only what the network has learned it is worth.
+
+    ``choice="reward"``: what the move is worth to the mover, its immediate reward plus γ times
+    the value of the afterstate (a won game's afterstate is terminal, worth nothing more). The
+    network estimates the rewards still to come *after* an afterstate, so this adds back the
+    marble a push-off takes at once; with a sigmoid output any push then outranks any quiet move.
     """
+    if choice == "value":
+        return np.where(options.wins, np.inf, values)
     if end_only:
         return np.where(options.wins, 1.0, gamma * values)
     return np.where(options.wins, options.gains + 1.0, options.gains + gamma * values)
@@ -197,7 +219,10 @@ class Trainer:
         self.rng = np.random.default_rng(config.seed)
         self.network = ValueNetwork(
             game.n_inputs, config.hidden, self.rng, output=config.output,
-            metadata={"encoding": game.encoding, "games": 0, "gamma": config.gamma, "rewards": config.rewards},
+            # how one-ply play should rank moves with this network: TD-Leaf's search values its
+            # leaves as material + V, so its networks are played with the reward added
+            metadata={"encoding": game.encoding, "games": 0, "gamma": config.gamma, "rewards": config.rewards,
+                      "choice": config.choice if config.search_depth == 1 else "reward"},
         )
         self.learners = {side: self._learner() for side in (1, 2)}
         self.epsilon = config.epsilon
@@ -216,7 +241,8 @@ class Trainer:
 
     def _learner(self) -> TDLambda:
         c = self.config
-        return TDLambda(self.network, alpha=c.alpha, gamma=c.gamma, lam=c.lam, kappa=c.kappa)
+        return TDLambda(self.network, alpha=c.alpha, gamma=c.gamma, lam=c.lam, kappa=c.kappa,
+                        trace_decay=c.trace_decay)
 
     def regime_now(self) -> str:
         c = self.config
@@ -276,7 +302,7 @@ class Trainer:
                 elif rng.random() < self.epsilon:
                     i = int(rng.integers(len(options.moves)))
                 else:
-                    i = int(np.argmax(move_scores(options, values, self.config.gamma, end_only)))
+                    i = int(np.argmax(move_scores(options, values, self.config.gamma, end_only, self.config.choice)))
                 reward = pending[side] + (0.0 if end_only else float(options.gains[i]))
                 won = bool(options.wins[i])
                 learner = self.learners[side]

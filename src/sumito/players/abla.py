@@ -5,8 +5,10 @@ centre, own minus opponent's; f2 the difference of the summed same-colour neighb
 The paper's "combined" heuristic is w1 = -1, w2 = 1 and its "single" heuristic w1 = -1, w2 = 0;
 it plays at 3 and 4 plies (4 by default). Moves are searched in generation order with no
 tables, as the paper describes; ties go to the first move found. A won or lost position scores
-beyond any evaluation. Like the paper's function, the evaluation does not count pushed-off
-marbles (they simply stop counting in f1 and f2); we keep that, faithfully.
+beyond any evaluation. The paper does not say how a pushed-off marble counts; in f1 it counts at
+``off`` (default :data:`~sumito.evaluation.OFF_DISTANCE`) from the centre, and in f2 it has no
+neighbours. Had it simply dropped out of f1, pushing an edge marble off would cost the pusher,
+and the paper's Table 1 (6-2 and 6-1 games) could not occur; ``off=0`` gives that reading.
 """
 
 from __future__ import annotations
@@ -15,9 +17,9 @@ import math
 
 import numpy as np
 
-from sumito.evaluation import EVAL_ABLA, Evaluation
+from sumito.evaluation import EVAL_ABLA, OFF_DISTANCE, Evaluation
 from sumito.players.base import Option, PlayerKind, PlayerSpecError, register
-from sumito.players.heuristic import TIE_OPTIONS, AlphaBetaPlayer
+from sumito.players.heuristic import TIE_OPTIONS, AlphaBetaPlayer, check_off
 
 HEURISTICS = {"combined": (-1.0, 1.0), "single": (-1.0, 0.0)}
 
@@ -29,6 +31,7 @@ def abla_player(
     w2: float | None = None,
     ties: str = "first",
     seed: int | None = None,
+    off: float = OFF_DISTANCE,
 ) -> AlphaBetaPlayer:
     key = heuristic.strip().lower()
     if key not in HEURISTICS:
@@ -40,8 +43,10 @@ def abla_player(
     name = f"abla:depth={depth},heuristic={key}"
     if w1 is not None or w2 is not None:
         name = f"abla:depth={depth},w1={weights[0]:g},w2={weights[1]:g}"
+    if off != OFF_DISTANCE:
+        name += f",off={off:g}"
     player = AlphaBetaPlayer(name, "abla", depth, ties, seed)
-    player.evaluation = Evaluation(name, EVAL_ABLA, np.array(weights))
+    player.evaluation = Evaluation(name, EVAL_ABLA, np.array([*weights, check_off("abla", off)]))
     return player
 
 
@@ -54,6 +59,7 @@ register(
             "heuristic": Option(str, "combined", "combined (w1=-1, w2=1) or single (w1=-1, w2=0)"),
             "w1": Option(float, None, "weight of f1, the centre-distance difference (overrides heuristic)"),
             "w2": Option(float, None, "weight of f2, the adjacency difference (overrides heuristic)"),
+            "off": Option(float, OFF_DISTANCE, "distance from the centre a pushed-off marble counts at in f1"),
             **TIE_OPTIONS,
         },
         help="the ABLA paper's alpha-beta player with its two-feature heuristic",

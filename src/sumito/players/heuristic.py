@@ -1,7 +1,9 @@
 """The Abalearn paper's benchmark ``heuristic`` player: plain minimax (alpha-beta, which finds
 the same move) over the summed distances of the marbles to the centre, opponent's minus one's
 own, so that central is good (Campos & Langlois, section 6 and footnote 3). The paper does not
-give the depth; ours defaults to 2 plies. Ties go to the first best move found, or with
+give the depth; ours defaults to 2 plies. A pushed-off marble counts at ``off`` (default
+:data:`~sumito.evaluation.OFF_DISTANCE`) from the centre: the paper's "good heuristic player"
+must be able to win, and one whose lost marbles vanish from the sum gains by losing them. Ties go to the first best move found, or with
 ``ties=random`` to a seeded random one of the equally best moves (every root move is then
 searched with a full window, so that the ties are exact): two deterministic players otherwise
 repeat the same game, or the same cycle, again and again.
@@ -9,12 +11,13 @@ repeat the same game, or the same cycle, again and again.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 
 import numpy as np
 
 from sumito.engine import Move, Position
-from sumito.evaluation import named_evaluation
+from sumito.evaluation import OFF_DISTANCE, Evaluation, named_evaluation
 from sumito.players.base import Option, PlayerKind, PlayerSpecError, legal_codes, register
 from sumito.search.alphabeta import search
 from sumito.search.context import SearchContext
@@ -57,8 +60,19 @@ class AlphaBetaPlayer:
         return Move(int(codes[best]), position.variant.side)
 
 
-def heuristic_player(depth: int = 2, ties: str = "first", seed: int | None = None) -> AlphaBetaPlayer:
-    return AlphaBetaPlayer(f"heuristic:depth={depth}", "heuristic", depth, ties, seed)
+def check_off(kind: str, off: float) -> float:
+    if not math.isfinite(off) or off < 0:
+        raise PlayerSpecError(f"{kind} off (a pushed-off marble's distance) must be a finite number >= 0, not {off}")
+    return float(off)
+
+
+def heuristic_player(
+    depth: int = 2, ties: str = "first", seed: int | None = None, off: float = OFF_DISTANCE
+) -> AlphaBetaPlayer:
+    name = f"heuristic:depth={depth}" + ("" if off == OFF_DISTANCE else f",off={off:g}")
+    player = AlphaBetaPlayer(name, "heuristic", depth, ties, seed)
+    player.evaluation = Evaluation(name, player.evaluation.kind, np.array([check_off("heuristic", off)]))
+    return player
 
 
 register(
@@ -67,6 +81,7 @@ register(
         factory=heuristic_player,
         options={
             "depth": Option(int, 2, "search depth in plies"),
+            "off": Option(float, OFF_DISTANCE, "distance from the centre a pushed-off marble counts at"),
             **TIE_OPTIONS,
         },
         help="Abalearn's benchmark: minimax over the marbles' distances to the centre",

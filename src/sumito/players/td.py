@@ -1,7 +1,12 @@
-"""``td``: a trained value network playing greedily (one ply): the move worth most to the mover,
-its immediate reward (a marble pushed off, a win) plus γ times the network's value of the
-afterstate, as in training. The network file says which encoding, γ and rewards it was trained
-with (`sumito train` writes them)."""
+"""``td``: a trained value network playing greedily (one ply).
+
+By default (``choice=value``, the Abalearn paper's reading) it plays the move whose afterstate the
+network values most, and a move that wins outright; ``choice=reward`` adds the move's immediate
+reward (marbles pushed off) to γ times that value, so that any push outranks any quiet move. The
+network file says which encoding, γ, rewards and choice it was trained with (`sumito train` writes
+them); the choice it was trained with is the player's default. Repeat avoidance (a penalty on moves
+back into a position of the game) is off by default, as the paper's agents have none.
+"""
 
 from __future__ import annotations
 
@@ -14,9 +19,10 @@ from sumito.players.base import Option, PlayerKind, PlayerSpecError, register
 
 
 class TDPlayer:
-    def __init__(self, net: str = "builtin", avoid_repeats: bool = True) -> None:
+    def __init__(self, net: str = "builtin", avoid_repeats: bool = False, choice: str | None = None) -> None:
         from sumito.learn.abalone_encodings import ENCODINGS, MAX_MOVES
         from sumito.learn.network import ValueNetwork, network_path
+        from sumito.learn.training import CHOICES
 
         if not net:
             raise PlayerSpecError("td needs a network: td:net=PATH, or td for the built-in one")
@@ -32,11 +38,16 @@ class TDPlayer:
         # how the network was trained: the discount and whether marbles were rewarded on the way
         self.gamma = float(network.metadata.get("gamma", 0.9))
         self.end_only = network.metadata.get("rewards", "marbles") == "end"
+        trained = network.metadata.get("choice", "value")
+        self.choice = trained if choice is None else choice
+        if self.choice not in CHOICES:
+            raise PlayerSpecError(f"td choice must be one of {', '.join(CHOICES)}, not {self.choice!r}")
         self._out = np.empty((MAX_MOVES, network.n_inputs), dtype=np.float64)
         self.avoid_repeats = avoid_repeats
         self.name = "td" if net == "builtin" else f"td:net={net}"
-        if not avoid_repeats:
-            self.name += ("," if ":" in self.name else ":") + "avoid_repeats=no"
+        extras = ["avoid_repeats=yes"] * avoid_repeats + [f"choice={self.choice}"] * (self.choice != trained)
+        for extra in extras:
+            self.name += ("," if ":" in self.name else ":") + extra
 
     def choose(
         self, position: Position, movetime: float | None = None, history: Sequence[int] | None = None
@@ -54,17 +65,20 @@ class TDPlayer:
         if len(options.moves) == 0:
             raise ValueError("no legal move to choose from")
         values = self.network.values(options.inputs)
-        scores = move_scores(options, values, self.gamma, self.end_only)
+        scores = move_scores(options, values, self.gamma, self.end_only, self.choice)
         if history and self.avoid_repeats:
             # a move back into a position of this game (same side to move) steers towards a draw
             # by repetition: worth less than any move that takes the game somewhere new
             _, _, hashes = position.successor_grids()
             seen = np.isin(hashes, np.array(history, dtype=np.uint64))
-            scores = np.where(seen, scores - REPEAT_PENALTY, scores)
+            # (as a rank: a step below every new move, whatever the scale of the scores)
+            fresh = scores[~seen]
+            if fresh.size:
+                scores = np.where(seen, np.minimum(scores, fresh.min()) - REPEAT_PENALTY, scores)
         return Move(int(options.moves[int(np.argmax(scores))]), position.variant.side)
 
 
-REPEAT_PENALTY = 2.0  # more than any immediate reward (a marble, a win) plus a discounted value
+REPEAT_PENALTY = 1.0  # a repeating move ranks this far below the worst move that goes somewhere new
 
 
 register(
@@ -73,7 +87,9 @@ register(
         factory=TDPlayer,
         options={
             "net": Option(str, "builtin", "a network file (.npz) from `sumito train`; default: the shipped one"),
-            "avoid_repeats": Option(bool, True, "steer away from positions already seen in the game"),
+            "avoid_repeats": Option(bool, False, "steer away from positions already seen in the game"),
+            "choice": Option(str, None, "value (the afterstate's value, the paper) or reward (reward + gamma*value); "
+                             "default: as the network was trained"),
         },
         help="a trained value network, one ply, greedy",
     )
