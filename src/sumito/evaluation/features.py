@@ -149,7 +149,7 @@ def evaluate(board, side, lost_black, lost_white, cells, ring, offsets, edge_rin
     raw_features(board, cells, ring, offsets, edge_ring, raw, touches)
     me = side - 1
     op = 1 - me
-    if kind == EVAL_HEURISTIC or kind == EVAL_ABLA:
+    if kind == EVAL_HEURISTIC or kind == EVAL_ABLA:  # noqa: SIM109  (plain comparisons in a numba kernel)
         # the summed distances, each pushed-off marble counted at params' off-board distance
         off = params[0] if kind == EVAL_HEURISTIC else params[2]
         lost_me = lost_black if side == 1 else lost_white

@@ -3,10 +3,11 @@ the same move) over the summed distances of the marbles to the centre, opponent'
 own, so that central is good (Campos & Langlois, section 6 and footnote 3). The paper does not
 give the depth; ours defaults to 2 plies. A pushed-off marble counts at ``off`` (default
 :data:`~sumito.evaluation.OFF_DISTANCE`) from the centre: the paper's "good heuristic player"
-must be able to win, and one whose lost marbles vanish from the sum gains by losing them. Ties go to the first best move found, or with
-``ties=random`` to a seeded random one of the equally best moves (every root move is then
-searched with a full window, so that the ties are exact): two deterministic players otherwise
-repeat the same game, or the same cycle, again and again.
+must be able to win, and one whose lost marbles vanish from the sum gains by losing them.
+Ties go to the first best move found, or with ``ties=random`` to a seeded random one of the
+equally best moves (every root move is then searched with a full window, so that the ties are
+exact): two deterministic players otherwise repeat the same game, or the same cycle, again and
+again.
 """
 
 from __future__ import annotations
