@@ -17,20 +17,26 @@ Experiments (``--list`` prints them):
 - ``tdleaf``: ours, TD-Leaf(λ) (training through a 3-ply search) against TD(λ), both tested as
   ``engine:net=…,depth=3``.
 
-Each (arm, seed) is one training run (TD(λ), α = 0.1, γ = 0.9, ε from 0.9 decaying by 0.99 a
-game, training games tied at 200 plies or 20 repetitions, unless the arm says otherwise). At
-each checkpoint its network plays ``--opponent`` (default ``heuristic:ties=random``, the
-papers' benchmark with seeded random tie-breaks) in arena games from random 2-ply openings,
-colours alternating, stopped at 300 plies or threefold repetition. A stopped game counts as a
-draw in the plain score, and for the side with more marbles pushed off in the *win rate on
-marbles* (the tournament rule for games stopped by the clock, see ``sumito match
---adjudicate``). The paper's win rates are compared with the latter: a one-ply player and a
-defensive minimax player rarely finish a game.
+Each (arm, seed) is one training run (TD(λ), α = 0.1, γ = 0.9, λ = 0.7, ε from 0.9 decaying by
+0.99 a game, moves chosen by the network's value alone, traces decaying by λ as in the paper's
+eq. 5, training games tied at 200 plies or 20 repetitions, unless the arm says otherwise). At each
+checkpoint its network plays ``--opponent`` (default ``heuristic:ties=random``, the paper's
+benchmark with seeded random tie-breaks) in arena games from random 2-ply openings, colours
+alternating, stopped at 400 plies or when a position comes back for the 20th time (the paper's footnote 4).
 
-Runs are independent processes (``--workers``); each finished run writes its rows to
-``OUT/EXPERIMENT/ARM-sSEED/rows.csv`` atomically, so a killed experiment resumes where it
-stopped when run again. The summary table goes to standard output, the plot to
-``--plot`` (default ``docs/img/EXPERIMENT.png``).
+**Win rate as the papers count it**: games won outright (six marbles pushed off), over all the
+test games of the cell's runs, with a 95% interval (the wider of the profile-likelihood interval
+of the pooled games and Student's t over the runs' own rates, so that run-to-run spread counts).
+Draws and the *win rate on marbles* (a stopped game scored for the side that pushed off more,
+``sumito match --adjudicate marbles``) are extra columns only.
+
+The scale defaults are the papers': 10 runs per arm and 100 test games per run and checkpoint
+(Table 2's 100 games a cell per run; Figure 4's 10 agents), 500 test games a point for
+Figures 2 and 3. Independent runs go through the arena's executor (``--workers`` processes); each
+run saves its trainer and rows after every checkpoint (atomically), so a killed experiment
+resumes at the last checkpoint of each run when started again. The summary table (Markdown) goes
+to standard output, the plot to ``--plot`` (default
+``docs/img/EXPERIMENT.png``).
 """
 
 from __future__ import annotations
@@ -43,22 +49,24 @@ import time
 from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from multiprocessing import get_context
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
-from sumito.arena.executor import InlineExecutor
+from sumito.arena.executor import InlineExecutor, make_executor
 from sumito.arena.match import ArenaSettings, derive_seed, play_game, schedule, summarize_pair
+from sumito.arena.ratings import score_interval
 from sumito.engine import DrawRules
 from sumito.fileio import atomic_write_text
 from sumito.learn.commands import make_trainer
 from sumito.learn.network import network_path
 from sumito.learn.plot import save_figure
+from sumito.learn.run import load_checkpoint, save_checkpoint
 from sumito.learn.training import PRESETS, TrainingConfig
 
-EVAL_RULES = DrawRules(max_plies=300, repetitions=3)
+# test games: a tie when the same position comes back 20 times (the paper's footnote 4), or at 400 plies
+EVAL_RULES = DrawRules(max_plies=400, repetitions=20)
 ROW_FIELDS = ("arm", "seed", "games", "opponent", "eval_games", "wins", "draws", "losses",
               "m_wins", "m_draws", "m_losses", "marbles_won", "marbles_lost", "train_seconds")
 
@@ -78,46 +86,78 @@ class Experiment:
     checkpoints: tuple[int, ...]
     base: dict[str, Any] = field(default_factory=dict)
     paper: dict[str, tuple[float, ...]] = field(default_factory=dict)  # the paper's figures, per arm
-    seeds: int = 3  # default number of seeds per arm
+    seeds: int = 10  # default number of runs per arm (the paper's Figure 4: 10 agents)
+    eval_games: int = 100  # default test games per run and checkpoint
     player: str = "td:net={net}"  # how a network is tested (a player spec; {net}: its file)
 
 
 M1 = dict(PRESETS["method-I"])
 M1A = dict(PRESETS["method-Ia"])
+M2 = dict(PRESETS["method-II"])
 SELF0 = dict(encoding="abalearn3", regime="self", kappa=0.0)
+KAPPAS = (-1.0, -0.8, -0.3, 0.0)
 
 EXPERIMENTS: dict[str, Experiment] = {
     "table2": Experiment(
         "Abalearn Table 2: Method I vs Method I(a), win rate against the heuristic player",
-        (
-            Arm("Method I", M1),
-            Arm("Method I(a)", M1A),
-            # ours: ε kept at 0.1 or more, so that self-play after game 1000 still explores
-            Arm("Method I, eps >= 0.1", dict(M1, epsilon_min=0.1)),
-            Arm("Method I(a), eps >= 0.1", dict(M1A, epsilon_min=0.1)),
-        ),
+        (Arm("Method I", M1), Arm("Method I(a)", M1A)),
         (500, 1000, 2000, 3000),
         paper={"Method I": (0.48, 0.52, 0.54, 0.71), "Method I(a)": (0.68, 0.72, 0.76, 0.79)},
-        seeds=2,
     ),
     "fig3": Experiment(
         "Abalearn Figure 3: training against random, a minimax player, or itself",
         (
             Arm("against random", dict(SELF0, regime="opponent", opponent="random")),
-            Arm("against abla:depth=2", dict(SELF0, regime="opponent", opponent="abla:depth=2,ties=random")),
+            Arm("against heuristic", dict(SELF0, regime="opponent", opponent="heuristic:ties=random")),
             Arm("self-play", SELF0),
         ),
         (250, 500, 1000, 2000),
-        seeds=2,
+        seeds=5,  # 5 runs x 100 games: the paper's 500 test games a point
     ),
     "fig4": Experiment(
-        "Abalearn Figure 4: risk-sensitive self-play (method II) for several kappa",
-        tuple(Arm(f"kappa={k:g}", dict(PRESETS["method-II"], kappa=k)) for k in (-1.0, -0.8, -0.3, 0.0))
-        + tuple(
-            Arm(f"kappa={k:g}, linear output", dict(PRESETS["method-II"], kappa=k, output="linear"))
-            for k in (-1.0, -0.3, 0.0)
+        "Abalearn Figure 4: risk-sensitive self-play (Method II) for several kappa",
+        tuple(Arm(f"kappa={k:g}", dict(M2, kappa=k)) for k in KAPPAS),
+        (250, 500, 1000, 2000),
+    ),
+    "fig5": Experiment(
+        "Abalearn Figure 5: the risk-seeking self-play agent (kappa = -1) to 10,000 games",
+        (Arm("kappa=-1", M2),),
+        (250, 500, 1000, 2000, 4000, 6000, 8000, 10000),
+        seeds=3,
+    ),
+    # Readings of the paper that could make risk-seeking self-play (Method II) learn; each arm
+    # changes one thing from the default reading (docs/reproductions.md reports them)
+    "kappa-readings": Experiment(
+        "Method II (kappa = -1 and 0) under other readings of the paper",
+        tuple(
+            Arm(f"{label}, kappa={k:g}", dict(M2, kappa=k, **options))
+            for label, options in (
+                ("reward added to the value", dict(choice="reward")),
+                ("push reward credited to its afterstate", dict(credit="afterstate")),
+                ("gamma-lambda traces", dict(trace_decay="gamma-lambda")),
+                ("linear output", dict(output="linear")),
+                ("rewards scaled by 0.1", dict(reward_scale=0.1)),
+                ("result-only rewards", dict(rewards="end")),
+                ("one colour's view, the other minimising", dict(view="black")),
+            )
+            for k in (-1.0, 0.0)
         ),
-        (250, 1000, 2000),
+        (1000, 2000),
+        seeds=3,
+    ),
+    "method-readings": Experiment(
+        "Method I and I(a) under other readings of the paper",
+        tuple(
+            Arm(f"{name}, {label}", dict(preset, **options))
+            for label, options in (
+                ("reward added to the value", dict(choice="reward")),
+                ("push reward credited to its afterstate", dict(credit="afterstate")),
+                ("push reward credited to its afterstate, linear output", dict(credit="afterstate", output="linear")),
+                ("result-only rewards", dict(rewards="end")),
+            )
+            for name, preset in (("Method I", M1), ("Method I(a)", M1A))
+        ),
+        (500, 1000, 2000, 3000),
         seeds=3,
     ),
     "wiering-regimes": Experiment(
@@ -133,22 +173,25 @@ EXPERIMENTS: dict[str, Experiment] = {
         ),
         (250, 500, 1000, 2000),
         base=dict(opening_plies=4),
-        seeds=2,
+        seeds=3,
     ),
     "wiering-lambda": Experiment(
         "Wiering's lambda sweep on Abalone (self-play)",
         tuple(Arm(f"lambda={lam:g}", dict(SELF0, lam=lam)) for lam in (0.0, 0.2, 0.4, 0.6, 0.8, 1.0)),
         (250, 1000, 2000),
-        seeds=2,
+        seeds=3,
     ),
     "tdleaf": Experiment(
         "TD-Leaf(lambda) against TD(lambda): self-play, kappa = 0, tested in a 3-ply search",
         (Arm("TD(lambda), 1-ply training", SELF0), Arm("TD-Leaf(lambda), 3-ply training", dict(SELF0, search_depth=3))),
         (100, 250, 500),
         seeds=2,
+        eval_games=50,
         player="engine:net={net},depth=3",
     ),
 }
+# the paper's heuristic player at 1 and 2 plies (it gives no depth): see docs/reproductions.md
+DEFAULT_OPPONENTS = ("heuristic:depth=1,ties=random", "heuristic:depth=2,ties=random")
 FIG2_SAMPLES = (10, 100, 250, 500, 1000, 1500, 2000, 2750)
 FIG2_REFERENCES = (10, 250, 2750)
 
@@ -169,29 +212,44 @@ def evaluate(net: Path, opponent: str, games: int, seed: int, player: str = "td:
                 marbles_won=plain.marbles_won, marbles_lost=plain.marbles_lost)
 
 
-def run_arm(job: tuple[str, Arm, int, dict[str, Any], Sequence[int], Path, str, int, str]) -> list[dict[str, Any]]:
-    """Train one (arm, seed) to each checkpoint, test it there; write and return the rows."""
-    name, arm, seed, base, checkpoints, folder, opponent, eval_games, player = job
+def run_arm(
+    job: tuple[str, Arm, int, dict[str, Any], Sequence[int], Path, tuple[str, ...], int, str],
+) -> list[dict[str, Any]]:
+    """Train one (arm, seed) to each checkpoint and test it there. After each checkpoint the
+    trainer and the rows so far are saved (atomically), so that a killed run resumes there."""
+    name, arm, seed, base, checkpoints, folder, opponents, eval_games, player = job
     done = folder / "rows.csv"
     if done.exists():
         return read_rows(done)
     folder.mkdir(parents=True, exist_ok=True)
     config = TrainingConfig(**{**base, **arm.options, "seed": seed})
     trainer = make_trainer(config)
-    rows, seconds = [], 0.0
+    partial, state = folder / "rows-partial.csv", folder / "trainer.npz"
+    rows: list[dict[str, Any]] = []
+    if partial.exists() and state.exists():
+        rows = read_rows(partial)
+        trainer.load_state_dict(load_checkpoint(state)["state"])
+    seconds = float(rows[-1]["train_seconds"]) if rows else 0.0
     for target in checkpoints:
+        if target <= trainer.games and any(int(r["games"]) == target for r in rows):
+            continue
         t0 = time.perf_counter()
         while trainer.games < target:
             trainer.play_game()
         seconds += time.perf_counter() - t0
         net = folder / f"net-{target}.npz"
         trainer.network.save(net)
-        result = evaluate(net, opponent, eval_games, derive_seed(seed, target), player)
-        rows.append(dict(arm=arm.label, seed=seed, games=target, opponent=opponent, train_seconds=f"{seconds:.1f}",
-                         **result))
-        print(f"{name}: {arm.label}, seed {seed}, {target} games: won {result['wins']}, on marbles "
-              f"{result['m_wins']}-{result['m_draws']}-{result['m_losses']} of {eval_games}", flush=True)
+        for opponent in opponents:
+            result = evaluate(net, opponent, eval_games, derive_seed(seed, target), player)
+            rows.append(dict(arm=arm.label, seed=seed, games=target, opponent=opponent,
+                             train_seconds=f"{seconds:.1f}", **result))
+            print(f"{name}: {arm.label}, seed {seed}, {target} games, against {opponent}: won {result['wins']} of "
+                  f"{eval_games} outright, {result['draws']} drawn", flush=True)
+        save_checkpoint(state, trainer)
+        write_rows(partial, rows)
     write_rows(done, rows)
+    state.unlink(missing_ok=True)
+    partial.unlink(missing_ok=True)
     return rows
 
 
@@ -243,56 +301,74 @@ def _evaluate_job(job: tuple[Path, str, int, int]) -> dict[str, int]:
 
 
 def _map(fn, jobs: list, workers: int) -> list:
-    if workers <= 1:
-        return [fn(j) for j in jobs]
-    with get_context("fork").Pool(workers) as pool:
-        return pool.map(fn, jobs, chunksize=1)
+    """``fn`` over ``jobs`` through the arena's executor (``workers`` processes; Ctrl-C stops them all)."""
+    results: list[Any] = [None] * len(jobs)
+    for i, result in make_executor(workers).run(fn, jobs):
+        results[i] = result
+    return results
 
 
 # ----------------------------------------------------------------------------- summary
+def win_rate(group: list[dict[str, Any]]) -> tuple[float, float, float]:
+    """The outright win rate over the group's games and its 95% interval: the wider of the
+    profile-likelihood interval of the pooled games and Student's t over the runs' rates."""
+    wins = sum(int(r["wins"]) for r in group)
+    games = sum(int(r["eval_games"]) for r in group)
+    rate, low, high = score_interval(wins, 0, games - wins)
+    if len(group) > 1:
+        rates = np.array([int(r["wins"]) / int(r["eval_games"]) for r in group])
+        half = T975[min(len(rates) - 1, len(T975) - 1)] * rates.std(ddof=1) / np.sqrt(len(rates))
+        low, high = min(low, max(0.0, rates.mean() - half)), max(high, min(1.0, rates.mean() + half))
+    return rate, low, high
+
+
+# Student's t, 97.5% quantile, by degrees of freedom (index); the last entry stands for df >= 30
+T975 = (np.inf, 12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228, 2.201, 2.179, 2.160,
+        2.145, 2.131, 2.120, 2.110, 2.101, 2.093, 2.086, 2.080, 2.074, 2.069, 2.064, 2.060, 2.056, 2.052,
+        2.048, 2.045, 2.042)
+
+
 def summarize(name: str, rows: list[dict[str, Any]], experiment: Experiment | None, args: argparse.Namespace,
               x_label: str = "training games", title: str | None = None, against: str | None = None) -> None:
-    """Print the table (mean over seeds) and draw the plot of the win rate on marbles."""
+    """Print the table (outright win rate over all runs' games, with its 95% interval) and plot it."""
     cells: dict[tuple[str, int], list[dict[str, Any]]] = defaultdict(list)
     arms: list[str] = []
+    several = len({r["opponent"] for r in rows}) > 1
     for r in rows:
-        cells[(r["arm"], int(r["games"]))].append(r)
-        if r["arm"] not in arms:
-            arms.append(r["arm"])
+        arm = f"{r['arm']} vs {r['opponent']}" if several else r["arm"]
+        cells[(arm, int(r["games"]))].append(r)
+        if arm not in arms:
+            arms.append(arm)
     games = sorted({g for _, g in cells})
     title = title or (experiment.title if experiment else name)
+    paper = experiment.paper if experiment else {}
     print(f"\n{title}\n")
-    print("| " + " | ".join(["training games", *arms]) + " |")
-    print("|" + "---|" * (len(arms) + 1))
-    for g in games:
-        line = [str(g)]
-        for arm in arms:
+    print("| arm | training games | runs × test games | won outright (95% interval) | paper | drawn | "
+          "on marbles | marbles for:against |")
+    print("|---|---|---|---|---|---|---|---|")
+    for arm in arms:
+        for g in games:
             group = cells.get((arm, g), [])
-            line.append(_cell(group) if group else "")
-        print("| " + " | ".join(line) + " |")
-    if experiment and experiment.paper:
-        print("\npaper: " + "; ".join(f"{a}: " + ", ".join(f"{v:.0%}" for v in vals)
-                                      for a, vals in experiment.paper.items()))
+            if not group:
+                continue
+            rate, low, high = win_rate(group)
+            total = {k: sum(int(r[k]) for r in group) for k in ("eval_games", "draws", "m_wins", "marbles_won",
+                                                                "marbles_lost")}
+            n = total["eval_games"]
+            published = ""
+            paper_arm = group[0]["arm"]
+            if paper_arm in paper and experiment and g in experiment.checkpoints:
+                published = f"{paper[paper_arm][experiment.checkpoints.index(g)]:.0%}"
+            print(f"| {arm} | {g} | {len(group)} × {n // len(group)} | **{rate:.1%}** ({low:.1%}–{high:.1%}) | "
+                  f"{published} | {total['draws'] / n:.0%} | {total['m_wins'] / n:.0%} | "
+                  f"{total['marbles_won']}:{total['marbles_lost']} |")
     seeds = sorted({int(r["seed"]) for r in rows})
-    n = int(rows[0]["eval_games"]) if rows else 0
-    print(f"\nEach cell: win rate on marbles, mean over {len(seeds)} run(s) (seeds {', '.join(map(str, seeds))}), "
-          f"with the range over runs; then games won outright / on marbles / drawn / lost in total, and marbles "
-          f"pushed off / lost; {n} games per run and checkpoint against "
-          f"{against or (rows[0]['opponent'] if rows else '?')}.")
+    opponents = ", ".join(dict.fromkeys(r["opponent"] for r in rows))
+    print(f"\nWon outright: games won by pushing off six marbles, over all the runs' test games, against "
+          f"{against or opponents}; runs (seeds) {', '.join(map(str, seeds))}. "
+          f"Drawn: stopped at 400 plies or the 20th repetition. On marbles: a stopped game counted for the "
+          f"side that pushed off more (an extra column only).")
     _plot(name, cells, arms, games, experiment, args, x_label, title)
-
-
-def _rate(r: dict[str, Any]) -> float:
-    return int(r["m_wins"]) / int(r["eval_games"])
-
-
-def _cell(group: list[dict[str, Any]]) -> str:
-    rates = [_rate(r) for r in group]
-    total = {k: sum(int(r[k]) for r in group) for k in ("wins", "m_wins", "m_draws", "m_losses", "marbles_won",
-                                                        "marbles_lost")}
-    spread = f" ({min(rates):.0%}–{max(rates):.0%})" if len(rates) > 1 else ""
-    return (f"{np.mean(rates):.0%}{spread}; {total['wins']}/{total['m_wins'] - total['wins']}/{total['m_draws']}/"
-            f"{total['m_losses']}; {total['marbles_won']}:{total['marbles_lost']}")
 
 
 def _plot(name, cells, arms, games, experiment, args, x_label, title) -> None:
@@ -302,22 +378,20 @@ def _plot(name, cells, arms, games, experiment, args, x_label, title) -> None:
     import matplotlib.pyplot as plt
 
     fig, ax = plt.subplots(figsize=(10, 4.8))
+    drawn: set[str] = set()
     for arm in arms:
         xs = [g for g in games if (arm, g) in cells]
-        rates = [[_rate(r) for r in cells[(arm, g)]] for g in xs]
-        mean = [np.mean(v) for v in rates]
-        (line,) = ax.plot(xs, mean, marker="o", label=arm)
-        if any(len(v) > 1 for v in rates):
-            ax.fill_between(xs, [min(v) for v in rates], [max(v) for v in rates], alpha=0.15, color=line.get_color())
-        outright = [np.mean([int(r["wins"]) / int(r["eval_games"]) for r in cells[(arm, g)]]) for g in xs]
-        if any(outright):
-            ax.plot(xs, outright, linestyle=":", marker=".", color=line.get_color(), label=f"{arm}: won outright")
-        if experiment and arm in experiment.paper:
-            ax.plot(experiment.checkpoints, experiment.paper[arm], linestyle="--", marker="x", color=line.get_color(),
-                    label=f"{arm} (paper)")
+        stats = [win_rate(cells[(arm, g)]) for g in xs]
+        (line,) = ax.plot(xs, [s[0] for s in stats], marker="o", label=arm)
+        ax.fill_between(xs, [s[1] for s in stats], [s[2] for s in stats], alpha=0.15, color=line.get_color())
+        paper_arm = cells[(arm, xs[0])][0]["arm"]
+        if experiment and paper_arm in experiment.paper and paper_arm not in drawn:
+            drawn.add(paper_arm)  # once, with several opponents
+            ax.plot(experiment.checkpoints, experiment.paper[paper_arm], linestyle="--", marker="x",
+                    color=line.get_color(), label=f"{paper_arm} (paper)")
     ax.set_ylim(-0.02, 1.02)
     ax.set_xlabel(x_label)
-    ax.set_ylabel("win rate on marbles (dotted: won outright)")
+    ax.set_ylabel("won outright (band: 95% interval)")
     ax.set_title(title, fontsize=10)
     ax.grid(alpha=0.3)
     ax.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.01, 1.0))
@@ -334,8 +408,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--list", action="store_true", help="list the experiments")
     parser.add_argument("--seeds", type=int, default=None, help="runs per arm (default: the experiment's)")
     parser.add_argument("--seed", type=int, default=2003, help="the first seed (runs use SEED, SEED+1, ...)")
-    parser.add_argument("--eval-games", type=int, default=24, help="test games per run and checkpoint")
-    parser.add_argument("--opponent", default="heuristic:ties=random", help="the test opponent")
+    parser.add_argument("--eval-games", type=int, default=None,
+                        help="test games per run and checkpoint (default: the experiment's; fig2: 500)")
+    parser.add_argument("--opponent", action="append", default=None,
+                        help="a test opponent (repeat for several; default: heuristic:ties=random)")
     parser.add_argument("--workers", type=int, default=2, help="runs trained at once")
     parser.add_argument("--out", default="runs/experiments", help="where runs and rows are kept")
     parser.add_argument("--epsilon-min", type=float, default=0.0,
@@ -347,16 +423,21 @@ def main(argv: list[str] | None = None) -> int:
             print(f"{key}: {exp.title} ({len(exp.arms)} arms, checkpoints {', '.join(map(str, exp.checkpoints))})")
         print("fig2: Abalearn Figure 2, sampled networks of a Method I run against Net 10, 250, 2750")
         return 0
-    if args.eval_games < 2 or (args.seeds is not None and args.seeds < 1) or args.workers < 1:
+    if (args.eval_games is not None and args.eval_games < 2) or (args.seeds is not None and args.seeds < 1) or (
+        args.workers < 1
+    ):
         parser.error("--eval-games must be at least 2, --seeds and --workers at least 1")
     if args.experiment == "fig2":
+        args.eval_games = args.eval_games or 500
         run_fig2(args)
         return 0
     exp = EXPERIMENTS[args.experiment]
+    args.eval_games = args.eval_games or exp.eval_games
     seeds = [args.seed + k for k in range(args.seeds or exp.seeds)]
     base = Path(args.out) / args.experiment
     jobs = [(args.experiment, arm, seed, exp.base, exp.checkpoints, base / f"{_slug(arm.label)}-s{seed}",
-             args.opponent, args.eval_games, exp.player) for arm in exp.arms for seed in seeds]
+             tuple(args.opponent or DEFAULT_OPPONENTS), args.eval_games, exp.player)
+            for arm in exp.arms for seed in seeds]
     t0 = time.perf_counter()
     rows = [row for rows in _map(run_arm, jobs, args.workers) for row in rows]
     print(f"\n{len(jobs)} runs in {time.perf_counter() - t0:.0f} s", file=sys.stderr)

@@ -118,23 +118,32 @@ def encode_boards(boards, lost, me, cells, ring, offsets, edge_cells, marbles, w
 
 @njit(cache=True)
 def encode_successors(
-    board, side, lost_black, lost_white, moves, n, offsets, cells, ring, zobrist, edge_cells, marbles, win, kind, out
+    board, side, lost_black, lost_white, moves, n, offsets, cells, ring, zobrist, edge_cells, marbles, win, kind, out,
+    me=0,
 ):
     """For each of the first ``n`` moves: make it on ``board`` in place, encode the afterstate from
-    the mover's (``side``'s) point of view into ``out[i]``, unmake it. Returns ``n``.
+    the mover's (``side``'s) point of view into ``out[i]``, unmake it. Returns ``n``. With ``me``
+    (1 or 2) the afterstates are encoded from that colour's view instead (a fixed-colour value).
 
     ``board`` must be writable; it is left as it was. ``marbles`` (per side at the start) and
     ``win`` (the win threshold) set the scaling (see the module docstring).
     """
-    lost_me = lost_black if side == 1 else lost_white
-    lost_op = lost_white if side == 1 else lost_black
+    if me == 0:
+        me = side
+    lost_me = lost_black if me == 1 else lost_white
+    lost_op = lost_white if me == 1 else lost_black
     for i in range(n):
         mv = moves[i]
         make_move(board, mv, side, offsets, zobrist)
         pushed_off = 1 if mv & PUSH_OFF_BIT else 0
-        _encode_into(
-            board, side, lost_me, lost_op + pushed_off, cells, ring, offsets, edge_cells, marbles, win, kind, out[i]
-        )
+        if me == side:
+            _encode_into(
+                board, me, lost_me, lost_op + pushed_off, cells, ring, offsets, edge_cells, marbles, win, kind, out[i]
+            )
+        else:
+            _encode_into(
+                board, me, lost_me + pushed_off, lost_op, cells, ring, offsets, edge_cells, marbles, win, kind, out[i]
+            )
         unmake_move(board, mv, side, offsets)
     return n
 
@@ -254,11 +263,11 @@ def encode_position(name: str, position: Position, me: int) -> np.ndarray:
 
 
 def encode_position_successors(
-    name: str, position: Position, out: np.ndarray | None = None
+    name: str, position: Position, out: np.ndarray | None = None, viewer: int = 0
 ) -> tuple[np.ndarray, np.ndarray]:
     """The legal moves of ``position`` (``int32`` codes) and the encoding of each afterstate from
-    the mover's point of view (``float64[n, n_inputs]``; rows of ``out`` when given, ``MAX_MOVES``
-    rows is always enough), through the fused kernel."""
+    the mover's point of view, or ``viewer``'s (1 or 2) when given (``float64[n, n_inputs]``; rows
+    of ``out`` when given, ``MAX_MOVES`` rows is always enough), through the fused kernel."""
     enc = get_encoding(name)
     geo = position.geometry
     v = position.variant
@@ -271,7 +280,7 @@ def encode_position_successors(
         raise ValueError(f"out must be float64 [>= {n}, {width}], not {out.dtype}{list(out.shape)}")
     encode_successors(position.grid.copy(), position.side_to_move, position.lost[0], position.lost[1], codes, n,
                       geo.offsets, geo.cells, geo.ring, geo.zobrist, edge_cells(geo.side), v.marbles,
-                      v.win_threshold, enc.kind, out)
+                      v.win_threshold, enc.kind, out, viewer)
     return codes, out[:n]
 
 

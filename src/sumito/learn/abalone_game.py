@@ -23,10 +23,11 @@ if TYPE_CHECKING:
 TRAINING_RULES = DrawRules(max_plies=200, repetitions=20)
 
 
-def position_afterstates(pos: Position, encoding: str, out: np.ndarray) -> Afterstates:
-    """The legal moves of ``pos``, their afterstates encoded from the mover's view (rows of
-    ``out``), the marble each push-off takes and which moves win at once."""
-    codes, inputs = encode_position_successors(encoding, pos, out)
+def position_afterstates(pos: Position, encoding: str, out: np.ndarray, viewer: int = 0) -> Afterstates:
+    """The legal moves of ``pos``, their afterstates encoded from the mover's view (or
+    ``viewer``'s, 1 or 2) in rows of ``out``, the marble each push-off takes and which moves win
+    at once (both for the mover)."""
+    codes, inputs = encode_position_successors(encoding, pos, out, viewer)
     gains = ((codes & PUSH_OFF_BIT) != 0).astype(np.float64)
     lost_by_opponent = pos.lost[2 - pos.side_to_move]
     wins = (gains > 0) & (lost_by_opponent + 1 >= pos.variant.win_threshold)
@@ -69,9 +70,10 @@ class AbaloneLearningGame:
             return None
         return outcome.winner or 0
 
-    def afterstates(self, game: Game) -> Afterstates:
-        """The mover's options; ``inputs`` is a view of a buffer reused by the next call."""
-        return position_afterstates(game.position, self.encoding, self._out)
+    def afterstates(self, game: Game, viewer: int = 0) -> Afterstates:
+        """The mover's options, encoded from its view (or ``viewer``'s, 1 or 2); ``inputs`` is a
+        view of a buffer reused by the next call."""
+        return position_afterstates(game.position, self.encoding, self._out, viewer)
 
     def play(self, game: Game, move: int) -> Game:
         game.push(Move(int(move), game.position.variant.side))

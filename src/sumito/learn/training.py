@@ -94,6 +94,9 @@ class TrainingConfig:
     search_depth: int = 1  # 1: greedy afterstates; 3, 5, ...: TD-Leaf(λ) through a search of that many plies
     choice: str = "value"  # greedy by the afterstate's value (the paper), or "reward": reward + γ·value
     trace_decay: str = "lambda"  # eq. 5's λ^(t−k), or "gamma-lambda": (γλ)^(t−k)
+    reward_scale: float = 1.0  # every reward (marbles and result) times this
+    view: str = "mover"  # values from the mover's view, or "black": one value of the game, White minimising
+    credit: str = "transition"  # a push's reward in the previous afterstate's target, or "afterstate": in its own
 
     def __post_init__(self) -> None:
         for f in fields(self):
@@ -128,6 +131,18 @@ class TrainingConfig:
             raise TrainingError(f"choice must be one of {', '.join(CHOICES)}, not {self.choice!r}")
         if self.trace_decay not in TRACE_DECAYS:
             raise TrainingError(f"trace_decay must be one of {', '.join(TRACE_DECAYS)}, not {self.trace_decay!r}")
+        if self.reward_scale <= 0:
+            raise TrainingError(f"reward_scale must be above 0, not {self.reward_scale}")
+        if self.view not in ("mover", "black"):
+            raise TrainingError(f"view must be 'mover' or 'black', not {self.view!r}")
+        if self.view == "black" and (self.regime != "self" or self.search_depth != 1 or self.td_mode != "online"):
+            raise TrainingError("view=black (one value of the game from Black's view) is for online one-ply self-play")
+        if self.credit not in ("transition", "afterstate"):
+            raise TrainingError(f"credit must be 'transition' or 'afterstate', not {self.credit!r}")
+        if self.credit == "afterstate" and (self.search_depth != 1 or self.td_mode != "online" or self.view != "mover"):
+            raise TrainingError("credit=afterstate is for online one-ply training from the mover's view")
+        if self.reward_scale != 1.0 and self.search_depth != 1:
+            raise TrainingError("reward_scale is for one-ply training (search_depth 1)")
         if self.td_mode not in ("online", "offline"):
             raise TrainingError(f"td_mode must be 'online' or 'offline', not {self.td_mode!r}")
         if not 0 <= self.epsilon <= 1 or not 0 < self.epsilon_decay <= 1:
@@ -152,7 +167,8 @@ PRESETS: dict[str, dict[str, Any]] = {
 
 
 def move_scores(
-    options: Afterstates, values: np.ndarray, gamma: float, end_only: bool, choice: str = "value"
+    options: Afterstates, values: np.ndarray, gamma: float, end_only: bool, choice: str = "value",
+    reward_scale: float = 1.0,
 ) -> np.ndarray:
     """How greedy play ranks the moves (the highest is played).
 
@@ -164,12 +180,14 @@ def move_scores(
     the value of the afterstate (a won game's afterstate is terminal, worth nothing more). The
     network estimates the rewards still to come *after* an afterstate, so this adds back the
     marble a push-off takes at once; with a sigmoid output any push then outranks any quiet move.
+    Rewards count ``reward_scale`` each.
     """
     if choice == "value":
         return np.where(options.wins, np.inf, values)
     if end_only:
-        return np.where(options.wins, 1.0, gamma * values)
-    return np.where(options.wins, options.gains + 1.0, options.gains + gamma * values)
+        return np.where(options.wins, reward_scale, gamma * values)
+    gains = reward_scale * options.gains
+    return np.where(options.wins, gains + reward_scale, gains + gamma * values)
 
 
 @dataclass
@@ -222,7 +240,7 @@ class Trainer:
             # how one-ply play should rank moves with this network: TD-Leaf's search values its
             # leaves as material + V, so its networks are played with the reward added
             metadata={"encoding": game.encoding, "games": 0, "gamma": config.gamma, "rewards": config.rewards,
-                      "choice": config.choice if config.search_depth == 1 else "reward"},
+                      "choice": config.choice if config.search_depth == 1 else "reward", "view": config.view},
         )
         self.learners = {side: self._learner() for side in (1, 2)}
         self.epsilon = config.epsilon
@@ -270,6 +288,8 @@ class Trainer:
             learner_sides = (1 + self.games % 2,)  # alternate colours game by game
         if self.config.search_depth > 1:
             plies, winner = self._play_leaf_game(regime, learner_sides)
+        elif self.config.view == "black":
+            plies, winner = self._play_fixed_view_game()
         else:
             plies, winner = self._play_afterstate_game(regime, learner_sides)
         self.games += 1
@@ -280,8 +300,10 @@ class Trainer:
 
     def _play_afterstate_game(self, regime: str, learner_sides: tuple[int, ...]) -> tuple[int, int]:
         """TD(λ) over the afterstates of the moves played, chosen greedily one ply deep."""
-        game, net, rng = self.game, self.network, self.rng
-        end_only = self.config.rewards == "end"
+        game, net, rng, c = self.game, self.network, self.rng, self.config
+        end_only = c.rewards == "end"
+        scale = c.reward_scale
+        by_afterstate = c.credit == "afterstate"
         state = game.start(rng)
         prev: dict[int, np.ndarray | None] = {1: None, 2: None}
         pending = {1: 0.0, 2: 0.0}
@@ -302,21 +324,26 @@ class Trainer:
                 elif rng.random() < self.epsilon:
                     i = int(rng.integers(len(options.moves)))
                 else:
-                    i = int(np.argmax(move_scores(options, values, self.config.gamma, end_only, self.config.choice)))
-                reward = pending[side] + (0.0 if end_only else float(options.gains[i]))
+                    i = int(np.argmax(move_scores(options, values, c.gamma, end_only, c.choice, scale)))
+                gain = 0.0 if end_only else float(options.gains[i])
+                # the reward of this move: in this step's target (credit=transition), or in the
+                # target of the afterstate it creates, so that V(afterstate) includes it
+                reward = scale * (pending[side] + (0.0 if by_afterstate else gain))
                 won = bool(options.wins[i])
                 learner = self.learners[side]
                 if prev[side] is not None:
-                    if offline:
-                        episode[side][1].append(reward + (1.0 if won else 0.0))
+                    if by_afterstate and won:  # the winning afterstate is terminal, its value known
+                        learner.step(prev[side], reward, next_value=scale * (gain + 1.0))
+                    elif offline:
+                        episode[side][1].append(reward + (scale if won else 0.0))
                     elif won:
-                        learner.step(prev[side], reward + 1.0, terminal=True)
+                        learner.step(prev[side], reward + scale, terminal=True)
                     else:
                         learner.step(prev[side], reward, next_value=self._target_value(options.inputs[i], values[i]))
                 prev[side] = None if won else options.inputs[i].copy()
                 if offline and not won:
                     episode[side][0].append(prev[side])
-                pending[side] = 0.0
+                pending[side] = gain if by_afterstate else 0.0
                 move = int(options.moves[i])
             else:
                 move = self.opponent().choose_move(state)
@@ -332,14 +359,55 @@ class Trainer:
             if offline:
                 xs, rewards = episode[side]
                 if prev[side] is not None:
-                    rewards.append(pending[side] + result)
+                    rewards.append(scale * (pending[side] + result))
                 if xs:
                     self._offline_update(np.array(xs), np.array(rewards))
                 learner.end_episode()
             elif prev[side] is not None:
-                learner.end_episode(prev[side], pending[side] + result)
+                learner.end_episode(prev[side], scale * (pending[side] + result))
             else:
                 learner.end_episode()
+        return plies, winner
+
+    def _play_fixed_view_game(self) -> tuple[int, int]:
+        """Self-play with one value of the game, from Black's view (TD-Gammon's form): every
+        afterstate is encoded for Black, Black plays the highest-valued one and White the lowest,
+        and one TD(λ) sequence runs over every ply's afterstate with the rewards as Black receives
+        them (+ for White's marbles pushed off and Black's win, − for Black's). κ's asymmetry then
+        favours Black's outcomes over White's, the other reading of a risk-seeking self-play agent."""
+        game, net, rng, c = self.game, self.network, self.rng, self.config
+        end_only = c.rewards == "end"
+        scale = c.reward_scale
+        learner = self.learners[1]
+        learner.start_episode()
+        state = game.start(rng)
+        prev: np.ndarray | None = None
+        plies = 0
+        while game.outcome(state) is None:
+            sign = 1.0 if game.side_to_move(state) == 1 else -1.0
+            options = game.afterstates(state, viewer=1)  # type: ignore[call-arg]  (Abalone's afterstates)
+            values = net.values(options.inputs)
+            if rng.random() < self.epsilon:
+                i = int(rng.integers(len(options.moves)))
+            else:
+                # White ranks by its own view of the same value (zero-sum: −V)
+                i = int(np.argmax(move_scores(options, sign * values, c.gamma, end_only, c.choice, scale)))
+            reward = 0.0 if end_only else sign * scale * float(options.gains[i])
+            won = bool(options.wins[i])
+            if prev is not None:
+                if won:
+                    learner.step(prev, reward + sign * scale, terminal=True)
+                else:
+                    learner.step(prev, reward, next_value=float(values[i]))
+            prev = None if won else options.inputs[i].copy()
+            state = game.play(state, int(options.moves[i]))
+            plies += 1
+        winner = game.outcome(state) or 0
+        result = 1.0 if winner == 1 else -1.0 if winner == 2 else 0.0
+        if prev is not None:
+            learner.end_episode(prev, scale * result)
+        else:
+            learner.end_episode()
         return plies, winner
 
     def _play_leaf_game(self, regime: str, learner_sides: tuple[int, ...]) -> tuple[int, int]:

@@ -38,6 +38,10 @@ class TDPlayer:
         # how the network was trained: the discount and whether marbles were rewarded on the way
         self.gamma = float(network.metadata.get("gamma", 0.9))
         self.end_only = network.metadata.get("rewards", "marbles") == "end"
+        # a network trained with view=black values every position for Black: White minimises it
+        self.view = network.metadata.get("view", "mover")
+        if self.view not in ("mover", "black"):
+            raise PlayerSpecError(f"{net}: metadata 'view' is {self.view!r}, not mover or black")
         trained = network.metadata.get("choice", "value")
         self.choice = trained if choice is None else choice
         if self.choice not in CHOICES:
@@ -61,10 +65,13 @@ class TDPlayer:
             raise PlayerSpecError(
                 f"the network takes {self.network.n_inputs} inputs, but {self.encoding} on this board gives {width}"
             )
-        options = position_afterstates(position, self.encoding, self._out)
+        viewer = 1 if self.view == "black" else 0
+        options = position_afterstates(position, self.encoding, self._out, viewer)
         if len(options.moves) == 0:
             raise ValueError("no legal move to choose from")
         values = self.network.values(options.inputs)
+        if viewer and position.side_to_move == 2:
+            values = -values
         scores = move_scores(options, values, self.gamma, self.end_only, self.choice)
         if history and self.avoid_repeats:
             # a move back into a position of this game (same side to move) steers towards a draw
