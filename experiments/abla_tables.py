@@ -1,8 +1,15 @@
-"""ABLA paper, Tables 1 and 2, from a tournament stored in the game archive.
+"""ABLA paper, Tables 1 and 2: the paper's own pairings played many times, or any tournament
+stored in the game archive.
 
-    sumito tournament abla:depth=4 abla:depth=3 abla:depth=4,heuristic=single \
-        abla:depth=3,heuristic=single -n 20 --seed 2026 --db abla.sqlite
+    python experiments/abla_tables.py --play [--games 100] [--out runs/abla] [--workers 2]
     python experiments/abla_tables.py --db abla.sqlite [--run 1]
+
+``--play`` plays the three pairings of the paper's Table 1 (combined 4-ply against single 4-ply,
+combined 4-ply against single 3-ply, combined 3-ply against single 4-ply; the paper has each once
+or twice, we play ``--games`` of each, colours alternating, each pair of games from its own
+random 2-ply opening so that the deterministic players meet different games), under the arena's
+draw rules (threefold repetition, 400 plies). Every finished game is appended to
+``OUT/games.jsonl`` as it comes in, so a killed run resumes with the games it lacks.
 
 Table 1 of the paper lists each game between the four ABLAs (combined or single heuristic, 3 or
 4 plies). Here every pairing has many games, so the first table gives, per pairing, the games,
@@ -15,12 +22,20 @@ lost); the second table does the same.
 from __future__ import annotations
 
 import argparse
+import json
+import sys
 from collections import defaultdict
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Any
 
 from rich.console import Console
 from rich.table import Table
 
 from sumito.arena.db import GameArchive
+from sumito.arena.executor import available_cores, make_executor
+from sumito.arena.match import ArenaSettings, derive_seed, play_game, schedule
+from sumito.arena.ratings import score_interval
 from sumito.players import parse_spec
 
 
@@ -36,14 +51,82 @@ def label(spec: str) -> str:
     return f"{heuristic.capitalize()} {depth}-ply"
 
 
+PAIRINGS = (
+    ("abla:depth=4", "abla:depth=4,heuristic=single"),  # the paper's games 1 and 2
+    ("abla:depth=4", "abla:depth=3,heuristic=single"),  # games 5 and 3
+    ("abla:depth=3", "abla:depth=4,heuristic=single"),  # games 6 and 4
+)
+
+
+@dataclass(frozen=True)
+class Played:
+    """What the tables need of one game (an archive row or an arena result)."""
+
+    black: str
+    white: str
+    result: str
+    lost_black: int
+    lost_white: int
+
+
+def play(games: int, out: Path, workers: int, seed: int, report_only: bool = False) -> list[Played]:
+    """The paper's pairings, ``games`` each, resuming from ``out/games.jsonl`` (``report_only``:
+    just the games played so far)."""
+    out.mkdir(parents=True, exist_ok=True)
+    log = out / "games.jsonl"
+    done: dict[str, Played] = {}
+    if log.exists():
+        for line in log.read_text().splitlines():
+            try:
+                row = json.loads(line)
+                done[row.pop("key")] = Played(**row)
+            except (ValueError, TypeError, KeyError):
+                continue  # a line cut by a kill
+    todo, keys = [], []
+    for k, pair in enumerate(PAIRINGS):
+        settings = ArenaSettings.from_layout("standard", seed=derive_seed(seed, k))
+        for task in schedule(list(pair), games, settings):
+            key = f"{k}:{task.index}"
+            if key not in done and not report_only:
+                todo.append(task)
+                keys.append(key)
+    with log.open("a") as f:
+        for n, (i, r) in enumerate(make_executor(workers).run(play_game, todo), 1):
+            g = Played(r.task.black, r.task.white, r.result, r.lost_black, r.lost_white)
+            done[keys[i]] = g
+            f.write(json.dumps({"key": keys[i], **asdict(g)}) + "\n")
+            f.flush()
+            print(f"{n}/{len(todo)}: {g.black} - {g.white} {g.result} ({g.lost_white}-{g.lost_black})",
+                  file=sys.stderr, flush=True)
+    return list(done.values())
+
+
+def score_cell(wins: int, draws: int, losses: int) -> str:
+    score, low, high = score_interval(wins, draws, losses)
+    return f"{score:.0%} ({low:.0%}–{high:.0%})"
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--db", required=True)
+    source = parser.add_mutually_exclusive_group(required=True)
+    source.add_argument("--db", help="read the games of a tournament from this archive")
+    source.add_argument("--play", action="store_true", help="play the paper's pairings")
     parser.add_argument("--run", type=int, default=None, help="the tournament's run id (default: every game)")
+    parser.add_argument("--games", type=int, default=100, help="--play: games per pairing (default 100)")
+    parser.add_argument("--out", default="runs/abla", help="--play: where the games are kept")
+    parser.add_argument("--workers", type=int, default=None, help="--play: game processes (default: all cores)")
+    parser.add_argument("--seed", type=int, default=2026, help="--play: the seed (default 2026)")
+    parser.add_argument("--report-only", action="store_true", help="--play: tables of the games played so far")
     parser.add_argument("--markdown", action="store_true", help="print Markdown tables (as in docs/results.md)")
     args = parser.parse_args()
-    with GameArchive(args.db, create=False) as archive:
-        games = archive.games(run=args.run)
+    if args.play:
+        if args.games < 1:
+            parser.error("--games must be at least 1")
+        games: list[Any] = play(args.games, Path(args.out), args.workers or available_cores(), args.seed,
+                                args.report_only)
+    else:
+        with GameArchive(args.db, create=False) as archive:
+            games = archive.games(run=args.run)
     if not games:
         raise SystemExit("no games found")
 
@@ -74,16 +157,19 @@ def main() -> None:
                     s[5] += own_lost
 
     rows1 = [
-        [a, b, str(w + d + lo), str(w), str(d), str(lo), f"{mf}-{ma}"]
+        [a, b, str(w + d + lo), str(w), str(d), str(lo), score_cell(w, d, lo), f"{mf}-{ma}"]
         for (a, b), (w, d, lo, mf, ma) in sorted(pairs.items())
     ]
-    head1 = ["player A", "player B", "games", "A wins", "draws", "A losses", "marbles A-B"]
+    head1 = ["player A", "player B", "games", "A wins", "draws", "A losses", "A's score (95% interval)",
+             "marbles A-B"]
     rows2 = []
     for key in ("4-ply", "3-ply", "Combined", "Single"):
         n, w, lo, d, mf, ma = groups[key]
-        rows2.append([key, str(n), str(w), str(lo), str(d), f"{mf - ma:+d} ({mf}-{ma})"])
-    head2 = ["agent", "games", "win", "loss", "draw", "final score"]
-    title1 = f"Table 1: pairings ({len(games)} games in {args.db})"
+        if n:
+            rows2.append([key, str(n), str(w), str(lo), str(d), score_cell(w, d, lo), f"{mf - ma:+d} ({mf}-{ma})"])
+    head2 = ["agent", "games", "win", "loss", "draw", "score (95% interval)", "final score"]
+    where = f"{args.out}/games.jsonl" if args.play else args.db
+    title1 = f"Table 1: pairings ({len(games)} games in {where})"
     title2 = "Table 2: 4-ply vs 3-ply and combined vs single (games between the groups only)"
     if args.markdown:
         for title, head, rows in ((title1, head1, rows1), (title2, head2, rows2)):
