@@ -88,6 +88,7 @@ class Experiment:
     paper: dict[str, tuple[float, ...]] = field(default_factory=dict)  # the paper's figures, per arm
     seeds: int = 10  # default number of runs per arm (the paper's Figure 4: 10 agents)
     eval_games: int = 100  # default test games per run and checkpoint
+    opponents: tuple[str, ...] = ()  # default test opponents (none given: DEFAULT_OPPONENTS)
     player: str = "td:net={net}"  # how a network is tested (a player spec; {net}: its file)
 
 
@@ -143,7 +144,8 @@ EXPERIMENTS: dict[str, Experiment] = {
             for k in (-1.0, 0.0)
         ),
         (1000, 2000),
-        seeds=3,
+        seeds=2,
+        opponents=("heuristic:depth=1,ties=random",),
     ),
     "method-readings": Experiment(
         "Method I and I(a) under other readings of the paper",
@@ -157,8 +159,9 @@ EXPERIMENTS: dict[str, Experiment] = {
             )
             for name, preset in (("Method I", M1), ("Method I(a)", M1A))
         ),
-        (500, 1000, 2000, 3000),
-        seeds=3,
+        (1000, 3000),
+        seeds=2,
+        opponents=("heuristic:depth=1,ties=random",),
     ),
     "wiering-regimes": Experiment(
         "Wiering's regimes on Abalone: where the training games come from",
@@ -436,7 +439,7 @@ def main(argv: list[str] | None = None) -> int:
     seeds = [args.seed + k for k in range(args.seeds or exp.seeds)]
     base = Path(args.out) / args.experiment
     jobs = [(args.experiment, arm, seed, exp.base, exp.checkpoints, base / f"{_slug(arm.label)}-s{seed}",
-             tuple(args.opponent or DEFAULT_OPPONENTS), args.eval_games, exp.player)
+             tuple(args.opponent or exp.opponents or DEFAULT_OPPONENTS), args.eval_games, exp.player)
             for arm in exp.arms for seed in seeds]
     t0 = time.perf_counter()
     rows = [row for rows in _map(run_arm, jobs, args.workers) for row in rows]

@@ -92,3 +92,62 @@ def test_td_choice_is_checked(tmp_path):
     quiet_lover().save(path)
     with pytest.raises(PlayerSpecError, match="td choice must be one of value, reward"):
         make_player(f"td:net={path},choice=greedy")
+
+
+# ------------------------------------------------------------------ the other readings, as options
+def mini_trainer(**options):
+    from sumito.engine import DrawRules, Position
+    from sumito.learn.abalone_game import AbaloneLearningGame, PlayerOpponent
+    from sumito.learn.training import Trainer, TrainingConfig
+
+    config = TrainingConfig(**{"layout": "mini", "max_plies": 60, "repetitions": 20, **options})
+    game = AbaloneLearningGame(config.encoding, Position.start(config.layout), DrawRules(config.max_plies, 20))
+    return Trainer(game, config, lambda spec, seed: PlayerOpponent(spec, seed))
+
+
+@pytest.mark.parametrize(
+    ("options", "message"),
+    [
+        (dict(choice="best"), "choice must be one of value, reward"),
+        (dict(trace_decay="gamma"), "trace_decay must be one of lambda, gamma-lambda"),
+        (dict(view="white"), "view must be 'mover' or 'black'"),
+        (dict(view="black", regime="opponent"), "view=black"),
+        (dict(credit="move"), "credit must be 'transition' or 'afterstate'"),
+        (dict(credit="afterstate", td_mode="offline"), "credit=afterstate"),
+        (dict(reward_scale=0.0), "reward_scale must be above 0"),
+    ],
+)
+def test_reading_options_are_checked(options, message):
+    from sumito.learn.training import TrainingConfig, TrainingError
+
+    with pytest.raises(TrainingError, match=message):
+        TrainingConfig(**options)
+
+
+@pytest.mark.parametrize(
+    "options", [dict(view="black"), dict(credit="afterstate"), dict(reward_scale=0.1), dict(choice="reward")]
+)
+def test_other_readings_train_deterministically(options):
+    a, b = mini_trainer(seed=3, **options), mini_trainer(seed=3, **options)
+    before = a.network.theta.copy()
+    for t in (a, b):
+        for _ in range(5):
+            t.play_game()
+    assert not np.array_equal(before, a.network.theta)
+    assert np.array_equal(a.network.theta, b.network.theta)
+    assert a.network.metadata["view"] == options.get("view", "mover")
+
+
+def test_a_network_of_one_colours_view_is_minimised_by_white(tmp_path):
+    # values Black's view: falls as Black loses marbles (input 3, own_off from Black's view)
+    n = len(ABALEARN2_INPUTS)
+    W1 = np.zeros((1, n))
+    W1[0, 3] = 20.0  # hidden unit rises with Black's losses; the output falls with it
+    net = ValueNetwork.from_arrays(W1, np.zeros(1), np.array([[-4.0]]), np.array([2.0]),
+                                   metadata={"encoding": "abalearn2", "gamma": 0.9, "view": "black"})
+    path = tmp_path / "black.npz"
+    net.save(path)
+    # White to move can push a Black marble off: minimising Black's value, it does
+    pos = position_with(["a1", "i9", "i8", "h8"], ["c3", "b2", "e5", "e6"], to_move="w")
+    move = make_player(f"td:net={path}").choose(pos)
+    assert pos.play(move).lost == (1, 0)
