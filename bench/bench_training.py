@@ -1,6 +1,13 @@
 """Training throughput: games a minute of TD(λ) self-play, and afterstate evaluations a second.
 
-Run:  python bench/bench_training.py [--games 200] [--preset method-II]
+Run:  python bench/bench_training.py [--games 200] [--preset method-II] [--set KEY=VALUE ...]
+
+``--set`` overrides training options as ``sumito train --set`` does; ``--set choice=reward --set
+trace_decay=gamma-lambda`` plays the same games as Sumito before the paper's readings became the
+defaults (moves chosen with the reward added, traces decaying by γλ), so that its games a minute
+compare with that version's directly (the games themselves differ under the new defaults: a
+value-only chooser plays longer, less decisive games). docs/reproductions.md gives the
+before/after run.
 
 Training: the preset (default ``method-II``: Abalearn 3, risk-sensitive TD(λ), self-play,
 ε-greedy from 0.9) on the standard board with games capped at 200 plies, on one core; the first
@@ -19,6 +26,7 @@ leaf comes from a 2-ply search, so the cost a game changes as ε decays: the 1-p
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import platform
 import time
 
@@ -27,6 +35,7 @@ import numpy as np
 from bench_engine import midgame_positions  # the same positions as the engine benchmark
 from sumito.learn.abalone_encodings import MAX_MOVES, encode_position, encode_position_successors
 from sumito.learn.abalone_game import AbaloneLearningGame, PlayerOpponent
+from sumito.learn.commands import config_from_args
 from sumito.learn.network import ValueNetwork
 from sumito.learn.training import PRESETS, Trainer, TrainingConfig
 
@@ -36,10 +45,13 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=200)
     parser.add_argument("--preset", default="method-II", choices=sorted(PRESETS))
     parser.add_argument("--leaf-games", type=int, default=20, help="TD-Leaf depth-3 games to time (0: none)")
+    parser.add_argument("--set", action="append", default=[], metavar="KEY=VALUE", help="a training option")
     args = parser.parse_args()
-    print(f"training benchmark — {platform.machine()}, python {platform.python_version()}, one thread")
+    print(f"training benchmark — {platform.machine()}, python {platform.python_version()}, one thread"
+          + (f"; {' '.join(args.set)}" if args.set else ""))
 
-    config = TrainingConfig(**PRESETS[args.preset], seed=1)
+    args.config, args.seed = None, 1  # config_from_args reads these too
+    config = config_from_args(args)
     game = AbaloneLearningGame(config.encoding)
     trainer = Trainer(game, config, lambda spec, seed: PlayerOpponent(spec, seed))
     t = time.perf_counter()
@@ -62,7 +74,7 @@ def main() -> None:
         if first_games:
             print(f"{args.preset} 1-ply, its first {first_games} games: "
                   f"{first_games / first_dt * 60:,.0f} games/min ({first_plies / first_dt:,.0f} plies/s)")
-        leaf_benchmark(args.preset, args.leaf_games)
+        leaf_benchmark(args.preset, config, args.leaf_games)
 
     positions = midgame_positions(64, 2026)
     net = ValueNetwork(14, 40, np.random.default_rng(0))
@@ -85,9 +97,9 @@ def main() -> None:
           f"baseline one Position at a time {slow:,.0f}/s ({fast / slow:.0f}x)")
 
 
-def leaf_benchmark(preset: str, games: int) -> None:
-    """Games a minute of TD-Leaf(λ) at depth 3 with the preset, from a fresh trainer."""
-    config = TrainingConfig(**PRESETS[preset], seed=1, search_depth=3)
+def leaf_benchmark(preset: str, config: TrainingConfig, games: int) -> None:
+    """Games a minute of TD-Leaf(λ) at depth 3 with the preset (and options), from a fresh trainer."""
+    config = dataclasses.replace(config, search_depth=3, choice="value")
     trainer = Trainer(AbaloneLearningGame(config.encoding), config, lambda spec, seed: PlayerOpponent(spec, seed))
     t = time.perf_counter()
     trainer.play_game()
