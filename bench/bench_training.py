@@ -99,7 +99,7 @@ def main() -> None:
 
 def leaf_benchmark(preset: str, config: TrainingConfig, games: int) -> None:
     """Games a minute of TD-Leaf(λ) at depth 3 with the preset (and options), from a fresh trainer."""
-    config = dataclasses.replace(config, search_depth=3, choice="value")
+    config = dataclasses.replace(config, search_depth=3)
     trainer = Trainer(AbaloneLearningGame(config.encoding), config, lambda spec, seed: PlayerOpponent(spec, seed))
     t = time.perf_counter()
     trainer.play_game()
