@@ -253,7 +253,7 @@ def run_arm(
     write_rows(done, rows)
     state.unlink(missing_ok=True)
     partial.unlink(missing_ok=True)
-    return rows
+    return read_rows(done)  # as text, like a finished run's
 
 
 def write_rows(path: Path, rows: list[dict[str, Any]]) -> None:
