@@ -79,7 +79,8 @@ def play(games: int, out: Path, workers: int, seed: int, report_only: bool = Fal
         for line in log.read_text().splitlines():
             try:
                 row = json.loads(line)
-                done[row.pop("key")] = Played(**row)
+                key = row.pop("key")
+                done[key] = Played(**row)
             except (ValueError, TypeError, KeyError):
                 continue  # a line cut by a kill
     todo, keys = [], []

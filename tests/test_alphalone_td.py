@@ -1,13 +1,14 @@
 """TD learning of the Alphalone weights (sumito.learn.alphalone_td) and `sumito alphalone-td`."""
 
+import itertools
 from collections import Counter
 
 import numpy as np
 import pytest
 
 from sumito.cli import main
-from sumito.engine import BLACK, WHITE, Position
-from sumito.evaluation.alphalone import AlphaloneWeights
+from sumito.engine import BLACK, WHITE, Move, Position
+from sumito.evaluation.alphalone import CODE_ORDERING, AlphaloneWeights, default_weights, feature_vector, normalized
 from sumito.evaluation.features import EVAL_ALPHALONE
 from sumito.learn.alphalone_td import (
     HAND_SET_BLACK,
@@ -17,6 +18,8 @@ from sumito.learn.alphalone_td import (
     features,
     initial_weights,
     play_and_learn,
+    play_and_learn_code,
+    successor_scores,
     td_update,
     train,
     utility,
@@ -63,14 +66,42 @@ def test_default_scale_makes_a_win_worth_160():
     assert TDConfig(layout="small", scale=2).utility_scale == 2
 
 
-def test_features_are_what_the_player_scores():
+def test_text_features_are_what_the_evaluation_kernel_scores():
     pos = Position.start("mini")
     w = initial_weights()
     params = np.concatenate([w.black, w.white])
     codes = pos.legal_move_codes()
     values = after_values(SearchContext.of(pos), codes, EVAL_ALPHALONE, params)
     for code, child in zip(codes, (pos.play(m) for m in pos.legal_moves())):
-        assert float(np.dot(w.black, features(child))) == pytest.approx(values[list(codes).index(code)])
+        assert float(np.dot(w.black, features(child, "text"))) == pytest.approx(values[list(codes).index(code)])
+
+
+def test_code_features_by_hand():
+    # row a of the mini board: Black a1, White a2, Black a3; one marble each already off; White to move
+    pos = Position.from_string("3/4/5/4/bwb w 1 1 5")
+    f = feature_vector(pos, "code")
+    # off (squared: White to move), edge, |x|+|y|+|z| per marble, same-colour neighbours per marble,
+    # contacts with the other colour per marble
+    assert f.tolist() == pytest.approx([1, 1, 2, 1, 4, 4, 0, 0, 1, 2])
+    assert feature_vector(pos, "text")[8] == pytest.approx(0.5)  # the text reading: one white marble touched
+    two_off = Position.from_string("3/4/5/4/bwb w 1 2 5", pos.variant.with_options(win_threshold=3))
+    assert feature_vector(two_off, "code")[1] == 4  # squared when White is to move
+    assert feature_vector(Position.from_string("3/4/5/4/bwb b 1 2 5", two_off.variant), "code")[1] == 2
+
+
+def test_code_features_are_what_the_player_and_the_training_score():
+    pos = Position.start("mini", inline_only=True)
+    w = initial_weights()
+    codes, values = successor_scores(pos, np.array(w.black))
+    for code, value in zip(codes, values):
+        assert value == pytest.approx(float(np.dot(w.black, features(pos.play(Move(int(code), 3))))))
+    # the baseline player (depth 0) scores the same successors with the L1-normalised weights
+    player = make_player("alphalone:depth=0")
+    best = player.choose(pos).code
+    norm = normalized(default_weights().black, "l1")
+    scores = {int(c): float(norm @ features(pos.play(Move(int(c), 3)))) for c in codes}
+    assert scores[best] == pytest.approx(max(scores.values()))
+    assert normalized(CODE_ORDERING, "l1") == pytest.approx(np.array(CODE_ORDERING) / np.abs(CODE_ORDERING).sum())
 
 
 def test_initial_weights_are_the_same_for_both_players():
@@ -81,7 +112,7 @@ def test_initial_weights_are_the_same_for_both_players():
 
 # ------------------------------------------------------------------ training
 def test_a_game_applies_the_formula_on_each_colours_afterstates():
-    config = TDConfig(eta=1e-3, games=1, seed=5)
+    config = TDConfig(eta=1e-3, games=1, seed=5, method="afterstates")
     trace = []
     w = {BLACK: np.array(HAND_SET_BLACK), WHITE: np.array(HAND_SET_WHITE)}
     start = {c: v.copy() for c, v in w.items()}
@@ -100,13 +131,50 @@ def test_a_game_applies_the_formula_on_each_colours_afterstates():
     assert Counter(c for c, *_ in trace)[BLACK] >= 1 and result.updates == len(trace)
 
 
+def test_code_method_updates_every_ply_on_the_position_before_the_move():
+    config = TDConfig(eta=1e-3, games=1, seed=5, max_plies=60)
+    w0 = np.array(HAND_SET_BLACK)
+    trace = []
+    result = TDResult(weights=initial_weights())
+    w, winner = play_and_learn_code(w0.copy(), BLACK, config, np.random.default_rng(0), result, trace=trace)
+    assert result.updates == len(trace) == result.plies  # one update a ply, both colours' moves
+    replay = w0.copy()
+    for f, reward, f_next in trace:
+        assert f_next is not None  # the code has no terminal case
+        replay, _ = td_update(replay, f, reward, f_next, eta=1e-3)
+    assert replay == pytest.approx(w)
+    # consecutive updates chain: each position's features are the next update's start
+    for (_, _, f_next), (f, _, _) in itertools.pairwise(trace):
+        assert f_next is f
+    assert trace[0][0].tolist() == features(Position.start("mini", inline_only=True)).tolist()
+    if winner is not None:
+        assert (trace[-1][1] > 0) == (winner == BLACK)  # Black's utility
+
+
+def test_code_method_white_side_and_terminal_options():
+    start = initial_weights()
+    code = TDConfig(eta=1e-3, games=1, max_plies=40)
+    mirror = TDConfig(eta=1e-3, games=1, max_plies=40, white_side="mirror")
+    for config in (code, mirror):
+        trace = []
+        play_and_learn_code(np.array(start.white), WHITE, config, np.random.default_rng(0), TDResult(start), trace)
+        assert len(trace) >= 1
+    zero = TDConfig(eta=1e-3, games=1, terminal="zero")
+    trace = []
+    _, winner = play_and_learn_code(np.array(start.black), BLACK, zero, np.random.default_rng(0), TDResult(start),
+                                    trace)
+    if winner is not None:
+        assert trace[-1][2] is None
+
+
 def test_same_seed_same_weights():
-    a = train(TDConfig(eta=1e-2, games=6, seed=11)).weights
-    b = train(TDConfig(eta=1e-2, games=6, seed=11)).weights
-    c = train(TDConfig(eta=1e-2, games=6, seed=12)).weights
-    assert a == b
-    assert a != c
-    assert a != initial_weights()
+    for method in ("code", "afterstates"):
+        a = train(TDConfig(eta=1e-2, games=6, seed=11, method=method, explore=0.5)).weights
+        b = train(TDConfig(eta=1e-2, games=6, seed=11, method=method, explore=0.5)).weights
+        c = train(TDConfig(eta=1e-2, games=6, seed=12, method=method, explore=0.5)).weights
+        assert a == b
+        assert a != c
+        assert a != initial_weights()
 
 
 def test_the_weights_file_plays(tmp_path):
@@ -145,6 +213,8 @@ BAD = {
     "unknown layout": (["--layout", "hexagon"], "unknown layout 'hexagon'"),
     "gamma above 1": (["--gamma", "1.5"], "--gamma must be from 0 to 1"),
     "negative scale": (["--scale", "-2"], "--scale must be a positive number"),
+    "unknown method": (["--method", "magic"], "--method must be one of code, afterstates"),
+    "unknown white side": (["--white-side", "left"], "--white-side must be one of code, mirror"),
     "no out": (None, "--out FILE is required"),
 }
 

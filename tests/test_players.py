@@ -58,6 +58,10 @@ def test_players_choose_legal_moves(spec, layout, inline_only):
         ("alphalone:time=-2", "0 (no limit)"),
         ("alphalone:weights=/no/such/file.json", "cannot read weights file"),
         ("alphalone:thresholds=maybe", "must be bool"),
+        ("alphalone:ordering=sideways", "ordering must be one of code, own, off"),
+        ("alphalone:two_best=three", "two_best must be one of nodes, root, off"),
+        ("alphalone:norm=l3", "norm must be one of l1, l2"),
+        ("alphalone:features=pixels", "features must be one of code, text"),
         ("chess", "unknown player 'chess'"),
     ],
 )
@@ -82,16 +86,46 @@ def test_abla_is_deterministic_and_alphalone_is_seeded():
     pos = random_playout(Position.start("standard"), 10, np.random.default_rng(2))[-1]
     a, b = make_player("abla:depth=3"), make_player("abla:depth=3")
     assert a.choose(pos) == b.choose(pos)
-    first = [make_player("alphalone:depth=1,seed=7").choose(pos) for _ in range(2)]
-    assert first[0] == first[1]
-    picks = {make_player(f"alphalone:depth=1,seed={s}").choose(pos).notation() for s in range(12)}
-    assert len(picks) == 2  # a random choice between the two best moves
+    for spec in ("alphalone:depth=1", "alphalone:depth=2"):  # the default: random picks inside the search
+        first = [make_player(f"{spec},seed=7").choose(pos) for _ in range(2)]
+        assert first[0] == first[1], spec
+    # the text reading's random choice between the two best root moves
+    picks = {make_player(f"alphalone:depth=1,two_best=root,seed={s}").choose(pos).notation() for s in range(12)}
+    assert len(picks) == 2
 
 
 def test_alphalone_two_best_off_is_deterministic():
     pos = Position.start("mini")
     picks = {make_player(f"alphalone:depth=1,seed={s},two_best=no").choose(pos).notation() for s in range(6)}
     assert len(picks) == 1
+
+
+def test_alphalone_random_picks_inside_the_search_vary_with_the_seed():
+    pos = random_playout(Position.start("mini", inline_only=True), 6, np.random.default_rng(4))[-1]
+    picks = {make_player(f"alphalone:adaptive=off,seed={s}").choose(pos).notation() for s in range(16)}
+    assert len(picks) > 1
+    assert len({make_player("alphalone:adaptive=off,two_best=off").choose(pos).notation() for _ in range(3)}) == 1
+
+
+def test_alphalone_adaptive_depth_is_one_without_contact():
+    player = make_player("alphalone:depth=2")
+    start = Position.start("mini")
+    assert player.search_depth(start) == 1  # nobody touches anybody at the start
+    touching = position_with(["c3", "c2"], ["c4", "e5"], side=3, win_threshold=2)
+    assert player.search_depth(touching) == 2
+    assert make_player("alphalone:depth=2,adaptive=off").search_depth(start) == 2
+
+
+def test_alphalone_baseline_is_the_best_successor_by_its_own_weights():
+    from sumito.evaluation.alphalone import feature_vector
+
+    pos = random_playout(Position.start("mini", inline_only=True), 4, np.random.default_rng(9))[-1]
+    player = make_player("alphalone:depth=0")
+    w = default_weights()
+    own = np.array(w.black if pos.side_to_move == 1 else w.white)
+    values = {m.notation(): float(own @ feature_vector(pos.play(m), "code")) for m in pos.legal_moves()}
+    assert values[player.choose(pos).notation()] == pytest.approx(max(values.values()))
+    assert {make_player(f"alphalone:depth=0,seed={s}").choose(pos) for s in range(5)} == {player.choose(pos)}
 
 
 def test_alphalone_time_limit_returns_early():
@@ -107,7 +141,9 @@ def test_alphalone_weights_file_round_trip(tmp_path):
     path = tmp_path / "w.json"
     w.save(path)
     assert AlphaloneWeights.load(path) == w
-    v = w.vector()
+    v = w.vector()  # the authors' code: the absolute values sum to 1
+    assert np.abs(v[:10]).sum() == pytest.approx(1) and np.abs(v[10:]).sum() == pytest.approx(1)
+    v = w.vector("l2")
     assert np.linalg.norm(v[:10]) == pytest.approx(1) and np.linalg.norm(v[10:]) == pytest.approx(1)
     player = make_player(f"alphalone:depth=1,weights={path}")
     assert player.weights == w

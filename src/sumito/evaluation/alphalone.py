@@ -3,9 +3,20 @@
 A weights file is JSON: ``{"black": {feature: weight, ...}, "white": {...}}`` with the ten
 feature names of :data:`ALPHALONE_FEATURES` for each colour (the weights Black's player uses,
 and the weights White's player uses; each scores positions from its own side). The report
-normalises each weight vector to length 1 before searching, so that its early-stopping
-thresholds (0.5 and 0.3) mean the same for every weight set; :meth:`AlphaloneWeights.vector`
-does that.
+normalises each weight vector "to unify their magnitude all to 1" before searching, so that its
+early-stopping thresholds (0.5 and 0.3) mean the same for every weight set;
+:meth:`AlphaloneWeights.vector` does that. The authors' code (``alphabeta.py``, ``normalize``)
+divides by the sum of the absolute values (L1, :data:`NORMS` ``"l1"``, our default); an earlier
+reading of ours divided by the Euclidean length (``"l2"``).
+
+**Two feature sets.** ``"code"`` (the default) computes the ten features as the authors' code
+does (``model.py``, ``features``), :func:`code_features`: marbles off (squared when White is to
+move, a quirk of that code), marbles on the outer ring, the summed ``|x|+|y|+|z|`` of the
+marbles over the marbles on the board, coherence = same-colour neighbours per marble (the code's
+three-in-a-row bonus is 0), and divide-and-conquer ("break") = the colour's marble-to-opposing-
+marble contacts per marble. ``"text"`` is our earlier reading of the report's text
+(:func:`sumito.evaluation.features.alphalone_features`: coherence plus one per three-in-a-row,
+break = opposing marbles touched per marble, marbles off never squared).
 """
 
 from __future__ import annotations
@@ -16,10 +27,14 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
+from numba import njit
 
 from sumito.engine.errors import SumitoError
-from sumito.evaluation.features import ALPHALONE_FEATURES, N_ALPHALONE
+from sumito.evaluation.features import ALPHALONE_FEATURES, N_ALPHALONE, alphalone_features, raw_features
 from sumito.fileio import atomic_write_text
+
+NORMS = ("l1", "l2")
+FEATURE_SETS = ("code", "text")
 
 
 class WeightsError(SumitoError):
@@ -31,6 +46,20 @@ class WeightsError(SumitoError):
 # gamma = 0.2 on the mini board, as listed in the authors' repository (learnedWeights.py).
 PAPER_BLACK = (-10.0, 12.0, -1.4221, 1.0907, -1.4156, 1.3895, 1.7941, -0.8928, 1.8500, -0.1500)
 PAPER_WHITE = (11.6227, -9.4763, 1.3090, -0.1871, 2.0063, -0.0615, -0.0061, 1.8516, 0.5038, 2.7660)
+
+# The fixed weights the authors' search orders moves by (alphabeta.py, getDefaultWeights), from
+# Black's side whichever colour searches; rounded to four places (order is all they decide).
+CODE_ORDERING = (-10.0, 10.0, -1.0011, 0.9984, 0.9998, -1.0002, 1.0001, -1.0, -1.0, 1.0)
+
+
+def normalized(w: tuple[float, ...] | np.ndarray, norm: str = "l1") -> np.ndarray:
+    """``w`` scaled to magnitude 1: by the sum of absolute values (``"l1"``, the authors' code)
+    or by the Euclidean length (``"l2"``)."""
+    if norm not in NORMS:
+        raise WeightsError(f"norm must be one of {', '.join(NORMS)}, not {norm!r}")
+    a = np.array(w, dtype=np.float64)
+    size = float(np.abs(a).sum()) if norm == "l1" else float(np.linalg.norm(a))
+    return a / size
 
 
 @dataclass(frozen=True)
@@ -47,13 +76,10 @@ class AlphaloneWeights:
             if not any(w):
                 raise WeightsError(f"{color} weights are all zero")
 
-    def vector(self) -> np.ndarray:
-        """Black's then White's weights, each scaled to length 1 (the report's normalisation)."""
-        parts = []
-        for w in (self.black, self.white):
-            a = np.array(w, dtype=np.float64)
-            parts.append(a / np.linalg.norm(a))
-        return np.concatenate(parts)
+    def vector(self, norm: str = "l1") -> np.ndarray:
+        """Black's then White's weights, each scaled to magnitude 1 (the report's normalisation;
+        ``norm``: ``"l1"``, the authors' code, or ``"l2"``)."""
+        return np.concatenate([normalized(self.black, norm), normalized(self.white, norm)])
 
     def to_json(self) -> str:
         data = {
@@ -112,3 +138,89 @@ class AlphaloneWeights:
 
 def default_weights() -> AlphaloneWeights:
     return AlphaloneWeights(PAPER_BLACK, PAPER_WHITE)
+
+
+# --------------------------------------------------------------------------- the features
+@njit(cache=True)
+def code_features(board, cells, ring, offsets, edge_ring, lost_black, lost_white, white_to_move, out):
+    """The ten features as the authors' code computes them (see the module's notes), into ``out``."""
+    n0 = n1 = edge0 = edge1 = 0
+    dist0 = dist1 = adj0 = adj1 = contact0 = contact1 = 0
+    for i in range(cells.shape[0]):
+        c = cells[i]
+        v = board[c]
+        if v != 1 and v != 2:
+            continue
+        opp = 3 - v
+        same = 0
+        contact = 0
+        for d in range(6):
+            x = board[c + offsets[d]]
+            if x == v:
+                same += 1
+            elif x == opp:
+                contact += 1
+        if v == 1:
+            n0 += 1
+            dist0 += ring[c]
+            adj0 += same
+            contact0 += contact
+            if ring[c] == edge_ring:
+                edge0 += 1
+        else:
+            n1 += 1
+            dist1 += ring[c]
+            adj1 += same
+            contact1 += contact
+            if ring[c] == edge_ring:
+                edge1 += 1
+    nb = max(n0, 1)
+    nw = max(n1, 1)
+    if white_to_move:
+        out[0] = lost_black * lost_black
+        out[1] = lost_white * lost_white
+    else:
+        out[0] = lost_black
+        out[1] = lost_white
+    out[2] = edge0
+    out[3] = edge1
+    out[4] = 2.0 * dist0 / nb  # |x|+|y|+|z| is twice the hex distance
+    out[5] = 2.0 * dist1 / nw
+    out[6] = adj0 / nb
+    out[7] = adj1 / nw
+    out[8] = contact0 / nb
+    out[9] = contact1 / nw
+
+
+@njit(cache=True)
+def feature_row(board, cells, ring, offsets, edge_ring, lost_black, lost_white, to_move, code, raw, out):
+    """The ten features of the position (``to_move`` the side to move), ``code``: the authors'
+    code's, else the text reading's; into ``out`` (float64[10]); ``raw`` a work array."""
+    if code:
+        code_features(board, cells, ring, offsets, edge_ring, lost_black, lost_white, to_move == 2, out)
+    else:
+        raw_features(board, cells, ring, offsets, edge_ring, raw, True)
+        alphalone_features(raw, lost_black, lost_white, out)
+
+
+@njit(cache=True)
+def score(board, agent, to_move, lost_black, lost_white, cells, ring, offsets, edge_ring, params, code, raw, out):
+    """``agent``'s weights (Black's: params[:10], White's: params[10:]) times the features."""
+    feature_row(board, cells, ring, offsets, edge_ring, lost_black, lost_white, to_move, code, raw, out)
+    base = (agent - 1) * N_ALPHALONE
+    total = 0.0
+    for j in range(N_ALPHALONE):
+        total += params[base + j] * out[j]
+    return total
+
+
+def feature_vector(position, features: str = "code") -> np.ndarray:
+    """The ten features of ``position`` (a :class:`~sumito.engine.Position`) under ``features``."""
+    if features not in FEATURE_SETS:
+        raise WeightsError(f"features must be one of {', '.join(FEATURE_SETS)}, not {features!r}")
+    geo = position.geometry
+    raw = np.zeros((2, 6), dtype=np.float64)
+    out = np.zeros(N_ALPHALONE, dtype=np.float64)
+    feature_row(position.grid, geo.cells, geo.ring, geo.offsets, geo.side - 1, position.lost[0], position.lost[1],
+                position.side_to_move, features == "code", raw, out)
+    return out

@@ -1,50 +1,53 @@
 """TD learning of the Alphalone player's weights (Hakim & Zhou, section 3.4; Tables 1–2's agents).
 
 The evaluation is linear, ``V_c(s) = w_c · f(s)``, over the report's ten features
-(:data:`~sumito.evaluation.features.ALPHALONE_FEATURES`), with one weight vector per colour
-``c``, each scoring positions from its own side. The weights are learned by TD(0) from games
-that the current weights play against themselves (Black with Black's weights, White with
-White's), as the report trains its agents: the same initial weights for both players, γ = 0.2,
-a step size η, and 100 "iterations", which here are 100 training games.
+(:data:`~sumito.evaluation.features.ALPHALONE_FEATURES`, computed as ``features`` says: ``code``,
+the authors' code's, by default, or ``text``; see :mod:`sumito.evaluation.alphalone`), with one
+weight vector per colour ``c``, each scoring positions from its own side. The report: "100
+iterations of TD-learning with the same initial weights for both players and a γ value of 0.2",
+step sizes η = 1e-2 … 1e-5, and the utility ``U(s) = N · (whiteOff⁴ − blackOff⁴)``.
 
-**Reward.** The report's utility of a state, ``U(s) = N · (whiteOff⁴ − blackOff⁴)``, is Black's
-reward; White's is its negative (each colour learns from its own side). ``N`` is left free by
-the report ("a scaling integer that can be adjusted according to the feature weights"). Ours
-defaults to ``160 / win⁴`` (:func:`default_scale`), so that a win is worth 160 on every board:
-on the mini board (2 marbles to win) that is N = 10, where one marble off is worth 10, about
-what the hand-set weights give it (10 to 12); on the small board (5 to win) N = 0.256 (with
-N = 10 there the rewards reach 6250 and the weights run into the clip). N need not be a
-whole number here.
+Two methods (``method``):
 
-**Which positions.** Each colour learns on its own *afterstates*: the positions just after each
-of its moves, which are what its 1-ply policy scores. For colour ``c`` with successive
-afterstates ``s`` and ``s'`` (``s'`` is one reply and one move of ``c`` later), the update is
+**code** (the default) follows the authors' ``tdlearning.py`` (the stored version that plays
+whole games): one weight vector per run, learned by a self-play game in which one side picks the
+successor of highest ``w·f`` and the other the successor of lowest ``w·f`` (one ply, greedy,
+no randomness unless ``explore``), and which updates after *every* ply, on the position before
+the move: ``δ = U(s') + γ·w·f(s') − w·f(s)``, ``w ← w + η·δ·f(s)``, with ``V(s')`` taken at the
+final position too (the code has no terminal case; ``terminal="zero"`` uses 0 there). Black's
+weights are learned with Black maximising and Black's utility. For White's weights
+(``white_side``): ``code`` (the default) runs the same routine on White's weights — Black
+maximises them, White minimises them and the reward is Black's utility — which is what the
+stored code does when given White's weights, and what the published White weights show (their
+weight on Black's marbles off falls from 12 by an amount that grows with η: 11.62 at 1e-4, 4.06
+at 1e-3, −4.68 at 1e-2); ``mirror`` is the consistent reading: White maximises its own weights
+with White's utility. Games run to a win or ``max_plies`` (the code: 500 rounds) with no
+repetition rule, on the inline-only game (the authors' engine has no broadside moves; ``moves``).
 
-    δ = r + γ · V_c(s') − V_c(s),   r = U_c(s'),   w_c ← w_c + η · δ · f(s)
+**afterstates** (our earlier reading): each colour learns on its own afterstates (the positions
+just after each of its moves) in one shared game per iteration where both colours play greedily
+by their own weights, choosing at random between the two best moves with probability
+``explore`` (default 1/2): for colour ``c`` with successive afterstates ``s`` and ``s'``,
+``δ = r + γ · V_c(s') − V_c(s)``, ``r = U_c(s')``, ``w_c ← w_c + η · δ · f(s)``; at a win both
+colours update towards the final position with ``V = 0``; a game cut by the ply cap (200) or a
+threefold repetition is truncated.
 
-online, after every move. When the game ends (a side has pushed off the winning marble), both
-colours make a last update from their last afterstate to the final position, with ``V = 0``
-there (terminal) and ``r = U_c(final)``. A game stopped by the ply cap or by a threefold
-repetition is truncated: no update reaches past the last afterstate (a draw is not a terminal
-state the utility knows).
+**Reward.** ``U(s) = N · (whiteOff⁴ − blackOff⁴)`` for Black, its negative for White. ``N`` is
+left free by the report; ours defaults to ``160 / win⁴`` (:func:`default_scale`): N = 10 on the
+mini board (2 marbles to win), 0.256 on the small board (5 to win). (The stored ``model.py``
+has ``20 · (whiteOff² − blackOff²)``; the report's fourth power is kept.)
 
-**Game policy.** One ply, greedy over the afterstates under the colour's current weights (a
-winning push-off first), choosing at random between the two best moves with probability 1/2
-(``explore``): the report's own cure for move loops (its player does the same between its two
-best root moves), and here the only source of variety between training games. The alphalone
-search (depth 2 = 4 plies) is not used while learning: with 1 ply a hundred games take about a
-second on the mini board.
+**Initial weights** (:data:`HAND_SET_BLACK`, :data:`HAND_SET_WHITE`): the authors' starting
+weights, listed in their ``learnedWeights.py`` ("With initial weights"): for Black marbles off
+−10 (own) / +12 (White's), edge −1 / +2, average distance from the centre −1 / +2, coherence
++2 / −1, divide and conquer ("break") +2 / 0; White's are the mirror.
 
-**Initial weights** (:data:`HAND_SET_BLACK`, :data:`HAND_SET_WHITE`): hand-set, the same for
-both players, each from its own side — for Black: marbles off −10 (own) / +12 (White's), edge
-−1 / +2, average distance from the centre −1 / +2, coherence +2 / −1, divide and conquer
-("break") +2 / 0; White's are the mirror. The report's authors also start from hand-set
-weights they do not list; the published learned ones (``default_weights()``) keep Black's
-marbles-off weights at exactly −10 and +12, which suggests this start.
+**"Iterations"** are training games here (``games``, default 100). The stored code does not
+show which loop made its "100 iterations"; its published Black weights keep the marbles-off
+weights at exactly −10 / +12, so no position it learned on had a marble off.
 
-**Clipping.** After every update each weight is clipped to ``[−clip, clip]`` (default 100), so
-that a large step size cannot run away; with the defaults it rarely binds (``clipped`` in the
-result counts the updates where it did).
+**Clipping.** After every update each weight is clipped to ``[−clip, clip]`` (default 100)
+(``clipped`` in the result counts the updates where it bound).
 
 Everything random comes from one ``numpy`` generator seeded by ``seed``: the same configuration
 gives the same weights, bit for bit. The result is an :class:`AlphaloneWeights` file, which
@@ -62,31 +65,29 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import numpy as np
+from numba import njit
 
 from sumito.engine import BLACK, WHITE, Move, Position, SumitoError, get_layout
-from sumito.evaluation.alphalone import AlphaloneWeights, WeightsError
-from sumito.evaluation.features import (
-    ALPHALONE_FEATURES,
-    EVAL_ALPHALONE,
-    N_ALPHALONE,
-    alphalone_features,
-    raw_features,
-    work_arrays,
-)
-from sumito.search.alphabeta import after_values
-from sumito.search.context import SearchContext
+from sumito.engine.kernels import PUSH_OFF_BIT, make_move, unmake_move
+from sumito.evaluation.alphalone import FEATURE_SETS, AlphaloneWeights, WeightsError, feature_vector, score
+from sumito.evaluation.features import ALPHALONE_FEATURES, work_arrays
+from sumito.search.context import WIN, SearchContext
 
 GAMMA = 0.2  # the report's discount
 WIN_UTILITY = 160.0  # the default N makes a win worth this: N = WIN_UTILITY / win_threshold⁴
 DEFAULT_GAMES = 100  # the report's "100 iterations"
-DEFAULT_MAX_PLIES = 200  # training games longer than this are cut (truncated, no terminal update)
+DEFAULT_MAX_PLIES = {"code": 500, "afterstates": 200}  # the code's AbaloneGame(500); ours
 DEFAULT_CLIP = 100.0
-DEFAULT_EXPLORE = 0.5  # probability of playing the second-best move instead of the best
+DEFAULT_EXPLORE = {"code": 0.0, "afterstates": 0.5}  # chance of the second-best move instead of the best
+METHODS = ("code", "afterstates")
+WHITE_SIDES = ("code", "mirror")
+TERMINALS = ("code", "zero")
 REPORT_ETAS = (1e-2, 1e-3, 1e-4, 1e-5)  # the step sizes of the report's agents 1–4
 
-# Hand-set initial weights, the same for both players (each from its own side); the order is
-# ALPHALONE_FEATURES: black_off, white_off, black_edge, white_edge, black_average_distance,
-# white_average_distance, black_coherence, white_coherence, black_break, white_break.
+# The authors' initial weights (learnedWeights.py), the same for both players (each from its own
+# side); the order is ALPHALONE_FEATURES: black_off, white_off, black_edge, white_edge,
+# black_average_distance, white_average_distance, black_coherence, white_coherence, black_break,
+# white_break.
 HAND_SET_BLACK = (-10.0, 12.0, -1.0, 2.0, -1.0, 2.0, 2.0, -1.0, 2.0, 0.0)
 HAND_SET_WHITE = (12.0, -10.0, 2.0, -1.0, 2.0, -1.0, -1.0, 2.0, 0.0, 2.0)
 
@@ -96,7 +97,7 @@ class AlphaloneTDError(SumitoError):
 
 
 def initial_weights() -> AlphaloneWeights:
-    """The hand-set starting weights (see the module's notes)."""
+    """The authors' starting weights (see the module's notes)."""
     return AlphaloneWeights(HAND_SET_BLACK, HAND_SET_WHITE)
 
 
@@ -111,15 +112,9 @@ def utility(lost_black: int, lost_white: int, color: int, scale: float) -> float
     return u if color == BLACK else -u
 
 
-def features(position: Position, raw: np.ndarray | None = None) -> np.ndarray:
+def features(position: Position, kind: str = "code") -> np.ndarray:
     """The ten Alphalone features of ``position`` (float64[10], in ALPHALONE_FEATURES order)."""
-    if raw is None:
-        raw, _ = work_arrays()
-    geo = position.geometry
-    raw_features(position.grid, geo.cells, geo.ring, geo.offsets, geo.side - 1, raw, True)
-    out = np.zeros(N_ALPHALONE, dtype=np.float64)
-    alphalone_features(raw, position.lost[0], position.lost[1], out)
-    return out
+    return feature_vector(position, kind)
 
 
 def td_update(
@@ -154,10 +149,14 @@ class TDConfig:
     seed: int = 0
     gamma: float = GAMMA
     scale: float | None = None  # N; None: default_scale(the layout's win threshold)
-    max_plies: int = DEFAULT_MAX_PLIES
+    max_plies: int | None = None  # None: 500 (code) or 200 (afterstates)
     clip: float = DEFAULT_CLIP
-    explore: float = DEFAULT_EXPLORE
-    inline_only: bool = False
+    explore: float | None = None  # None: 0 (code) or 0.5 (afterstates)
+    inline_only: bool = True  # the authors' engine has inline moves only
+    method: str = "code"
+    features: str = "code"
+    white_side: str = "code"
+    terminal: str = "code"
     initial: AlphaloneWeights = field(default_factory=initial_weights)
 
     def __post_init__(self) -> None:
@@ -171,12 +170,20 @@ class TDConfig:
             raise AlphaloneTDError(f"--gamma must be from 0 to 1, not {self.gamma:g}")
         if self.scale is not None and not (math.isfinite(self.scale) and self.scale > 0):
             raise AlphaloneTDError(f"--scale must be a positive number, not {self.scale:g}")
-        if self.max_plies < 1:
+        if self.max_plies is not None and self.max_plies < 1:
             raise AlphaloneTDError(f"--max-plies must be at least 1, not {self.max_plies}")
         if not (math.isfinite(self.clip) and self.clip > 0):
             raise AlphaloneTDError(f"--clip must be a positive number, not {self.clip:g}")
-        if not 0 <= self.explore <= 1:
+        if self.explore is not None and not 0 <= self.explore <= 1:
             raise AlphaloneTDError(f"--explore must be from 0 to 1, not {self.explore:g}")
+        for name, value, choices in (
+            ("method", self.method, METHODS),
+            ("features", self.features, FEATURE_SETS),
+            ("white-side", self.white_side, WHITE_SIDES),
+            ("terminal", self.terminal, TERMINALS),
+        ):
+            if value not in choices:
+                raise AlphaloneTDError(f"--{name} must be one of {', '.join(choices)}, not {value!r}")
         try:
             get_layout(self.layout)
         except SumitoError as exc:
@@ -189,6 +196,14 @@ class TDConfig:
             return self.scale
         return default_scale(get_layout(self.layout).variant.win_threshold)
 
+    @property
+    def ply_cap(self) -> int:
+        return self.max_plies if self.max_plies is not None else DEFAULT_MAX_PLIES[self.method]
+
+    @property
+    def explore_rate(self) -> float:
+        return self.explore if self.explore is not None else DEFAULT_EXPLORE[self.method]
+
 
 @dataclass
 class TDResult:
@@ -198,17 +213,55 @@ class TDResult:
     updates: int = 0
     clipped: int = 0  # updates where clipping changed a weight
     seconds: float = 0.0
+    games: int = 0  # games played (the code method plays one run per colour)
 
 
-def _choose(position: Position, params: np.ndarray, rng: np.random.Generator, explore: float) -> int:
+@njit(cache=True)
+def _successor_scores(board, mover, lost, cells, offsets, ring, edge_ring, zobrist, w, code, moves, out, raw, scratch):
+    """``w·f`` of the position after each of ``moves`` by ``mover`` (no special case for a win)."""
+    for i in range(moves.shape[0]):
+        mv = moves[i]
+        make_move(board, mv, mover, offsets, zobrist)
+        if mv & PUSH_OFF_BIT:
+            lost[2 - mover] += 1
+        out[i] = score(board, 1, 3 - mover, lost[0], lost[1], cells, ring, offsets, edge_ring, w, code, raw, scratch)
+        unmake_move(board, mv, mover, offsets)
+        if mv & PUSH_OFF_BIT:
+            lost[2 - mover] -= 1
+
+
+def successor_scores(position: Position, w: np.ndarray, kind: str = "code") -> tuple[np.ndarray, np.ndarray]:
+    """The legal move codes of ``position`` and ``w·f`` of the position after each."""
     codes = position.legal_move_codes()
-    values = after_values(SearchContext.of(position), codes, EVAL_ALPHALONE, params)
-    order = np.argsort(-values, kind="stable")
+    ctx = SearchContext.of(position)
+    out = np.empty(len(codes), dtype=np.float64)
+    raw, scratch = work_arrays()
+    params = np.concatenate([w, w]).astype(np.float64)
+    _successor_scores(ctx.board, ctx.side, ctx.lost, ctx.cells, ctx.offsets, ctx.ring, ctx.edge_ring, ctx.zobrist,
+                      params, kind == "code", codes.astype(np.int32), out, raw, scratch)
+    return codes, out
+
+
+def _pick(values: np.ndarray, maximise: bool, rng: np.random.Generator, explore: float) -> int:
+    order = np.argsort(-values if maximise else values, kind="stable")
     pick = order[0]
-    # a draw from the generator every move keeps the stream independent of the values
-    if len(order) > 1 and rng.random() < explore:
+    # with explore > 0, a draw from the generator every move keeps the stream independent of the values
+    if explore > 0 and len(order) > 1 and rng.random() < explore:
         pick = order[1]
-    return int(codes[pick])
+    return int(pick)
+
+
+def _choose(position: Position, w: np.ndarray, rng: np.random.Generator, explore: float, kind: str) -> int:
+    """The ``afterstates`` policy: greedy by the mover's ``w``, a winning move scored WIN."""
+    codes, values = successor_scores(position, w, kind)
+    lost, side, win = position.lost, position.side_to_move, position.variant.win_threshold
+    if lost[2 - side] + 1 >= win:
+        values[(codes & PUSH_OFF_BIT) != 0] = WIN
+    return int(codes[_pick(values, True, rng, explore)])
+
+
+def _start(config: TDConfig) -> Position:
+    return Position.start(config.layout, inline_only=config.inline_only)
 
 
 def play_and_learn(
@@ -218,16 +271,17 @@ def play_and_learn(
     result: TDResult,
     trace: list | None = None,
 ) -> int | None:
-    """One training game from the layout's start, updating ``w`` in place; the winner or None.
+    """One ``afterstates`` training game from the layout's start, updating ``w`` in place; the
+    winner or None.
 
     ``trace``, when given, receives every update as ``(colour, f, reward, f_next)`` (``f_next``
     None at the end of the game).
     """
-    pos = Position.start(config.layout, inline_only=config.inline_only or None)
-    raw, _ = work_arrays()
+    pos = _start(config)
     last: dict[int, np.ndarray | None] = {BLACK: None, WHITE: None}  # each colour's last afterstate features
     seen = Counter([pos.zobrist])
     scale = config.utility_scale
+    explore = config.explore_rate
     winner = None
     plies = 0
 
@@ -244,12 +298,11 @@ def play_and_learn(
         result.updates += 1
         w[color] = clipped
 
-    while plies < config.max_plies:
+    while plies < config.ply_cap:
         side = pos.side_to_move
         if pos.count_legal_moves() == 0:
             break  # no move: a draw, truncated
-        params = np.concatenate([w[BLACK], w[WHITE]])
-        code = _choose(pos, params, rng, config.explore)
+        code = _choose(pos, w[side], rng, explore, config.features)
         pos = pos.play(Move(code, pos.variant.side))
         plies += 1
         winner = pos.winner()
@@ -257,19 +310,68 @@ def play_and_learn(
             learn(side, None, pos)
             learn(3 - side, None, pos)
             break
-        f_new = features(pos, raw)
+        f_new = features(pos, config.features)
         learn(side, f_new, pos)
         last[side] = f_new
         seen[pos.zobrist] += 1
         if seen[pos.zobrist] >= 3:
             break  # threefold repetition: a draw, truncated
     result.plies += plies
+    result.games += 1
     result.outcomes[{BLACK: "black", WHITE: "white"}.get(winner, "draw")] += 1  # type: ignore[arg-type]
     return winner
 
 
+def play_and_learn_code(
+    w: np.ndarray,
+    color: int,
+    config: TDConfig,
+    rng: np.random.Generator,
+    result: TDResult,
+    trace: list | None = None,
+) -> tuple[np.ndarray, int | None]:
+    """One ``code`` training game for ``color``'s weights ``w``: the new weights and the winner.
+
+    ``trace``, when given, receives every update as ``(f, reward, f_next)`` (``f_next`` None
+    only with ``terminal="zero"`` at a win).
+    """
+    pos = _start(config)
+    scale = config.utility_scale
+    explore = config.explore_rate
+    # who maximises w·f, and whose utility is the reward
+    maximiser = BLACK if (color == BLACK or config.white_side == "code") else WHITE
+    winner = None
+    plies = 0
+    f = features(pos, config.features)
+    while plies < config.ply_cap:
+        side = pos.side_to_move
+        if pos.count_legal_moves() == 0:
+            break
+        codes, values = successor_scores(pos, w, config.features)
+        code = int(codes[_pick(values, side == maximiser, rng, explore)])
+        pos = pos.play(Move(code, pos.variant.side))
+        plies += 1
+        winner = pos.winner()
+        r = utility(pos.lost[0], pos.lost[1], maximiser, scale)
+        f_next = features(pos, config.features)
+        target_next = None if (winner is not None and config.terminal == "zero") else f_next
+        if trace is not None:
+            trace.append((f, r, target_next))
+        new, _ = td_update(w, f, r, target_next, eta=config.eta, gamma=config.gamma, clip=None)
+        w = np.clip(new, -config.clip, config.clip)
+        result.clipped += bool(np.any(w != new))
+        result.updates += 1
+        f = f_next
+        if winner is not None:
+            break
+    result.plies += plies
+    result.games += 1
+    result.outcomes[{BLACK: "black", WHITE: "white"}.get(winner, "draw")] += 1  # type: ignore[arg-type]
+    return w, winner
+
+
 def train(config: TDConfig, progress: Callable[[int, TDResult], None] | None = None) -> TDResult:
-    """Train both colours' weights by TD(0) over ``config.games`` self-play games."""
+    """Train both colours' weights by TD(0) over ``config.games`` self-play games (``code``: per colour)."""
     t0 = time.perf_counter()
     rng = np.random.default_rng(config.seed)
     w = {
@@ -277,10 +379,17 @@ def train(config: TDConfig, progress: Callable[[int, TDResult], None] | None = N
         WHITE: np.array(config.initial.white, dtype=np.float64),
     }
     result = TDResult(weights=config.initial)
-    for game in range(config.games):
-        play_and_learn(w, config, rng, result)
-        if progress is not None:
-            progress(game + 1, result)
+    if config.method == "code":
+        for color in (BLACK, WHITE):
+            for game in range(config.games):
+                w[color], _ = play_and_learn_code(w[color], color, config, rng, result)
+                if progress is not None:
+                    progress(game + 1, result)
+    else:
+        for game in range(config.games):
+            play_and_learn(w, config, rng, result)
+            if progress is not None:
+                progress(game + 1, result)
     try:
         result.weights = AlphaloneWeights(tuple(w[BLACK].tolist()), tuple(w[WHITE].tolist()))
     except WeightsError as exc:
@@ -299,16 +408,28 @@ def add_alphalone_td_command(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--eta", default="1e-3", metavar="ETA", help="step size (the report: 1e-2 to 1e-5; default 1e-3)")
     p.add_argument("--games", default=str(DEFAULT_GAMES), metavar="N", help="training games (default 100)")
     p.add_argument("--layout", default="mini", help="starting layout (default mini, the report's)")
-    p.add_argument("--inline-only", action="store_true", help="the report's reduced game with inline moves only")
+    p.add_argument(
+        "--moves", choices=("inline", "all"), default="inline",
+        help="inline moves only (default: the authors' engine) or broadside moves too",
+    )
+    p.add_argument("--inline-only", action="store_true", help="the same as --moves inline (the default)")
+    p.add_argument("--method", default="code", help="code (the authors' tdlearning.py, default) or afterstates")
+    p.add_argument("--features", default="code", help="code (the authors' model.py, default) or text")
+    p.add_argument(
+        "--white-side", default="code", help="code: White's run as the authors' code does it (default); mirror"
+    )
+    p.add_argument("--terminal", default="code", help="code: V(final) = w·f (default); zero: V(final) = 0")
     p.add_argument("--seed", default="0", metavar="S", help="seed of the move choices (default 0)")
     p.add_argument("--gamma", default=str(GAMMA), metavar="G", help="discount (default 0.2, the report's)")
     p.add_argument(
         "--scale", default=None, metavar="N", help="N in the utility (default 160/win^4, a win worth 160: mini 10)"
     )
-    p.add_argument("--max-plies", default=str(DEFAULT_MAX_PLIES), metavar="P", help="cut games at P plies")
+    p.add_argument(
+        "--max-plies", default=None, metavar="P", help="cut games at P plies (default 500 code, 200 afterstates)"
+    )
     p.add_argument("--clip", default=f"{DEFAULT_CLIP:g}", metavar="C", help="clip weights to [-C, C] (default 100)")
     p.add_argument(
-        "--explore", default=str(DEFAULT_EXPLORE), metavar="P", help="chance of the second-best move (default 0.5)"
+        "--explore", default=None, metavar="P", help="chance of the second-best move (default 0 code, 0.5 afterstates)"
     )
     p.add_argument("--out", default=None, metavar="FILE", help="the weights file to write (JSON; required)")
     p.add_argument("--quiet", action="store_true", help="print only the file written")
@@ -335,10 +456,14 @@ def config_from_args(args: argparse.Namespace) -> TDConfig:
         seed=_number(args.seed, "--seed", int),
         gamma=_number(args.gamma, "--gamma"),
         scale=None if args.scale is None else _number(args.scale, "--scale"),
-        max_plies=_number(args.max_plies, "--max-plies", int),
+        max_plies=None if args.max_plies is None else _number(args.max_plies, "--max-plies", int),
         clip=_number(args.clip, "--clip"),
-        explore=_number(args.explore, "--explore"),
-        inline_only=args.inline_only,
+        explore=None if args.explore is None else _number(args.explore, "--explore"),
+        inline_only=args.inline_only or args.moves == "inline",
+        method=args.method,
+        features=args.features,
+        white_side=args.white_side,
+        terminal=args.terminal,
     )
 
 
@@ -354,9 +479,10 @@ def cmd_alphalone_td(args: argparse.Namespace) -> int:
     if not args.quiet:
         o = result.outcomes
         print(
-            f"{config.games} games (eta {config.eta:g}, gamma {config.gamma:g}, N {config.utility_scale:g}, "
-            f"{config.layout}, seed {config.seed}) in {result.seconds:.1f} s: Black won {o['black']}, "
-            f"White {o['white']}, drawn or cut {o['draw']}; {result.plies / config.games:.1f} plies a game, "
+            f"{config.games} games (method {config.method}, eta {config.eta:g}, gamma {config.gamma:g}, "
+            f"N {config.utility_scale:g}, {config.layout}, seed {config.seed}) in {result.seconds:.1f} s: "
+            f"Black won {o['black']}, White {o['white']}, drawn or cut {o['draw']}; "
+            f"{result.plies / max(result.games, 1):.1f} plies a game, "
             f"{result.updates} updates, {result.clipped} clipped",
             file=sys.stderr,
         )
