@@ -1,28 +1,41 @@
-"""Alphalone report (Hakim & Zhou 2019), Tables 1 and 2: TD-trained agents against each other.
+"""Alphalone report (Hakim & Zhou 2019): §4.1, Table 1 and Table 2 — TD-trained agents.
 
-    python experiments/alphalone_tables.py --workers 2            # the report's counts
-    python experiments/alphalone_tables.py --games 4 --time-games 2 --train-games 20   # quick look
+    python experiments/alphalone_tables.py --workers 1            # the report's counts
+    python experiments/alphalone_tables.py --games 4 --time-games 2 --baseline-games 4 --train-games 20
 
 1. Trains the report's four agents by TD(0) (:mod:`sumito.learn.alphalone_td`): step sizes
    η = 1e-2, 1e-3, 1e-4, 1e-5 (agents 1–4), ``--train-games`` games each (the report's 100
-   "iterations"), γ = 0.2, the same hand-set initial weights, on the ``--layout`` (mini), every
-   agent with the training seed ``--seed``. The weights files go to ``--weights-dir`` (default:
-   a temporary folder, removed at the end).
-2. Table 1: every agent as Black against every agent as White (the diagonal too), ``--games``
-   games each (the report: 20), as ``alphalone:depth=D,weights=FILE`` players (the report's
-   search: thresholds, move ordering, a random pick between the two best moves). Each cell
-   gives the percentage of games Black won and the average game length in plies ("moves"),
-   with the draws (threefold repetition or the arena's 400-ply cap) in brackets when any.
-3. Table 2: agent 2 as Black against agent 3 as White, ``--time-games`` games (the report: 10)
+   "iterations"), γ = 0.2, the authors' initial weights, on the ``--layout`` (mini), every agent
+   with the training seed ``--seed``; ``--td-method`` ``code`` (the authors' ``tdlearning.py``,
+   default) or ``afterstates`` (our earlier reading). The weights files go to ``--weights-dir``
+   (default: a temporary folder, removed at the end).
+2. §4.1: every agent against the baseline "heuristic agent" (``alphalone:depth=0``: the best
+   successor by the published weights — agent 2's as Black, agent 3's as White — no search),
+   ``--baseline-games`` games per agent (default 100), half with each colour. The report: all
+   four agents "beat the baseline agent 100% of the times and with an average of 5 moves".
+3. Table 1: every agent as Black against every agent as White (the diagonal too), ``--games``
+   games each (the report: 20), as ``alphalone:depth=D,weights=FILE`` players (defaults: the
+   authors' code — thresholds, their move ordering, random picks between the two best inside the
+   search, depth 1 without contact). Each cell gives the percentage of games Black won with its
+   95% interval (outright wins: a draw counts as not won) and the average game length in plies
+   ("moves": the authors count ``numRound``, one per ply), the draws in brackets when any.
+4. Table 2: agent 2 as Black against agent 3 as White, ``--time-games`` games (the report: 10)
    for every time limit of ``--limits`` (``alphalone:time=T``) on one side, the other side
-   unlimited, plus a row without limits; the percentage of games Black won.
+   unlimited, plus a row without limits; the percentage of games Black won, with its interval.
+
+The games are the authors' game unless told otherwise: inline moves only (``--moves inline``:
+their engine has no broadside moves), a draw after 101 plies (``--max-plies``: their
+``AbaloneGame(100)`` ends once the round count passes 100) and no repetition rule
+(``--repetitions 0``). ``--player-options`` adds options to every alphalone spec (e.g.
+``ordering=own,two_best=root,adaptive=off,norm=l2`` for our earlier reading); ``--features``
+sets the feature set of both the training and the players.
 
 Games go through the arena: :func:`~sumito.arena.match.schedule` builds them (from the start
 position unless ``--opening-plies``; every game has its own seed, derived from ``--seed``, for
-the players' random choice between their two best moves), :func:`~sumito.arena.match.play_game`
-plays them in ``--workers`` processes, :func:`~sumito.arena.match.summarize_pair` counts. The
-same seed gives the same weights and, except where a time limit binds (wall-clock time), the
-same games. Output: Markdown tables (see docs/results-alphalone.md).
+the players' random choices), :func:`~sumito.arena.match.play_game` plays them in ``--workers``
+processes, :func:`~sumito.arena.match.summarize_pair` counts. The same seed gives the same
+weights and, except where a time limit binds (wall-clock time), the same games. Output:
+Markdown tables (see docs/results-alphalone.md).
 """
 
 from __future__ import annotations
@@ -38,12 +51,15 @@ from pathlib import Path
 
 from sumito.arena.executor import make_executor
 from sumito.arena.match import ArenaSettings, derive_seed, play_game, schedule, summarize_pair
-from sumito.engine import SumitoError
+from sumito.arena.ratings import score_interval
+from sumito.engine import DrawRules, SumitoError
+from sumito.evaluation.alphalone import PUBLISHED_AGENTS, AlphaloneWeights
 from sumito.evaluation.features import ALPHALONE_FEATURES
 from sumito.learn.alphalone_td import REPORT_ETAS, TDConfig, train
 
 DEFAULT_LIMITS = (1.0, 0.1, 0.01, 0.001, 0.0001)
 DEFAULT_SEED = 2019
+PARTS = ("base", "t1", "t2")
 
 
 def eta_label(eta: float) -> str:
@@ -57,6 +73,12 @@ def cell_tasks(black: str, white: str, games: int, settings: ArenaSettings) -> l
     return [t for t in schedule([black, white], 2 * games, settings) if t.black_id == 0]
 
 
+def rate(wins: int, games: int) -> str:
+    """``wins`` of ``games`` as a percentage with its 95% interval (outright wins)."""
+    _, low, high = score_interval(wins, 0, games - wins)
+    return f"{100 * wins / games:.0f}% [{100 * low:.0f}–{100 * high:.0f}]"
+
+
 def markdown(head: list[str], rows: list[list[str]]) -> str:
     lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
     lines += ["| " + " | ".join(row) + " |" for row in rows]
@@ -67,22 +89,36 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--games", type=int, default=20, help="games per Table 1 cell (the report: 20)")
     p.add_argument("--time-games", type=int, default=10, help="games per Table 2 cell (the report: 10)")
+    p.add_argument("--baseline-games", type=int, default=100, help="games per agent against the baseline (§4.1)")
     p.add_argument("--train-games", type=int, default=100, help="TD training games per agent (the report: 100)")
+    p.add_argument(
+        "--agents", choices=("trained", "published"), default="trained",
+        help="the four agents: trained here (default) or the authors' published weights (learnedWeights.py)",
+    )
+    p.add_argument("--td-method", default="code", help="TD method: code (the authors', default) or afterstates")
+    p.add_argument("--features", default="code", help="feature set of training and players: code (default) or text")
     p.add_argument("--seed", type=int, default=DEFAULT_SEED, help=f"training and game seed (default {DEFAULT_SEED})")
     p.add_argument("--layout", default="mini", help="board (the report: mini)")
+    p.add_argument("--moves", choices=("inline", "all"), default="inline", help="inline only (default) or all moves")
+    p.add_argument("--max-plies", type=int, default=101, help="draw after this many plies (default 101)")
+    p.add_argument("--repetitions", type=int, default=0, help="draw on this repetition of a position (0: never)")
     p.add_argument("--depth", type=int, default=2, help="alphalone search depth per player (default 2 = 4 plies)")
+    p.add_argument("--player-options", default="", help="extra alphalone options for every agent, e.g. two_best=root")
     p.add_argument(
         "--limits",
         default=",".join(f"{t:g}" for t in DEFAULT_LIMITS),
         help="Table 2's time limits in seconds, comma-separated",
     )
+    p.add_argument("--parts", default=",".join(PARTS), help="what to play: base (§4.1), t1, t2 (default all)")
     p.add_argument("--opening-plies", type=int, default=0, help="random opening plies per game pair (default 0)")
     p.add_argument("--workers", type=int, default=None, help="game processes (default: all cores)")
     p.add_argument("--weights-dir", default=None, help="keep the trained weights files here")
     args = p.parse_args(argv)
-    for name in ("games", "time_games", "train_games"):
+    for name in ("games", "time_games", "train_games", "baseline_games", "max_plies"):
         if getattr(args, name) < 1:
             p.error(f"--{name.replace('_', '-')} must be at least 1")
+    if args.repetitions < 0 or args.repetitions == 1:
+        p.error("--repetitions must be 0 (off) or at least 2")
     if args.depth < 1:
         p.error("--depth must be at least 1")
     try:
@@ -91,6 +127,9 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         p.error(f"--limits must be comma-separated seconds, not {args.limits!r}")
     if not args.limits or any(not t > 0 for t in args.limits):
         p.error("--limits must be positive seconds")
+    args.parts = tuple(x.strip() for x in args.parts.split(",") if x.strip())
+    if not args.parts or any(x not in PARTS for x in args.parts):
+        p.error(f"--parts must be some of {', '.join(PARTS)}")
     return args
 
 
@@ -114,14 +153,24 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def run(args: argparse.Namespace, folder: Path, t_start: float) -> int:
+    inline = args.moves == "inline"
     # ---------------------------------------------------------------- training
     agents = []  # (label, weights path)
     train_rows = []
     weight_rows = {name: [name] for name in ALPHALONE_FEATURES}
+    config = None
     for k, eta in enumerate(REPORT_ETAS, start=1):
-        config = TDConfig(eta=eta, games=args.train_games, layout=args.layout, seed=args.seed)
-        result = train(config)
+        config = TDConfig(eta=eta, games=args.train_games, layout=args.layout, seed=args.seed,
+                          method=args.td_method, features=args.features, inline_only=inline)
         path = folder / f"agent{k}-eta{eta_label(eta)}.json"
+        if args.agents == "published":
+            weights = AlphaloneWeights(*PUBLISHED_AGENTS[eta])
+            weights.save(path)
+            agents.append((f"Agent {k} (η={eta_label(eta)})", str(path)))
+            for name, b, w in zip(ALPHALONE_FEATURES, weights.black, weights.white):
+                weight_rows[name].append(f"{b:.3f} / {w:.3f}")
+            continue
+        result = train(config)
         result.weights.save(path)
         agents.append((f"Agent {k} (η={eta_label(eta)})", str(path)))
         o = result.outcomes
@@ -129,9 +178,9 @@ def run(args: argparse.Namespace, folder: Path, t_start: float) -> int:
             [
                 f"Agent {k}",
                 eta_label(eta),
-                str(args.train_games),
+                str(result.games),
                 f"{o['black']}/{o['white']}/{o['draw']}",
-                f"{result.plies / args.train_games:.1f}",
+                f"{result.plies / result.games:.1f}",
                 str(result.clipped),
             ]
         )
@@ -139,28 +188,42 @@ def run(args: argparse.Namespace, folder: Path, t_start: float) -> int:
             weight_rows[name].append(f"{b:.3f} / {w:.3f}")
         print(f"trained agent {k} (eta {eta:g}) in {result.seconds:.1f} s", file=sys.stderr)
 
-    def spec(k: int, limit: float | None = None) -> str:
-        parts = [f"depth={args.depth}"]
+    extra = [x.strip() for x in args.player_options.split(",") if x.strip()]
+    if args.features != "code":
+        extra.append(f"features={args.features}")
+
+    def spec(k: int | None, limit: float | None = None) -> str:
+        parts = [f"depth={args.depth}" if k is not None else "depth=0"]
         if limit is not None:
             parts.append(f"time={limit:g}")
-        parts.append(f"weights={agents[k][1]}")
+        parts += extra
+        if k is not None:
+            parts.append(f"weights={agents[k][1]}")
         return "alphalone:" + ",".join(parts)
+
+    rules = DrawRules(max_plies=args.max_plies, repetitions=args.repetitions or None, no_capture_plies=None)
 
     def settings(*key: int) -> ArenaSettings:
         return ArenaSettings.from_layout(
-            args.layout, opening_plies=args.opening_plies, seed=derive_seed(args.seed, *key)
+            args.layout, inline_only=inline, rules=rules, opening_plies=args.opening_plies,
+            seed=derive_seed(args.seed, *key),
         )
 
     # ---------------------------------------------------------------- the games
     cells: dict[tuple, list] = {}
     n = len(agents)
-    for b in range(n):
-        for w in range(n):
-            cells[("t1", b, w)] = cell_tasks(spec(b), spec(w), args.games, settings(1, b, w))
-    cells[("t2", "none")] = cell_tasks(spec(1), spec(2), args.time_games, settings(2, 0))
-    for i, limit in enumerate(args.limits, start=1):
-        cells[("t2", "black", limit)] = cell_tasks(spec(1, limit), spec(2), args.time_games, settings(2, i, 1))
-        cells[("t2", "white", limit)] = cell_tasks(spec(1), spec(2, limit), args.time_games, settings(2, i, 2))
+    if "base" in args.parts:
+        for k in range(n):
+            cells[("base", k)] = schedule([spec(k), spec(None)], args.baseline_games, settings(3, k))
+    if "t1" in args.parts:
+        for b in range(n):
+            for w in range(n):
+                cells[("t1", b, w)] = cell_tasks(spec(b), spec(w), args.games, settings(1, b, w))
+    if "t2" in args.parts:
+        cells[("t2", "none")] = cell_tasks(spec(1), spec(2), args.time_games, settings(2, 0))
+        for i, limit in enumerate(args.limits, start=1):
+            cells[("t2", "black", limit)] = cell_tasks(spec(1, limit), spec(2), args.time_games, settings(2, i, 1))
+            cells[("t2", "white", limit)] = cell_tasks(spec(1), spec(2, limit), args.time_games, settings(2, i, 2))
     keys, tasks = [], []
     for key, cell in cells.items():
         keys += [key] * len(cell)
@@ -172,50 +235,94 @@ def run(args: argparse.Namespace, folder: Path, t_start: float) -> int:
     with contextlib.closing(executor.run(play_game, tasks)) as stream:
         for done, (i, result) in enumerate(stream, start=1):
             results[keys[i]].append(result)
-            if done % 50 == 0 or done == len(tasks):
+            if done % 100 == 0 or done == len(tasks):
                 print(f"  {done}/{len(tasks)} games, {time.perf_counter() - t0:.0f} s", file=sys.stderr)
 
     def black_share(key: tuple) -> tuple[str, float]:
         s = summarize_pair(results[key], 0, 1)
         wins, draws, _ = s.as_black
-        text = f"{100 * wins / s.games:.0f}%"
-        return (text + (f" ({draws} drawn)" if draws else "")), s.average_plies
+        return rate(wins, s.games) + (f" ({draws} drawn)" if draws else ""), s.average_plies
 
     # ---------------------------------------------------------------- tables
-    print(f"**Training** ({args.train_games} games per agent on the {args.layout} board, seed {args.seed}, "
-          f"γ = 0.2, N = {TDConfig(layout=args.layout).utility_scale:g}, 1-ply greedy self-play)\n")
-    print(markdown(["agent", "η", "games", "Black/White/drawn wins", "plies a game", "clipped updates"], train_rows))
-    print("\n**Learned weights** (Black's / White's, each from its own side)\n")
+    assert config is not None
+    repeats = f"{args.repetitions}-fold repetition draws" if args.repetitions else "no repetition rule"
+    game = (f"{args.layout} board, {'inline moves only' if inline else 'all moves'}, a draw after "
+            f"{args.max_plies} plies, {repeats}")
+    if args.agents == "published":
+        print("**Agents**: the authors' published weights (learnedWeights.py), not trained here\n")
+    else:
+        print(f"**Training** ({args.train_games} games per agent and colour run on the {args.layout} board, method "
+              f"{args.td_method}, features {args.features}, seed {args.seed}, γ = 0.2, "
+              f"N = {config.utility_scale:g}, 1-ply greedy self-play, explore {config.explore_rate:g}, "
+              f"cap {config.ply_cap} plies)\n")
+        print(markdown(["agent", "η", "games", "Black/White/drawn wins", "plies a game", "clipped updates"],
+                       train_rows))
+    print("\n**Weights** (Black's / White's, each from its own side)\n")
     print(markdown(["feature"] + [f"Agent {k}" for k in range(1, n + 1)], list(weight_rows.values())))
-    print(
-        f"\n**Table 1**: percentage of games Black won and the average game length in plies; "
-        f"{args.games} games a cell, alphalone depth {args.depth}, {args.layout} board\n"
-    )
-    rows = []
-    for w in range(n):
-        row = [agents[w][0]]
-        for b in range(n):
-            share, plies = black_share(("t1", b, w))
-            row.append(f"{share}, {plies:.1f} plies")
-        rows.append(row)
-    print(markdown(["White \\ Black"] + [label for label, _ in agents], rows))
-    print(
-        f"\n**Table 2**: percentage of games Black won, {agents[1][0]} as Black against {agents[2][0]} as White, "
-        f"{args.time_games} games a cell; the time limit (`alphalone:time=T`) on one side only, and that side's "
-        "mean thinking time a move (ms)\n"
-    )
-    def move_ms(key: tuple, black: bool) -> str:
-        s = summarize_pair(results[key], 0, 1)
-        return f"{1000 * (s.move_time_a if black else s.move_time_b):.2f}"
+    agent_spec = spec(0).replace(f"weights={agents[0][1]}", "weights=FILE")
+    if "base" in args.parts:
+        print(f"\n**§4.1**: each agent (`{agent_spec}`) against the baseline (`{spec(None)}`, the published "
+              f"weights), {args.baseline_games} games per agent, half with each colour; {game}. Wins with 95% "
+              "intervals (outright wins), and the average length in plies of the games the agent won as "
+              "Black and as White\n")
+        rows = []
 
-    none_share, _ = black_share(("t2", "none"))
-    none_key = ("t2", "none")
-    rows = [["None", none_share, move_ms(none_key, True), none_share, move_ms(none_key, False)]]
-    for limit in args.limits:
-        kb, kw = ("t2", "black", limit), ("t2", "white", limit)
-        rows.append([f"{limit:g}", black_share(kb)[0], move_ms(kb, True), black_share(kw)[0], move_ms(kw, False)])
-    head = ["time limit (s)", "Black limited", "its ms a move", "White limited", "its ms a move"]
-    print(markdown(head, rows))
+        def won_plies(k: int, color: int) -> str:
+            won = [r.plies for r in results[("base", k)] if r.winner == color and
+                   (r.task.black_id if color == 1 else r.task.white_id) == 0]
+            return f"{sum(won) / len(won):.1f}" if won else "–"
+
+        for k in range(n):
+            s = summarize_pair(results[("base", k)], 0, 1)
+            nb, nw = sum(s.as_black), sum(s.as_white)
+            rows.append([agents[k][0], rate(s.wins, s.games), f"{rate(s.as_black[0], nb)} of {nb}",
+                         f"{rate(s.as_white[0], nw)} of {nw}", str(s.draws), f"{s.losses}",
+                         f"{won_plies(k, 1)} / {won_plies(k, 2)}"])
+        print(markdown(["agent", "wins", "as Black", "as White", "drawn", "lost", "plies a won game (B / W)"],
+                       rows))
+    if "t1" in args.parts:
+        print(
+            f"\n**Table 1**: percentage of games Black won [95% interval] and the average game length in plies; "
+            f"{args.games} games a cell, `{agent_spec}`; {game}\n"
+        )
+        rows = []
+        for w in range(n):
+            row = [agents[w][0]]
+            for b in range(n):
+                share, plies = black_share(("t1", b, w))
+                row.append(f"{share}, {plies:.1f} plies")
+            rows.append(row)
+        print(markdown(["White \\ Black"] + [label for label, _ in agents], rows))
+        totals = []
+        for b in range(n):
+            wins = sum(summarize_pair(results[("t1", b, w)], 0, 1).as_black[0] for w in range(n))
+            totals.append(rate(wins, n * args.games))
+        print("\nBlack's wins over each column (" + f"{n * args.games} games each): " + "; ".join(
+            f"{agents[b][0]} {totals[b]}" for b in range(n)))
+        totals = []
+        for w in range(n):
+            wins = sum(summarize_pair(results[("t1", b, w)], 1, 0).as_white[0] for b in range(n))
+            totals.append(rate(wins, n * args.games))
+        print("\nWhite's wins over each row: " + "; ".join(f"{agents[w][0]} {totals[w]}" for w in range(n)))
+    if "t2" in args.parts:
+        print(
+            f"\n**Table 2**: percentage of games Black won [95% interval], {agents[1][0]} as Black against "
+            f"{agents[2][0]} as White, {args.time_games} games a cell; the time limit (`alphalone:time=T`) on one "
+            f"side only, and that side's mean thinking time a move (ms); {game}\n"
+        )
+
+        def move_ms(key: tuple, black: bool) -> str:
+            s = summarize_pair(results[key], 0, 1)
+            return f"{1000 * (s.move_time_a if black else s.move_time_b):.2f}"
+
+        none_share, _ = black_share(("t2", "none"))
+        none_key = ("t2", "none")
+        rows = [["None", none_share, move_ms(none_key, True), none_share, move_ms(none_key, False)]]
+        for limit in args.limits:
+            kb, kw = ("t2", "black", limit), ("t2", "white", limit)
+            rows.append([f"{limit:g}", black_share(kb)[0], move_ms(kb, True), black_share(kw)[0], move_ms(kw, False)])
+        head = ["time limit (s)", "Black limited", "its ms a move", "White limited", "its ms a move"]
+        print(markdown(head, rows))
     print(f"\n({len(tasks)} games, {time.perf_counter() - t_start:.0f} s in all)")
     return 0
 

@@ -47,6 +47,28 @@ class WeightsError(SumitoError):
 PAPER_BLACK = (-10.0, 12.0, -1.4221, 1.0907, -1.4156, 1.3895, 1.7941, -0.8928, 1.8500, -0.1500)
 PAPER_WHITE = (11.6227, -9.4763, 1.3090, -0.1871, 2.0063, -0.0615, -0.0061, 1.8516, 0.5038, 2.7660)
 
+# All eight weight sets of the report's four agents as the authors list them (learnedWeights.py:
+# "eta = …, gamma = 0.2, black side / white side, 100 iteration"), rounded to four places:
+# step size -> (Black's, White's). Agent 2's Black and agent 3's White are PAPER_BLACK and PAPER_WHITE.
+PUBLISHED_AGENTS = {
+    1e-2: (
+        (-10.0, 12.0, 0.3032, -0.3127, -0.7971, 0.7579, 0.5772, -0.4092, 1.0612, -0.9388),
+        (-4.6754, -9.9084, 1.5622, -2.8939, -2.8754, 1.1276, 3.9017, 0.5053, -1.5001, 2.2768),
+    ),
+    1e-3: (
+        PAPER_BLACK,
+        (4.0645, -9.6808, -2.0583, -0.4066, -5.5315, -1.8561, 7.8489, 1.4670, -3.0592, 0.1054),
+    ),
+    1e-4: (
+        (-10.0, 12.0, -1.6237, 1.3227, -1.5042, 1.4744, 1.8482, -1.1167, 1.9349, -0.0651),
+        PAPER_WHITE,
+    ),
+    1e-5: (
+        (-10.0, 12.0, -1.6427, 1.3522, -1.5149, 1.4830, 1.8448, -1.1519, 1.9474, -0.0526),
+        (12.0, -9.8426, 2.0244, -0.6707, 2.2481, -0.5296, -0.5944, 2.1478, 0.1894, 2.2353),
+    ),
+}
+
 # The fixed weights the authors' search orders moves by (alphabeta.py, getDefaultWeights), from
 # Black's side whichever colour searches; rounded to four places (order is all they decide).
 CODE_ORDERING = (-10.0, 10.0, -1.0011, 0.9984, 0.9998, -1.0002, 1.0001, -1.0, -1.0, 1.0)
