@@ -69,7 +69,8 @@ class Played:
     lost_white: int
 
 
-def play(games: int, out: Path, workers: int, seed: int, report_only: bool = False) -> list[Played]:
+def play(games: int, out: Path, workers: int, seed: int, report_only: bool = False, opening_plies: int = 2,
+         extra: str = "") -> list[Played]:
     """The paper's pairings, ``games`` each, resuming from ``out/games.jsonl`` (``report_only``:
     just the games played so far)."""
     out.mkdir(parents=True, exist_ok=True)
@@ -85,8 +86,8 @@ def play(games: int, out: Path, workers: int, seed: int, report_only: bool = Fal
                 continue  # a line cut by a kill
     todo, keys = [], []
     for k, pair in enumerate(PAIRINGS):
-        settings = ArenaSettings.from_layout("standard", seed=derive_seed(seed, k))
-        for task in schedule(list(pair), games, settings):
+        settings = ArenaSettings.from_layout("standard", seed=derive_seed(seed, k), opening_plies=opening_plies)
+        for task in schedule([spec + extra for spec in pair], games, settings):
             key = f"{k}:{task.index}"
             if key not in done and not report_only:
                 todo.append(task)
@@ -118,13 +119,17 @@ def main() -> None:
     parser.add_argument("--workers", type=int, default=None, help="--play: game processes (default: all cores)")
     parser.add_argument("--seed", type=int, default=2026, help="--play: the seed (default 2026)")
     parser.add_argument("--report-only", action="store_true", help="--play: tables of the games played so far")
+    parser.add_argument("--opening-plies", type=int, default=2,
+                        help="--play: random opening plies per pair of games (0: from the start, as the paper)")
+    parser.add_argument("--options", default="", help="--play: options added to every ABLA spec, e.g. off=8")
     parser.add_argument("--markdown", action="store_true", help="print Markdown tables (as in docs/results.md)")
     args = parser.parse_args()
     if args.play:
         if args.games < 1:
             parser.error("--games must be at least 1")
+        extra = f",{args.options}" if args.options else ""
         games: list[Any] = play(args.games, Path(args.out), args.workers or available_cores(), args.seed,
-                                args.report_only)
+                                args.report_only, args.opening_plies, extra)
     else:
         with GameArchive(args.db, create=False) as archive:
             games = archive.games(run=args.run)
