@@ -64,7 +64,8 @@ def quiet_lover(gamma: float = 0.9) -> ValueNetwork:
     W1 = np.zeros((1, n))  # one hidden unit
     W1[0, 7] = -20.0  # the opponent's lost-marble fraction
     return ValueNetwork.from_arrays(W1, np.zeros(1), np.array([[4.0]]), np.array([-2.0]),
-                                    metadata={"encoding": "abalearn2", "gamma": gamma, "rewards": "marbles"})
+                                    metadata={"encoding": "abalearn2", "gamma": gamma, "rewards": "marbles",
+                                              "choice": "value"})
 
 
 def test_td_plays_by_value_alone_and_does_not_push_when_the_network_says_not_to(tmp_path):
@@ -83,6 +84,16 @@ def test_td_takes_a_winning_push_whatever_its_values(tmp_path):
     quiet_lover().save(path)
     pos = position_with(["c3", "b2", "e5", "e6"], ["a1", "i9", "i8", "h8"], lost=(0, 5))
     assert make_player(f"td:net={path}").choose(pos) == next(m for m in pos.legal_moves() if m.pushed)
+
+
+def test_a_network_saved_before_the_choice_was_recorded_plays_as_it_was_trained(tmp_path):
+    net = quiet_lover()
+    del net.metadata["choice"]
+    path = tmp_path / "old.npz"
+    net.save(path)
+    pos = HANGING["corner"]
+    assert make_player(f"td:net={path}").choice == "reward"  # as every network before the choice existed
+    assert pos.play(make_player(f"td:net={path},choice=value").choose(pos)).lost == (0, 0)
 
 
 def test_td_choice_is_checked(tmp_path):

@@ -22,7 +22,7 @@ class TDPlayer:
     def __init__(self, net: str = "builtin", avoid_repeats: bool = False, choice: str | None = None) -> None:
         from sumito.learn.abalone_encodings import ENCODINGS, MAX_MOVES
         from sumito.learn.network import ValueNetwork, network_path
-        from sumito.learn.training import CHOICES
+        from sumito.learn.training import CHOICES, LEGACY_READINGS
 
         if not net:
             raise PlayerSpecError("td needs a network: td:net=PATH, or td for the built-in one")
@@ -42,7 +42,8 @@ class TDPlayer:
         self.view = network.metadata.get("view", "mover")
         if self.view not in ("mover", "black"):
             raise PlayerSpecError(f"{net}: metadata 'view' is {self.view!r}, not mover or black")
-        trained = network.metadata.get("choice", "value")
+        # networks saved before the choice was recorded were all trained with the reward added
+        trained = network.metadata.get("choice", LEGACY_READINGS["choice"])
         self.choice = trained if choice is None else choice
         if self.choice not in CHOICES:
             raise PlayerSpecError(f"td choice must be one of {', '.join(CHOICES)}, not {self.choice!r}")
