@@ -20,8 +20,9 @@ Experiments (``--list`` prints them):
 Each (arm, seed) is one training run (TD(λ), α = 0.1, γ = 0.9, λ = 0.7, ε from 0.9 decaying by
 0.99 a game, moves chosen by the network's value alone, traces decaying by λ as in the paper's
 eq. 5, training games tied at 200 plies or 20 repetitions, unless the arm says otherwise). At each
-checkpoint its network plays ``--opponent`` (default ``heuristic:ties=random``, the paper's
-benchmark with seeded random tie-breaks) in arena games from random 2-ply openings, colours
+checkpoint its network plays each ``--opponent`` (default: the experiment's, else the paper's
+benchmark ``heuristic`` at 1 and at 2 plies, with seeded random tie-breaks) in arena games from
+random 2-ply openings, colours
 alternating, stopped at 400 plies or when a position comes back for the 20th time (the paper's footnote 4).
 
 **Win rate as the papers count it**: games won outright (six marbles pushed off), over all the
@@ -422,7 +423,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--eval-games", type=int, default=None,
                         help="test games per run and checkpoint (default: the experiment's; fig2: 500)")
     parser.add_argument("--opponent", action="append", default=None,
-                        help="a test opponent (repeat for several; default: heuristic:ties=random)")
+                        help="a test opponent (repeatable; default: the experiment's, else heuristic at 1 and 2 plies)")
     parser.add_argument("--workers", type=int, default=2, help="runs trained at once")
     parser.add_argument("--out", default="runs/experiments", help="where runs and rows are kept")
     parser.add_argument("--epsilon-min", type=float, default=0.0,

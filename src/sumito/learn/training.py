@@ -54,6 +54,8 @@ from sumito.learn.network import ValueNetwork
 from sumito.learn.td import ALPHA, GAMMA, KAPPA, LAMBDA, TRACE_DECAYS, TDLambda, offline_td_lambda
 
 CHOICES = ("value", "reward")  # how greedy play ranks afterstates (see move_scores)
+VIEWS = ("mover", "black")  # whose view a value takes: each mover's, or Black's for the whole game
+CREDITS = ("transition", "afterstate")  # where a push's reward goes in the TD targets
 # what runs saved before these choices existed did: a resumed old run goes on as it began
 LEGACY_READINGS = {"choice": "reward", "trace_decay": "gamma-lambda"}
 
@@ -133,11 +135,11 @@ class TrainingConfig:
             raise TrainingError(f"trace_decay must be one of {', '.join(TRACE_DECAYS)}, not {self.trace_decay!r}")
         if self.reward_scale <= 0:
             raise TrainingError(f"reward_scale must be above 0, not {self.reward_scale}")
-        if self.view not in ("mover", "black"):
+        if self.view not in VIEWS:
             raise TrainingError(f"view must be 'mover' or 'black', not {self.view!r}")
         if self.view == "black" and (self.regime != "self" or self.search_depth != 1 or self.td_mode != "online"):
             raise TrainingError("view=black (one value of the game from Black's view) is for online one-ply self-play")
-        if self.credit not in ("transition", "afterstate"):
+        if self.credit not in CREDITS:
             raise TrainingError(f"credit must be 'transition' or 'afterstate', not {self.credit!r}")
         if self.credit == "afterstate" and (self.search_depth != 1 or self.td_mode != "online" or self.view != "mover"):
             raise TrainingError("credit=afterstate is for online one-ply training from the mover's view")

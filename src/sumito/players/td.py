@@ -22,7 +22,7 @@ class TDPlayer:
     def __init__(self, net: str = "builtin", avoid_repeats: bool = False, choice: str | None = None) -> None:
         from sumito.learn.abalone_encodings import ENCODINGS, MAX_MOVES
         from sumito.learn.network import ValueNetwork, network_path
-        from sumito.learn.training import CHOICES, LEGACY_READINGS
+        from sumito.learn.training import CHOICES, LEGACY_READINGS, VIEWS
 
         if not net:
             raise PlayerSpecError("td needs a network: td:net=PATH, or td for the built-in one")
@@ -40,7 +40,7 @@ class TDPlayer:
         self.end_only = network.metadata.get("rewards", "marbles") == "end"
         # a network trained with view=black values every position for Black: White minimises it
         self.view = network.metadata.get("view", "mover")
-        if self.view not in ("mover", "black"):
+        if self.view not in VIEWS:
             raise PlayerSpecError(f"{net}: metadata 'view' is {self.view!r}, not mover or black")
         # networks saved before the choice was recorded were all trained with the reward added
         trained = network.metadata.get("choice", LEGACY_READINGS["choice"])
