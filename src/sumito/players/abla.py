@@ -18,7 +18,7 @@ import math
 import numpy as np
 
 from sumito.evaluation import EVAL_ABLA, OFF_DISTANCE, Evaluation
-from sumito.players.base import Option, PlayerKind, PlayerSpecError, register
+from sumito.players.base import MAX_PLAYER_DEPTH, Option, PlayerKind, PlayerSpecError, register
 from sumito.players.heuristic import TIE_OPTIONS, AlphaBetaPlayer, check_off
 
 HEURISTICS = {"combined": (-1.0, 1.0), "single": (-1.0, 0.0)}
@@ -55,7 +55,7 @@ register(
         name="abla",
         factory=abla_player,
         options={
-            "depth": Option(int, 4, "search depth in plies (the paper: 3 or 4)"),
+            "depth": Option(int, 4, "search depth in plies (the paper: 3 or 4)", low=1, high=MAX_PLAYER_DEPTH),
             "heuristic": Option(str, "combined", "combined (w1=-1, w2=1) or single (w1=-1, w2=0)"),
             "w1": Option(float, None, "weight of f1, the centre-distance difference (overrides heuristic)"),
             "w2": Option(float, None, "weight of f2, the adjacency difference (overrides heuristic)"),

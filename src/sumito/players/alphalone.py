@@ -56,7 +56,16 @@ from sumito.evaluation.alphalone import (
     score,
 )
 from sumito.evaluation.features import work_arrays
-from sumito.players.base import Option, PlayerKind, PlayerSpecError, legal_codes, register
+from sumito.players.base import (
+    MAX_PLAYER_DEPTH,
+    MAX_SEARCH_SECONDS,
+    MAX_SEED,
+    Option,
+    PlayerKind,
+    PlayerSpecError,
+    legal_codes,
+    register,
+)
 from sumito.search.context import WIN, SearchContext
 
 UPPER_THRESHOLD = 0.5
@@ -333,16 +342,18 @@ register(
         name="alphalone",
         factory=AlphalonePlayer,
         options={
-            "depth": Option(int, 2, "depth per player: 1 = 2 plies, 2 = 4 plies; 0 = the report's 1-ply baseline"),
-            "time": Option(float, 0.0, "time limit in seconds a move, checked between root moves (0 = none)"),
+            "depth": Option(int, 2, "depth per player: 1 = 2 plies, 2 = 4 plies; 0 = the report's 1-ply baseline",
+                            low=0, high=MAX_PLAYER_DEPTH // 2),
+            "time": Option(float, 0.0, "time limit in seconds a move, checked between root moves (0 = none)",
+                           low=0, high=MAX_SEARCH_SECONDS),
             "thresholds": Option(bool, True, "early stopping at 0.5 (agent) and 0.3 (opponent) inside the search"),
             "ordering": Option(str, "code", "move ordering: code (the authors' fixed weights), own, off"),
             "two_best": Option(str, "nodes", "random pick of the two best: nodes (authors' code), root, off"),
             "adaptive": Option(bool, True, "depth 1 while the agent touches no opposing marble (authors' code)"),
             "norm": Option(str, "l1", "weight normalisation: l1 (authors' code) or l2"),
             "features": Option(str, "code", "features as the authors' code computes them (code) or our text reading"),
-            "weights": Option(str, None, "JSON file of Black's and White's weights (default: the report's)"),
-            "seed": Option(int, None, "seed of the random choices between two best moves"),
+            "weights": Option(str, None, "JSON file of Black's and White's weights (default: the report's)", path=True),
+            "seed": Option(int, None, "seed of the random choices between two best moves", low=0, high=MAX_SEED),
         },
         help="the Alphalone report's alpha-beta player with thresholds, time limit and TD-tuned weights",
     )

@@ -6,13 +6,19 @@ Each player module registers its name, its options (with types and defaults) and
 
 from __future__ import annotations
 
+import math
+import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
 import numpy as np
 
+from sumito.bounds import MAX_HASH_MB, MAX_PLAYER_DEPTH, MAX_SEARCH_DEPTH, MAX_SEARCH_SECONDS, MAX_SEED
 from sumito.engine import Game, Move, Position, SumitoError
+
+__all__ = ["MAX_HASH_MB", "MAX_PLAYER_DEPTH", "MAX_SEARCH_DEPTH", "MAX_SEARCH_SECONDS", "MAX_SEED", "Option",
+           "Player", "PlayerKind", "PlayerSpecError", "make_player", "parse_spec", "register"]
 
 
 class PlayerSpecError(SumitoError):
@@ -37,9 +43,23 @@ class Player(Protocol):
 
 @dataclass(frozen=True)
 class Option:
+    """One ``key=value`` option of a player: its type, default and help; numbers are bounded by
+    ``low``..``high`` (checked before anything is allocated); ``path`` marks an option that names a
+    file, which a server may restrict (see ``make_player``'s ``resolve_path``)."""
+
     type: type
     default: Any
     help: str
+    low: float | None = None
+    high: float | None = None
+    path: bool = False
+
+
+#: the longest spec, and the longest value of a string option
+MAX_SPEC_CHARS = 2000
+MAX_VALUE_CHARS = 1000
+_INT = re.compile(r"[-+]?[0-9]{1,18}")
+_FLOAT = re.compile(r"[-+]?([0-9]{1,18}(\.[0-9]{0,18})?|\.[0-9]{1,18})([eE][-+]?[0-9]{1,3})?")
 
 
 @dataclass(frozen=True)
@@ -78,6 +98,8 @@ def player_names() -> list[str]:
 def parse_spec(spec: str) -> tuple[PlayerKind, dict[str, Any]]:
     """The player kind and typed options that ``spec`` names; a clear error when it names none."""
     _load_builtin()
+    if len(spec) > MAX_SPEC_CHARS:
+        raise PlayerSpecError(f"a player spec has at most {MAX_SPEC_CHARS} characters, not {len(spec)}")
     name, _, opts_text = spec.strip().partition(":")
     name = name.strip().lower()
     if name not in _REGISTRY:
@@ -112,8 +134,15 @@ def seeded_spec(spec: str, seed: int) -> str:
     return set_option(spec, "seed", seed)
 
 
-def make_player(spec: str) -> Player:
+def make_player(spec: str, resolve_path: Callable[[str, str], str] | None = None) -> Player:
+    """The player ``spec`` names. ``resolve_path(key, value)``, when given, is asked for every option
+    that names a file (``net=``, ``weights=``...) and returns the file to use or raises
+    :class:`PlayerSpecError`: a server uses it to allow only the shipped networks and its model folder."""
     kind, options = parse_spec(spec)
+    if resolve_path is not None:
+        for key, value in options.items():
+            if kind.options[key].path and value is not None:
+                options[key] = resolve_path(key, value)
     full = {k: o.default for k, o in kind.options.items()}
     full.update(options)
     try:
@@ -127,6 +156,13 @@ def make_player(spec: str) -> Player:
 
 
 def _convert(option: Option, key: str, value: str, spec: str) -> Any:
+    shown = value if len(value) <= 40 else value[:37] + "..."
+    if len(value) > MAX_VALUE_CHARS:
+        raise PlayerSpecError(f"option {key} in the spec has {len(value)} characters; at most {MAX_VALUE_CHARS}")
+    kind = {bool: "yes or no", int: "a whole number", float: "a number"}.get(option.type, option.type.__name__)
+    pattern = {int: _INT, float: _FLOAT}.get(option.type)
+    if pattern is not None and not pattern.fullmatch(value):
+        raise PlayerSpecError(f"option {key}={shown!r} in {spec[:80]!r} must be {kind}")
     try:
         if option.type is bool:
             if value.lower() in ("1", "true", "yes", "on"):
@@ -134,9 +170,18 @@ def _convert(option: Option, key: str, value: str, spec: str) -> Any:
             if value.lower() in ("0", "false", "no", "off"):
                 return False
             raise ValueError
-        return option.type(value)
+        converted = option.type(value)
     except ValueError:
-        raise PlayerSpecError(f"option {key}={value!r} in {spec!r} must be {option.type.__name__}") from None
+        raise PlayerSpecError(f"option {key}={shown!r} in {spec[:80]!r} must be {kind}") from None
+    if option.type in (int, float) and (
+        not math.isfinite(converted)
+        or (option.low is not None and converted < option.low)
+        or (option.high is not None and converted > option.high)
+    ):
+        low = "" if option.low is None else f"{option.low:g}"
+        high = "" if option.high is None else f"{option.high:g}"
+        raise PlayerSpecError(f"option {key}={shown} is out of range; it must be within [{low}, {high}]")
+    return converted
 
 
 _builtin_loaded = False

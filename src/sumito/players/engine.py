@@ -21,7 +21,16 @@ from sumito.evaluation import EVAL_LINEAR, LINEAR_TERMS, Evaluation, evaluation_
 from sumito.evaluation.features import EVAL_ALPHALONE, EVAL_NETWORK
 from sumito.evaluation.learned import HEADER, network_params
 from sumito.learn.network import ValueNetwork, network_path
-from sumito.players.base import Option, PlayerKind, PlayerSpecError, legal_codes, register
+from sumito.players.base import (
+    MAX_HASH_MB,
+    MAX_SEARCH_DEPTH,
+    MAX_SEARCH_SECONDS,
+    Option,
+    PlayerKind,
+    PlayerSpecError,
+    legal_codes,
+    register,
+)
 from sumito.search.context import SearchContext
 from sumito.search.pvs import Searcher, SearchResult
 
@@ -131,13 +140,18 @@ register(
         name="engine",
         factory=EnginePlayer,
         options={
-            "time": Option(float, None, "seconds a move (default 1 when no depth is given)"),
-            "depth": Option(int, None, "search depth in plies (fixed depth when no time is given)"),
+            "time": Option(
+                float, None, "seconds a move (default 1 when no depth is given)", low=0, high=MAX_SEARCH_SECONDS
+            ),
+            "depth": Option(int, None, "search depth in plies (fixed depth when no time is given)", low=1,
+                            high=MAX_SEARCH_DEPTH),
             "eval": Option(str, "linear", f"evaluation: {', '.join(evaluation_names())}"),
-            "hash": Option(int, 32, "transposition table size in MB"),
-            "contempt": Option(float, 20.0, "what a draw by repetition costs the engine, in evaluation units"),
+            "hash": Option(int, 32, "transposition table size in MB", low=1, high=MAX_HASH_MB),
+            "contempt": Option(float, 20.0, "what a draw by repetition costs the engine, in evaluation units",
+                               low=-1e6, high=1e6),
             "net": Option(
-                str, None, "a network file from `sumito train` as the evaluation (builtin, builtin-tdleaf: shipped)"
+                str, None, "a network file from `sumito train` as the evaluation (builtin, builtin-tdleaf: shipped)",
+                path=True,
             ),
             "weights": Option(str, None, f"evaluation weights separated by '/' (linear: {'/'.join(LINEAR_TERMS)})"),
         },

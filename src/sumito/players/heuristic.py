@@ -19,14 +19,14 @@ import numpy as np
 
 from sumito.engine import Move, Position
 from sumito.evaluation import OFF_DISTANCE, Evaluation, named_evaluation
-from sumito.players.base import Option, PlayerKind, PlayerSpecError, legal_codes, register
+from sumito.players.base import MAX_PLAYER_DEPTH, MAX_SEED, Option, PlayerKind, PlayerSpecError, legal_codes, register
 from sumito.search.alphabeta import search
 from sumito.search.context import SearchContext
 
 TIES = ("first", "random")
 TIE_OPTIONS = {  # the tie-break options of every AlphaBetaPlayer kind
     "ties": Option(str, "first", "first (the first best move, deterministic) or random (a seeded random best move)"),
-    "seed": Option(int, None, "seed of the random tie-break"),
+    "seed": Option(int, None, "seed of the random tie-break", low=0, high=MAX_SEED),
 }
 
 
@@ -81,7 +81,7 @@ register(
         name="heuristic",
         factory=heuristic_player,
         options={
-            "depth": Option(int, 2, "search depth in plies"),
+            "depth": Option(int, 2, "search depth in plies", low=1, high=MAX_PLAYER_DEPTH),
             "off": Option(float, OFF_DISTANCE, "distance from the centre a pushed-off marble counts at"),
             **TIE_OPTIONS,
         },

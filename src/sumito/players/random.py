@@ -7,7 +7,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from sumito.engine import Move, Position
-from sumito.players.base import Option, PlayerKind, legal_codes, register
+from sumito.players.base import MAX_SEED, Option, PlayerKind, legal_codes, register
 
 
 class RandomPlayer:
@@ -27,7 +27,7 @@ register(
     PlayerKind(
         name="random",
         factory=RandomPlayer,
-        options={"seed": Option(int, None, "seed of the player's random generator")},
+        options={"seed": Option(int, None, "seed of the player's random generator", low=0, high=MAX_SEED)},
         help="uniformly random legal moves",
     )
 )

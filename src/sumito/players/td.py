@@ -94,7 +94,8 @@ register(
         name="td",
         factory=TDPlayer,
         options={
-            "net": Option(str, "builtin", "a network file (.npz) from `sumito train`; default: the shipped one"),
+            "net": Option(str, "builtin", "a network file (.npz) from `sumito train`; default: the shipped one",
+                          path=True),
             "avoid_repeats": Option(bool, False, "steer away from positions already seen in the game"),
             "choice": Option(str, None, "value (the afterstate's value, the paper) or reward (reward + gamma*value); "
                              "default: as the network was trained"),

@@ -1,0 +1,52 @@
+"""Process hygiene shared by every pool of workers (arena, web, training, backgammon).
+
+Workers must die with their parent: a ``kill -9`` of ``sumito serve`` or ``sumito match`` may not
+leave forked workers behind holding the listening socket or burning CPU. On Linux the kernel does
+it for us (``prctl(PR_SET_PDEATHSIG, SIGKILL)``); elsewhere a worker only checks at start that its
+parent still lives. ``cap_workers`` bounds a requested worker count before any process starts.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import ctypes.util
+import os
+import signal
+import sys
+
+#: the most worker processes any command starts, whatever it is asked for
+MAX_WORKERS = max(4, min(64, 4 * (os.cpu_count() or 1)))
+
+_PR_SET_PDEATHSIG = 1
+
+
+def die_with_parent(parent_pid: int | None = None) -> None:
+    """Arrange for this (worker) process to be killed when its parent dies; call it first thing in
+    a worker's initializer. ``parent_pid`` (default: the current parent) closes the race where the
+    parent died before the call: the worker then exits at once."""
+    expected = os.getppid() if parent_pid is None else parent_pid
+    if sys.platform.startswith("linux"):
+        try:
+            libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6", use_errno=True)
+            libc.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+        except (OSError, AttributeError):  # no usable libc: fall back to the check below alone
+            pass
+    if os.getppid() != expected:
+        os._exit(1)
+
+
+def worker_start() -> None:
+    """The usual worker initializer: die with the parent, and leave Ctrl-C to it (the parent stops
+    the pool cleanly; a worker that saw SIGINT too would print a traceback of its own)."""
+    die_with_parent()
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def cap_workers(requested: int, what: str = "--workers") -> int:
+    """``requested`` bounded to 1..:data:`MAX_WORKERS`, with a one-line note on stderr when it was cut."""
+    if requested < 1:
+        return 1
+    if requested > MAX_WORKERS:
+        print(f"sumito: {what} {requested} is more than this machine's cap; using {MAX_WORKERS}", file=sys.stderr)
+        return MAX_WORKERS
+    return requested
