@@ -118,6 +118,7 @@ async def play_one(
     if r.status_code != 201:
         return f"create failed: {r.status_code} {r.text}"
     game = r.json()["id"]
+    owner = {"X-Sumito-Token": r.json()["token"]}  # moves need the game's owner token, as the page sends it
     url = f"/api/games/{game}"
     try:
         while True:
@@ -128,7 +129,7 @@ async def play_one(
                 return "capped"
             moves = (await timed("legal", "GET", url + "/legal")).json()
             move = rng.choice(moves)["notation"]
-            after = (await timed("move", "POST", url + "/moves", json={"move": move})).json()
+            after = (await timed("move", "POST", url + "/moves", json={"move": move}, headers=owner)).json()
             t0 = time.perf_counter()
             while after["thinking"]:
                 after = (await client.get(url, params={"wait": 10, "ply": after["ply"]})).json()

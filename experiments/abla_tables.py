@@ -37,6 +37,7 @@ from sumito.arena.executor import available_cores, make_executor
 from sumito.arena.match import ArenaSettings, derive_seed, play_game, schedule
 from sumito.arena.ratings import score_interval
 from sumito.players import parse_spec
+from sumito.stopping import run_main
 
 
 def describe(spec: str) -> tuple[int, str]:
@@ -196,4 +197,4 @@ def main() -> None:
         console.print(table)
 
 if __name__ == "__main__":
-    main()
+    run_main(main)

@@ -56,6 +56,7 @@ from sumito.engine import DrawRules, SumitoError
 from sumito.evaluation.alphalone import PUBLISHED_AGENTS, AlphaloneWeights
 from sumito.evaluation.features import ALPHALONE_FEATURES
 from sumito.learn.alphalone_td import REPORT_ETAS, TDConfig, train
+from sumito.stopping import run_main
 
 DEFAULT_LIMITS = (1.0, 0.1, 0.01, 0.001, 0.0001)
 DEFAULT_SEED = 2019
@@ -328,4 +329,4 @@ def run(args: argparse.Namespace, folder: Path, t_start: float) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    run_main(main, resumable=False)

@@ -65,6 +65,7 @@ from sumito.learn.network import network_path
 from sumito.learn.plot import save_figure
 from sumito.learn.run import load_checkpoint, save_checkpoint
 from sumito.learn.training import PRESETS, TrainingConfig
+from sumito.stopping import run_main
 
 # test games: a tie when the same position comes back 20 times (the paper's footnote 4), or at 400 plies
 EVAL_RULES = DrawRules(max_plies=400, repetitions=20)
@@ -458,4 +459,4 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    run_main(main)

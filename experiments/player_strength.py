@@ -19,6 +19,7 @@ from sumito.arena.executor import make_executor
 from sumito.arena.match import ArenaSettings, derive_seed, play_game, schedule, summarize_pair
 from sumito.arena.ratings import score_interval
 from sumito.fileio import atomic_write_text
+from sumito.stopping import run_main
 
 PLAYERS = (
     "random",
@@ -68,4 +69,4 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    run_main(main, resumable=False)

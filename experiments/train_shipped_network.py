@@ -33,6 +33,7 @@ from learning_curves import evaluate
 
 from sumito.learn.commands import make_trainer
 from sumito.learn.training import PRESETS, TrainingConfig
+from sumito.stopping import run_main
 
 DATA = Path(__file__).resolve().parent.parent / "src" / "sumito" / "data"
 RECIPE = dict(PRESETS["method-II"], kappa=0.0, credit="afterstate")
@@ -75,4 +76,4 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    run_main(main)

@@ -2,7 +2,7 @@
 input features): the training regimes of his Table 2 / Figures 3-4 and his λ sweep (Figure 7 / Table 3).
 
     python experiments/wiering_backgammon.py EXPERIMENT [--games 5000] [--test-every 1000] [--test-games 500]
-                                             [--seeds 2] [--workers 2] [--outputs 7]
+                                             [--seeds 2] [--workers 2] [--outputs 7] [--arms 1,2]
 
 Experiments:
 
@@ -38,6 +38,7 @@ from typing import Any
 from sumito.games.backgammon.match import MatchResult
 from sumito.games.backgammon.run import BgRun, BgRunConfig, checkpoint_games
 from sumito.learn.plot import save_figure
+from sumito.stopping import run_main
 
 EXPERT = "gnubg:ply=0"
 OPPONENTS = ("pubeval", EXPERT)
@@ -170,12 +171,23 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--workers", type=int, default=2, help="runs trained at once (multiprocessing, fork)")
     parser.add_argument("--out", default="runs/backgammon", help="where the runs are kept")
     parser.add_argument("--plot", default=None, help="the plot file (default docs/img/backgammon-EXPERIMENT.png)")
+    parser.add_argument("--arms", default=None,
+                        help="only these arms, comma-separated numbers from 1 in the experiment's order (default: all)")
     parser.add_argument("--report", action="store_true",
                         help="only tabulate the test rows already on disk (unfinished runs included), train nothing")
     args = parser.parse_args(argv)
+    arms = list(EXPERIMENTS[args.experiment])
+    if args.arms:
+        try:
+            picked = [int(a) for a in args.arms.split(",")]
+            if not all(1 <= a <= len(arms) for a in picked):
+                raise ValueError
+        except ValueError:
+            parser.error(f"--arms: comma-separated numbers from 1 to {len(arms)}, got {args.arms!r}")
+        arms = [arms[a - 1] for a in sorted(set(picked))]
     if args.report:
         results = []
-        for arm in EXPERIMENTS[args.experiment]:
+        for arm in arms:
             for seed in range(args.seed, args.seed + args.seeds):
                 folder = Path(args.out) / args.experiment / folder_name(arm, seed)
                 rows = BgRun(folder, resume=True).curve_rows() if (folder / "config.json").exists() else []
@@ -192,7 +204,7 @@ def main(argv: list[str] | None = None) -> int:
     except BgPlayerError as exc:
         parser.exit(2, f"{parser.prog}: error: {exc}\n")
     jobs = []
-    for arm in EXPERIMENTS[args.experiment]:
+    for arm in arms:
         for seed in range(args.seed, args.seed + args.seeds):
             folder = Path(args.out) / args.experiment / folder_name(arm, seed)
             jobs.append((args.experiment, arm, seed, folder, config_of(args.experiment, arm, seed, args)))
@@ -208,4 +220,4 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    run_main(main)

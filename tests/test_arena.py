@@ -472,6 +472,7 @@ def test_ctrl_c_stops_a_pooled_match_cleanly(tmp_path):
     assert conn.execute("SELECT count(*) FROM games").fetchone()[0] == stored >= 2
     assert finished - stored in (0, 1)  # Ctrl-C may come between a game's end and its storing
     assert conn.execute("SELECT status FROM runs").fetchone()[0] == "interrupted"
+    assert conn.execute("SELECT count(*) FROM run_owners").fetchone()[0] == 0  # it ended: no owner left
 
 
 # ------------------------------------------------------------------ the archive
@@ -775,9 +776,8 @@ def test_match_command_adjudicates_draws_on_marbles(capsys):
     code, plain, err = run(capsys, *argv)
     assert code == 0, err
     assert "on marbles" not in plain
-    with pytest.raises(SystemExit) as exc:
-        run(capsys, *argv, "--adjudicate", "coin")
-    assert exc.value.code == 2 and "invalid choice: 'coin'" in capsys.readouterr().err
+    code, out, err = run(capsys, *argv, "--adjudicate", "coin")
+    assert code == 2 and "invalid choice: 'coin'" in err and err.count("\n") == 1
 
 
 def test_a_stored_resignation_replays_with_its_declared_ending(tmp_path):

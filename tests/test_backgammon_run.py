@@ -146,7 +146,7 @@ def test_train_command(tmp_path, capsys):
     assert code == 2 and "already holds a run" in err and len(err.strip().splitlines()) == 1
     code, text, _ = run(capsys, "bg", "train", "--out", out, "--resume")
     assert code == 0 and "games  vs pubeval" not in text  # nothing left to do
-    code, text, _ = run(capsys, "bg", "train", "--out", out, "--resume", "-n", "30")
+    code, text, _ = run(capsys, "bg", "train", "--out", out, "--resume", "-n", "30", "--checkpoint-every", "4")
     assert code == 0 and text.count("games  vs pubeval") == 1  # trained on from 20 to 30 games
     code, _, err = run(capsys, "bg", "train", "--out", out, "--resume", "--alpha", "0.5", "--test-games", "9")
     assert code == 2 and "--alpha, --test-games cannot be given" in err

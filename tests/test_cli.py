@@ -221,6 +221,7 @@ def files(tmp_path, capsys):
     return {"game": tmp_path / "game.txt", "tmp": tmp_path}
 
 
+START = "wwwww/wwwwww/2www2/8/9/8/2bbb2/bbbbbb/bbbbb b 0 0"  # a position string less its move number
 BAD_INPUT = {
     "malformed position": (["show", "--position", "xyz"], "5 fields"),
     "bad position row": (["moves", "--position", "www/1ww1/5/1bb1/bbq b 0 0 1"], "unexpected character 'q'"),
@@ -232,15 +233,25 @@ BAD_INPUT = {
     "bad player option": (["game", "--white", "random:foo=1"], "player 'random' has no option 'foo'"),
     "bad player option value": (["game", "--black", "random:seed=x"], "must be int"),
     "bad win threshold": (["show", "--win", "99"], "win threshold must be between 1 and 14"),
-    "bad draw rule": (["game", "--layout", "mini", "--max-plies", "-1"], "max_plies"),
+    "bad draw rule": (["game", "--layout", "mini", "--max-plies", "-1"], "--max-plies: .*digits 0-9, not '-1'"),
     "missing file": (["replay", "{tmp}/nosuch.txt"], "cannot read .*nosuch.txt: No such file or directory"),
     "non-UTF-8 file": (["replay", "{tmp}/latin1.txt"], r"not a text file \(not UTF-8\)"),
     "bad record": (["replay", "{tmp}/bad.txt"], r"bad\.txt, line 3: move 2 \(a1b1\)"),
     "no such game": (["replay", "{game}", "--game", "5"], r"holds 1 game\(s\); there is no game 5"),
-    "game 0": (["replay", "{game}", "--game", "0"], "there is no game 0"),
+    "game 0": (["replay", "{game}", "--game", "0"], "--game: the value must be from 1 to 1000000, not 0"),
     "no such ply": (["replay", "{game}", "--ply", "100000"], "there is no ply 100000"),
-    "negative ply": (["replay", "{game}", "--ply", "-1"], "there is no ply -1"),
-    "negative depth": (["perft", "--depth", "-1"], "depth must be 0 or more, not -1"),
+    "negative ply": (["replay", "{game}", "--ply", "-1"], "--ply: .*digits 0-9, not '-1'"),
+    "negative depth": (["perft", "--depth", "-1"], "--depth: .*digits 0-9, not '-1'"),
+    "huge depth": (["perft", "--depth", "50"], "--depth: the value must be from 0 to 20, not 50"),
+    "5,000-digit depth": (["perft", "--depth", "9" * 5000], "--depth: the value must be from 0 to 20, not 999"),
+    "superscript digit": (["show", "--position", "wwwww/wwwwww/2www2/8/9/8/2bbb2/bbbbbb/bbbb\u00b2 b 0 0 1"],
+                          "row a: unexpected character '\u00b2'"),
+    "huge run": (["show", "--position", "1000000000000000000000/wwwwww/2www2/8/9/8/2bbb2/bbbbbb/bbbbb b 0 0 1"],
+                 "row i: '10000000...' is not a run of empty cells"),
+    "5,000-digit move number": (["show", "--position", START + " " + "1" * 5000], "at most 1000 characters"),
+    "huge move number": (["show", "--position", START + " " + "1" * 50], "move number must be at most 1000000000"),
+    "unknown option": (["perft", "--depth", "3", "--fast"], "unrecognized arguments: --fast"),
+    "spec out of range": (["game", "--black", "engine:depth=99"], r"depth=99 is out of range; .* within \[1, 64\]"),
 }
 
 

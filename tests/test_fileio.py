@@ -1,7 +1,10 @@
 import os
 import stat
+import subprocess
+import sys
+import time
 
-from sumito.fileio import atomic_write_text
+from sumito.fileio import atomic_write_text, remove_stale_temps
 
 
 def test_atomic_write_replaces_whole_and_keeps_ordinary_permissions(tmp_path):
@@ -12,3 +15,23 @@ def test_atomic_write_replaces_whole_and_keeps_ordinary_permissions(tmp_path):
     assert path.read_text() == "new"
     assert stat.S_IMODE(os.stat(path).st_mode) == ordinary  # not mkstemp's private 0600
     assert [p.name for p in tmp_path.iterdir()] == ["f.txt"]  # no temporary file left behind
+
+
+def test_the_temporary_file_a_kill_leaves_is_removed_on_the_next_open(tmp_path):
+    target = tmp_path / "checkpoint.npz"
+    target.write_text("whole")
+    # a writer killed between writing its temporary file and renaming it over the target
+    script = (
+        "import os, sys\n"
+        "from sumito import fileio\n"
+        "fileio.os.replace = lambda *a: os._exit(9)\n"
+        "fileio.atomic_write_text(sys.argv[1], 'new')\n"
+    )
+    assert subprocess.run([sys.executable, "-c", script, str(target)]).returncode == 9
+    (left,) = [p for p in tmp_path.iterdir() if p != target]
+    assert left.name.startswith(".checkpoint.npz.pid") and left.name.endswith(".tmp")
+    assert target.read_text() == "whole"  # the kill never half-writes the file itself
+    assert remove_stale_temps(tmp_path) == []  # seconds old: its writer might be on another machine
+    os.utime(left, (time.time() - 5, time.time() - 5))
+    assert remove_stale_temps(tmp_path) == [left]
+    assert [p.name for p in tmp_path.iterdir()] == ["checkpoint.npz"]

@@ -217,12 +217,21 @@ ERRORS = [
     ("frobnicate", "unknown command 'frobnicate'"),
     ("go depth", "'depth' needs a value"),
     ("go depth x", "depth must be a whole number"),
-    ("go depth 0", "depth must be at least 1"),
+    ("go depth 0", "depth must be from 1 to 64, not 0"),
+    ("go depth 99", "depth must be from 1 to 64, not 99"),
+    ("go depth " + "9" * 5000, "depth must be a whole number, not '99999999999999999..."),
+    ("go depth \u00b2", "depth must be a whole number"),
+    ("go movetime 1e12", "movetime must be from 0 to 8.64e+07"),
+    ("go infinite depth 3", "go infinite takes no depth or movetime"),
     ("go depth 2.5", "depth must be a whole number"),
-    ("go movetime -5", "movetime must be at least 0"),
+    ("go movetime -5", "movetime must be from 0"),
     ("go movetime abc", "movetime must be a number"),
-    ("go movetime nan", "movetime must be at least 0"),
-    ("go infinite", "unexpected 'infinite' in go"),
+    ("go movetime nan", "movetime must be from 0"),
+    ("go sideways", "unexpected 'sideways' in go"),
+    ("x" * 70000, "the line is longer than 65536 characters"),
+    ("player engine:depth=99", "depth=99 is out of range"),
+    ("player engine:hash=100000", "hash=100000 is out of range"),
+    ("player engine:time=1e9", "time=1e9 is out of range"),
     ("isready now", "isready takes no arguments"),
     ("newgame please", "newgame takes no arguments"),
     ("moves a1b1", "moves takes no arguments"),
@@ -233,7 +242,7 @@ ERRORS = [
     ("position startpos layout", "'layout' needs a value"),
     ("position startpos layout nowhere", "nowhere"),
     ("position startpos win", "'win' needs a value"),
-    ("position startpos win 0", "win must be at least 1"),
+    ("position startpos win 0", "win must be from 1 to 99"),
     ("position startpos win many", "win must be a whole number"),
     ("position startpos sideways", "unexpected 'sideways' in position"),
     (f"position {STANDARD} layout mini", "layout NAME goes with startpos"),
@@ -367,3 +376,91 @@ def test_engine_reports_its_search_in_an_info_line():
     assert words[:3] == ["info", "depth", "3"] and "pv" in words
     pv = words[words.index("pv") + 1 :]
     assert pv[0] == bestmove(lines)
+
+
+# ------------------------------------------------------------------ hostile input and a search that runs on
+def engine_process(player="engine"):
+    return subprocess.Popen(
+        [sys.executable, "-m", "sumito.cli", "engine", "--player", player],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        bufsize=0,  # unbuffered, so that select() sees every line the engine wrote
+        env={**__import__("os").environ, "LC_ALL": "en_US.UTF-8", "LANG": "en_US.UTF-8"},
+    )
+
+
+def read_until(proc, prefix, timeout=60.0):
+    """The lines the engine writes up to and including the first that starts with ``prefix``."""
+    import select
+    import time
+
+    lines, end = [], time.monotonic() + timeout
+    while time.monotonic() < end:
+        ready, _, _ = select.select([proc.stdout], [], [], 0.1)
+        if ready:
+            line = proc.stdout.readline().decode()
+            assert line, f"the engine ended before {prefix!r}: {lines}"
+            lines.append(line.rstrip("\n"))
+            if line.startswith(prefix):
+                return lines
+    raise AssertionError(f"no {prefix!r} within {timeout} s: {lines}")
+
+
+def test_bytes_that_are_not_utf8_get_an_error_and_the_engine_goes_on():
+    proc = subprocess.run(
+        [sys.executable, "-m", "sumito.cli", "engine", "--player", "random:seed=1"],
+        input=b"\xff\xfe\x80 go\nposition startpos moves c3d3\xe9\ngo\x00\n\x80\nisready\n",
+        capture_output=True,
+        timeout=120,
+        check=False,
+        env={**__import__("os").environ, "LC_ALL": "en_US.UTF-8", "LANG": "en_US.UTF-8"},
+    )
+    assert proc.returncode == 0, proc.stderr
+    lines = proc.stdout.decode().splitlines()
+    assert [line.split()[0] for line in lines] == ["error", "error", "error", "error", "readyok"], lines
+    assert proc.stderr == b""
+
+
+def test_stop_isready_and_quit_are_answered_during_a_search():
+    import time
+
+    proc = engine_process("engine")
+    try:
+        proc.stdin.write(b"position startpos\ngo depth 1\n")  # compiled (or loaded from numba's cache) first
+        proc.stdin.flush()
+        read_until(proc, "bestmove", timeout=120)
+        proc.stdin.write(b"go infinite\n")
+        proc.stdin.flush()
+        time.sleep(1.0)
+        t0 = time.monotonic()
+        proc.stdin.write(b"isready\n")
+        proc.stdin.flush()
+        assert read_until(proc, "readyok")[-1] == "readyok"
+        proc.stdin.write(b"d\nstop\n")  # d waits for the bestmove; stop does not
+        proc.stdin.flush()
+        lines = read_until(proc, "bestmove")
+        assert time.monotonic() - t0 < 5
+        Position.start().parse_move(lines[-1].split()[1])
+        assert read_until(proc, "wwwww/")[-1] == STANDARD
+        # quit during a deep search leaves at once
+        proc.stdin.write(b"go depth 64\n")
+        proc.stdin.flush()
+        time.sleep(0.5)
+        t0 = time.monotonic()
+        proc.stdin.write(b"quit\n")
+        proc.stdin.flush()
+        assert proc.wait(timeout=10) == 0
+        assert time.monotonic() - t0 < 5
+    finally:
+        proc.kill()
+        proc.wait()
+
+
+def test_end_of_input_waits_for_the_search():
+    lines = talk("position startpos", "go depth 2", player="engine")
+    Position.start().parse_move(bestmove(lines))
+
+
+def test_go_infinite_with_a_player_that_does_not_search_answers_at_once():
+    Position.start().parse_move(bestmove(talk("go infinite")))

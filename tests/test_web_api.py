@@ -19,10 +19,12 @@ from sumito.engine import LAYOUTS, Game, GameRecord, Position, parse_records
 from sumito.players import parse_spec, player_names
 from sumito.players.base import Option, PlayerKind, register
 from sumito.web.app import create_app
+from sumito.web.limits import WebLimits
 
 from helpers import position_with
 
 STANDARD = LAYOUTS["standard"].position_string
+TOKEN = "test-client-token-0123456789"  # the owner token every test client sends (header X-Sumito-Token)
 
 
 class _Failing:
@@ -68,8 +70,10 @@ def make_client(tmp_path, monkeypatch):
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "xdg"))
     opened = []
 
-    def make(db="web.sqlite", archive="games.sqlite"):
-        client = TestClient(create_app(tmp_path / db, tmp_path / archive, workers=1, warm=False))
+    def make(db="web.sqlite", archive="games.sqlite", limits=None, workers=1, token=TOKEN):
+        app = create_app(tmp_path / db, tmp_path / archive, workers=workers, warm=False, limits=limits or WebLimits())
+        headers = {"X-Sumito-Token": token} if token else {}
+        client = TestClient(app, base_url="http://127.0.0.1", headers=headers)
         client.__enter__()
         opened.append(client)
         return client
@@ -87,7 +91,10 @@ def client(make_client):
 def new_game(client, **body):
     r = client.post("/api/games", json=body)
     assert r.status_code == 201, r.text
-    return r.json()
+    state = r.json()
+    token = state.pop("token")
+    assert token == client.headers.get("X-Sumito-Token", token)
+    return state
 
 
 def until(client, game_id, done, seconds=20.0):
@@ -232,7 +239,7 @@ def test_illegal_and_malformed_moves_are_400s_naming_the_move(client):
         ({"white": "nobody"}, "unknown player 'nobody'"),
         ({"white": "abla:colour=1"}, "has no option 'colour'"),
         ({"white": "abla:depth=three"}, "must be int"),
-        ({"white": "td:net=/no/such/net.npz"}, "no such file"),
+        ({"white": "td:net=/no/such/net.npz"}, "only the shipped networks"),
         ({"black": ""}, "a player is"),
         ({"layout": "hexagon"}, "unknown layout 'hexagon'"),
         ({"position": "www/1ww1/5/1bb1/bbx b 0 0 1"}, "unexpected character"),

@@ -41,7 +41,9 @@ YOUR_TURN_OR_OVER = """() => {
 
 
 # --------------------------------------------------------------------------- the server
-SEEDED = 777013  # the seed of the stored games' second player
+SEEDED = 777013
+# the owner token of the games these tests create through the API; the page gets it in its storage
+TOKEN = "browser-test-token-0123456789"  # the seed of the stored games' second player
 
 
 @pytest.fixture(scope="module")
@@ -99,7 +101,10 @@ def _wait_for_url(process: subprocess.Popen, out: Path, err: Path, timeout: floa
 def api(base: str, method: str, path: str, body: dict | None = None):
     data = None if body is None else json.dumps(body).encode()
     request = urllib.request.Request(
-        base + path.lstrip("/"), data=data, method=method, headers={"Content-Type": "application/json"}
+        base + path.lstrip("/"),
+        data=data,
+        method=method,
+        headers={"Content-Type": "application/json", "X-Sumito-Token": TOKEN},
     )
     with urllib.request.urlopen(request, timeout=30) as response:
         text = response.read().decode()
@@ -119,6 +124,8 @@ def browser():
 def page(browser):
     context = browser.new_context(viewport={"width": 1280, "height": 860})
     context.grant_permissions(["clipboard-read", "clipboard-write"])
+    # the page owns the games the tests create through the API (api.js keeps its token there)
+    context.add_init_script(f"localStorage.setItem('sumito-token', {json.dumps(TOKEN)})")
     page = context.new_page()
     page.set_default_timeout(30_000)  # a busy two-core machine can be slow
     errors: list[str] = []

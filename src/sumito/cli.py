@@ -7,10 +7,18 @@ import os
 import sys
 import time
 from collections.abc import Sequence
+from typing import NoReturn
 
 from sumito.arena.commands import add_commands
 from sumito.arena.db import load_record
-from sumito.cliargs import GAME_RULES, add_position_args, add_rules_args, position_from_args, rules_from_args
+from sumito.cliargs import (
+    GAME_RULES,
+    add_position_args,
+    add_rules_args,
+    count_arg,
+    position_from_args,
+    rules_from_args,
+)
 from sumito.engine import (
     LAYOUTS,
     Game,
@@ -21,11 +29,12 @@ from sumito.engine import (
     write_records,
 )
 
+#: the deepest perft (depth 6 from the start already counts 267 million leaves)
+MAX_PERFT_DEPTH = 20
+
 
 def cmd_perft(args: argparse.Namespace) -> int:
     pos = position_from_args(args)
-    if args.depth < 0:
-        raise SumitoError(f"depth must be 0 or more, not {args.depth}")
     t0 = time.perf_counter()
     if args.divide and args.depth >= 1:
         total = 0
@@ -76,8 +85,22 @@ def cmd_game(args: argparse.Namespace) -> int:
     start = position_from_args(args)
     game = Game(start, rules_from_args(args))
     players = {1: black, 2: white}
-    while not game.is_over():
-        game.push(players[game.position.side_to_move].choose(game.position, history=game_history(game)))
+    from sumito.players.human import HumanExit
+
+    try:
+        while not game.is_over():
+            try:
+                move = players[game.position.side_to_move].choose(game.position, history=game_history(game))
+            except HumanExit as exc:  # a human player typed quit or resign, or their input ended
+                print(f"sumito: {exc}", file=sys.stderr)
+                game.resign(exc.color)
+                break
+            game.push(move)
+    except KeyboardInterrupt:
+        if args.out:  # keep the moves played so far, as an unfinished game
+            write_records(args.out, [GameRecord.from_game(game, Black=args.black, White=args.white)])
+            print(f"sumito: the unfinished game ({game.plies} plies) is in {args.out}", file=sys.stderr)
+        raise
     record = GameRecord.from_game(game, Black=args.black, White=args.white)
     if args.out:
         write_records(args.out, [record])
@@ -114,13 +137,26 @@ def cmd_replay(args: argparse.Namespace) -> int:
     return 0
 
 
+class UsageError(SumitoError):
+    """A command line argparse refused (an unknown option, a missing or malformed value)."""
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse, but a usage error is one line (``sumito: error: sumito perft: argument --depth: ...``)
+    and exit status 2 like every other bad input, instead of the usage text and a SystemExit."""
+
+    def error(self, message: str) -> NoReturn:
+        raise UsageError(f"{self.prog}: {message} (see {self.prog} --help)")
+
+
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="sumito", description="Abalone engine and self-play learning lab.")
+    parser = _Parser(prog="sumito", description="Abalone engine and self-play learning lab.")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
     p = sub.add_parser("perft", help="count the positions DEPTH plies ahead (the last line is the count)")
     add_position_args(p)
-    p.add_argument("--depth", type=int, required=True)
+    p.add_argument("--depth", type=count_arg(0, MAX_PERFT_DEPTH), required=True,
+                   help=f"plies to look ahead (0 to {MAX_PERFT_DEPTH}; Ctrl-C stops a long count)")
     p.add_argument("--divide", action="store_true", help="also print the count below each legal move")
     p.set_defaults(func=cmd_perft)
 
@@ -147,10 +183,14 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("replay", help="replay a game record and show a position from it")
     p.add_argument("file", nargs="?", default=None, help="a record file (or give --id)")
-    p.add_argument("--id", type=int, default=None, metavar="N", help="a game stored in the game database instead")
+    p.add_argument(
+        "--id", type=count_arg(1, 2**62), default=None, metavar="N", help="a game stored in the game database instead"
+    )
     p.add_argument("--db", default=None, metavar="PATH", help="the game database for --id (default: the user's)")
-    p.add_argument("--game", type=int, default=1, help="which game in the file (default 1)")
-    p.add_argument("--ply", type=int, default=None, help="show the position after this many plies (default: the end)")
+    p.add_argument("--game", type=count_arg(1, 10**6), default=1, help="which game in the file (default 1)")
+    p.add_argument(
+        "--ply", type=count_arg(0, 10**6), default=None, help="the position after this many plies (default: the end)"
+    )
     p.set_defaults(func=cmd_replay)
     add_commands(sub)
 
@@ -180,8 +220,13 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
-    args = parser.parse_args(argv)
+    for stream in (sys.stdin, sys.stdout, sys.stderr):
+        # a byte that is not in the locale's encoding is a bad move to answer, not a crash (play, bg play);
+        # printing a message that quotes such input never fails either
+        if hasattr(stream, "reconfigure"):
+            stream.reconfigure(errors="replace" if stream is sys.stdin else "backslashreplace")
     try:
+        args = parser.parse_args(argv)
         return args.func(args)
     except SumitoError as exc:
         print(f"sumito: error: {exc}", file=sys.stderr)

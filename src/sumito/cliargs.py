@@ -6,10 +6,45 @@ from __future__ import annotations
 
 import argparse
 
-from sumito.engine import LAYOUTS, DrawRules, Position
+from sumito.bounds import parse_count
+from sumito.engine import LAYOUTS, DrawRules, Position, SumitoError
 from sumito.engine.position import positions_after
 
 GAME_RULES = DrawRules(max_plies=1000, repetitions=3)  # the defaults of `sumito game` and `sumito play`
+#: the largest ply count a draw rule may name
+MAX_RULE_PLIES = 10**6
+
+
+def count_arg(low: int, high: int):
+    """An argparse ``type``: a whole number in ASCII digits within ``low..high`` (checked before
+    ``int`` runs, so a 5,000-digit value is a usage error, not a crash or a huge allocation)."""
+
+    def convert(text: str) -> int:
+        try:
+            return parse_count(text.strip(), "the value", low=low, high=high)
+        except SumitoError as exc:
+            raise argparse.ArgumentTypeError(str(exc)) from None
+
+    convert.__name__ = "number"  # argparse names the type in its messages
+    return convert
+
+
+def seconds_arg(high: float):
+    """An argparse ``type``: a finite number of seconds from 0 to ``high``."""
+
+    def convert(text: str) -> float:
+        try:
+            if len(text) > 30:
+                raise ValueError
+            value = float(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"a number of seconds, not {text[:30]!r}") from None
+        if not 0 <= value <= high:  # also refuses nan and inf
+            raise argparse.ArgumentTypeError(f"seconds must be from 0 to {high:g}, not {text}")
+        return value
+
+    convert.__name__ = "seconds"
+    return convert
 
 
 def add_position_args(p: argparse.ArgumentParser, moves: bool = True) -> None:
@@ -22,7 +57,11 @@ def add_position_args(p: argparse.ArgumentParser, moves: bool = True) -> None:
     if moves:
         p.add_argument("--moves", nargs="+", default=[], metavar="MOVE", help="moves to play first, in notation")
     p.add_argument(
-        "--win", type=int, default=None, metavar="N", help="marbles to push off to win (default: the board's)"
+        "--win",
+        type=count_arg(1, 99),
+        default=None,
+        metavar="N",
+        help="marbles to push off to win (default: the board's)",
     )
     p.add_argument("--inline-only", action="store_true", help="the reduced game with inline moves only")
 
@@ -31,21 +70,21 @@ def add_rules_args(p: argparse.ArgumentParser, defaults: DrawRules) -> None:
     """The draw-rule options, with ``defaults`` shown and used when an option is not given."""
     p.add_argument(
         "--max-plies",
-        type=int,
+        type=count_arg(0, MAX_RULE_PLIES),
         default=defaults.max_plies or 0,
         metavar="P",
         help=f"draw after P plies (0 = no cap; default {defaults.max_plies or 0})",
     )
     p.add_argument(
         "--repetitions",
-        type=int,
+        type=count_arg(0, MAX_RULE_PLIES),
         default=defaults.repetitions or 0,
         metavar="R",
         help=f"draw on R-fold repetition (0 = off; default {defaults.repetitions or 0})",
     )
     p.add_argument(
         "--no-capture",
-        type=int,
+        type=count_arg(0, MAX_RULE_PLIES),
         default=defaults.no_capture_plies or 0,
         metavar="C",
         help=f"draw after C plies without a push-off (0 = off; default {defaults.no_capture_plies or 0})",

@@ -1,12 +1,31 @@
-"""Writing files so that a crash or kill never leaves a half-written one."""
+"""Writing files so that a crash or kill never leaves a half-written one.
+
+:func:`atomic_write_bytes` writes ``.NAME.pidPID.XXXXXXXX.tmp`` beside ``NAME`` and renames it over
+``NAME``; a ``kill -9`` between the two leaves that temporary file behind (never a half-written
+``NAME``). :func:`remove_stale_temps` clears such leftovers when a run folder is opened again.
+"""
 
 from __future__ import annotations
 
 import contextlib
 import os
+import re
 import sqlite3
 import tempfile
+import time
 from pathlib import Path
+
+#: our temporary files: ``.NAME.pidPID.XXXXXXXX.tmp`` (``.NAME.XXXXXXXX.tmp`` from older Sumitos, without the
+#: writer's pid); the 8 characters are ``tempfile.mkstemp``'s random part
+_TEMP_NAME = re.compile(r"^\.(?P<name>.+?)\.(?:pid(?P<pid>\d{1,10})\.)?[a-z0-9_]{8}\.tmp$")
+
+#: a temporary file this old is left over whoever wrote it: a writer touches its file when it writes the data
+#: and renames it right after the fsync, so a live write is never minutes old
+STALE_TEMP_SECONDS = 60.0
+
+#: a temporary file whose writer is gone is removed once it is this old (not at once: a writer on another
+#: machine sharing the folder may have the same pid as a process that is gone here)
+DEAD_WRITER_TEMP_SECONDS = 2.0
 
 
 def _default_mode() -> int:
@@ -33,7 +52,8 @@ def atomic_write_bytes(path: str | os.PathLike[str], data: bytes) -> None:
 
 def _write(target: Path, data: bytes) -> None:
     target.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
+    # the pid in the name lets remove_stale_temps tell a dead writer's leftover from a write in progress
+    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.pid{os.getpid()}.", suffix=".tmp", dir=target.parent)
     try:
         with os.fdopen(fd, "wb") as fh:
             fh.write(data)
@@ -50,6 +70,80 @@ def _write(target: Path, data: bytes) -> None:
 
 def atomic_write_text(path: str | os.PathLike[str], text: str) -> None:
     atomic_write_bytes(path, text.encode("utf-8"))
+
+
+def _proc_stat(pid: int) -> tuple[str, str] | None:
+    """The state letter and start time (clock ticks after boot) of process ``pid`` from ``/proc``, or None."""
+    try:
+        text = Path(f"/proc/{pid}/stat").read_text()
+    except (OSError, ValueError):
+        return None
+    # the command name (field 2) may hold spaces and parentheses: count fields after the last ')'
+    fields = text[text.rfind(")") + 2:].split()
+    if len(fields) < 20:
+        return None
+    return fields[0], fields[19]
+
+
+def process_started(pid: int) -> str | None:
+    """When process ``pid`` started, as an opaque string (``/proc/PID/stat``'s start time), or None where
+    the system does not say. Two processes with the same pid and start time are the same process."""
+    stat = _proc_stat(pid)
+    return None if stat is None else stat[1]
+
+
+def process_alive(pid: int, started: str | None = None) -> bool:
+    """Whether process ``pid`` still runs here; with ``started`` (from :func:`process_started`), whether
+    *that* process does, not a later one that got its pid. A zombie counts as gone."""
+    if pid <= 0:
+        return False
+    try:
+        os.kill(pid, 0)
+    except (ProcessLookupError, OverflowError):  # no such process (or no such pid at all)
+        return False
+    except PermissionError:  # another user's process: it exists
+        pass
+    stat = _proc_stat(pid)
+    if stat is None:  # no /proc: os.kill is all we know
+        return True
+    state, now_started = stat
+    if state == "Z":  # dead, waiting for its parent to reap it
+        return False
+    return started is None or started == now_started
+
+
+def remove_stale_temps(folder: str | os.PathLike[str], *, max_age: float = STALE_TEMP_SECONDS) -> list[Path]:
+    """Remove the temporary files :func:`atomic_write_bytes` left in ``folder`` when it was killed between
+    writing and renaming; returns the paths removed.
+
+    Only files named as ours (``.NAME.pidPID.XXXXXXXX.tmp``, or ``.NAME.XXXXXXXX.tmp`` from older Sumitos) are
+    touched, and only plain files, never folders or links. A file is stale when its writer's process is gone
+    (and it is a couple of seconds old), or when it is older than ``max_age`` seconds, whoever wrote it; a
+    write in progress is neither, so it is safe to call while another process writes into the folder.
+    """
+    removed: list[Path] = []
+    try:
+        entries = list(os.scandir(folder))
+    except (FileNotFoundError, NotADirectoryError):
+        return removed
+    now = time.time()
+    for entry in entries:
+        m = _TEMP_NAME.match(entry.name)
+        if m is None:
+            continue
+        try:
+            if not entry.is_file(follow_symlinks=False):
+                continue
+            age = now - entry.stat(follow_symlinks=False).st_mtime
+        except OSError:
+            continue
+        pid = m["pid"]
+        dead_writer = pid is not None and not process_alive(int(pid))
+        if age > max_age or (dead_writer and age > DEAD_WRITER_TEMP_SECONDS):
+            with contextlib.suppress(FileNotFoundError):  # gone already: its writer renamed it after all
+                os.unlink(entry.path)
+                removed.append(Path(entry.path))
+    return removed
 
 
 def claim_sqlite(

@@ -11,7 +11,15 @@ from __future__ import annotations
 import argparse
 import sys
 
-from sumito.cliargs import GAME_RULES, add_position_args, add_rules_args, position_from_args, rules_from_args
+from sumito.bounds import MAX_SEARCH_SECONDS
+from sumito.cliargs import (
+    GAME_RULES,
+    add_position_args,
+    add_rules_args,
+    position_from_args,
+    rules_from_args,
+    seconds_arg,
+)
 from sumito.engine import Game, GameRecord, SumitoError, render, write_records
 from sumito.engine.geometry import BLACK, COLOR_NAMES, WHITE
 
@@ -27,7 +35,11 @@ def add_play_command(sub: argparse._SubParsersAction) -> None:
         "--color", choices=("black", "white"), default=None, help="the colour you play with --opponent (default black)"
     )
     p.add_argument(
-        "--movetime", type=float, default=None, metavar="SECONDS", help="time per move for the computer players"
+        "--movetime",
+        type=seconds_arg(MAX_SEARCH_SECONDS),
+        default=None,
+        metavar="SECONDS",
+        help="time per move for the computer players",
     )
     add_rules_args(p, GAME_RULES)
     p.add_argument("--out", default=None, metavar="FILE", help="write the game record to FILE")
@@ -59,20 +71,26 @@ def cmd_play(args: argparse.Namespace) -> int:
         if isinstance(player, HumanPlayer):
             player.game = game
     print(f"Black: {specs[BLACK]}   White: {specs[WHITE]}   (type 'help' at your move)", file=out)
-    while not game.is_over():
-        color = game.position.side_to_move
-        player = players[color]
-        human = isinstance(player, HumanPlayer)
-        try:
-            move = player.choose(
-                game.position, movetime=None if human else args.movetime, history=game_history(game)
-            )
-        except HumanExit as exc:
-            print(exc, file=out)
-            game.resign(exc.color)
-            break
-        game.push(move)
-        print(f"{COLOR_NAMES[color]} plays {move.notation()}", file=out, flush=True)
+    try:
+        while not game.is_over():
+            color = game.position.side_to_move
+            player = players[color]
+            human = isinstance(player, HumanPlayer)
+            try:
+                move = player.choose(
+                    game.position, movetime=None if human else args.movetime, history=game_history(game)
+                )
+            except HumanExit as exc:
+                print(exc, file=out)
+                game.resign(exc.color)
+                break
+            game.push(move)
+            print(f"{COLOR_NAMES[color]} plays {move.notation()}", file=out, flush=True)
+    except KeyboardInterrupt:
+        if args.out:  # keep the moves played so far, as an unfinished game
+            write_records(args.out, [GameRecord.from_game(game, Black=specs[BLACK], White=specs[WHITE])])
+            print(f"The unfinished game ({game.plies} plies) is in {args.out}", file=out)
+        raise
     outcome = game.outcome()
     assert outcome is not None
     print(file=out)

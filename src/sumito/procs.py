@@ -18,13 +18,19 @@ import sys
 MAX_WORKERS = max(4, min(64, 4 * (os.cpu_count() or 1)))
 
 _PR_SET_PDEATHSIG = 1
+#: the process that imported this module: in a forked worker, its parent (the pool's owner)
+_IMPORTED_BY = os.getpid()
 
 
 def die_with_parent(parent_pid: int | None = None) -> None:
     """Arrange for this (worker) process to be killed when its parent dies; call it first thing in
     a worker's initializer. ``parent_pid`` (default: the current parent) closes the race where the
     parent died before the call: the worker then exits at once."""
-    expected = os.getppid() if parent_pid is None else parent_pid
+    if parent_pid is None:
+        # a forked worker knows its parent's pid from before the fork, so a parent that died before
+        # this call is noticed too (getppid() would already name the reaper)
+        parent_pid = _IMPORTED_BY if os.getpid() != _IMPORTED_BY else os.getppid()
+    expected = parent_pid
     if sys.platform.startswith("linux"):
         try:
             libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6", use_errno=True)

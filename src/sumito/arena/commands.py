@@ -3,7 +3,11 @@
 ``add_commands(sub)`` registers them on the ``sumito`` argument parser. Errors are
 :class:`~sumito.engine.SumitoError` subclasses (printed by ``sumito.cli.main`` as
 ``sumito: error: …``, exit status 2); Ctrl-C stops the workers, keeps and reports the finished
-games, and exits with status 130.
+games, marks the run ``interrupted`` and exits with status 130. ``--workers`` is capped at
+:data:`sumito.procs.MAX_WORKERS` with a one-line note; the workers die with the command
+(:mod:`sumito.arena.executor`), and a run whose command was killed outright is marked
+``interrupted`` the next time the archive is opened (:mod:`sumito.arena.db`);
+``sumito games runs`` lists the runs and how each ended.
 """
 
 from __future__ import annotations
@@ -36,6 +40,7 @@ from sumito.arena.match import (
 from sumito.arena.tournament import TournamentSummary, summarize_tournament
 from sumito.cliargs import add_position_args, add_rules_args, position_from_args, rules_from_args
 from sumito.engine import LAYOUTS, DrawRules, Game, write_records
+from sumito.procs import MAX_WORKERS, cap_workers
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -75,10 +80,14 @@ def add_commands(sub: argparse._SubParsersAction) -> None:
 
     p = sub.add_parser(
         "games",
-        help="list stored games, or export them as records",
-        description="List the games stored in the game database (newest first), or export them as game records.",
+        help="list stored games, or export them as records; list the matches and tournaments (runs)",
+        description="List the games stored in the game database (newest first), or export them as game records; "
+        "`sumito games runs` lists the matches and tournaments and how each ended (a run whose process was "
+        "killed shows as interrupted).",
     )
-    p.add_argument("action", nargs="?", choices=("list", "export"), default="list", help="list (default) or export")
+    p.add_argument(
+        "action", nargs="?", choices=("list", "export", "runs"), default="list", help="list (default), export or runs"
+    )
     p.add_argument("--db", default=None, metavar="PATH", help=f"the game database (default {_default_db_text()})")
     p.add_argument("--id", type=int, nargs="+", default=None, metavar="N", help="only these game ids")
     p.add_argument("--player", default=None, metavar="SUBSTR", help="games with a player spec containing SUBSTR")
@@ -115,7 +124,13 @@ def _add_run_args(p: argparse.ArgumentParser, n_what: str) -> None:
         help="score games that end without a winner (repetition, ply cap): as draws (none, the default), or for "
         "the player who pushed off more marbles (marbles; the games are stored as the draws they are)",
     )
-    p.add_argument("--workers", type=int, default=None, metavar="K", help="worker processes (default: all cores)")
+    p.add_argument(
+        "--workers",
+        type=int,
+        default=None,
+        metavar="K",
+        help=f"worker processes (default: all cores; at most {MAX_WORKERS})",
+    )
     p.add_argument("--seed", type=int, default=None, metavar="S", help="master seed (default: a random one, printed)")
     db = p.add_mutually_exclusive_group()
     db.add_argument("--db", default=None, metavar="PATH", help=f"the game database (default {_default_db_text()})")
@@ -148,7 +163,10 @@ class _Run:
         self.args = args
         self.settings = _settings_from_args(args)
         self.tasks = schedule(players, games_per_pair, self.settings)
-        self.executor = executor_factory(args.workers)
+        workers = args.workers
+        if workers is not None and workers >= 1:  # below 1 is the executor's one-line error
+            workers = cap_workers(workers)  # a note on stderr when it was cut: never 1,000 processes
+        self.executor = executor_factory(workers)
         self.results: list[GameResult] = []
         self.stored = 0
         self.archive: GameArchive | None = None if args.no_db else GameArchive(args.db)
@@ -290,6 +308,8 @@ def cmd_games(args: argparse.Namespace) -> int:
     filters = {"ids": args.id, "player": args.player, "layout": args.layout, "result": args.result, "run": args.run}
     if args.limit is not None and args.limit < 0:
         raise ArenaError(f"--limit must be 0 or more, not {args.limit}")
+    if args.action == "runs":
+        return _list_runs(args)
     if args.action == "export":
         if not args.out:
             raise ArenaError("games export needs --out FILE")
@@ -343,6 +363,41 @@ def cmd_games(args: argparse.Namespace) -> int:
         )
     console.print(table)
     console.print(_text(f"{len(games)} of {total} matching game(s) shown, newest first"))
+    return 0
+
+
+def _list_runs(args: argparse.Namespace) -> int:
+    """``sumito games runs``: the matches and tournaments, newest first, with how each ended."""
+    if args.out or args.id or args.player or args.layout or args.result:
+        raise ArenaError("games runs takes only --db, --run and --limit")
+    limit = 50 if args.limit is None else args.limit
+    with GameArchive(args.db, create=False) as archive:
+        runs = archive.runs(limit=limit or None, ids=None if args.run is None else [args.run])
+        path = archive.path
+    if args.run is not None and not runs:
+        raise ArenaError(f"there is no run {args.run} in {path}")
+    from rich.table import Table
+
+    console = _stdout_console()
+    table = Table(title=f"Runs in {path}", title_justify="left")
+    for name, justify in (("run", "left"), ("started (UTC)", "left"), ("status", "left"), ("games", "right"),
+                          ("players", "left")):
+        table.add_column(name, justify=justify)  # type: ignore[arg-type]
+    for r in runs:
+        table.add_row(
+            *map(
+                _text,
+                (
+                    f"{r.kind} {r.id}",
+                    r.started[:16].replace("T", " "),
+                    r.status,
+                    f"{r.games_stored}/{r.games_planned}",
+                    ", ".join(r.players),
+                ),
+            )
+        )
+    console.print(table)
+    console.print(_text(f"{len(runs)} run(s) shown, newest first"))
     return 0
 
 

@@ -5,20 +5,34 @@ when ``XDG_DATA_HOME`` is unset); ``--db PATH`` chooses another. Only the parent
 each game in its own transaction as it finishes, so a killed run loses at most the games that
 were still being played.
 
-Two tables: ``runs`` (one row per match or tournament: players, settings, master seed, status)
-and ``games`` (one row per finished game: the players' specs as given and as played, the start
-position and layout, the variant, the draw rules, the moves in notation and the seconds each took,
-the result and why, plies, marbles lost, seed and time). The file is marked with
+Tables: ``runs`` (one row per match or tournament: players, settings, master seed, status),
+``run_owners`` (the process that plays each run still ``running``: host, boot, pid and the
+process's start time) and ``games`` (one row per finished game: the players' specs as given and
+as played, the start position and layout, the variant, the draw rules, the moves in notation and
+the seconds each took, the result and why, plies, marbles lost, seed and time). The file is marked with
 ``PRAGMA application_id`` and versioned with ``PRAGMA user_version``; a file that is not SQLite,
 belongs to another program or has another schema version is refused with a one-line
 :class:`~sumito.arena.errors.ArchiveError`.
+
+**Interrupted runs.** Ctrl-C marks a run ``interrupted`` as it stops. A run whose process was
+killed outright (``kill -9``, a crash of the machine) cannot mark itself, so every run records its
+owner process; whenever the archive is opened for writing, a ``running`` run whose owner is gone is
+marked ``interrupted`` (its end time is its last game's), and :meth:`GameArchive.runs` reports it
+so even from a read-only archive. The owner is gone when it ran on this host and the machine has
+rebooted since, or no process has its pid, or the process with its pid started at another time
+(the pid was reused); runs owned by another host are left as they are.
+
+``run_owners`` was added without changing the schema version: older Sumitos ignore the table, and
+a file they wrote gets it the next time it is opened for writing.
 """
 
 from __future__ import annotations
 
+import contextlib
 import datetime as _dt
 import json
 import os
+import socket
 import sqlite3
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -28,7 +42,7 @@ from sumito.arena.errors import ArchiveError
 from sumito.arena.match import ArenaSettings, GameResult, start_position
 from sumito.engine import BLACK, WHITE, DrawRules, Game, GameRecord, SumitoError, get_layout
 from sumito.engine.game import DECLARED_REASONS, Outcome
-from sumito.fileio import claim_sqlite
+from sumito.fileio import claim_sqlite, process_alive, process_started
 
 SCHEMA_VERSION = 1
 APPLICATION_ID = 0x53554D49  # "SUMI"
@@ -82,6 +96,18 @@ CREATE TABLE games (
 CREATE INDEX games_run ON games(run_id);
 """
 
+# who plays a run that is still running (one row per such run; gone when it ends). Created with IF NOT EXISTS
+# in files of schema 1 made before it existed (see the module notes).
+_OWNERS_SCHEMA = """
+CREATE TABLE IF NOT EXISTS run_owners (
+    run_id INTEGER PRIMARY KEY REFERENCES runs(id),
+    host TEXT NOT NULL,                -- socket.gethostname()
+    boot_id TEXT,                      -- /proc/sys/kernel/random/boot_id; NULL where there is none
+    pid INTEGER NOT NULL,
+    pid_start TEXT                     -- the process's start time (/proc/PID/stat field 22); NULL if unknown
+);
+"""
+
 _GAME_COLUMNS = [
     *("id", "run_id", "game_index", "black", "white", "black_played", "white_played", "black_player", "white_player"),
     "layout",
@@ -104,6 +130,56 @@ def default_db_path() -> Path:
 
 def _now() -> str:
     return _dt.datetime.now(_dt.UTC).isoformat(timespec="seconds")
+
+
+def _boot_id() -> str | None:
+    """This boot of the machine (Linux), so that a pid recorded before a reboot is never taken for a live one."""
+    try:
+        return Path("/proc/sys/kernel/random/boot_id").read_text().strip() or None
+    except OSError:
+        return None
+
+
+@dataclass(frozen=True)
+class RunOwner:
+    """The process that plays a run: where it runs and which process it is."""
+
+    host: str
+    boot_id: str | None
+    pid: int
+    pid_start: str | None
+
+    @classmethod
+    def current(cls) -> RunOwner:
+        pid = os.getpid()
+        return cls(socket.gethostname(), _boot_id(), pid, process_started(pid))
+
+    def is_gone(self) -> bool:
+        """True when this owner has certainly stopped; False while it may still run (or runs elsewhere)."""
+        if self.host != socket.gethostname():
+            return False  # another machine's process (a shared folder): we cannot tell
+        boot = _boot_id()
+        if self.boot_id and boot and self.boot_id != boot:
+            return True  # the machine has rebooted since
+        return not process_alive(self.pid, self.pid_start)
+
+
+@dataclass(frozen=True)
+class StoredRun:
+    """One row of the ``runs`` table, with the games stored for it. ``status`` is what the run is now:
+    ``interrupted`` for a run still marked ``running`` whose process is gone (see the module notes)."""
+
+    id: int
+    kind: str
+    players: list[str]
+    games_per_pair: int
+    games_planned: int
+    seed: int
+    settings: dict
+    status: str
+    started: str
+    ended: str | None
+    games_stored: int
 
 
 @dataclass(frozen=True)
@@ -190,6 +266,18 @@ class StoredGame:
         return GameRecord.from_game(game, **tags)
 
 
+def _roll_back_hot_journal(path: Path) -> None:
+    """A writer killed inside a transaction leaves a "hot" rollback journal, which a read-only
+    connection cannot roll back ("attempt to write a readonly database"); the first reader that
+    may write rolls it back, as SQLite does on any read. Without write access the read-only open
+    then fails with its own clear error."""
+    try:
+        with contextlib.closing(sqlite3.connect(path, timeout=30)) as conn:
+            conn.execute("SELECT count(*) FROM sqlite_master").fetchone()
+    except sqlite3.Error:
+        pass
+
+
 class GameArchive:
     """An open game database. ``GameArchive(path)`` creates it if needed; ``create=False`` only reads."""
 
@@ -214,6 +302,8 @@ class GameArchive:
                 return sqlite3.connect(path, timeout=30)
             if not path.exists():
                 raise ArchiveError(f"there is no game database at {path} (play a match first, or give --db PATH)")
+            if Path(f"{path}-journal").exists():
+                _roll_back_hot_journal(path)
             return sqlite3.connect(path.resolve().as_uri() + "?mode=ro", uri=True, timeout=30)
         except OSError as exc:
             raise ArchiveError(f"cannot create the game database {path}: {exc.strerror or exc}") from None
@@ -229,6 +319,42 @@ class GameArchive:
             found = [r[1] for r in self.conn.execute(f"PRAGMA table_info({table})")]
             if found != columns:
                 raise ArchiveError(f"{path} is damaged: its {table} table lacks the columns of schema {version}")
+        if create:
+            if not self._has_owners():  # a file made before the table existed (module notes)
+                try:
+                    self.conn.executescript(f"BEGIN; {_OWNERS_SCHEMA} COMMIT;")
+                except sqlite3.Error as exc:
+                    raise ArchiveError(f"cannot write to the game database {path}: {exc}") from None
+            self.mark_abandoned_runs()
+
+    def _has_owners(self) -> bool:
+        query = "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'run_owners'"
+        return bool(self._query(query, ()))
+
+    def _abandoned(self) -> list[int]:
+        """The ids of the runs marked ``running`` whose owner process is gone."""
+        if not self._has_owners():
+            return []
+        rows = self._query(
+            "SELECT o.run_id, o.host, o.boot_id, o.pid, o.pid_start FROM run_owners o "
+            "JOIN runs r ON r.id = o.run_id WHERE r.status = 'running'",
+            (),
+        )
+        return [int(run_id) for run_id, *owner in rows if RunOwner(*owner).is_gone()]
+
+    def mark_abandoned_runs(self) -> list[int]:
+        """Mark ``interrupted`` every ``running`` run whose process is gone (killed outright: it could not
+        mark itself), ending it at its last stored game; returns their ids. Called on every writable open."""
+        dead = self._abandoned()
+        for run_id in dead:
+            self._write(
+                "UPDATE runs SET status = 'interrupted', "
+                "ended = COALESCE((SELECT max(finished) FROM games WHERE run_id = ?), started) "
+                "WHERE id = ? AND status = 'running'",
+                (run_id, run_id),
+            )
+            self._write("DELETE FROM run_owners WHERE run_id = ?", (run_id,))
+        return dead
 
     def close(self) -> None:
         self.conn.close()
@@ -265,14 +391,31 @@ class GameArchive:
             "movetime": settings.movetime,
             "opening_plies": settings.opening_plies,
         }
-        return self._write(
-            "INSERT INTO runs (kind, players, games_per_pair, games_planned, seed, settings, status, started) "
-            "VALUES (?, ?, ?, ?, ?, ?, 'running', ?)",
-            (kind, json.dumps(list(players)), games_per_pair, planned, settings.seed, json.dumps(blob), _now()),
-        )
+        owner = RunOwner.current()
+        try:
+            with self.conn:  # the run and its owner in one transaction: never a running run without an owner
+                cur = self.conn.execute(
+                    "INSERT INTO runs (kind, players, games_per_pair, games_planned, seed, settings, status, started) "
+                    "VALUES (?, ?, ?, ?, ?, ?, 'running', ?)",
+                    (kind, json.dumps(list(players)), games_per_pair, planned, settings.seed, json.dumps(blob), _now()),
+                )
+                run_id = int(cur.lastrowid or 0)
+                self.conn.execute(
+                    "INSERT OR REPLACE INTO run_owners (run_id, host, boot_id, pid, pid_start) VALUES (?, ?, ?, ?, ?)",
+                    (run_id, owner.host, owner.boot_id, owner.pid, owner.pid_start),
+                )
+        except sqlite3.Error as exc:
+            raise ArchiveError(f"cannot write to the game database {self.path}: {exc}") from None
+        return run_id
 
     def end_run(self, run_id: int, status: str) -> None:
-        self._write("UPDATE runs SET status = ?, ended = ? WHERE id = ?", (status, _now(), run_id))
+        """Record how a run ended: ``finished``, ``interrupted`` or ``failed``."""
+        try:
+            with self.conn:
+                self.conn.execute("UPDATE runs SET status = ?, ended = ? WHERE id = ?", (status, _now(), run_id))
+                self.conn.execute("DELETE FROM run_owners WHERE run_id = ?", (run_id,))
+        except sqlite3.Error as exc:
+            raise ArchiveError(f"cannot write to the game database {self.path}: {exc}") from None
 
     def add_game(self, run_id: int, players: Sequence[str], result: GameResult, layout: str | None) -> int:
         """Store one finished game in its own transaction; returns its id."""
@@ -343,6 +486,35 @@ class GameArchive:
 
     def record(self, game_id: int) -> GameRecord:
         return self.game(game_id).to_record(str(self.path))
+
+    def runs(self, *, limit: int | None = None, ids: Sequence[int] | None = None) -> list[StoredRun]:
+        """The stored runs, newest first; a ``running`` run whose process is gone shows as ``interrupted``
+        (in a read-only archive too, which cannot mark it)."""
+        sql = (
+            f"SELECT {', '.join('r.' + c for c in _RUN_COLUMNS)}, "
+            "(SELECT count(*) FROM games g WHERE g.run_id = r.id) FROM runs r"
+        )
+        params: list[object] = []
+        if ids:
+            sql += f" WHERE r.id IN ({', '.join('?' for _ in ids)})"
+            params += list(ids)
+        sql += " ORDER BY r.id DESC"
+        if limit:
+            sql += f" LIMIT {int(limit)}"
+        rows = self._query(sql, params)
+        dead = set(self._abandoned()) if any(row[7] == "running" for row in rows) else set()
+        runs = []
+        for row in rows:
+            values = dict(zip(_RUN_COLUMNS, row))
+            try:
+                values["players"] = list(json.loads(str(values["players"])))
+                values["settings"] = dict(json.loads(str(values["settings"])))
+            except (ValueError, TypeError):
+                raise ArchiveError(f"run {values['id']} in {self.path} is damaged: its players or settings") from None
+            if values["status"] == "running" and values["id"] in dead:
+                values["status"] = "interrupted"
+            runs.append(StoredRun(**values, games_stored=int(row[-1])))  # type: ignore[arg-type]
+        return runs
 
 
 def _filters(

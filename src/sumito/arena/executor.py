@@ -9,6 +9,11 @@ Two backends: :class:`InlineExecutor` runs the items one after another in this p
 ``workers=1`` case, and the easiest to debug); :class:`ProcessExecutor` runs them in a local
 ``concurrent.futures.ProcessPoolExecutor``. A cluster backend only has to provide ``run``.
 
+Workers die with their parent: each starts with :func:`sumito.procs.worker_start`, so a ``kill -9``
+of ``sumito match`` or ``sumito tournament`` takes its workers with it (on Linux the kernel sends
+them SIGKILL) instead of leaving them playing on. A pool never has more than
+:data:`sumito.procs.MAX_WORKERS` processes, whatever it is asked for.
+
 Ctrl-C: worker processes ignore SIGINT (they are started with it ignored, and ignore it again
 first thing), so only the parent sees ``KeyboardInterrupt``. The parent then cancels the items not
 yet started, terminates the workers (the games in progress are lost) and re-raises; every result
@@ -31,6 +36,7 @@ from concurrent.futures.process import BrokenProcessPool
 from typing import Protocol, TypeVar
 
 from sumito.arena.errors import ArenaError
+from sumito.procs import MAX_WORKERS, worker_start
 
 T = TypeVar("T")
 R = TypeVar("R")
@@ -62,11 +68,6 @@ class InlineExecutor:
             yield i, fn(item)
 
 
-def _ignore_sigint() -> None:
-    """Worker initializer: Ctrl-C is the parent's business; it terminates the workers."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-
-
 @contextlib.contextmanager
 def _sigint_ignored() -> Iterator[None]:
     """Ignore SIGINT while worker processes are started, so that they inherit the ignoring."""
@@ -84,13 +85,15 @@ class ProcessExecutor:
     """Runs the items in a pool of ``workers`` local processes."""
 
     def __init__(self, workers: int | None = None) -> None:
-        self.workers = max(1, workers or available_cores())
+        # bounded here too, silently: the commands cap --workers with a message (sumito.procs.cap_workers)
+        self.workers = max(1, min(workers or available_cores(), MAX_WORKERS))
 
     def run(self, fn: Callable[[T], R], items: Sequence[T]) -> Iterator[tuple[int, R]]:
         items = list(items)
         if not items:
             return
-        pool = ProcessPoolExecutor(max_workers=min(self.workers, len(items)), initializer=_ignore_sigint)
+        # worker_start: the workers die with this process and leave Ctrl-C to it
+        pool = ProcessPoolExecutor(max_workers=min(self.workers, len(items)), initializer=worker_start)
         # Finished futures are handed over through a SimpleQueue, whose put never blocks. The main
         # thread never waits on the futures themselves (``concurrent.futures.wait`` holds their locks,
         # and a KeyboardInterrupt raised there can leave one held, which deadlocks the pool's
@@ -135,8 +138,9 @@ def _terminate(pool: ProcessPoolExecutor) -> None:
 
 
 def make_executor(workers: int | None = None) -> Executor:
-    """The local executor for ``workers`` processes (``None``: all cores; 1: inline, no pool)."""
+    """The local executor for ``workers`` processes (``None``: all cores; 1: inline, no pool), at most
+    :data:`~sumito.procs.MAX_WORKERS`."""
     if workers is not None and workers < 1:
         raise ArenaError(f"--workers must be at least 1, not {workers}")
-    n = workers or available_cores()
+    n = min(workers or available_cores(), MAX_WORKERS)
     return InlineExecutor() if n == 1 else ProcessExecutor(n)

@@ -253,9 +253,10 @@ def compute_hash(board, side, cells, zobrist):
     return h
 
 
-@njit(cache=True)
-def perft(board, side, lost_black, lost_white, depth, win, offsets, cells, zobrist, inline_only):
-    """Count the leaf positions ``depth`` plies below this one.
+@njit(cache=True, nogil=True)
+def perft(board, side, lost_black, lost_white, depth, win, offsets, cells, zobrist, inline_only, stop):
+    """Count the leaf positions ``depth`` plies below this one; give up (returning a partial count)
+    once ``stop[0]`` is set (see :mod:`sumito.stopping`).
 
     A position in which a side has lost ``win`` marbles is over and has no children. The last
     ply is counted without making the moves, as in chess perft. The walk is iterative (an
@@ -277,6 +278,8 @@ def perft(board, side, lost_black, lost_white, depth, win, offsets, cells, zobri
     ply = 0
     s = side  # side to move at ``ply``
     while ply >= 0:
+        if stop[0]:
+            break
         if index[ply] == n_moves[ply]:
             # every move at this ply is done: go back up and take back the move that led here
             ply -= 1

@@ -8,6 +8,7 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
+from sumito.bounds import MAX_NOTATION_CHARS
 from sumito.engine import kernels as K
 from sumito.engine.errors import IllegalMoveError, NotationError
 from sumito.engine.geometry import COLOR_NAMES, EMPTY, OFF, Geometry, board_name, opposite
@@ -21,6 +22,8 @@ _CELL = re.compile(r"[a-z][0-9]{1,2}")
 
 def parse_move(position: Position, text: str) -> Move:
     """The legal move of ``position`` that ``text`` names, or a :class:`NotationError` saying why not."""
+    if len(text) > MAX_NOTATION_CHARS:
+        raise NotationError(f"{text[:20]!r}... is not a move: {len(text):,} characters (a move has at most six)")
     raw = text.strip()
     cleaned = raw.lower().replace("-", "").replace(" ", "")
     cells = _CELL.findall(cleaned)

@@ -18,11 +18,13 @@ from collections.abc import Iterable
 
 import numpy as np
 
+from sumito.bounds import MAX_POSITION_CHARS
 from sumito.engine import kernels as K
 from sumito.engine.errors import IllegalMoveError, NotationError, PositionError
 from sumito.engine.geometry import BLACK, COLOR_NAMES, EMPTY, WHITE, Geometry, board_name, geometry
 from sumito.engine.move import Move
 from sumito.engine.variants import Variant, default_variant, get_layout
+from sumito.stopping import STOP, call_stoppable
 
 _SIDE_CHARS = {"b": BLACK, "w": WHITE}
 
@@ -72,6 +74,8 @@ class Position:
     @classmethod
     def from_string(cls, text: str, variant: Variant | None = None) -> Position:
         """Parse a position string; ``variant`` defaults to the board size's default rules."""
+        if len(text) > MAX_POSITION_CHARS:
+            raise PositionError(f"a position string has at most {MAX_POSITION_CHARS} characters, not {len(text)}")
         fields = text.split()
         if len(fields) != 5:
             raise PositionError(
@@ -103,10 +107,10 @@ class Position:
         if side_text not in _SIDE_CHARS:
             raise PositionError(f"side to move must be 'b' or 'w', not {side_text!r}")
         lost = (
-            _parse_count(lost_b_text, "marbles lost by Black"),
-            _parse_count(lost_w_text, "marbles lost by White"),
+            _parse_count(lost_b_text, "marbles lost by Black", variant.marbles),
+            _parse_count(lost_w_text, "marbles lost by White", variant.marbles),
         )
-        move_number = _parse_count(number_text, "move number")
+        move_number = _parse_count(number_text, "move number", MAX_MOVE_NUMBER)
         if move_number < 1:
             raise PositionError("move number must be at least 1")
         for color, lost_count in zip((BLACK, WHITE), lost):
@@ -206,7 +210,8 @@ class Position:
         """Leaf positions ``depth`` plies below this one (won positions have no children)."""
         geo = self.geometry
         return int(
-            K.perft(
+            call_stoppable(
+                K.perft,
                 self._grid,
                 self.side_to_move,
                 self.lost[0],
@@ -217,6 +222,7 @@ class Position:
                 geo.cells,
                 geo.zobrist,
                 self.variant.inline_only,
+                STOP,
             )
         )
 
@@ -302,33 +308,36 @@ def _parse_row(text: str, geo: Geometry, row: int) -> list[int]:
     letter = "abcdefghijklmnopq"[row]
     expected = len(geo.row_range(row))
     values: list[int] = []
-    digits = ""
-    for ch in text + "\0":
-        if ch.isdigit():
-            digits += ch
-            continue
-        if digits:
-            run = int(digits)
-            if run == 0:
-                raise PositionError(f"row {letter}: '0' is not a run of empty cells")
-            values.extend([EMPTY] * run)
-            digits = ""
-        if ch == "\0":
-            break
-        if ch in "bB":
+    # ASCII digits only ('²'.isdigit() is true), and a run is read only once it is short enough to fit a row
+    for token in _ROW_TOKEN.findall(text):
+        if token in "bB":
             values.append(BLACK)
-        elif ch in "wW":
+        elif token in "wW":
             values.append(WHITE)
+        elif token.isascii() and token.isdigit():
+            if len(token) > 2 or int(token) == 0:
+                shown = token if len(token) <= 8 else token[:8] + "..."
+                raise PositionError(f"row {letter}: {shown!r} is not a run of empty cells (1 to {expected})")
+            values.extend([EMPTY] * int(token))
         else:
-            raise PositionError(f"row {letter}: unexpected character {ch!r} (use b, w or a digit)")
-    if len(values) != expected:
-        raise PositionError(f"row {letter} has {len(values)} cells, but that row has {expected}: {text!r}")
+            raise PositionError(f"row {letter}: unexpected character {token[0]!r} (use b, w or a digit)")
+    if len(values) != expected:  # at most 99 cells a run and 1,000 characters: the list stays small
+        raise PositionError(f"row {letter} has {len(values)} cells, but that row has {expected}: {text[:40]!r}")
     return values
 
 
-def _parse_count(text: str, what: str) -> int:
+#: a row is runs of ASCII digits, single marbles, or one other character (an error)
+_ROW_TOKEN = re.compile(r"[0-9]+|[bBwW]|.", re.DOTALL)
+#: the highest move number a position string may carry
+MAX_MOVE_NUMBER = 10**9
+
+
+def _parse_count(text: str, what: str, high: int) -> int:
     if not re.fullmatch(r"[0-9]+", text):
-        raise PositionError(f"{what} must be a whole number, not {text!r}")
+        shown = text if len(text) <= 20 else text[:17] + "..."
+        raise PositionError(f"{what} must be a whole number written in digits 0-9, not {shown!r}")
+    if len(text.lstrip("0")) > len(str(high)) or int(text) > high:
+        raise PositionError(f"{what} must be at most {high}, not {text if len(text) <= 20 else text[:17] + '...'}")
     return int(text)
 
 

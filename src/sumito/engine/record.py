@@ -31,6 +31,7 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from sumito.bounds import MAX_LINE_CHARS, MAX_RECORD_BYTES, MAX_RECORD_PLIES
 from sumito.engine.errors import RecordError, SumitoError
 from sumito.engine.game import DECLARED_REASONS, REASONS, DrawRules, Game, Outcome
 from sumito.engine.geometry import BLACK, WHITE
@@ -39,7 +40,7 @@ from sumito.engine.variants import LAYOUTS, get_layout
 from sumito.fileio import atomic_write_text
 
 _TAG = re.compile(r'^\[([A-Za-z][A-Za-z0-9_]*)\s+"((?:[^"\\]|\\.)*)"\]\s*$')
-_MOVE_NUMBER = re.compile(r"^\d+\.(\.\.)?$")
+_MOVE_NUMBER = re.compile(r"^[0-9]{1,9}\.(\.\.)?$")
 _RESULTS = ("1-0", "0-1", "1/2-1/2", "*")
 _SETUP_ORDER = ("Event", "Site", "Date", "Round", "Black", "White", "Layout", "Position")
 _RULE_TAGS = ("WinThreshold", "InlineOnly", "MaxPlies", "Repetitions", "NoCapturePlies", "NoMoves")
@@ -147,9 +148,19 @@ def _unescape(value: str) -> str:
 
 
 def parse_records(text: str, source: str = "record") -> list[GameRecord]:
-    """Every game record in ``text``; raises :class:`RecordError` naming the first bad line."""
+    """Every game record in ``text``; raises :class:`RecordError` naming the first bad line.
+
+    ``text`` is bounded before it is split: at most :data:`~sumito.bounds.MAX_RECORD_BYTES` characters,
+    lines of at most :data:`~sumito.bounds.MAX_LINE_CHARS`, games of at most
+    :data:`~sumito.bounds.MAX_RECORD_PLIES` moves."""
+    if len(text) > MAX_RECORD_BYTES:
+        raise RecordError(f"{source}: {len(text):,} characters; a record file may have at most {MAX_RECORD_BYTES:,}")
     records: list[GameRecord] = []
     lines = text.splitlines()
+    for number, line in enumerate(lines, 1):
+        if len(line) > MAX_LINE_CHARS:
+            raise RecordError(f"{source}, line {number}: {len(line):,} characters; a line may have at most "
+                              f"{MAX_LINE_CHARS:,}")
     i = 0
     n = len(lines)
     while i < n:
@@ -163,7 +174,8 @@ def parse_records(text: str, source: str = "record") -> list[GameRecord]:
         while i < n and lines[i].strip().startswith("["):
             m = _TAG.match(lines[i].strip())
             if not m:
-                raise RecordError(f'{source}, line {i + 1}: malformed tag {lines[i].strip()!r} (write [Name "value"])')
+                shown = _short(lines[i].strip())
+                raise RecordError(f'{source}, line {i + 1}: malformed tag {shown!r} (write [Name "value"])')
             name, value = m.group(1), _unescape(m.group(2))
             if name in tags:
                 raise RecordError(f"{source}, line {i + 1}: tag {name} appears twice")
@@ -182,6 +194,11 @@ def parse_records(text: str, source: str = "record") -> list[GameRecord]:
     return records
 
 
+def _short(text: str, most: int = 60) -> str:
+    """``text`` cut to ``most`` characters for an error message (a message quotes, it does not echo)."""
+    return text if len(text) <= most else text[: most - 3] + "..."
+
+
 def _strip_comments(line: str) -> str:
     line = re.sub(r"\{[^}]*\}", " ", line)
     return line.split(";", 1)[0]
@@ -191,8 +208,12 @@ def _tag_int(tags: dict[str, str], lines: dict[str, int], name: str, source: str
     value = tags[name].strip().lower()
     if allow_off and value in ("off", "none", "-", ""):
         return None
-    if not re.fullmatch(r"[0-9]+", value) or int(value) < 1:
-        raise RecordError(f"{source}, line {lines[name]}: {name} must be a positive whole number, not {tags[name]!r}")
+    # the length is checked before int(): a 5,000-digit number is an error, not a slow conversion or a crash
+    if not re.fullmatch(r"[0-9]{1,9}", value) or int(value) < 1:
+        shown = tags[name] if len(tags[name]) <= 20 else tags[name][:17] + "..."
+        raise RecordError(
+            f"{source}, line {lines[name]}: {name} must be a positive whole number, not {shown!r} (at most 999999999)"
+        )
     return int(value)
 
 
@@ -223,7 +244,8 @@ def _build(
         flag = tags["InlineOnly"].strip().lower()
         if flag not in ("yes", "no", "true", "false"):
             raise RecordError(
-                f"{source}, line {lines['InlineOnly']}: InlineOnly must be yes or no, not {tags['InlineOnly']!r}"
+                f"{source}, line {lines['InlineOnly']}: InlineOnly must be yes or no, "
+                f"not {_short(tags['InlineOnly'])!r}"
             )
         variant = variant.with_options(inline_only=flag in ("yes", "true"))
     rule_values: dict[str, int | str | None] = {}
@@ -251,27 +273,29 @@ def _build(
     ply = 0
     for tok, line in tokens:
         if result_token is not None:
-            raise RecordError(f"{source}, line {line}: {tok!r} after the result {result_token}")
+            raise RecordError(f"{source}, line {line}: {_short(tok)!r} after the result {result_token}")
         if _MOVE_NUMBER.match(tok):
             continue
         if tok in _RESULTS:
             result_token, result_line = tok, line
             continue
         ply += 1
+        if ply > MAX_RECORD_PLIES:
+            raise RecordError(f"{source}, line {line}: more than {MAX_RECORD_PLIES:,} moves in one game")
         outcome = game.outcome()
         if outcome is not None:
             raise RecordError(
-                f"{source}, line {line}: move {ply} ({tok}) comes after the game ended: {outcome.describe()}"
+                f"{source}, line {line}: move {ply} ({_short(tok)}) comes after the game ended: {outcome.describe()}"
             )
         try:
             game.push(tok)
         except SumitoError as exc:
-            raise RecordError(f"{source}, line {line}: move {ply} ({tok}): {exc}") from None
+            raise RecordError(f"{source}, line {line}: move {ply} ({_short(tok)}): {exc}") from None
 
     tag_result = tags.get("Result")
     if tag_result is not None and tag_result not in _RESULTS:
         raise RecordError(
-            f"{source}, line {lines['Result']}: Result must be one of {', '.join(_RESULTS)}, not {tag_result!r}"
+            f"{source}, line {lines['Result']}: Result must be one of {', '.join(_RESULTS)}, not {_short(tag_result)!r}"
         )
     if tag_result and result_token and tag_result != result_token:
         raise RecordError(
@@ -280,7 +304,9 @@ def _build(
     result = tag_result or result_token or "*"
     reason = tags.get("Reason")
     if reason is not None and reason not in REASONS:
-        raise RecordError(f"{source}, line {lines['Reason']}: unknown Reason {reason!r}; known: {', '.join(REASONS)}")
+        raise RecordError(
+            f"{source}, line {lines['Reason']}: unknown Reason {_short(reason)!r}; known: {', '.join(REASONS)}"
+        )
     outcome = game.outcome()
     where = lines.get("Result", result_line)
     if outcome is not None:
@@ -307,8 +333,9 @@ def _build(
         except SumitoError as exc:
             raise RecordError(f"{source}, line {where}: {exc}") from None
     if "Plies" in tags and tags["Plies"].strip() != str(game.plies):
+        shown = tags["Plies"] if len(tags["Plies"]) <= 20 else tags["Plies"][:17] + "..."
         raise RecordError(
-            f"{source}, line {lines['Plies']}: the Plies tag says {tags['Plies']!r} "
+            f"{source}, line {lines['Plies']}: the Plies tag says {shown!r} "
             f"but the record has {game.plies} moves"
         )
     record_tags = dict(tags)
@@ -320,9 +347,17 @@ def read_records(path: str | os.PathLike[str]) -> list[GameRecord]:
     """Every record in the file at ``path``."""
     p = Path(path)
     try:
-        text = p.read_text(encoding="utf-8")
+        if not p.is_file():  # a folder, a FIFO or /dev/zero: never read (it could block or never end)
+            why = "not a regular file" if p.exists() else "No such file or directory"
+            raise RecordError(f"cannot read {p}: {why}")
+        with p.open("rb") as fh:
+            data = fh.read(MAX_RECORD_BYTES + 1)
     except OSError as exc:
         raise RecordError(f"cannot read {p}: {exc.strerror or exc}") from None
+    if len(data) > MAX_RECORD_BYTES:
+        raise RecordError(f"{p}: more than {MAX_RECORD_BYTES:,} bytes; a record file may have at most that")
+    try:
+        text = data.decode("utf-8")
     except UnicodeDecodeError:
         raise RecordError(f"{p} is not a text file (not UTF-8)") from None
     return parse_records(text, source=str(p))

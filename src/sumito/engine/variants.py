@@ -151,4 +151,5 @@ def get_layout(name: str) -> Layout:
         return LAYOUTS[key]
     if f"{key}-daisy" in LAYOUTS:
         return LAYOUTS[f"{key}-daisy"]
-    raise LayoutError(f"unknown layout {name!r}; known layouts: {', '.join(LAYOUTS)}")
+    shown = name if len(name) <= 40 else name[:37] + "..."
+    raise LayoutError(f"unknown layout {shown!r}; known layouts: {', '.join(LAYOUTS)}")

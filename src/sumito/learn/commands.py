@@ -13,6 +13,7 @@ from typing import Any
 
 from sumito.learn.run import RunFolder, load_checkpoint, save_checkpoint
 from sumito.learn.training import LEGACY_READINGS, PRESETS, GameStats, Trainer, TrainingConfig, TrainingError
+from sumito.procs import MAX_WORKERS, cap_workers
 
 
 def add_train_command(sub: argparse._SubParsersAction) -> None:
@@ -37,7 +38,8 @@ def add_train_command(sub: argparse._SubParsersAction) -> None:
         default="none",
         help="score evaluation games without a winner as draws (none) or for the side with more marbles pushed off",
     )
-    p.add_argument("--workers", type=int, default=None, metavar="K", help="processes for evaluation games")
+    p.add_argument("--workers", type=int, default=None, metavar="K",
+                   help=f"processes for evaluation games (at most {MAX_WORKERS}; they die with the run)")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
     p.set_defaults(func=cmd_train)
 
@@ -45,12 +47,19 @@ def add_train_command(sub: argparse._SubParsersAction) -> None:
 FIELDS = {f.name: f for f in dataclasses.fields(TrainingConfig)}
 
 
+#: the largest training config file read
+MAX_CONFIG_BYTES = 64 * 1024
+
+
 def _typed(key: str, value: Any) -> Any:
     if key not in FIELDS:
-        raise TrainingError(f"unknown training option {key!r}; options: {', '.join(FIELDS)}")
+        shown = key if len(key) <= 40 else key[:37] + "..."
+        raise TrainingError(f"unknown training option {shown!r}; options: {', '.join(FIELDS)}")
     kind = type(getattr(TrainingConfig(), key))
     if isinstance(value, str) and kind is not str:
         try:
+            if len(value) > 40 or not value.isascii():  # no 5,000-digit numbers, no non-ASCII digits
+                raise ValueError
             number = float(value)
             if kind is int:
                 if not number.is_integer():
@@ -58,7 +67,8 @@ def _typed(key: str, value: Any) -> Any:
                 return int(number)
             return number
         except (ValueError, OverflowError):
-            raise TrainingError(f"option {key}={value!r} must be {kind.__name__}") from None
+            shown = value if len(value) <= 40 else value[:37] + "..."
+            raise TrainingError(f"option {key}={shown!r} must be {kind.__name__}") from None
     return value  # TrainingConfig checks the type of values from TOML
 
 
@@ -66,9 +76,17 @@ def config_from_args(args: argparse.Namespace) -> TrainingConfig:
     options: dict[str, Any] = dict(PRESETS.get(args.preset, {})) if args.preset else {}
     if args.config:
         try:
-            data = tomllib.loads(Path(args.config).read_text())
+            if not Path(args.config).is_file():  # a folder, a FIFO or /dev/zero is never read
+                raise TrainingError(f"cannot read {args.config}: not a regular file")
+            with Path(args.config).open("rb") as fh:
+                raw = fh.read(MAX_CONFIG_BYTES + 1)
+            if len(raw) > MAX_CONFIG_BYTES:
+                raise TrainingError(f"{args.config}: a config file has at most {MAX_CONFIG_BYTES:,} bytes")
+            data = tomllib.loads(raw.decode("utf-8"))
         except OSError as exc:
             raise TrainingError(f"cannot read {args.config}: {exc.strerror}") from None
+        except UnicodeDecodeError:
+            raise TrainingError(f"{args.config}: not a text file (not UTF-8)") from None
         except tomllib.TOMLDecodeError as exc:
             raise TrainingError(f"{args.config}: not TOML ({exc})") from None
         options.update({k: _typed(k, v) for k, v in data.items()})
@@ -138,6 +156,10 @@ def cmd_train(args: argparse.Namespace) -> int:
         raise TrainingError(f"--sample takes game counts separated by commas, not {args.sample!r}") from None
     if "," in str(args.out):
         raise TrainingError(f"--out {args.out!r}: a run folder's path may not hold a comma (it goes in player specs)")
+    if args.workers is not None:
+        if args.workers < 1:
+            raise TrainingError(f"--workers must be at least 1, not {args.workers}")
+        args.workers = cap_workers(args.workers)  # once, with a note, not at every evaluation
     folder = RunFolder(args.out)
     if args.resume and (args.preset or args.config or args.set or args.seed is not None):
         raise TrainingError("--resume continues the run as it was configured: no --preset, --config, --set or --seed")

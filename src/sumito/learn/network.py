@@ -70,6 +70,8 @@ INIT_RANGE = 0.01  # the paper: initial weights uniform in [-0.01, 0.01]
 ARRAY_NAMES = ("W1", "b1", "W2", "b2")
 
 
+#: the largest network file (and its arrays, inflated) that is read: far above any real network of ours
+MAX_NETWORK_BYTES = 256 * 2**20
 BUILTIN = "builtin"  # the name of the network shipped in the package (experiments/train_shipped_network.py)
 # the networks shipped in the package, by the names ``net=`` takes: the one-ply TD(λ) network,
 # and the TD-Leaf(λ) network, which is meant to be played inside a search (``engine``)
@@ -362,11 +364,16 @@ class ValueNetwork:
         """Read a network written by :meth:`save`; a bad file raises :class:`NetworkError`."""
         source = str(path)
         try:
-            data = Path(path).read_bytes()
+            if Path(path).exists() and not Path(path).is_file():  # /dev/zero, a FIFO, a folder: never read
+                raise NetworkError(f"{source}: not a network file (not a regular file)")
+            with Path(path).open("rb") as fh:
+                data = fh.read(MAX_NETWORK_BYTES + 1)
         except FileNotFoundError:
             raise NetworkError(f"{source}: no such file") from None
         except OSError as exc:
             raise NetworkError(f"{source}: cannot read ({exc.strerror or exc})") from None
+        if len(data) > MAX_NETWORK_BYTES:
+            raise NetworkError(f"{source}: larger than {MAX_NETWORK_BYTES // 2**20} MB; not a network file of ours")
         return cls.from_bytes(data, source)
 
     @classmethod
@@ -374,6 +381,11 @@ class ValueNetwork:
         if not data.startswith(b"PK\x03\x04"):
             raise NetworkError(f"{source}: not a network file (expected a .npz archive)")
         try:
+            # the sizes the archive declares, checked before anything is inflated (no zip bombs)
+            with zipfile.ZipFile(io.BytesIO(data)) as archive:
+                inflated = sum(info.file_size for info in archive.infolist())
+            if inflated > MAX_NETWORK_BYTES:
+                raise NetworkError(f"{source}: its arrays would take {inflated:,} bytes; at most {MAX_NETWORK_BYTES:,}")
             with np.load(io.BytesIO(data), allow_pickle=False) as npz:
                 names = set(npz.files)
                 arrays = {name: npz[name] for name in (*ARRAY_NAMES, "meta") if name in names}

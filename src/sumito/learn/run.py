@@ -4,7 +4,8 @@
 atomically every K games: weights, both sides' traces, ε, the RNG state and the game count, so
 that ``--resume`` continues exactly where a killed run stopped), ``curve.csv`` (one row per
 evaluation), ``net-<games>.npz`` (networks sampled at chosen game counts), ``best.npz`` (the best
-network by evaluation so far) and ``network.npz`` (the latest).
+network by evaluation so far) and ``network.npz`` (the latest). Opening the folder again removes
+the temporary files a kill between a write and its rename left (:func:`~sumito.fileio.remove_stale_temps`).
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ from typing import Any
 
 import numpy as np
 
-from sumito.fileio import atomic_write_bytes, atomic_write_text
+from sumito.fileio import atomic_write_bytes, atomic_write_text, remove_stale_temps
 from sumito.learn.training import Trainer, TrainingConfig, TrainingError
 
 CHECKPOINT_VERSION = 1
@@ -105,6 +106,7 @@ class RunFolder:
         if not resume and self.checkpoint.exists():
             raise TrainingError(f"{self.path} already holds a run; use --resume to continue it or another --out")
         self.path.mkdir(parents=True, exist_ok=True)
+        remove_stale_temps(self.path)  # what a kill between a write and its rename left behind
         if not resume:
             atomic_write_text(self.path / "config.json", json.dumps(asdict(config), indent=2) + "\n")
             atomic_write_text(self.curve, ",".join(CURVE_FIELDS) + "\n")

@@ -68,6 +68,12 @@ class Opponent(Protocol):
     def choose_move(self, state: Any) -> int: ...
 
 
+#: the largest value of each numeric option (a network of 10^8 hidden units or a 99-ply TD-Leaf search is a
+#: typo, not an experiment: refused before it exhausts memory or never ends)
+_UPPER_BOUNDS = {"hidden": 4096, "search_depth": 9, "seed": 2**63 - 1, "max_plies": 10**6, "repetitions": 10**6,
+                 "switch_after": 10**9, "opening_plies": 1000}
+
+
 @dataclass
 class TrainingConfig:
     """Everything that defines a training run (presets fill it; every field can be overridden)."""
@@ -103,6 +109,8 @@ class TrainingConfig:
     def __post_init__(self) -> None:
         for f in fields(self):
             value = getattr(self, f.name)
+            if isinstance(value, str) and len(value) > 500:  # a name, a spec or a path: never this long
+                raise TrainingError(f"{f.name} has {len(value):,} characters; at most 500")
             default = getattr(TrainingConfig, f.name, None)
             if default is None:
                 continue
@@ -149,8 +157,19 @@ class TrainingConfig:
             raise TrainingError(f"td_mode must be 'online' or 'offline', not {self.td_mode!r}")
         if not 0 <= self.epsilon <= 1 or not 0 < self.epsilon_decay <= 1:
             raise TrainingError("epsilon must lie in [0, 1] and epsilon_decay in (0, 1]")
+        for name, high in _UPPER_BOUNDS.items():  # before anything is allocated or searched
+            if getattr(self, name) > high:
+                raise TrainingError(f"{name} must be at most {high}, not {getattr(self, name)}")
         if self.hidden < 1:
             raise TrainingError(f"hidden must be at least 1, not {self.hidden}")
+        from sumito.players.base import PlayerSpecError, parse_spec
+
+        try:
+            kind, _ = parse_spec(self.opponent)
+        except PlayerSpecError as exc:
+            raise TrainingError(f"opponent: {exc}") from None
+        if kind.name == "human":
+            raise TrainingError("opponent cannot be 'human': training games are played without a person")
         if self.search_depth < 1 or self.search_depth % 2 == 0:
             raise TrainingError(
                 f"search_depth must be an odd number of plies (1, 3, 5, ...) so that a leaf is the learner's "

@@ -67,6 +67,7 @@ from sumito.players.base import (
     register,
 )
 from sumito.search.context import WIN, SearchContext
+from sumito.stopping import STOP, call_stoppable, stop_requested
 
 UPPER_THRESHOLD = 0.5
 LOWER_THRESHOLD = 0.3
@@ -102,12 +103,15 @@ def _after_values(board, agent, lost, win, cells, offsets, ring, edge_ring, zobr
             lost[2 - agent] -= 1
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _value(board, side, agent, lost, depth, alpha, beta, ply, win, inline_only, cells, offsets, ring, edge_ring,
            zobrist, params, order_params, code, thresholds, upper, lower, ordering, pick_nodes, moves, keys, raw,
-           scratch, nodes):
-    """The value for ``agent`` of the position with ``side`` to move (minimax, alpha-beta)."""
+           scratch, nodes, stop):
+    """The value for ``agent`` of the position with ``side`` to move (minimax, alpha-beta); 0 once
+    ``stop[0]`` is set (sumito.stopping: the caller throws the search away)."""
     nodes[0] += 1
+    if stop[0]:
+        return 0.0
     if lost[0] >= win or lost[1] >= win:
         agent_lost = lost[agent - 1] >= win
         return -(WIN - ply) if agent_lost else WIN - ply
@@ -161,7 +165,7 @@ def _value(board, side, agent, lost, depth, alpha, beta, ply, win, inline_only, 
             lost[2 - side] += 1
         v = _value(board, 3 - side, agent, lost, next_depth, alpha, beta, ply + 1, win, inline_only, cells, offsets,
                    ring, edge_ring, zobrist, params, order_params, code, thresholds, upper, lower, ordering, pick_nodes,
-                   moves, keys, raw, scratch, nodes)
+                   moves, keys, raw, scratch, nodes, stop)
         unmake_move(board, mv, side, offsets)
         if mv & PUSH_OFF_BIT:
             lost[2 - side] -= 1
@@ -307,7 +311,8 @@ class AlphalonePlayer:
         deadline = time.perf_counter() + min(limits) if limits else None
         pick_nodes = self.two_best == "nodes"
         if pick_nodes:
-            _seed(int(self.rng.integers(2**31)))
+            # numba's random state is per thread: seed it in the thread the search runs in
+            call_stoppable(_seed, int(self.rng.integers(2**31)))
         moves = np.empty((2 * depth + 2, MAX_MOVES), dtype=np.int32)
         keys = np.empty((2 * depth + 2, MAX_MOVES), dtype=np.float64)
         raw, scratch = work_arrays()
@@ -321,13 +326,16 @@ class AlphalonePlayer:
             if mv & PUSH_OFF_BIT:
                 ctx.lost[2 - agent] += 1
             bound = second if self.two_best == "root" else best
-            v = _value(ctx.board, 3 - agent, agent, ctx.lost, depth, bound, np.inf, 1, ctx.win, ctx.inline_only,
-                       ctx.cells, ctx.offsets, ctx.ring, ctx.edge_ring, ctx.zobrist, self.params, self.order_params,
-                       self.features == "code", self.thresholds, UPPER_THRESHOLD, LOWER_THRESHOLD,
-                       ORDERINGS[self.ordering], pick_nodes, moves, keys, raw, scratch, nodes)
+            v = call_stoppable(_value, ctx.board, 3 - agent, agent, ctx.lost, depth, bound, np.inf, 1, ctx.win,
+                               ctx.inline_only, ctx.cells, ctx.offsets, ctx.ring, ctx.edge_ring, ctx.zobrist,
+                               self.params, self.order_params, self.features == "code", self.thresholds,
+                               UPPER_THRESHOLD, LOWER_THRESHOLD, ORDERINGS[self.ordering], pick_nodes, moves, keys, raw,
+                               scratch, nodes, STOP)
             unmake_move(ctx.board, np.int32(mv), agent, ctx.offsets)
             if mv & PUSH_OFF_BIT:
                 ctx.lost[2 - agent] -= 1
+            if stop_requested():  # the protocol's stop: keep the root moves already searched
+                break
             values[i] = v
             if v > best:
                 best, second = v, best

@@ -103,7 +103,8 @@ def parse_spec(spec: str) -> tuple[PlayerKind, dict[str, Any]]:
     name, _, opts_text = spec.strip().partition(":")
     name = name.strip().lower()
     if name not in _REGISTRY:
-        raise PlayerSpecError(f"unknown player {name!r} in {spec!r}; known players: {', '.join(player_names())}")
+        shown = name if len(name) <= 40 else name[:37] + "..."
+        raise PlayerSpecError(f"unknown player {shown!r} in {spec[:80]!r}; known players: {', '.join(player_names())}")
     kind = _REGISTRY[name]
     options: dict[str, Any] = {}
     for item in filter(None, (s.strip() for s in opts_text.split(","))):
@@ -159,7 +160,7 @@ def _convert(option: Option, key: str, value: str, spec: str) -> Any:
     shown = value if len(value) <= 40 else value[:37] + "..."
     if len(value) > MAX_VALUE_CHARS:
         raise PlayerSpecError(f"option {key} in the spec has {len(value)} characters; at most {MAX_VALUE_CHARS}")
-    kind = {bool: "yes or no", int: "a whole number", float: "a number"}.get(option.type, option.type.__name__)
+    kind = option.type.__name__
     pattern = {int: _INT, float: _FLOAT}.get(option.type)
     if pattern is not None and not pattern.fullmatch(value):
         raise PlayerSpecError(f"option {key}={shown!r} in {spec[:80]!r} must be {kind}")

@@ -15,11 +15,12 @@ from numba import njit
 from sumito.engine.kernels import MAX_MOVES, PUSH_OFF_BIT, generate_moves, make_move, unmake_move
 from sumito.evaluation.features import evaluate, work_arrays
 from sumito.search.context import WIN, SearchContext
+from sumito.stopping import STOP, call_stoppable
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _negamax(board, side, lost, depth, alpha, beta, ply, exact, win, inline_only, cells, offsets, ring, edge_ring,
-             zobrist, kind, params, root_moves, values, moves, raw, scratch, nodes):
+             zobrist, kind, params, root_moves, values, moves, raw, scratch, nodes, stop):
     """Negamax alpha-beta; at ply 0 it searches ``root_moves``, fills ``values`` and returns the
     index of the first best move.
 
@@ -29,6 +30,8 @@ def _negamax(board, side, lost, depth, alpha, beta, ply, exact, win, inline_only
     because numba's cache cannot load a recursive function called from another compiled one.
     """
     nodes[0] += 1
+    if stop[0]:  # Ctrl-C (sumito.stopping): the caller throws this search away
+        return 0 if ply == 0 else 0.0
     if ply > 0:
         if lost[0] >= win or lost[1] >= win:
             return -(WIN - ply)  # the previous mover pushed off the last marble needed: we have lost
@@ -52,7 +55,7 @@ def _negamax(board, side, lost, depth, alpha, beta, ply, exact, win, inline_only
         lower = -np.inf if (ply == 0 and exact) else alpha
         score = -_negamax(board, 3 - side, lost, depth - 1, -beta, -lower, ply + 1, exact, win, inline_only, cells,
                           offsets, ring, edge_ring, zobrist, kind, params, root_moves, values, moves, raw, scratch,
-                          nodes)
+                          nodes, stop)
         unmake_move(board, mv, side, offsets)
         if mv & PUSH_OFF_BIT:
             lost[2 - side] -= 1
@@ -81,9 +84,9 @@ def search(ctx: SearchContext, root_moves: np.ndarray, depth: int, kind: int, pa
     values = np.empty(len(root_moves), dtype=np.float64)
     raw, scratch = work_arrays()
     nodes = np.zeros(1, dtype=np.int64)
-    best = _negamax(ctx.board, ctx.side, ctx.lost, depth, -np.inf, np.inf, 0, exact, ctx.win, ctx.inline_only,
-                    ctx.cells, ctx.offsets, ctx.ring, ctx.edge_ring, ctx.zobrist, kind, params,
-                    root_moves.astype(np.int32), values, moves, raw, scratch, nodes)
+    best = call_stoppable(_negamax, ctx.board, ctx.side, ctx.lost, depth, -np.inf, np.inf, 0, exact, ctx.win,
+                          ctx.inline_only, ctx.cells, ctx.offsets, ctx.ring, ctx.edge_ring, ctx.zobrist, kind, params,
+                          root_moves.astype(np.int32), values, moves, raw, scratch, nodes, STOP)
     return int(best), values, int(nodes[0])
 
 

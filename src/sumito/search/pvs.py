@@ -36,6 +36,7 @@ from sumito.engine.kernels import (
 )
 from sumito.evaluation.features import evaluate, work_arrays
 from sumito.search.context import MAX_PLY, WIN, WIN_BOUND, SearchContext
+from sumito.stopping import STOP, call_stoppable
 
 EXACT, LOWER, UPPER = 1, 2, 3
 HISTORY_SIZE = 1 << 15  # history is indexed by the move's start, direction, count and broadside bits
@@ -74,9 +75,11 @@ def _score_from_tt(score, ply):
 
 
 @njit(cache=True)
-def _tick(stats, deadline):
+def _tick(stats, deadline, stop):
     stats[NODES] += 1
-    if deadline > 0.0 and stats[NODES] >= stats[NEXT_CHECK]:
+    if stop[0]:  # Ctrl-C, the protocol's stop or a server's deadline (sumito.stopping)
+        stats[ABORTED] = 1
+    elif deadline > 0.0 and stats[NODES] >= stats[NEXT_CHECK]:
         stats[NEXT_CHECK] = stats[NODES] + 1024
         if _now() > deadline:
             stats[ABORTED] = 1
@@ -129,7 +132,7 @@ def _pick(buf, order, i, n):
     return buf[i]
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _pvs(board, side, lost, depth, alpha, beta, ply, h, null_ok, shared):
     """One node of the search; ``depth <= 0`` is the quiescence search (``-depth`` plies into it).
 
@@ -141,10 +144,11 @@ def _pvs(board, side, lost, depth, alpha, beta, ply, h, null_ok, shared):
     board's tables, the evaluation, the transposition table, history, work arrays, statistics).
     """
     (g_win, g_inline, cells, offsets, ring, edge_ring, edge_cells, zobrist, kind, params, tt_keys, tt_info, tt_scores,
-     history, path, path_base, moves, orders, raw, scratch, stats, deadline, root_scores, root_side, contempt) = shared
+     history, path, path_base, moves, orders, raw, scratch, stats, deadline, root_scores, root_side, contempt,
+     stop) = shared
     # a draw is worth -contempt to the side searching at the root (it plays on rather than draw)
     draw = -contempt if side == root_side else contempt
-    _tick(stats, deadline)
+    _tick(stats, deadline, stop)
     if stats[ABORTED]:
         return 0.0
     # flags for the recursive calls as run-time values: a literal True/False would make numba
@@ -375,14 +379,14 @@ class Searcher:
             ctx.win, ctx.inline_only, ctx.cells, ctx.offsets, ctx.ring, ctx.edge_ring, ctx.edge_cells, ctx.zobrist,
             self.kind, self.params, self.tt_keys, self.tt_info, self.tt_scores, self.history, path, len(past),
             self.moves, self.orders, self.raw, self.scratch, stats, deadline, iteration_scores, ctx.side,
-            float(self.contempt),
+            float(self.contempt), STOP,
         )  # fmt: skip
         for depth in range(1, max(1, max_depth) + 1):
             iteration_scores[:] = -np.inf
             stats[BEST] = -1
             stats[ROOT_COUNT] = len(root_moves)
             self.moves[0, : len(root_moves)] = root_moves
-            _pvs(ctx.board, ctx.side, ctx.lost, depth, -np.inf, np.inf, 0, ctx.hash, False, shared)
+            call_stoppable(_pvs, ctx.board, ctx.side, ctx.lost, depth, -np.inf, np.inf, 0, ctx.hash, False, shared)
             index = int(stats[BEST])
             if stats[ABORTED]:
                 # a move that beat the previous best in the unfinished iteration is still better

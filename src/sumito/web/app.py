@@ -5,18 +5,25 @@ engine. Every error a client can cause is a 4xx answer ``{"detail": "one line"}`
 :class:`~sumito.engine.SumitoError` (a malformed move, position, spec or record) is a 400 with
 its own message, unless it says otherwise (``status`` 404 or 409), and a malformed request body
 is a 400 naming the field.
+
+What a client may do is bounded (see :mod:`sumito.web.limits`): request bodies are counted
+before they are read (413 past the limit); a ``Host`` header that does not name this server is
+refused (DNS rebinding), and so is a change requested by a page of another origin; a game can be
+changed only with the owner token it was created with (header ``X-Sumito-Token``); replays are
+paged.
 """
 
 from __future__ import annotations
 
 import contextlib
+import json
 import logging
-from collections.abc import AsyncIterator
-from concurrent.futures import ProcessPoolExecutor
+from collections.abc import AsyncIterator, Awaitable, Callable, MutableMapping
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
-from fastapi import FastAPI, Query, Request
+from fastapi import FastAPI, Header, Query, Request, Response
+from fastapi import Path as PathParam
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, PlainTextResponse
 from fastapi.staticfiles import StaticFiles
@@ -24,7 +31,9 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from sumito.arena.db import GameArchive, StoredGame, default_db_path
 from sumito.arena.errors import ArchiveError
+from sumito.arena.match import start_position
 from sumito.engine import LAYOUTS, Position, SumitoError, get_layout
+from sumito.web.limits import MAX_IMPORT_BYTES, MAX_REPLAY_PAGE, WebLimits, valid_token
 from sumito.web.serialize import board_json, layout_of
 from sumito.web.sessions import (
     MAX_SPEED,
@@ -36,8 +45,9 @@ from sumito.web.sessions import (
     WebError,
     WebStore,
     default_web_db_path,
+    new_token,
 )
-from sumito.web.thinking import start_workers, thinking_pool
+from sumito.web.thinking import ThinkingPool
 
 log = logging.getLogger("sumito.web")
 
@@ -48,6 +58,15 @@ PLACEHOLDER = """<!doctype html>
 """
 ARCHIVE_RESULTS = ("1-0", "0-1", "1/2-1/2")
 Side = Literal["black", "white"]
+#: the biggest request body (a record import is JSON around the record: escapes may double it)
+MAX_BODY_BYTES = 64 * 1024
+MAX_RECORD_BODY_BYTES = 2 * MAX_IMPORT_BYTES + 4096
+MAX_STORED_ID = 2**63 - 1  # SQLite's integers
+TOKEN_HEADER = "X-Sumito-Token"
+Token = Annotated[
+    str | None,
+    Header(alias=TOKEN_HEADER, max_length=200, description="the game's owner token, as its creation returned it"),
+]
 
 
 # --------------------------------------------------------------------------- request bodies
@@ -78,7 +97,10 @@ class SpeedBody(Body):
 
 
 class RecordBody(Body):
-    text: str = Field(max_length=1_000_000, description="one game record (the format of `sumito game --out`)")
+    text: str = Field(
+        max_length=2 * MAX_IMPORT_BYTES,  # the exact limit is in bytes, checked with a 413 by the hall
+        description="one game record (the format of `sumito game --out`), at most 256 KiB",
+    )
 
 
 class PositionBody(Body):
@@ -129,6 +151,98 @@ def _one_line(exc: BaseException) -> str:
     return lines[0] if lines else type(exc).__name__
 
 
+def _checked_token(token: str | None) -> str | None:
+    if token is not None and not valid_token(token):
+        raise WebError(f"{TOKEN_HEADER} must be 16 to 128 characters A-Z, a-z, 0-9, '-' or '_'")
+    return token
+
+
+# --------------------------------------------------------------------------- guards before any handler
+Scope = MutableMapping[str, Any]
+Receive = Callable[[], Awaitable[MutableMapping[str, Any]]]
+Send = Callable[[MutableMapping[str, Any]], Awaitable[None]]
+SAFE_METHODS = (b"GET", b"HEAD", b"OPTIONS")
+
+
+class _BodyTooLarge(Exception):
+    pass
+
+
+class RequestGuard:
+    """ASGI middleware: the allowed-hosts check, the cross-origin check and the body size limit.
+
+    It runs before FastAPI reads anything, so a huge body is refused from its ``Content-Length``
+    (or, sent in chunks, as soon as the count passes the limit) without being held in memory.
+    """
+
+    def __init__(self, app: Callable[[Scope, Receive, Send], Awaitable[None]], limits: WebLimits) -> None:
+        self.app = app
+        self.limits = limits
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        headers = {k.lower(): v for k, v in scope.get("headers", [])}
+        host = headers.get(b"host", b"").decode("latin-1")
+        if host and not self.limits.host_allowed(host):
+            shown = host if len(host) <= 60 else host[:57] + "..."
+            await _answer(send, 400, f"the host {shown!r} is not this server's (sumito serve --allowed-hosts)")
+            return
+        origin = headers.get(b"origin")
+        if origin is not None and scope.get("method", "GET").encode() not in SAFE_METHODS:
+            origin_host = origin.decode("latin-1").partition("://")[2]
+            if not origin_host or not self.limits.host_allowed(origin_host):
+                await _answer(send, 403, "a page of another site may not change games on this server")
+                return
+        limit = MAX_RECORD_BODY_BYTES if scope.get("path") == "/api/records" else MAX_BODY_BYTES
+        too_large = f"the request body is larger than this server takes ({limit} bytes)"
+        length = headers.get(b"content-length")
+        ascii_digits = length is not None and length.isascii() and length.isdigit()  # '²'.isdigit() is true
+        if length is not None and (not ascii_digits or len(length) > 15 or int(length) > limit):
+            if ascii_digits:
+                await _answer(send, 413, too_large)
+            else:
+                await _answer(send, 400, "the Content-Length header is not a number")
+            return
+        received = 0
+        exceeded = False
+        started = False
+
+        async def counted_receive() -> MutableMapping[str, Any]:
+            nonlocal received, exceeded
+            message = await receive()
+            if message.get("type") == "http.request":
+                received += len(message.get("body", b""))
+                if received > limit:
+                    exceeded = True
+                    raise _BodyTooLarge
+            return message
+
+        async def guarded_send(message: MutableMapping[str, Any]) -> None:
+            nonlocal started
+            if exceeded:  # the app's answer to a body it could not read: ours instead
+                if message.get("type") == "http.response.start" and not started:
+                    started = True
+                    await _answer(send, 413, too_large)
+                return
+            if message.get("type") == "http.response.start":
+                started = True
+            await send(message)
+
+        with contextlib.suppress(_BodyTooLarge):  # FastAPI may also turn it into a 400, which guarded_send drops
+            await self.app(scope, counted_receive, guarded_send)
+        if exceeded and not started:
+            await _answer(send, 413, too_large)
+
+
+async def _answer(send: Send, status: int, detail: str) -> None:
+    body = json.dumps({"detail": detail}).encode()
+    headers = [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())]
+    await send({"type": "http.response.start", "status": status, "headers": headers})
+    await send({"type": "http.response.body", "body": body})
+
+
 # --------------------------------------------------------------------------- the app
 def create_app(
     db_path: str | Path | None = None,
@@ -136,30 +250,31 @@ def create_app(
     *,
     workers: int | None = None,
     warm: bool = True,
+    limits: WebLimits | None = None,
 ) -> FastAPI:
     """The web app. ``db_path``: games in progress (default ``$XDG_DATA_HOME/sumito/web.sqlite``);
     ``archive_path``: the arena's game archive (default its usual file); ``workers``: processes
     that choose computer moves (default: the cores, at most 4); ``warm``: have each worker load
-    every player's kernels as it starts (a few seconds of background work; tests switch it off)."""
+    every player's kernels as it starts (a few seconds of background work; tests switch it off);
+    ``limits``: what clients may ask (``sumito serve``'s caps, model folder and allowed hosts)."""
     db = Path(db_path) if db_path is not None else default_web_db_path()
     archive = Path(archive_path) if archive_path is not None else default_db_path()
+    limits = limits or WebLimits()
     store = WebStore(db)  # a bad file fails here, before the server starts
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        def started_pool() -> ProcessPoolExecutor:
-            pool = thinking_pool(workers)
-            start_workers(pool, warm)
-            return pool
-
-        hall = GameHall(store, archive, started_pool)
+        pool = ThinkingPool(workers, warm)
+        pool.start()
+        hall = GameHall(store, archive, pool, limits)
         app.state.hall = hall
-        await hall.resume()
         try:
+            await hall.resume()
             yield
         finally:
+            pool.stop_replacing()  # the moves cancelled next must not fork new workers
             await hall.close()
-            _stop_pool(hall.pool)
+            pool.close()
             store.close()
 
     app = FastAPI(
@@ -169,6 +284,8 @@ def create_app(
         lifespan=lifespan,
     )
     app.state.archive_path = archive
+    app.state.limits = limits
+    app.add_middleware(RequestGuard, limits=limits)
     app.add_exception_handler(RequestValidationError, _validation_error)  # type: ignore[arg-type]
     app.add_exception_handler(SumitoError, _sumito_error)  # type: ignore[arg-type]
     app.add_exception_handler(Exception, _unexpected_error)
@@ -208,9 +325,21 @@ def create_app(
         return board_json(pos, layout_of(pos))
 
     # ----------------------------------------------------------------- games in progress
+    async def owned(request: Request, game_id: str, token: str | None) -> GameSession:
+        """The game, if ``token`` is its owner token (404 first: a game that does not exist has no owner)."""
+        session = await state_of(request, game_id)
+        GameHall.authorize(session, _checked_token(token))
+        return session
+
     @app.post("/api/games", status_code=201, tags=["games"])
-    async def new_game(body: NewGame, request: Request) -> dict[str, Any]:
-        """A new game; a computer that is to move starts thinking at once."""
+    async def new_game(body: NewGame, request: Request, x_sumito_token: Token = None) -> dict[str, Any]:
+        """A new game; a computer that is to move starts thinking at once.
+
+        The answer's ``token`` is the game's owner token, needed (header ``X-Sumito-Token``) to move,
+        undo, redo, resign, change the speed or delete it. A client may send its own token in that
+        header (16 to 128 URL-safe characters) to own all its games with one token; else one is made.
+        """
+        token = _checked_token(x_sumito_token) or new_token()
         session = await hall(request).create(
             body.black,
             body.white,
@@ -219,13 +348,15 @@ def create_app(
             speed=body.speed,
             win_threshold=body.win_threshold,
             inline_only=body.inline_only,
+            token=token,
         )
-        return session.state()
+        return {**session.state(), "token": token}
 
     @app.get("/api/games", tags=["games"])
-    async def games(request: Request) -> list[dict[str, Any]]:
-        """Games in progress and those finished in the last day, most recently changed first."""
-        return hall(request).games()
+    async def games(request: Request, x_sumito_token: Token = None) -> list[dict[str, Any]]:
+        """The games of the client's token (header ``X-Sumito-Token``): in progress, or finished in the
+        last day, most recently changed first; none without a token."""
+        return hall(request).games(_checked_token(x_sumito_token))
 
     @app.get("/api/games/{game_id}", tags=["games"])
     async def game_state(
@@ -245,39 +376,48 @@ def create_app(
         return hall(request).legal_moves(await state_of(request, game_id))
 
     @app.post("/api/games/{game_id}/moves", tags=["games"])
-    async def move(game_id: str, body: MoveBody, request: Request) -> dict[str, Any]:
+    async def move(game_id: str, body: MoveBody, request: Request, x_sumito_token: Token = None) -> dict[str, Any]:
         """Play a person's move; 400 names what is wrong with it, 409 when it is not a person's turn."""
-        session = await state_of(request, game_id)
+        session = await owned(request, game_id, x_sumito_token)
         await hall(request).play(session, body.move)
         return session.state()
 
     @app.post("/api/games/{game_id}/undo", tags=["games"])
-    async def undo(game_id: str, request: Request) -> dict[str, Any]:
+    async def undo(game_id: str, request: Request, x_sumito_token: Token = None) -> dict[str, Any]:
         """Take back the person's last move (and the computer's reply); a resignation first."""
-        session = await state_of(request, game_id)
+        session = await owned(request, game_id, x_sumito_token)
         await hall(request).undo(session)
         return session.state()
 
     @app.post("/api/games/{game_id}/redo", tags=["games"])
-    async def redo(game_id: str, request: Request) -> dict[str, Any]:
+    async def redo(game_id: str, request: Request, x_sumito_token: Token = None) -> dict[str, Any]:
         """Play again what the last undo took back."""
-        session = await state_of(request, game_id)
+        session = await owned(request, game_id, x_sumito_token)
         await hall(request).redo(session)
         return session.state()
 
     @app.post("/api/games/{game_id}/resign", tags=["games"])
-    async def resign(game_id: str, request: Request, body: ResignBody | None = None) -> dict[str, Any]:
+    async def resign(
+        game_id: str, request: Request, body: ResignBody | None = None, x_sumito_token: Token = None
+    ) -> dict[str, Any]:
         """End the game with ``side`` losing (default: the person's side)."""
-        session = await state_of(request, game_id)
+        session = await owned(request, game_id, x_sumito_token)
         await hall(request).resign(session, body.side if body else None)
         return session.state()
 
     @app.post("/api/games/{game_id}/speed", tags=["games"])
-    async def speed(game_id: str, body: SpeedBody, request: Request) -> dict[str, Any]:
+    async def speed(game_id: str, body: SpeedBody, request: Request, x_sumito_token: Token = None) -> dict[str, Any]:
         """Watch mode: the seconds between two computer moves."""
-        session = await state_of(request, game_id)
+        session = await owned(request, game_id, x_sumito_token)
         await hall(request).set_speed(session, body.speed)
         return session.state()
+
+    @app.delete("/api/games/{game_id}", status_code=204, tags=["games"])
+    async def delete_game(game_id: str, request: Request, x_sumito_token: Token = None) -> Response:
+        """Delete the game; a computer thinking on it stops. A finished game stays in the archive."""
+        session = await owned(request, game_id, x_sumito_token)
+        await hall(request).delete(session)
+        return Response(status_code=204)
 
     @app.get("/api/games/{game_id}/record", response_class=PlainTextResponse, tags=["records"])
     async def game_record(game_id: str, request: Request) -> PlainTextResponse:
@@ -286,10 +426,12 @@ def create_app(
         return PlainTextResponse(session.record().to_text())
 
     @app.post("/api/records", status_code=201, tags=["records"])
-    async def import_record(body: RecordBody, request: Request) -> dict[str, Any]:
-        """A record imported as a new game between two people, at its last position."""
-        session = await hall(request).import_record(body.text)
-        return {"game": session.state()}
+    async def import_record(body: RecordBody, request: Request, x_sumito_token: Token = None) -> dict[str, Any]:
+        """A record imported as a new game between two people, at its last position; ``token`` is
+        its owner token (as for a new game). At most 256 KiB and 2,000 plies (413 beyond)."""
+        token = _checked_token(x_sumito_token) or new_token()
+        session = await hall(request).import_record(body.text, token=token)
+        return {"game": session.state(), "token": token}
 
     # ----------------------------------------------------------------- the arena's archive
     @app.get("/api/archive", tags=["archive"])
@@ -312,18 +454,22 @@ def create_app(
         return {"total": total, "games": [_stored_summary(g) for g in rows]}
 
     @app.get("/api/archive/{stored_id}", tags=["archive"])
-    def archive_game(stored_id: int, request: Request) -> dict[str, Any]:
-        """A stored game with every position from the start to the end, for replay."""
+    def archive_game(
+        stored_id: StoredId,
+        request: Request,
+        start: Annotated[int, Query(ge=0, le=10**9, description="the first ply of the page")] = 0,
+        count: Annotated[
+            int, Query(ge=1, le=MAX_REPLAY_PAGE, description=f"boards in the page (at most {MAX_REPLAY_PAGE})")
+        ] = MAX_REPLAY_PAGE,
+    ) -> dict[str, Any]:
+        """A page of a stored game, for replay: ``boards`` are the positions after ``start`` ..
+        ``start + count - 1`` plies (those that exist), ``moves`` the moves played from each of them."""
         stored = _stored_game(request, stored_id)
-        game = stored.replay()
-        return {
-            "game": _stored_summary(stored),
-            "moves": [m.notation() for m in game.moves],
-            "boards": [board_json(p, stored.layout) for p in game.positions],
-        }
+        moves, boards = _replay_page(stored, start, count)
+        return {"game": _stored_summary(stored), "start": start, "moves": moves, "boards": boards}
 
     @app.get("/api/archive/{stored_id}/record", response_class=PlainTextResponse, tags=["archive"])
-    def archive_record(stored_id: int, request: Request) -> PlainTextResponse:
+    def archive_record(stored_id: StoredId, request: Request) -> PlainTextResponse:
         """A stored game as a record."""
         return PlainTextResponse(_stored_game(request, stored_id).to_record().to_text())
 
@@ -335,18 +481,22 @@ def create_app(
     return app
 
 
-def _stop_pool(pool: Any) -> None:
-    """Stop the workers now: a computer still thinking has nobody left to tell its move to."""
-    processes = list(getattr(pool, "_processes", {}).values())  # the pool keeps them private
-    pool.shutdown(wait=False, cancel_futures=True)
-    for process in processes:
-        with contextlib.suppress(Exception):
-            process.terminate()
-    for process in processes:
-        with contextlib.suppress(Exception):
-            process.join(timeout=2)
-            if process.is_alive():
-                process.kill()
+def _replay_page(stored: StoredGame, start: int, count: int) -> tuple[list[str], list[dict[str, Any]]]:
+    """The moves and boards of one page of a stored game: only the window's boards are built (a
+    40,000-ply game would be 164 MB of JSON in one answer), stepping through the moves before it."""
+    moves = stored.moves.split()
+    stop = min(start + count, len(moves) + 1)  # boards 0 .. len(moves)
+    boards: list[dict[str, Any]] = []
+    try:
+        position = start_position(stored.start_position, stored.win_threshold, stored.inline_only)
+        for ply in range(stop):
+            if ply >= start:
+                boards.append(board_json(position, stored.layout))
+            if ply + 1 < stop:
+                position = position.play(moves[ply])
+    except SumitoError as exc:
+        raise ArchiveError(f"stored game {stored.id} is damaged: {_one_line(exc)}") from None
+    return moves[start : min(start + count, len(moves))], boards
 
 
 def _archive_filters(player: str | None, layout: str | None, result: str | None) -> dict[str, Any]:
@@ -370,6 +520,9 @@ def _open_archive(request: Request) -> GameArchive | None:
         if "empty database" in str(exc):
             return None
         raise
+
+
+StoredId = Annotated[int, PathParam(ge=1, le=MAX_STORED_ID)]
 
 
 def _stored_game(request: Request, stored_id: int) -> StoredGame:

@@ -9,8 +9,13 @@ from __future__ import annotations
 import argparse
 import socket
 import sys
+from pathlib import Path
 
 from sumito.engine import SumitoError
+from sumito.procs import cap_workers
+from sumito.web.limits import DEFAULT_MAX_DEPTH, DEFAULT_MAX_HASH_MB, DEFAULT_MAX_TIME, ModelFolder, WebLimits
+
+WILDCARD_HOSTS = ("0.0.0.0", "::", "")
 
 
 class ServeError(SumitoError):
@@ -28,6 +33,32 @@ def add_serve_command(sub: argparse._SubParsersAction) -> None:
         "--archive", default=None, metavar="PATH", help="the game archive of `sumito games` (default: the usual one)"
     )
     p.add_argument("--workers", type=int, default=None, metavar="K", help="processes that choose computer moves")
+    p.add_argument(
+        "--models",
+        default=None,
+        metavar="DIR",
+        help="a folder of networks and weights files that players' net=/weights= may name (default: none; "
+        "only the shipped networks builtin and builtin-tdleaf)",
+    )
+    p.add_argument(
+        "--max-depth", type=int, default=DEFAULT_MAX_DEPTH, metavar="N",
+        help=f"the deepest search a client may ask for, in plies (default {DEFAULT_MAX_DEPTH})",
+    )
+    p.add_argument(
+        "--max-time", type=float, default=DEFAULT_MAX_TIME, metavar="S",
+        help=f"the most seconds a computer move may take (default {DEFAULT_MAX_TIME:g}); every move has this deadline",
+    )
+    p.add_argument(
+        "--max-hash", type=int, default=DEFAULT_MAX_HASH_MB, metavar="MB",
+        help=f"the biggest engine hash table a client may ask for (default {DEFAULT_MAX_HASH_MB} MB)",
+    )
+    p.add_argument(
+        "--allowed-hosts",
+        default="",
+        metavar="NAMES",
+        help="comma-separated host names the browser may use for this server besides localhost, 127.0.0.1, "
+        "[::1] and --host ('*': any; needed behind another name, e.g. with --host 0.0.0.0)",
+    )
     p.set_defaults(func=cmd_serve)
 
 
@@ -59,18 +90,49 @@ def _url(host: str, sock: socket.socket) -> str:
     return f"http://[{host}]:{port}/" if ":" in host else f"http://{host}:{port}/"
 
 
+def serve_limits(args: argparse.Namespace) -> WebLimits:
+    """The caps, model folder and allowed hosts that ``sumito serve``'s options ask for."""
+    models = None
+    if args.models is not None:
+        folder = Path(args.models)
+        if not folder.is_dir():
+            raise ServeError(f"--models {args.models}: not a folder")
+        models = str(folder.resolve())
+    hosts = [h.strip() for h in args.allowed_hosts.split(",") if h.strip()]
+    if args.host not in WILDCARD_HOSTS:
+        hosts.append(args.host)
+    try:
+        return WebLimits(
+            max_depth=args.max_depth,
+            max_time=args.max_time,
+            max_hash=args.max_hash,
+            models=ModelFolder(models),
+            allowed_hosts=tuple(hosts),
+        )
+    except ValueError as exc:
+        raise ServeError(str(exc)) from None
+
+
 def cmd_serve(args: argparse.Namespace) -> int:
     if args.workers is not None and args.workers < 1:
         raise ServeError(f"--workers must be at least 1, not {args.workers}")
+    workers = None if args.workers is None else cap_workers(args.workers)
+    limits = serve_limits(args)
     import uvicorn
 
     from sumito.web.app import create_app
 
-    app = create_app(args.db, args.archive, workers=args.workers)  # a bad database fails before the port opens
+    # a bad database fails before the port opens
+    app = create_app(args.db, args.archive, workers=workers, limits=limits)
     sock = open_socket(args.host, args.port)
-    config = uvicorn.Config(app, log_level="warning", access_log=False, lifespan="on")
+    # limit_concurrency: past that many open connections, new ones get a 503 rather than piling up
+    config = uvicorn.Config(
+        app, log_level="warning", access_log=False, lifespan="on", limit_concurrency=512, timeout_keep_alive=5
+    )
     server = uvicorn.Server(config)
     print(f"Sumito is running at {_url(args.host, sock)}")
+    if args.host in WILDCARD_HOSTS and not limits.allowed_hosts:
+        print("Listening on every address: add this machine's names with --allowed-hosts to reach it by them.")
     print("Open it in a browser; the API is described at /docs. Ctrl-C stops the server.")
     sys.stdout.flush()
     try:

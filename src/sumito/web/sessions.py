@@ -6,8 +6,14 @@ last change; a computer that was to move starts thinking again when the server c
 
 Each game has one lock. A computer's move is chosen in a worker process (see
 :mod:`sumito.web.thinking`) while the lock is free, so the game can be read, undone or resigned
-meanwhile; every change that makes the pending move meaningless (an undo, a resignation) bumps
-the game's ``generation``, and a move chosen for an older generation is thrown away.
+meanwhile; every change that makes the pending move meaningless (an undo, a resignation, deleting
+the game) bumps the game's ``generation`` and cancels the pending move, which kills its worker. A
+move that runs past its deadline sets the game's ``error``, which is saved: after a restart the
+computer does not start that search again.
+
+Each game has an owner: the SHA-256 of the token its creator got (or chose), stored instead of
+the token. Only a request carrying the token may change the game; the list of games shows a
+client the games of its token.
 
 Finished games are also written to the arena's game archive (``sumito games``), resigned ones
 included (the archive replays them with their declared ending). A resignation taken back by an
@@ -19,14 +25,13 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import datetime as _dt
+import hashlib
+import hmac
 import json
 import logging
 import secrets
 import sqlite3
 import time
-from collections.abc import Callable
-from concurrent.futures import ProcessPoolExecutor
-from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -38,9 +43,9 @@ from sumito.engine.game import DECLARED_REASONS
 from sumito.engine.geometry import COLOR_NAMES
 from sumito.fileio import claim_sqlite
 from sumito.players import PlayerSpecError, make_player, parse_spec
-from sumito.web import thinking
+from sumito.web.limits import LONG_MOVE, MAX_IMPORT_BYTES, MAX_IMPORT_PLIES, ModelFolder, WebLimits
 from sumito.web.serialize import COLOR_WORDS, board_json, layout_of, legal_move_json
-from sumito.web.thinking import ThinkRequest
+from sumito.web.thinking import ThinkError, ThinkingPool, ThinkRequest, ThinkTimeout, WorkerDied
 
 log = logging.getLogger("sumito.web")
 
@@ -50,7 +55,8 @@ MAX_SPEED = 60.0  # seconds between moves in watch mode
 RECENT = 24 * 3600  # finished games stay in the list of games for a day
 KEPT_IN_MEMORY = 500  # idle games beyond this many are dropped from memory (not from the database)
 IDLE = 60.0  # seconds without a request after which a game may be dropped from memory
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2  # 2: the owner column
+IMPORTS_AT_ONCE = 2  # records parsed at the same time (each in a thread); more wait their turn
 APPLICATION_ID = 0x53554D57  # "SUMW": the web app's games, not the arena's archive ("SUMI")
 NOT_ARCHIVED = -1  # archive_id of a finished game that is not to be archived (imported finished)
 
@@ -64,6 +70,16 @@ class WebError(SumitoError):
 
 class GameNotFoundError(WebError):
     status = 404
+
+
+class ForbiddenError(WebError):
+    """A change to a game by a client without its owner token."""
+
+    status = 403
+
+
+class TooLargeError(WebError):
+    status = 413
 
 
 class ConflictError(WebError):
@@ -158,8 +174,10 @@ class GameSession:
         error: str | None = None,
         archive_id: int | None = None,
         created: str | None = None,
+        owner: str | None = None,
     ) -> None:
         self.id = game_id
+        self.owner = owner  # SHA-256 of the owner token (hex); None: a game from before owner tokens
         self.game = game
         self.seats = seats
         self.layout = layout_of(game.start)
@@ -172,6 +190,7 @@ class GameSession:
         self.updated = self.created
         self.lock = asyncio.Lock()
         self.thinking = False
+        self.task: asyncio.Task | None = None  # the computer's turn in progress, cancelled by any change
         self.generation = 0  # bumped by every change that makes a pending computer move stale
         self.last_move_at = time.monotonic()
         self.last_used = time.monotonic()
@@ -241,7 +260,7 @@ class GameSession:
             "updated": self.updated,
         }
 
-    def think_request(self) -> ThinkRequest:
+    def think_request(self, movetime: float | None = None, models: ModelFolder | None = None) -> ThinkRequest:
         pos = self.game.position
         return ThinkRequest(
             spec=self.seat_to_move.spec,
@@ -249,6 +268,8 @@ class GameSession:
             win_threshold=pos.variant.win_threshold,
             inline_only=pos.variant.inline_only,
             history=tuple(p.zobrist for p in self.game.positions[:-1]),
+            movetime=movetime,
+            models=models,
         )
 
     def record(self) -> GameRecord:
@@ -301,6 +322,15 @@ class GameSession:
             await asyncio.wait_for(self._changed.wait(), timeout=seconds)
 
 
+def owner_hash(token: str) -> str:
+    """What the database keeps of an owner token: its SHA-256, so the file gives no game away."""
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def new_token() -> str:
+    return secrets.token_urlsafe(24)
+
+
 def outcome_json(outcome: Outcome | None) -> dict[str, Any] | None:
     if outcome is None:
         return None
@@ -340,14 +370,16 @@ CREATE TABLE web_games (
     ply INTEGER NOT NULL,
     result TEXT,                       -- NULL while the game goes on
     reason TEXT,
-    archive_id INTEGER                 -- id in the arena's archive; -1 not to be archived; NULL not yet
+    archive_id INTEGER,                -- id in the arena's archive; -1 not to be archived; NULL not yet
+    owner TEXT                         -- SHA-256 (hex) of the owner token; NULL: from before version 2
 );
 CREATE INDEX web_games_updated ON web_games(updated);
+CREATE INDEX web_games_owner ON web_games(owner, updated);
 """
 _COLUMNS = (
     *("id", "created", "updated", "black", "white", "black_name", "white_name", "start", "win_threshold"),
     *("inline_only", "rules", "moves", "move_times", "redo", "declared", "speed", "error", "layout", "ply"),
-    *("result", "reason", "archive_id"),
+    *("result", "reason", "archive_id", "owner"),
 )
 
 
@@ -375,13 +407,32 @@ class WebStore:
             raise
 
     def _check_schema(self) -> None:
+        self._upgrade()
         claim_sqlite(self.conn, self.path, application_id=APPLICATION_ID, version=SCHEMA_VERSION, schema=_SCHEMA,
                      what="a database of Sumito web games", error=WebStoreError)
         self.conn.execute("PRAGMA journal_mode = WAL")  # readers never wait for a writer
         self.conn.execute("PRAGMA synchronous = NORMAL")
 
+    def _upgrade(self) -> None:
+        """Version 1 (no owners) to 2: its games get no owner, so they can be watched but not changed."""
+        try:
+            app_id = self.conn.execute("PRAGMA application_id").fetchone()[0]
+            version = self.conn.execute("PRAGMA user_version").fetchone()[0]
+            if app_id != APPLICATION_ID or version != 1:
+                return
+            self.conn.executescript(
+                "BEGIN; ALTER TABLE web_games ADD COLUMN owner TEXT; "
+                "CREATE INDEX web_games_owner ON web_games(owner, updated); PRAGMA user_version = 2; COMMIT;"
+            )
+        except sqlite3.Error as exc:  # claim_sqlite then says what the file is
+            log.warning("cannot upgrade %s: %s", self.path, exc)
+
     def close(self) -> None:
         self.conn.close()
+
+    def delete(self, game_id: str) -> None:
+        with self.conn:
+            self.conn.execute("DELETE FROM web_games WHERE id = ?", (game_id,))
 
     def save(self, session: GameSession) -> None:
         """Write the whole game in one transaction: a crash leaves the game as it was or as it is."""
@@ -419,6 +470,7 @@ class WebStore:
             "result": None if outcome is None else outcome.result,
             "reason": None if outcome is None else outcome.reason,
             "archive_id": session.archive_id,
+            "owner": session.owner,
         }
         marks = ", ".join("?" for _ in row)
         sql = f"INSERT OR REPLACE INTO web_games ({', '.join(row)}) VALUES ({marks})"
@@ -435,12 +487,12 @@ class WebStore:
         rows = self.conn.execute("SELECT id FROM web_games WHERE result IS NULL OR archive_id IS NULL ORDER BY updated")
         return [r[0] for r in rows]
 
-    def recent(self, since: str, limit: int = 100) -> list[dict[str, Any]]:
-        """Summaries of the games still going or changed since ``since``, without replaying them."""
+    def recent(self, since: str, owner: str, limit: int = 100) -> list[dict[str, Any]]:
+        """Summaries of ``owner``'s games still going or changed since ``since``, without replaying them."""
         rows = self.conn.execute(
             "SELECT id, black, white, black_name, white_name, layout, ply, result, reason, updated FROM web_games "
-            "WHERE result IS NULL OR updated >= ? ORDER BY updated DESC LIMIT ?",
-            (since, limit),
+            "WHERE owner = ? AND (result IS NULL OR updated >= ?) ORDER BY updated DESC LIMIT ?",
+            (owner, since, limit),
         )
         winners = {"1-0": "black", "0-1": "white"}
         return [
@@ -484,6 +536,7 @@ class WebStore:
                 error=values["error"],
                 archive_id=values["archive_id"],
                 created=values["created"],
+                owner=values["owner"],
             )
         except (SumitoError, ValueError, KeyError, TypeError) as exc:
             log.warning("stored game %s in %s is damaged and left alone: %s", values.get("id"), self.path, exc)
@@ -537,19 +590,26 @@ def archive_finished_game(path: Path, snapshot: dict[str, Any]) -> int:
 class GameHall:
     """Every game of the server: creation, lookup, the players' actions and the computers' turns."""
 
-    def __init__(self, store: WebStore, archive_path: Path, pool_factory: Callable[[], ProcessPoolExecutor]) -> None:
+    def __init__(
+        self, store: WebStore, archive_path: Path, pool: ThinkingPool, limits: WebLimits | None = None
+    ) -> None:
         self.store = store
-        self.pool_factory = pool_factory  # a pool of workers, started
-        self.pool = pool_factory()
+        self.pool = pool  # started
+        self.limits = limits or WebLimits()
         self.archive_path = archive_path
         self.sessions: dict[str, GameSession] = {}
         self.background: set[asyncio.Task] = set()
         self.checked_specs: set[str] = set()
+        self.imports = asyncio.Semaphore(IMPORTS_AT_ONCE)
         self.closing = False
 
     # ----------------------------------------------------------------- lifecycle
     async def resume(self) -> None:
-        """After a (re)start: computers that were to move think again; finished games get archived."""
+        """After a (re)start: computers that were to move think again; finished games get archived.
+
+        A game whose last search failed or overran keeps its error and does not think again until
+        a person undoes; a spec beyond this server's (new) caps gets an error when its turn starts.
+        """
         for game_id in self.store.ids_to_resume():
             session = self.store.load(game_id)
             if session is None:
@@ -565,7 +625,7 @@ class GameHall:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
 
-    # ----------------------------------------------------------------- lookup
+    # ----------------------------------------------------------------- lookup and owners
     def session(self, game_id: str) -> GameSession:
         session = self.sessions.get(game_id)
         if session is None:
@@ -576,6 +636,16 @@ class GameHall:
             self._remember(session)
         session.last_used = time.monotonic()
         return session
+
+    @staticmethod
+    def authorize(session: GameSession, token: str | None) -> None:
+        """Refuse a change to ``session`` unless ``token`` is its owner token."""
+        if session.owner is None:
+            raise ForbiddenError(f"game {session.id} was started before owner tokens; it can be watched, not changed")
+        if not token:
+            raise ForbiddenError(f"changing game {session.id} needs its owner token (header X-Sumito-Token)")
+        if not hmac.compare_digest(owner_hash(token), session.owner):
+            raise ForbiddenError(f"game {session.id} belongs to another client (the X-Sumito-Token does not match)")
 
     def _remember(self, session: GameSession) -> None:
         self.sessions[session.id] = session
@@ -601,25 +671,31 @@ class GameHall:
         for s in idle[: len(self.sessions) - KEPT_IN_MEMORY]:
             del self.sessions[s.id]
 
-    def games(self) -> list[dict[str, Any]]:
-        """Games in progress and finished in the last day, newest change first (from the database's summaries)."""
+    def games(self, token: str | None) -> list[dict[str, Any]]:
+        """The games of ``token``'s owner in progress and finished in the last day, newest change first."""
+        if not token:
+            return []
         since = (_dt.datetime.now(_dt.UTC) - _dt.timedelta(seconds=RECENT)).isoformat(timespec="seconds")
         out = []
-        for summary in self.store.recent(since):
+        for summary in self.store.recent(since, owner_hash(token)):
             session = self.sessions.get(summary["id"])
             out.append(session.summary() if session is not None else summary)
         return out
 
     # ----------------------------------------------------------------- creation
     async def check_player(self, seat: Seat) -> None:
-        """Build the player once (in a thread: a network file is read) so that a bad spec is a 400 now.
+        """Check the spec against this server's caps and build the player once (in a thread: a
+        network file is read), so that a bad spec is a 400 now.
 
         Building is cheap (no kernel runs); the workers build their own copies for the moves.
         """
-        if seat.human or seat.spec in self.checked_specs:
+        if seat.human:
+            return
+        self.limits.check_spec(seat.spec)
+        if seat.spec in self.checked_specs:
             return
         try:
-            await asyncio.to_thread(make_player, seat.spec)
+            await asyncio.to_thread(make_player, seat.spec, self.limits.models)
         except SumitoError as exc:
             raise PlayerSpecError(_one_line(exc)) from None
         except Exception as exc:  # a player whose construction fails in an unexpected way
@@ -637,7 +713,10 @@ class GameHall:
         speed: float = 1.0,
         win_threshold: int | None = None,
         inline_only: bool | None = None,
+        *,
+        token: str,
     ) -> GameSession:
+        """A new game owned by ``token``."""
         seats = {BLACK: resolve_seat(black), WHITE: resolve_seat(white)}
         if position is not None and position.strip():
             base = Position.from_string(position)
@@ -647,27 +726,43 @@ class GameHall:
             start = Position.start(layout, win_threshold=win_threshold, inline_only=inline_only)
         for seat in {s for s in seats.values() if not s.human}:
             await self.check_player(seat)
-        session = GameSession(_new_id(), Game(start, DEFAULT_RULES), seats, speed=speed)
+        session = GameSession(_new_id(), Game(start, DEFAULT_RULES), seats, speed=speed, owner=owner_hash(token))
         self._remember(session)
         async with session.lock:
             self._after_change(session)
         return session
 
-    async def import_record(self, text: str) -> GameSession:
-        records = parse_records(text, source="the record")
+    async def import_record(self, text: str, *, token: str) -> GameSession:
+        """A record as a new game between two people, owned by ``token``; bounded in size and plies."""
+        size = len(text.encode("utf-8", "surrogatepass"))
+        if size > MAX_IMPORT_BYTES:
+            raise TooLargeError(f"the record has {size} bytes; this server imports at most {MAX_IMPORT_BYTES}")
+        # a cheap upper bound before any parsing: every ply is one word, with a move number every two
+        words = len(text.split())
+        if words > 2 * MAX_IMPORT_PLIES + 2_000:
+            raise TooLargeError(f"the record is too long: this server imports at most {MAX_IMPORT_PLIES} plies")
+        async with self.imports:  # parsed in a thread, so that other clients are served meanwhile
+            records = await asyncio.to_thread(parse_records, text, source="the record")
         if not records:
             raise WebError("the text holds no game record (tags in [brackets], then the moves)")
         if len(records) > 1:
             raise WebError(f"the text holds {len(records)} game records; import one at a time")
         record = records[0]
+        game = record.game
+        if game.plies > MAX_IMPORT_PLIES:
+            raise TooLargeError(f"the record has {game.plies} plies; this server imports at most {MAX_IMPORT_PLIES}")
         seats = {
             BLACK: Seat(HUMAN, record.tags.get("Black", "").strip()[:80] or "Black"),
             WHITE: Seat(HUMAN, record.tags.get("White", "").strip()[:80] or "White"),
         }
-        game = record.game
         finished = game.outcome() is not None
         session = GameSession(
-            _new_id(), game, seats, archive_id=NOT_ARCHIVED if finished else None, move_times=[None] * game.plies
+            _new_id(),
+            game,
+            seats,
+            archive_id=NOT_ARCHIVED if finished else None,
+            move_times=[None] * game.plies,
+            owner=owner_hash(token),
         )
         self._remember(session)
         async with session.lock:
@@ -730,6 +825,16 @@ class GameHall:
             session.changed()
             self.store.save(session)
 
+    async def delete(self, session: GameSession) -> None:
+        """Remove the game (a finished one stays in the arena's archive); its computer stops thinking."""
+        async with session.lock:
+            session.generation += 1
+            session.thinking = False
+            self._cancel_turn(session)
+            self.store.delete(session.id)
+            self.sessions.pop(session.id, None)
+            session.changed()
+
     def legal_moves(self, session: GameSession) -> list[dict[str, Any]]:
         """The legal moves as JSON, kept for the position (the page asks once a turn, a watcher maybe more)."""
         key = (session.game.plies, session.game.position.zobrist, session.game.outcome() is None)
@@ -741,14 +846,16 @@ class GameHall:
     def _after_change(self, session: GameSession, save: bool = True) -> None:
         """Save the game, wake its waiters, start the computer's turn, archive a finished game.
 
-        The caller holds the game's lock. Any pending computer move is stale from here on.
+        The caller holds the game's lock. Any pending computer move is stale from here on: its
+        turn is cancelled, which frees (kills and replaces) its worker at once.
         """
         session.generation += 1
         session.thinking = False
+        self._cancel_turn(session)
         outcome = session.game.outcome()
         if outcome is None and not session.seat_to_move.human and session.error is None and not self.closing:
             session.thinking = True
-            self._spawn(self._computer_turn(session, session.generation))
+            session.task = self._spawn(self._computer_turn(session, session.generation))
         if outcome is not None and session.archive_id is None:
             self._spawn(self._archive(session, session.generation))
         if save:
@@ -757,26 +864,41 @@ class GameHall:
         else:
             session.changed()
 
-    def _spawn(self, coroutine: Any) -> None:
+    @staticmethod
+    def _cancel_turn(session: GameSession) -> None:
+        task, session.task = session.task, None
+        if task is not None and not task.done() and task is not asyncio.current_task():
+            task.cancel()
+
+    def _spawn(self, coroutine: Any) -> asyncio.Task:
         task = asyncio.get_running_loop().create_task(coroutine)
         self.background.add(task)
         task.add_done_callback(self.background.discard)
+        return task
 
     async def _computer_turn(self, session: GameSession, generation: int) -> None:
-        """Choose the computer's move in a worker, wait out the watch-mode pause, then play it."""
+        """Choose the computer's move in a worker, within its deadline; wait out the watch-mode pause; play it."""
         async with session.lock:
             if session.generation != generation:
                 return
-            request = session.think_request()
-        pool = self.pool
+            spec = session.seat_to_move.spec
+            try:
+                expected = self.limits.check_spec(spec)  # again: the server may have restarted with lower caps
+            except SumitoError as exc:
+                session.error = _one_line(exc)
+                self._after_change(session)
+                return
+            request = session.think_request(movetime=expected, models=self.limits.models)
+        deadline = self.limits.deadline(expected)
         try:
-            notation = await asyncio.wrap_future(pool.submit(thinking.choose_move, request))
-        except Exception as exc:
-            if isinstance(exc, BrokenProcessPool):
-                self._renew_pool(pool)
-                message = f"{request.spec}: its worker process died (out of memory?)"
+            notation = await self.pool.think(request, deadline, long=expected > LONG_MOVE)
+        except (ThinkTimeout, WorkerDied, ThinkError) as exc:
+            if isinstance(exc, ThinkTimeout):
+                message = f"{spec} did not move within {deadline:g} s, this server's limit; its search was stopped"
+            elif isinstance(exc, WorkerDied):
+                message = f"{spec}: its worker process died (out of memory?)"
             else:
-                message = f"{request.spec} failed: {_one_line(exc)}"
+                message = f"{spec} failed: {exc}"
             log.warning("game %s: %s", session.id, message)
             async with session.lock:
                 if session.generation == generation:
@@ -794,7 +916,7 @@ class GameHall:
             try:
                 session.play(notation)
             except SumitoError as exc:
-                session.error = f"{request.spec} chose {notation!r}, which cannot be played: {_one_line(exc)}"
+                session.error = f"{spec} chose {notation!r}, which cannot be played: {_one_line(exc)}"
             self._after_change(session)
 
     async def _archive(self, session: GameSession, generation: int) -> None:
@@ -822,17 +944,10 @@ class GameHall:
             log.warning("game %s could not be added to the archive %s: %s", session.id, self.archive_path, exc)
             return
         async with session.lock:
-            if session.generation == generation:
+            if session.generation == generation and session.id in self.sessions:
                 session.archive_id = archive_id
                 self.store.save(session)
 
-    def _renew_pool(self, broken: ProcessPoolExecutor) -> None:
-        """Replace a broken pool of workers (a worker that dies takes its pool with it), once."""
-        if self.pool is not broken:
-            return
-        self.pool = self.pool_factory()
-        broken.shutdown(wait=False, cancel_futures=True)
-
 
 def _new_id() -> str:
-    return "g-" + secrets.token_hex(6)
+    return "g-" + secrets.token_hex(8)

@@ -1,25 +1,43 @@
-"""Computer moves for the web app, chosen in worker processes so that the server never waits on them.
+"""Computer moves for the web app, chosen in worker processes that the server can kill.
 
 The numba kernels of the search and the evaluations hold the GIL while they run, so a computer
 thinking in a thread of the server process would stall every other request for as long as it
-thinks. Moves are therefore chosen in a small pool of worker processes. A request is plain data
-(the player's spec, the position string, the variant and the hashes of the earlier positions);
+thinks. Moves are therefore chosen in a small pool of forked worker processes. A request is plain
+data (the player's spec, the position string, the variant, the hashes of the earlier positions);
 each worker keeps the players it has built, keyed by spec, so an engine keeps its transposition
 table and a network is loaded once per worker, not once per move.
+
+A search cannot be interrupted from outside, so the pool is our own rather than
+``concurrent.futures``': each worker is one process on one pipe, and a move that runs past its
+deadline, or whose game no longer wants it (an undo, a resignation, a deleted game), costs its
+worker: the process is killed and a fresh one forked in its place. Long moves may hold all workers
+but one, so that quick players always get a turn. Workers die with the server (``kill -9``
+included) and close the sockets they inherited, so they never hold the port or a client's
+connection.
 """
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import importlib
+import logging
 import multiprocessing
+import os
 import signal
+import stat
 from collections import OrderedDict
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
+from multiprocessing.connection import Connection
+from typing import Any
 
 from sumito.arena.executor import available_cores
 from sumito.arena.match import start_position
 from sumito.players import Player, make_player
+from sumito.procs import die_with_parent
+from sumito.web.limits import LONG_MOVE, ModelFolder
+
+log = logging.getLogger("sumito.web")
 
 PLAYER_MODULES = ("random", "greedy", "heuristic", "abla", "alphalone", "engine", "td")
 # one cheap move of each kind of player loads its kernels
@@ -27,6 +45,19 @@ WARM_UP_SPECS = (
     *("random", "greedy", "heuristic:depth=1", "abla:depth=1", "alphalone:depth=1", "td", "engine:depth=1,hash=1"),
 )
 PLAYERS_PER_WORKER = 8  # players kept per worker process (an engine holds a 32 MB table by default)
+READY_TIMEOUT = 300.0  # seconds a fresh worker may take to load the kernels before it is replaced
+
+
+class ThinkError(Exception):
+    """The player raised while choosing (a bug or a bad file): its message; the worker lives on."""
+
+
+class ThinkTimeout(Exception):
+    """The move ran past its deadline; its worker was killed and replaced."""
+
+
+class WorkerDied(Exception):
+    """The worker process died while thinking (out of memory, a crash); it was replaced."""
 
 
 @dataclass(frozen=True)
@@ -39,17 +70,19 @@ class ThinkRequest:
     inline_only: bool
     history: tuple[int, ...] = ()
     movetime: float | None = None
+    models: ModelFolder | None = None  # which files the spec may name; None: any (not a server's request)
 
 
-_players: OrderedDict[str, Player] = OrderedDict()
+_players: OrderedDict[tuple[str, ModelFolder | None], Player] = OrderedDict()
 
 
-def build_player(spec: str) -> Player:
+def build_player(spec: str, models: ModelFolder | None = None) -> Player:
     """The player ``spec`` names, built once per worker and kept (most recently used last)."""
-    player = _players.pop(spec, None)
+    key = (spec, models)
+    player = _players.pop(key, None)
     if player is None:
-        player = make_player(spec)
-    _players[spec] = player
+        player = make_player(spec, resolve_path=models)
+    _players[key] = player
     while len(_players) > PLAYERS_PER_WORKER:
         _players.popitem(last=False)
     return player
@@ -57,28 +90,17 @@ def build_player(spec: str) -> Player:
 
 def choose_move(request: ThinkRequest) -> str:
     """The move (in notation) that the player ``request.spec`` chooses; runs in a worker process."""
-    player = build_player(request.spec)
+    player = build_player(request.spec, request.models)
     position = start_position(request.position, request.win_threshold, request.inline_only)
     move = player.choose(position, movetime=request.movetime, history=list(request.history))
     return move.notation()
 
 
-def _worker_start() -> None:
-    """Workers leave Ctrl-C to the server, which shuts them down, and die when it terminates them.
-
-    A forked worker inherits the server's handlers (uvicorn catches SIGTERM to shut down
-    gracefully), so both are set back here.
-    """
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    signal.signal(signal.SIGTERM, signal.SIG_DFL)
-
-
 def preload() -> int:
     """Load every player's compiled kernels in this process (from numba's disk cache, a few seconds).
 
-    Runs in each fresh worker, in the background, so that the first engine move of a game does
-    not wait for it; a no-op where the kernels are loaded already (in workers forked from a
-    process that has them).
+    Runs in each fresh worker before it takes a move, so that the first engine move of a game
+    does not wait for it; cheap where the kernels are loaded already.
     """
     from sumito.engine import Position
 
@@ -91,30 +113,183 @@ def preload() -> int:
     return position.count_legal_moves()
 
 
-def _start_worker() -> int:
-    return 0
+def _close_inherited_sockets(keep: int) -> None:
+    """Point every inherited socket (the listening one, clients' connections, the event loop's
+    self-pipe) at /dev/null: a worker holding a copy of the listening socket keeps the port busy
+    after the server dies, and one holding a client's connection keeps that client waiting.
+    ``dup2`` rather than ``close``, so that the parent's socket objects copied into this process
+    can never close an unrelated file that reused the number."""
+    null = os.open(os.devnull, os.O_RDWR)
+    try:
+        for name in os.listdir("/proc/self/fd"):
+            fd = int(name)
+            if fd in (keep, null):
+                continue
+            with contextlib.suppress(OSError):
+                if stat.S_ISSOCK(os.fstat(fd).st_mode):
+                    os.dup2(null, fd)
+    except OSError:  # no /proc (not Linux): the worker dies with the server all the same
+        pass
+    finally:
+        os.close(null)
 
 
-def thinking_pool(workers: int | None = None) -> ProcessPoolExecutor:
-    """A pool of ``workers`` processes (default: the cores available, at most 4) for computer moves.
+def _worker_main(conn: Connection, parent: int, warm: bool) -> None:
+    """A worker's life: die with the server, then answer requests one at a time until the pipe closes."""
+    die_with_parent(parent)
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the server's; it kills the workers
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)  # uvicorn's graceful-shutdown handler is the server's
+    _close_inherited_sockets(conn.fileno())
+    if warm:
+        preload()
+    conn.send(("ready", None))
+    while True:
+        try:
+            request = conn.recv()
+        except (EOFError, OSError):
+            return
+        try:
+            reply: tuple[str, Any] = ("move", choose_move(request))
+        except BaseException as exc:  # any failure of the player is its game's error, not the worker's end
+            lines = str(exc).strip().splitlines()
+            reply = ("error", lines[0] if lines else type(exc).__name__)
+        conn.send(reply)
 
-    The workers are forked (they start in milliseconds, with the players' modules already
-    imported) when the first task is submitted: :func:`warm_up` does that as the server starts,
-    from the event loop's thread, before any request is served.
+
+class _Worker:
+    def __init__(self, context: Any, warm: bool) -> None:
+        self.conn, child = context.Pipe(duplex=True)
+        self.process = context.Process(target=_worker_main, args=(child, os.getpid(), warm), daemon=True)
+        self.process.start()
+        child.close()
+
+    def kill(self) -> None:
+        with contextlib.suppress(Exception):
+            self.process.kill()
+        with contextlib.suppress(Exception):
+            self.process.join(timeout=2)  # SIGKILL: milliseconds; reaps the process
+        with contextlib.suppress(Exception):
+            self.conn.close()
+
+
+async def _readable(conn: Connection, timeout: float | None) -> bool:
+    """Wait until ``conn`` has data (or EOF) without blocking the event loop; False on timeout."""
+    loop = asyncio.get_running_loop()
+    ready = loop.create_future()
+    fd = conn.fileno()
+    loop.add_reader(fd, lambda: ready.done() or ready.set_result(True))
+    try:
+        await asyncio.wait_for(ready, timeout)
+        return True
+    except TimeoutError:
+        return False
+    finally:
+        loop.remove_reader(fd)
+
+
+class ThinkingPool:
+    """``size`` worker processes choosing computer moves, each move with a deadline, any move cancellable.
+
+    Create and use it inside the server's event loop: :meth:`start` forks the workers,
+    :meth:`think` chooses one move, :meth:`close` kills them all.
     """
-    count = workers or min(4, available_cores())
-    context = multiprocessing.get_context("fork")
-    return ProcessPoolExecutor(max_workers=count, mp_context=context, initializer=_worker_start)
 
+    def __init__(self, size: int | None = None, warm: bool = True) -> None:
+        self.size = max(1, size or min(4, available_cores()))
+        self.warm = warm
+        self.context = multiprocessing.get_context("fork")  # workers know every registered player at once
+        self.workers: set[_Worker] = set()
+        self.replaced = 0  # workers killed for overrunning, being cancelled or dying (for tests and logs)
+        self._idle: asyncio.Queue[_Worker] | None = None
+        self._long: asyncio.Semaphore | None = None
+        self._starting: set[asyncio.Task] = set()
+        self._closed = False
 
-def start_workers(pool: ProcessPoolExecutor, warm: bool = True) -> None:
-    """Fork the workers now, from the calling (event loop's) thread, before any request is served.
+    def start(self) -> None:
+        """Fork the workers now, from the event loop's thread, before any request is served."""
+        for module in PLAYER_MODULES:  # imported before the fork, once for every worker
+            importlib.import_module(f"sumito.players.{module}")
+        self._idle = asyncio.Queue()
+        self._long = asyncio.Semaphore(max(1, self.size - 1))
+        for _ in range(self.size):
+            self._spawn()
 
-    With ``warm``, each worker then loads every player's kernels in the background (see
-    :func:`preload`); nothing waits for that.
-    """
-    for module in PLAYER_MODULES:  # imported before the fork, once for every worker
-        importlib.import_module(f"sumito.players.{module}")
-    workers = pool._max_workers  # type: ignore[attr-defined]
-    for _ in range(workers):
-        pool.submit(preload if warm else _start_worker)
+    def _spawn(self) -> None:
+        if self._closed:
+            return
+        worker = _Worker(self.context, self.warm)
+        self.workers.add(worker)
+        task = asyncio.get_running_loop().create_task(self._await_ready(worker))
+        self._starting.add(task)
+        task.add_done_callback(self._starting.discard)
+
+    async def _await_ready(self, worker: _Worker) -> None:
+        """Hand a fresh worker out once it says it is ready; replace one that never does."""
+        try:
+            if await _readable(worker.conn, READY_TIMEOUT):
+                kind, _ = worker.conn.recv()
+                if kind == "ready":
+                    assert self._idle is not None
+                    self._idle.put_nowait(worker)
+                    return
+            log.warning("a thinking worker did not start; starting another")
+        except (EOFError, OSError):
+            log.warning("a thinking worker died as it started; starting another")
+            await asyncio.sleep(1)  # never fork in a tight loop
+        except asyncio.CancelledError:
+            self._retire(worker, replace=False)
+            raise
+        self._retire(worker)
+
+    def _retire(self, worker: _Worker, replace: bool = True) -> None:
+        worker.kill()
+        self.workers.discard(worker)
+        if replace and not self._closed:
+            self.replaced += 1
+            self._spawn()
+
+    async def think(self, request: ThinkRequest, deadline: float, long: bool | None = None) -> str:
+        """The move ``request`` asks for, chosen by the next free worker within ``deadline`` seconds.
+
+        Raises :class:`ThinkTimeout` (past the deadline), :class:`WorkerDied` or :class:`ThinkError`
+        (the player's own error). Cancelling the caller kills the worker if it had the move.
+        """
+        assert self._idle is not None and self._long is not None, "start() the pool first"
+        long = deadline > LONG_MOVE if long is None else long
+        async with self._long if long else contextlib.nullcontext():
+            worker = await self._idle.get()
+            try:
+                worker.conn.send(request)
+                if not await _readable(worker.conn, deadline):
+                    raise ThinkTimeout(f"no move within {deadline:g} s")
+                kind, value = worker.conn.recv()
+            except (EOFError, OSError):
+                self._retire(worker)
+                raise WorkerDied("its worker process died (out of memory?)") from None
+            except BaseException:  # the deadline, or a cancelled turn: the worker is still thinking
+                self._retire(worker)
+                raise
+            self._idle.put_nowait(worker)
+        if kind == "error":
+            raise ThinkError(value)
+        return str(value)
+
+    def stop_replacing(self) -> None:
+        """From now on a worker killed (a cancelled move, as the server stops) is not replaced."""
+        self._closed = True
+
+    def close(self) -> None:
+        """Kill every worker now: a computer still thinking has nobody left to tell its move to."""
+        self._closed = True
+        for task in self._starting:
+            task.cancel()
+        workers = list(self.workers)
+        for worker in workers:
+            with contextlib.suppress(Exception):
+                worker.process.kill()
+        for worker in workers:
+            worker.kill()
+        self.workers.clear()
+
+    def pids(self) -> list[int]:
+        return [w.process.pid for w in self.workers if w.process.pid is not None]

@@ -13,17 +13,22 @@ the game count only, never on how many worker processes played them.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import multiprocessing
 import re
 import secrets
-from collections.abc import Sequence
+import signal
+import sys
+import threading
+from collections.abc import Iterator, Sequence
 from dataclasses import asdict, dataclass
 from typing import TYPE_CHECKING
 
 import numpy as np
 
 from sumito.engine.errors import SumitoError
+from sumito.procs import MAX_WORKERS, cap_workers, worker_start
 
 if TYPE_CHECKING:
     from sumito.games.backgammon.board import BackgammonPosition
@@ -78,7 +83,8 @@ def add_commands(sub: argparse._SubParsersAction) -> None:
     p.add_argument("player2", metavar="PLAYER2", help="player spec")
     p.add_argument("-n", "--games", type=int, required=True, metavar="GAMES", help="number of games")
     p.add_argument("--seed", type=int, default=None, help="seed for the match (default: a random one, reported)")
-    p.add_argument("--workers", type=int, default=1, metavar="K", help="worker processes (default 1)")
+    p.add_argument("--workers", type=int, default=1, metavar="K",
+                   help=f"worker processes (default 1, at most {MAX_WORKERS})")
     p.add_argument("--json", action="store_true", help="print a machine-readable summary instead of the table")
     p.set_defaults(func=cmd_match)
 
@@ -87,8 +93,9 @@ def add_commands(sub: argparse._SubParsersAction) -> None:
         help="train Wiering's modular network by TD(lambda): self-play, against or watching an expert",
         description="Train Wiering's (2010) small modular network (endgame, race and other modules) by offline "
         "minimax TD(lambda) into the run folder OUT, testing it every --test-every games against each "
-        "--test-against player (alternating starts) and keeping the best network (best.npz). A killed run "
-        "continues with --resume. The defaults are the paper's: his input features, 20/20/40 hidden units, "
+        "--test-against player (alternating starts) and keeping the best network (best.npz). Ctrl-C finishes "
+        "the game in progress, saves a checkpoint and stops; a stopped or killed run continues with --resume, "
+        "exactly as if it had not stopped. The defaults are the paper's: his input features, 20/20/40 hidden units, "
         "alpha 0.01, lambda 0.6, seven outputs.",
     )
     p.add_argument("--out", required=True, help="the run folder (config.json, checkpoint.npz, curve.csv, best.npz)")
@@ -117,6 +124,9 @@ def add_commands(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--test-against", default=None,
                    help="comma-separated player specs to test against (default pubeval); the first one "
                    "decides the best network")
+    p.add_argument("--checkpoint-every", type=int, default=None, metavar="K",
+                   help="training games between checkpoints (default 100; also at every test and on Ctrl-C); "
+                   "may be given with --resume")
     p.set_defaults(func=cmd_train)
 
     p = bg.add_parser("play", help="play against a computer player in the terminal (you are X)")
@@ -298,6 +308,19 @@ def summarize(player1: str, player2: str, seed: int, results: Sequence[int]) -> 
     )
 
 
+@contextlib.contextmanager
+def _sigint_ignored() -> Iterator[None]:
+    """Ignore SIGINT while worker processes are forked (main thread only: elsewhere signals cannot be set)."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    old = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, old)
+
+
 def run_match(spec1: str, spec2: str, games: int, seed: int, workers: int = 1) -> list[int]:
     """Player 1's points in each of ``games`` games, in game order; the same for any ``workers``."""
     jobs = [
@@ -307,8 +330,12 @@ def run_match(spec1: str, spec2: str, games: int, seed: int, workers: int = 1) -
     if workers <= 1 or len(jobs) <= 1:
         chunks = [_play_chunk(job) for job in jobs]
     else:
-        # fork: the workers inherit the imported (and numba-compiled) modules instead of re-importing them
-        with multiprocessing.get_context("fork").Pool(min(workers, len(jobs))) as pool:
+        # fork: the workers inherit the imported (and numba-compiled) modules instead of re-importing them;
+        # worker_start: they die with this process (kill -9 leaves none behind) and leave Ctrl-C to it
+        count = min(workers, len(jobs), MAX_WORKERS)
+        with _sigint_ignored():  # the workers are born ignoring Ctrl-C, before worker_start runs
+            pool = multiprocessing.get_context("fork").Pool(count, initializer=worker_start)
+        with pool:
             chunks = pool.map(_play_chunk, jobs, chunksize=1)
     return [points for chunk in chunks for points in chunk]
 
@@ -320,6 +347,7 @@ def cmd_match(args: argparse.Namespace) -> int:
         raise BgCommandError(f"a match needs 1 or more games, not {args.games}")
     if args.workers < 1:
         raise BgCommandError(f"--workers must be 1 or more, not {args.workers}")
+    workers = cap_workers(args.workers)  # with a note when it was cut: never 1,000 processes
     seed = _seed(args.seed)
     # make both players once here: a bad spec fails before any worker starts, and names come from them
     names = []
@@ -328,7 +356,7 @@ def cmd_match(args: argparse.Namespace) -> int:
         if player.name == "human":
             raise BgCommandError("a match is between computer players; play yourself with `sumito bg play`")
         names.append(player.name)
-    results = run_match(args.player1, args.player2, args.games, seed, args.workers)
+    results = run_match(args.player1, args.player2, args.games, seed, workers)
     summary = summarize(names[0], names[1], seed, results)
     if args.json:
         print(json.dumps(asdict(summary), indent=2))
@@ -390,8 +418,11 @@ def _hidden(text: str) -> tuple[int, int, int]:
 
 def cmd_train(args: argparse.Namespace) -> int:
     from sumito.games.backgammon.players import make_bg_player
-    from sumito.games.backgammon.run import BgRun, BgRunConfig
+    from sumito.games.backgammon.run import CHECKPOINT_EVERY, BgRun, BgRunConfig, TrainingInterrupted
 
+    every = CHECKPOINT_EVERY if args.checkpoint_every is None else args.checkpoint_every
+    if every < 1:
+        raise BgCommandError(f"--checkpoint-every must be 1 or more, not {every}")
     given = {name: getattr(args, name) for name in RUN_SETTINGS if getattr(args, name) is not None}
     if "hidden" in given:
         given["hidden"] = _hidden(given["hidden"])
@@ -410,7 +441,7 @@ def cmd_train(args: argparse.Namespace) -> int:
     expert = (config.expert,) if config.regime != "self" or config.targets == "expert" else ()
     for spec in (*config.test_against, *expert):
         make_bg_player(spec, rng_seed=0)  # a bad spec or a missing gnubg fails now, not after an hour
-    run = BgRun(args.out, config, resume=args.resume)
+    run = BgRun(args.out, config, resume=args.resume, checkpoint_every=every)
     c = run.config
     print(f"training {c.games} games ({c.regime}, targets {c.targets}, {c.encoding}, {c.outputs} output(s), "
           f"alpha {c.alpha}, lambda {c.lam}) into {args.out}", flush=True)
@@ -420,7 +451,17 @@ def cmd_train(args: argparse.Namespace) -> int:
               f"{row['half_width']:.3f}  wins {row['win_rate']:.1%}  ({row['train_seconds']:.0f} s training)",
               flush=True)
 
-    run.run(progress=report)
+    try:
+        run.run(progress=report)
+    except TrainingInterrupted as stop:
+        what = "checkpoint saved" if stop.saved else "the last checkpoint stands"
+        print(f"sumito: interrupted: {what} at game {stop.games} of {c.games} in {run.folder}; "
+              "continue with --resume", file=sys.stderr)
+        return 130
+    except KeyboardInterrupt:  # a second Ctrl-C while the checkpoint was being written: the previous one stands
+        print(f"sumito: interrupted; continue from the last checkpoint in {run.folder} with --resume",
+              file=sys.stderr)
+        return 130
     best = run.folder / "best.json"
     if best.exists():
         b = json.loads(best.read_text())

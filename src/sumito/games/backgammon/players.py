@@ -73,7 +73,7 @@ class BgPlayer:
 
 
 # --------------------------------------------------------------------------- typed plays
-_TOKEN = re.compile(r"^(?P<path>(?:bar|off|\d{1,2})\*?(?:/(?:bar|off|\d{1,2})\*?)+)(?:\((?P<times>[1-4])\))?$")
+_TOKEN = re.compile(r"^(?P<path>(?:bar|off|[0-9]{1,2})\*?(?:/(?:bar|off|[0-9]{1,2})\*?)+)(?:\((?P<times>[1-4])\))?$")
 
 
 def _point(text: str) -> int:

@@ -2,9 +2,20 @@
 network: ``sumito bg train`` and ``experiments/wiering_backgammon.py`` both run one :class:`BgRun`.
 
 The folder holds ``config.json`` (the :class:`BgRunConfig`), ``checkpoint.npz`` (the trainer, written
-atomically at every test point: :meth:`~sumito.games.backgammon.modular.ModularTrainer.save_checkpoint`),
-``curve.csv`` (one row per test point and opponent), ``best.npz`` and ``best.json`` (the network with the best
-equity so far against ``best_against``, as the paper keeps its best network) and ``network.npz`` (the latest).
+atomically every ``checkpoint_every`` training games (default 100), at every test point and on Ctrl-C:
+:meth:`~sumito.games.backgammon.modular.ModularTrainer.save_checkpoint`), ``curve.csv`` (one row per test point
+and opponent), ``best.npz`` and ``best.json`` (the network with the best equity so far against ``best_against``,
+as the paper keeps its best network) and ``network.npz`` (the network of the last test point).
+
+**Stopping and resuming.** A killed run (``kill -9``) loses at most the games since its last checkpoint; when it
+is resumed, the temporary files the kill left are removed (:func:`~sumito.fileio.remove_stale_temps`) and it
+carries on from the checkpoint. Ctrl-C is read between games: the game in progress is finished, the checkpoint
+saved, and :meth:`BgRun.run` raises :class:`TrainingInterrupted` (a ``KeyboardInterrupt``); a second Ctrl-C
+stops at once, and the run resumes from the last checkpoint. Ctrl-C during a test stops the test (it is made
+again on resume). The trainer's state changes only between games and is saved whole (networks, dice generator,
+counters), and tests are seeded from the run's seed, so a resumed run gives the curve and the networks of an
+uninterrupted one, wherever it stopped (the training time aside). A chooser with a state of its own (an
+``expert`` or ``opponent`` that draws random numbers) starts afresh on resume, as it always did at test points.
 
 Test points come every ``test_every`` training games and at the end. At each, the greedy network plays
 ``test_games`` games against every ``test_against`` player, sides alternating game by game
@@ -18,8 +29,11 @@ from __future__ import annotations
 import csv
 import io
 import json
+import signal
+import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path
 from typing import Any
@@ -27,7 +41,7 @@ from typing import Any
 import numpy as np
 
 from sumito.engine.errors import SumitoError
-from sumito.fileio import atomic_write_text
+from sumito.fileio import atomic_write_text, remove_stale_temps
 from sumito.games.backgammon.match import play_match
 from sumito.games.backgammon.modular import ENCODINGS, HIDDEN, OUTPUTS, ModularTrainer, ModularValue
 from sumito.learn.network import NetworkError
@@ -37,8 +51,50 @@ CURVE_FIELDS = ("games", "opponent", "n", "equity", "half_width", "win_rate", "p
                 "gammons_won", "gammons_lost", "train_seconds")
 
 
+#: training games between checkpoints (besides the test points); a kill loses at most this many
+CHECKPOINT_EVERY = 100
+
+
 class BgRunError(SumitoError):
     """A bad backgammon run configuration or folder (one-line message)."""
+
+
+class TrainingInterrupted(KeyboardInterrupt):
+    """Ctrl-C stopped :meth:`BgRun.run`; ``games`` is the game count of the checkpoint on disk, which
+    ``saved`` says was written just now (False after a second Ctrl-C: the last regular checkpoint stands)."""
+
+    def __init__(self, games: int, saved: bool) -> None:
+        super().__init__(games, saved)
+        self.games = games
+        self.saved = saved
+
+
+class _CtrlC:
+    """SIGINT while ``deferred`` (a training game is under way) only sets ``requested``, read between games;
+    otherwise (tests, or a second Ctrl-C) it raises ``KeyboardInterrupt`` at once, as Python's own handler."""
+
+    def __init__(self) -> None:
+        self.requested = False
+        self.deferred = False
+
+    def __call__(self, signum: int, frame: object) -> None:
+        if self.deferred and not self.requested:
+            self.requested = True
+            return
+        raise KeyboardInterrupt
+
+    @contextmanager
+    def installed(self) -> Iterator[_CtrlC]:
+        # only the main thread may set handlers; where SIGINT is ignored (a background job), it stays ignored
+        if threading.current_thread() is not threading.main_thread() or \
+                signal.getsignal(signal.SIGINT) in (signal.SIG_IGN, None):
+            yield self
+            return
+        old = signal.signal(signal.SIGINT, self)
+        try:
+            yield self
+        finally:
+            signal.signal(signal.SIGINT, old)
 
 
 @dataclass
@@ -110,11 +166,16 @@ class BgRun:
     """One run in ``folder``: :meth:`run` trains to ``config.games`` (resuming from the checkpoint if there is
     one), testing and keeping the best network on the way. ``make_player(spec)`` builds test opponents and the
     expert (default: :func:`sumito.games.backgammon.players.make_bg_player`), called as
-    ``make_player(spec, rng_seed=N)``."""
+    ``make_player(spec, rng_seed=N)``. ``checkpoint_every``: training games between checkpoints (module
+    notes)."""
 
     def __init__(self, folder: str | Path, config: BgRunConfig | None = None, *, resume: bool = False,
-                 make_player: Callable[[str], Any] | None = None) -> None:
+                 make_player: Callable[[str], Any] | None = None, checkpoint_every: int = CHECKPOINT_EVERY) -> None:
         self.folder = Path(folder)
+        if int(checkpoint_every) < 1:
+            raise BgRunError(f"checkpoint_every must be 1 or more, not {checkpoint_every!r}")
+        # not part of the config: it changes when the run is saved, never what it computes
+        self.checkpoint_every = int(checkpoint_every)
         if make_player is None:
             from sumito.games.backgammon.players import make_bg_player as make_player
         self.make_player = make_player
@@ -193,9 +254,12 @@ class BgRun:
         return trainer, {}
 
     def run(self, progress: Callable[[dict[str, Any]], None] | None = None) -> list[dict[str, Any]]:
-        """Train to the end (or on from the checkpoint); returns the curve rows. ``progress`` gets each row."""
+        """Train to the end (or on from the checkpoint); returns the curve rows. ``progress`` gets each row.
+
+        Ctrl-C saves a checkpoint between games and raises :class:`TrainingInterrupted` (module notes)."""
         c = self.config
         self.folder.mkdir(parents=True, exist_ok=True)
+        remove_stale_temps(self.folder)  # what a kill between a write and its rename left behind
         if not (self.folder / "config.json").exists():
             atomic_write_text(self.folder / "config.json", json.dumps(asdict(c), indent=2) + "\n")
         needs_expert = c.regime != "self" or c.targets == "expert"
@@ -203,37 +267,67 @@ class BgRun:
         expert = getattr(expert, "engine", expert)  # the GnubgExpert behind the player evaluates positions
         trainer, extra = self._trainer(expert)
         seconds = float(extra.get("train_seconds", 0.0))
+        # the last test point whose tests are all in the curve; a checkpoint from before checkpoints came between
+        # test points was always written right after its tests
+        tested = int(extra.get("tested", trainer.games))
         # rows written after the last checkpoint (a kill between the two writes) are made again below
-        rows: list[dict[str, Any]] = [r for r in self.curve_rows() if int(r["games"]) <= trainer.games]
+        rows: list[dict[str, Any]] = [r for r in self.curve_rows() if int(r["games"]) <= tested]
         best = self._best()
-        for point in checkpoint_games(c):
-            if point <= trainer.games:
-                continue
-            t0 = time.perf_counter()
-            trainer.train(point - trainer.games)
-            seconds += time.perf_counter() - t0
-            for k, spec in enumerate(c.test_against):
-                if c.test_games <= 0:
-                    break
-                # made afresh for each test from the run's seed, so a resumed run tests exactly the same way
-                opponent = self.make_player(spec, rng_seed=int(np.random.SeedSequence([c.seed, point, k])
-                                                                .generate_state(1)[0]))
-                m = play_match(trainer.model, opponent, c.test_games, np.random.default_rng([c.seed, point, k, 7]))
-                row = {"games": point, "opponent": spec, "n": m.games, "equity": round(m.equity, 4),
-                       "half_width": round(m.half_width, 4), "win_rate": round(m.win_rate, 4),
-                       "points_sum": m.points_sum, "points_sq": m.points_sq, "wins": m.wins,
-                       "gammons_won": m.gammons_won, "gammons_lost": m.gammons_lost,
-                       "train_seconds": round(seconds, 2)}
-                rows.append(row)
-                if progress is not None:
-                    progress(row)
-                if spec == self.best_against and (best is None or m.equity > best["equity"]):
-                    best = {"games": point, "opponent": spec, "equity": m.equity, "half_width": m.half_width}
-                    trainer.model.save(self.folder / "best.npz")
-                    atomic_write_text(self.folder / "best.json", json.dumps(best, indent=2) + "\n")
-            self._write_curve(rows)
-            trainer.model.save(self.folder / "network.npz")
-            trainer.save_checkpoint(self.checkpoint, extra={"train_seconds": seconds})
+        saved = trainer.games
+
+        def save() -> None:
+            nonlocal saved
+            trainer.save_checkpoint(self.checkpoint, extra={"train_seconds": round(seconds, 3), "tested": tested})
+            saved = trainer.games
+
+        ctrl_c = _CtrlC()
+        mid_game = False
+        try:
+            with ctrl_c.installed():
+                for point in checkpoint_games(c):
+                    if point <= tested:
+                        continue
+                    while trainer.games < point:
+                        t0 = time.perf_counter()
+                        ctrl_c.deferred = mid_game = True
+                        trainer.play_game()
+                        ctrl_c.deferred = mid_game = False
+                        seconds += time.perf_counter() - t0
+                        if ctrl_c.requested:
+                            raise KeyboardInterrupt
+                        if trainer.games % self.checkpoint_every == 0 and trainer.games < point:
+                            save()
+                    for k, spec in enumerate(c.test_against):
+                        if c.test_games <= 0:
+                            break
+                        # made afresh for each test from the run's seed, so a resumed run tests exactly the same way
+                        opponent = self.make_player(spec, rng_seed=int(np.random.SeedSequence([c.seed, point, k])
+                                                                        .generate_state(1)[0]))
+                        m = play_match(trainer.model, opponent, c.test_games,
+                                       np.random.default_rng([c.seed, point, k, 7]))
+                        row = {"games": point, "opponent": spec, "n": m.games, "equity": round(m.equity, 4),
+                               "half_width": round(m.half_width, 4), "win_rate": round(m.win_rate, 4),
+                               "points_sum": m.points_sum, "points_sq": m.points_sq, "wins": m.wins,
+                               "gammons_won": m.gammons_won, "gammons_lost": m.gammons_lost,
+                               "train_seconds": round(seconds, 2)}
+                        rows.append(row)
+                        if progress is not None:
+                            progress(row)
+                        if spec == self.best_against and (best is None or m.equity > best["equity"]):
+                            best = {"games": point, "opponent": spec, "equity": m.equity, "half_width": m.half_width}
+                            trainer.model.save(self.folder / "best.npz")
+                            atomic_write_text(self.folder / "best.json", json.dumps(best, indent=2) + "\n")
+                    self._write_curve(rows)
+                    trainer.model.save(self.folder / "network.npz")
+                    tested = point
+                    save()
+        except KeyboardInterrupt:
+            if mid_game:  # a second Ctrl-C inside a game: the trainer is half-updated, keep the last checkpoint
+                raise TrainingInterrupted(saved, False) from None
+            # between games (or in a test, which is made again on resume): the trainer's state is whole. (Another
+            # Ctrl-C during this save cuts it short; being atomic, it then leaves the last checkpoint as it was.)
+            save()
+            raise TrainingInterrupted(saved, True) from None
         if not self.curve.exists():
             self._write_curve(rows)
         return rows

@@ -1,6 +1,10 @@
 // The JSON API of docs/web-api.md: one small function per endpoint, nothing else.
 // Every failure becomes an ApiError whose message is the server's one-line `detail`,
 // so the page can show it to the player as it is.
+//
+// Every request carries this browser's owner token (header X-Sumito-Token, kept in
+// localStorage): the games the page creates are owned by it, and only requests with it may
+// move, undo, resign or delete them.
 
 export class ApiError extends Error {
   constructor(status, detail) {
@@ -9,8 +13,33 @@ export class ApiError extends Error {
   }
 }
 
+const TOKEN_KEY = "sumito-token";
+const TOKEN_PATTERN = /^[A-Za-z0-9_-]{16,128}$/;
+let memoryToken = null;
+
+function freshToken() {
+  const bytes = new Uint8Array(18);
+  crypto.getRandomValues(bytes);
+  return Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+/** This browser's owner token: made once, then kept (in memory only where storage is off). */
+export function clientToken() {
+  try {
+    let token = localStorage.getItem(TOKEN_KEY);
+    if (!token || !TOKEN_PATTERN.test(token)) {
+      token = freshToken();
+      localStorage.setItem(TOKEN_KEY, token);
+    }
+    return token;
+  } catch {
+    memoryToken ??= freshToken();
+    return memoryToken;
+  }
+}
+
 async function request(method, path, body) {
-  const options = { method, headers: {} };
+  const options = { method, headers: { "X-Sumito-Token": clientToken() } };
   if (body !== undefined) {
     options.headers["Content-Type"] = "application/json";
     options.body = JSON.stringify(body);
@@ -68,5 +97,25 @@ export function archive({ player = "", layout = "", result = "", limit = 50, off
   if (result) query.set("result", result);
   return request("GET", `/api/archive?${query}`);
 }
-export const storedGame = (id) => request("GET", `/api/archive/${enc(id)}`);
+export const deleteGame = (id) => request("DELETE", `/api/games/${enc(id)}`);
+
+// The server sends a stored game in pages of boards; the replay loads the pages one after the
+// other, up to REPLAY_MAX_PLIES (a pathological 40,000-ply game would not fit in the page).
+const REPLAY_PAGE = 500;
+const REPLAY_MAX_PLIES = 5000;
+
+export async function storedGame(id) {
+  const page = (start) => request("GET", `/api/archive/${enc(id)}?start=${start}&count=${REPLAY_PAGE}`);
+  const game = await page(0);
+  const wanted = Math.min(game.game.plies, REPLAY_MAX_PLIES) + 1;
+  while (game.boards.length < wanted) {
+    const next = await page(game.boards.length);
+    if (!next.boards.length) break;
+    game.boards.push(...next.boards);
+    game.moves.push(...next.moves);
+  }
+  game.moves = game.moves.slice(0, game.boards.length - 1);
+  game.truncated = game.moves.length < game.game.plies;
+  return game;
+}
 export const storedRecordUrl = (id) => `/api/archive/${enc(id)}/record`;

@@ -125,6 +125,10 @@ export class ReplayView {
         return;
       }
       say(this.elements.message, "");
+      if (this.game.truncated) {
+        const shown = this.game.moves.length;
+        say(this.elements.message, `The replay shows the first ${shown} of ${this.game.game.plies} plies; export the record for the rest.`, "info");
+      }
     }
     const summary = this.game.game;
     const players = { black: summary.black, white: summary.white };

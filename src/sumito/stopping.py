@@ -1,0 +1,86 @@
+"""Stopping long computations: Ctrl-C, the protocol's ``stop``, a server's deadline.
+
+A compiled kernel (perft, the searches) holds the interpreter for as long as it runs, so Python
+cannot deliver ``KeyboardInterrupt`` to it (or, where a kernel calls back into Python for the clock,
+delivers it in the middle of that call and numba turns it into a ``SystemError``). So the kernels
+release the GIL (``nogil=True``), take the process-wide flag :data:`STOP` as an argument and give up
+soon after it is set. :func:`call_stoppable` runs a kernel call in a helper thread when it is made
+from the main thread under Python's default Ctrl-C handler: the main thread then waits, receives
+Ctrl-C at once, sets the flag, lets the kernel wind down and re-raises ``KeyboardInterrupt``. In
+worker processes and threads the call runs directly.
+"""
+
+from __future__ import annotations
+
+import signal
+import threading
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from typing import TypeVar
+
+import numpy as np
+
+T = TypeVar("T")
+
+#: set to 1 to make every running kernel give up; kernels read ``STOP[0]``
+STOP = np.zeros(1, dtype=np.int64)
+
+_runner: ThreadPoolExecutor | None = None
+_lock = threading.Lock()
+
+
+def stop_requested() -> bool:
+    return bool(STOP[0])
+
+
+def request_stop() -> None:
+    """Make the running kernels give up (they return early; their callers throw the result away or
+    keep what was finished before)."""
+    STOP[0] = 1
+
+
+def clear_stop() -> None:
+    STOP[0] = 0
+
+
+def _interruptible_here() -> bool:
+    return threading.current_thread() is threading.main_thread() and (
+        signal.getsignal(signal.SIGINT) is signal.default_int_handler
+    )
+
+
+def call_stoppable(fn: Callable[..., T], *args: object) -> T:
+    """``fn(*args)``, a kernel that reads :data:`STOP`; Ctrl-C stops it within a fraction of a second
+    and raises ``KeyboardInterrupt`` here (never a ``SystemError`` from inside the kernel)."""
+    if not _interruptible_here():
+        return fn(*args)
+    global _runner
+    with _lock:
+        if _runner is None:
+            _runner = ThreadPoolExecutor(max_workers=1, thread_name_prefix="sumito-kernel")
+    future = _runner.submit(fn, *args)
+    try:
+        return future.result()
+    except KeyboardInterrupt:
+        request_stop()
+        try:
+            future.result()  # the kernel notices the flag within a few thousand nodes
+        except Exception:
+            pass
+        finally:
+            clear_stop()
+        raise
+
+
+def run_main(main: Callable[[], int | None], resumable: bool = True) -> None:
+    """Run a script's ``main`` and exit with its status; Ctrl-C ends it with one line and status 130
+    instead of a traceback (what the script had finished stays on disk)."""
+    import sys
+
+    try:
+        code = main()
+    except KeyboardInterrupt:
+        again = "; run the same command again to go on from there" if resumable else ""
+        print(f"{sys.argv[0]}: interrupted: what was finished is kept{again}", file=sys.stderr)
+        sys.exit(130)
+    sys.exit(code or 0)
