@@ -1,6 +1,9 @@
-"""Building positions for tests."""
+"""Building positions, slow players and web test clients for tests."""
 
 from __future__ import annotations
+
+import contextlib
+from collections.abc import Iterator
 
 import numpy as np
 
@@ -33,3 +36,47 @@ def random_playout(pos: Position, plies: int, rng: np.random.Generator) -> list[
         pos = pos._after(int(codes[rng.integers(len(codes))]))
         out.append(pos)
     return out
+
+
+class SlowPlayer:
+    """Thinks for ``seconds`` without looking at any clock (like a search that never returns), then
+    plays the first legal move. Test files register it under names of their own."""
+
+    def __init__(self, seconds: float) -> None:
+        self.seconds = seconds
+        self.name = f"test-slow:seconds={seconds}"
+
+    def choose(self, position, movetime=None, history=None):
+        import time
+
+        time.sleep(self.seconds)
+        return position.legal_moves()[0]
+
+
+@contextlib.contextmanager
+def web_clients(tmp_path, monkeypatch, token: str, limits=None) -> Iterator:
+    """``make(...)`` starting web apps on databases in ``tmp_path`` (never the user's), each with a test
+    client that sends the owner ``token``; every app is shut down at the end."""
+    from fastapi.testclient import TestClient
+
+    from sumito.web.app import create_app
+    from sumito.web.limits import WebLimits
+
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "xdg"))
+    opened = []
+    default_limits = limits
+
+    def make(limits=None, workers=1, token=token, db="web.sqlite", archive="games.sqlite",
+             base_url="http://127.0.0.1"):
+        limits = limits or default_limits or WebLimits()
+        app = create_app(tmp_path / db, tmp_path / archive, workers=workers, warm=False, limits=limits)
+        client = TestClient(app, base_url=base_url, headers={"X-Sumito-Token": token} if token else {})
+        client.__enter__()
+        opened.append(client)
+        return client
+
+    try:
+        yield make
+    finally:
+        for client in opened:
+            client.__exit__(None, None, None)

@@ -379,6 +379,9 @@ def test_engine_reports_its_search_in_an_info_line():
 
 
 # ------------------------------------------------------------------ hostile input and a search that runs on
+UTF8_ENV = {**__import__("os").environ, "LC_ALL": "en_US.UTF-8", "LANG": "en_US.UTF-8"}  # an ordinary user locale
+
+
 def engine_process(player="engine"):
     return subprocess.Popen(
         [sys.executable, "-m", "sumito.cli", "engine", "--player", player],
@@ -386,7 +389,7 @@ def engine_process(player="engine"):
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         bufsize=0,  # unbuffered, so that select() sees every line the engine wrote
-        env={**__import__("os").environ, "LC_ALL": "en_US.UTF-8", "LANG": "en_US.UTF-8"},
+        env=UTF8_ENV,
     )
 
 
@@ -414,7 +417,7 @@ def test_bytes_that_are_not_utf8_get_an_error_and_the_engine_goes_on():
         capture_output=True,
         timeout=120,
         check=False,
-        env={**__import__("os").environ, "LC_ALL": "en_US.UTF-8", "LANG": "en_US.UTF-8"},
+        env=UTF8_ENV,
     )
     assert proc.returncode == 0, proc.stderr
     lines = proc.stdout.decode().splitlines()
@@ -426,30 +429,27 @@ def test_stop_isready_and_quit_are_answered_during_a_search():
     import time
 
     proc = engine_process("engine")
+
+    def send(*lines, wait=0.0):
+        proc.stdin.write("".join(line + "\n" for line in lines).encode())
+        proc.stdin.flush()
+        time.sleep(wait)
+        return time.monotonic()
+
     try:
-        proc.stdin.write(b"position startpos\ngo depth 1\n")  # compiled (or loaded from numba's cache) first
-        proc.stdin.flush()
+        send("position startpos", "go depth 1")  # compiled (or loaded from numba's cache) first
         read_until(proc, "bestmove", timeout=120)
-        proc.stdin.write(b"go infinite\n")
-        proc.stdin.flush()
-        time.sleep(1.0)
-        t0 = time.monotonic()
-        proc.stdin.write(b"isready\n")
-        proc.stdin.flush()
+        send("go infinite", wait=1.0)
+        t0 = send("isready")
         assert read_until(proc, "readyok")[-1] == "readyok"
-        proc.stdin.write(b"d\nstop\n")  # d waits for the bestmove; stop does not
-        proc.stdin.flush()
+        send("d", "stop")  # d waits for the bestmove; stop does not
         lines = read_until(proc, "bestmove")
         assert time.monotonic() - t0 < 5
         Position.start().parse_move(lines[-1].split()[1])
         assert read_until(proc, "wwwww/")[-1] == STANDARD
         # quit during a deep search leaves at once
-        proc.stdin.write(b"go depth 64\n")
-        proc.stdin.flush()
-        time.sleep(0.5)
-        t0 = time.monotonic()
-        proc.stdin.write(b"quit\n")
-        proc.stdin.flush()
+        send("go depth 64", wait=0.5)
+        t0 = send("quit")
         assert proc.wait(timeout=10) == 0
         assert time.monotonic() - t0 < 5
     finally:

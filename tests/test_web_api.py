@@ -11,7 +11,6 @@ import sys
 import time
 
 import pytest
-from fastapi.testclient import TestClient
 
 from sumito.arena.db import GameArchive
 from sumito.cli import main
@@ -19,9 +18,8 @@ from sumito.engine import LAYOUTS, Game, GameRecord, Position, parse_records
 from sumito.players import parse_spec, player_names
 from sumito.players.base import Option, PlayerKind, register
 from sumito.web.app import create_app
-from sumito.web.limits import WebLimits
 
-from helpers import position_with
+from helpers import SlowPlayer, position_with, web_clients
 
 STANDARD = LAYOUTS["standard"].position_string
 TOKEN = "test-client-token-0123456789"  # the owner token every test client sends (header X-Sumito-Token)
@@ -34,18 +32,6 @@ class _Failing:
 
     def choose(self, position, movetime=None, history=None):
         raise RuntimeError("out of ideas")
-
-
-class _Slow:
-    """Thinks for a while, then plays the first legal move (an engine without the engine's kernels)."""
-
-    def __init__(self, seconds: float) -> None:
-        self.seconds = seconds
-        self.name = f"test-web-slow:seconds={seconds}"
-
-    def choose(self, position, movetime=None, history=None):
-        time.sleep(self.seconds)
-        return position.legal_moves()[0]
 
 
 class _Dying:
@@ -61,26 +47,14 @@ class _Dying:
 player_names()
 register(PlayerKind("test-web-failing", _Failing, {}, "raises while thinking (tests)"))
 register(PlayerKind("test-web-dying", _Dying, {}, "kills its worker process (tests)"))
-register(PlayerKind("test-web-slow", _Slow, {"seconds": Option(float, 1.0, "thinking time")}, "slow (tests)"))
+register(PlayerKind("test-web-slow", SlowPlayer, {"seconds": Option(float, 1.0, "thinking time")}, "slow (tests)"))
 
 
 @pytest.fixture
 def make_client(tmp_path, monkeypatch):
     """Start apps on databases in a temporary folder (never the user's); each is shut down after the test."""
-    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "xdg"))
-    opened = []
-
-    def make(db="web.sqlite", archive="games.sqlite", limits=None, workers=1, token=TOKEN):
-        app = create_app(tmp_path / db, tmp_path / archive, workers=workers, warm=False, limits=limits or WebLimits())
-        headers = {"X-Sumito-Token": token} if token else {}
-        client = TestClient(app, base_url="http://127.0.0.1", headers=headers)
-        client.__enter__()
-        opened.append(client)
-        return client
-
-    yield make
-    for client in opened:
-        client.__exit__(None, None, None)
+    with web_clients(tmp_path, monkeypatch, TOKEN) as make:
+        yield make
 
 
 @pytest.fixture

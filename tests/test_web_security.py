@@ -21,35 +21,23 @@ from pathlib import Path
 
 import httpx
 import pytest
-from fastapi.testclient import TestClient
 
 from sumito.arena.db import GameArchive
 from sumito.engine import BLACK, DrawRules, Game, Position
 from sumito.players import player_names
 from sumito.players.base import Option, PlayerKind, register
-from sumito.web.app import create_app
 from sumito.web.limits import MAX_IMPORT_BYTES, MAX_IMPORT_PLIES, MAX_REPLAY_PAGE, ModelFolder, WebLimits
 from sumito.web.sessions import archive_finished_game
+
+from helpers import SlowPlayer, web_clients
 
 TOKEN = "security-test-token-0123456789"
 OTHER = "another-client-token-987654321"
 
 
-class _Sleeper:
-    """Thinks for ``seconds`` without looking at any clock, like a search that never returns."""
-
-    def __init__(self, seconds: float) -> None:
-        self.seconds = seconds
-        self.name = f"test-sec-sleep:seconds={seconds}"
-
-    def choose(self, position, movetime=None, history=None):
-        time.sleep(self.seconds)
-        return position.legal_moves()[0]
-
-
 # registered before the pools fork their workers, which therefore know this player too
 player_names()
-register(PlayerKind("test-sec-sleep", _Sleeper, {"seconds": Option(float, 60.0, "thinking time")}, "sleeps (tests)"))
+register(PlayerKind("test-sec-sleep", SlowPlayer, {"seconds": Option(float, 60.0, "thinking time")}, "sleeps (tests)"))
 
 # quick limits for tests: a move may take 0.5 s plus 1 s of grace before its worker is killed
 QUICK = WebLimits(max_time=0.5, grace=1.0)
@@ -57,20 +45,8 @@ QUICK = WebLimits(max_time=0.5, grace=1.0)
 
 @pytest.fixture
 def make_client(tmp_path, monkeypatch):
-    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "xdg"))
-    opened = []
-
-    def make(limits=QUICK, workers=1, token=TOKEN, db="web.sqlite", base_url="http://127.0.0.1"):
-        app = create_app(tmp_path / db, tmp_path / "games.sqlite", workers=workers, warm=False, limits=limits)
-        headers = {"X-Sumito-Token": token} if token else {}
-        client = TestClient(app, base_url=base_url, headers=headers)
-        client.__enter__()
-        opened.append(client)
-        return client
-
-    yield make
-    for client in opened:
-        client.__exit__(None, None, None)
+    with web_clients(tmp_path, monkeypatch, TOKEN, QUICK) as make:
+        yield make
 
 
 @pytest.fixture

@@ -8,11 +8,14 @@ parent still lives. ``cap_workers`` bounds a requested worker count before any p
 
 from __future__ import annotations
 
+import contextlib
 import ctypes
 import ctypes.util
 import os
 import signal
 import sys
+import threading
+from collections.abc import Iterator
 
 #: the most worker processes any command starts, whatever it is asked for
 MAX_WORKERS = max(4, min(64, 4 * (os.cpu_count() or 1)))
@@ -56,3 +59,18 @@ def cap_workers(requested: int, what: str = "--workers") -> int:
         print(f"sumito: {what} {requested} is more than this machine's cap; using {MAX_WORKERS}", file=sys.stderr)
         return MAX_WORKERS
     return requested
+
+
+@contextlib.contextmanager
+def sigint_ignored() -> Iterator[None]:
+    """Ignore SIGINT while worker processes are started, so that they inherit the ignoring (and a
+    Ctrl-C in the gap between fork and their initializer cannot reach them). Main thread only:
+    elsewhere signal handlers cannot be set."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    old = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, old)

@@ -28,15 +28,13 @@ import contextlib
 import functools
 import os
 import queue
-import signal
-import threading
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Protocol, TypeVar
 
 from sumito.arena.errors import ArenaError
-from sumito.procs import MAX_WORKERS, worker_start
+from sumito.procs import MAX_WORKERS, sigint_ignored, worker_start
 
 T = TypeVar("T")
 R = TypeVar("R")
@@ -68,19 +66,6 @@ class InlineExecutor:
             yield i, fn(item)
 
 
-@contextlib.contextmanager
-def _sigint_ignored() -> Iterator[None]:
-    """Ignore SIGINT while worker processes are started, so that they inherit the ignoring."""
-    if threading.current_thread() is not threading.main_thread():
-        yield
-        return
-    old = signal.signal(signal.SIGINT, signal.SIG_IGN)
-    try:
-        yield
-    finally:
-        signal.signal(signal.SIGINT, old)
-
-
 class ProcessExecutor:
     """Runs the items in a pool of ``workers`` local processes."""
 
@@ -101,7 +86,7 @@ class ProcessExecutor:
         done: queue.SimpleQueue[tuple[int, Future]] = queue.SimpleQueue()
         finished = False
         try:
-            with _sigint_ignored():
+            with sigint_ignored():
                 for i, item in enumerate(items):
                     future = pool.submit(fn, item)
                     future.add_done_callback(functools.partial(_hand_over, done, i))

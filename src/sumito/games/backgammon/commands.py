@@ -13,22 +13,19 @@ the game count only, never on how many worker processes played them.
 from __future__ import annotations
 
 import argparse
-import contextlib
 import json
 import multiprocessing
 import re
 import secrets
-import signal
 import sys
-import threading
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 from typing import TYPE_CHECKING
 
 import numpy as np
 
 from sumito.engine.errors import SumitoError
-from sumito.procs import MAX_WORKERS, cap_workers, worker_start
+from sumito.procs import MAX_WORKERS, cap_workers, sigint_ignored, worker_start
 
 if TYPE_CHECKING:
     from sumito.games.backgammon.board import BackgammonPosition
@@ -138,7 +135,7 @@ def add_commands(sub: argparse._SubParsersAction) -> None:
 # --------------------------------------------------------------------------- helpers
 def parse_dice(text: str) -> tuple[int, int]:
     """``3-1``, ``31`` or ``3,1`` as ``(3, 1)``; :class:`BgCommandError` otherwise."""
-    m = re.fullmatch(r"\s*(\d)\s*[-,/ ]?\s*(\d)\s*", text)
+    m = re.fullmatch(r"\s*([0-9])\s*[-,/ ]?\s*([0-9])\s*", text)
     if m is None or not all(1 <= int(d) <= 6 for d in m.groups()):
         raise BgCommandError(f"dice are two numbers 1..6 such as 3-1 or 31, not {text!r}")
     return int(m[1]), int(m[2])
@@ -308,19 +305,6 @@ def summarize(player1: str, player2: str, seed: int, results: Sequence[int]) -> 
     )
 
 
-@contextlib.contextmanager
-def _sigint_ignored() -> Iterator[None]:
-    """Ignore SIGINT while worker processes are forked (main thread only: elsewhere signals cannot be set)."""
-    if threading.current_thread() is not threading.main_thread():
-        yield
-        return
-    old = signal.signal(signal.SIGINT, signal.SIG_IGN)
-    try:
-        yield
-    finally:
-        signal.signal(signal.SIGINT, old)
-
-
 def run_match(spec1: str, spec2: str, games: int, seed: int, workers: int = 1) -> list[int]:
     """Player 1's points in each of ``games`` games, in game order; the same for any ``workers``."""
     jobs = [
@@ -333,7 +317,7 @@ def run_match(spec1: str, spec2: str, games: int, seed: int, workers: int = 1) -
         # fork: the workers inherit the imported (and numba-compiled) modules instead of re-importing them;
         # worker_start: they die with this process (kill -9 leaves none behind) and leave Ctrl-C to it
         count = min(workers, len(jobs), MAX_WORKERS)
-        with _sigint_ignored():  # the workers are born ignoring Ctrl-C, before worker_start runs
+        with sigint_ignored():  # the workers are born ignoring Ctrl-C, before worker_start runs
             pool = multiprocessing.get_context("fork").Pool(count, initializer=worker_start)
         with pool:
             chunks = pool.map(_play_chunk, jobs, chunksize=1)
