@@ -49,10 +49,15 @@ def _interruptible_here() -> bool:
     )
 
 
-def call_stoppable(fn: Callable[..., T], *args: object) -> T:
+def call_stoppable(fn: Callable[..., T], *args: object, short: bool = False) -> T:
     """``fn(*args)``, a kernel that reads :data:`STOP`; Ctrl-C stops it within a fraction of a second
-    and raises ``KeyboardInterrupt`` here (never a ``SystemError`` from inside the kernel)."""
-    if not _interruptible_here():
+    and raises ``KeyboardInterrupt`` here (never a ``SystemError`` from inside the kernel).
+
+    ``short`` marks a call known to take a millisecond or so (a one- or two-ply search): it runs
+    directly, as Ctrl-C then arrives as soon as it returns, and the thread hand-off (about 60 µs)
+    would cost more than the call. A kernel that calls back into Python (the engine's clock) must
+    never be ``short``."""
+    if short or not _interruptible_here():
         return fn(*args)
     global _runner
     with _lock:

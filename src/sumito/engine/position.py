@@ -223,6 +223,7 @@ class Position:
                 geo.zobrist,
                 self.variant.inline_only,
                 STOP,
+                short=depth <= 3,  # at most about 100,000 leaves: a few milliseconds
             )
         )
 

@@ -312,7 +312,7 @@ class AlphalonePlayer:
         pick_nodes = self.two_best == "nodes"
         if pick_nodes:
             # numba's random state is per thread: seed it in the thread the search runs in
-            call_stoppable(_seed, int(self.rng.integers(2**31)))
+            call_stoppable(_seed, int(self.rng.integers(2**31)), short=depth <= 1)
         moves = np.empty((2 * depth + 2, MAX_MOVES), dtype=np.int32)
         keys = np.empty((2 * depth + 2, MAX_MOVES), dtype=np.float64)
         raw, scratch = work_arrays()
@@ -330,7 +330,7 @@ class AlphalonePlayer:
                                ctx.inline_only, ctx.cells, ctx.offsets, ctx.ring, ctx.edge_ring, ctx.zobrist,
                                self.params, self.order_params, self.features == "code", self.thresholds,
                                UPPER_THRESHOLD, LOWER_THRESHOLD, ORDERINGS[self.ordering], pick_nodes, moves, keys, raw,
-                               scratch, nodes, STOP)
+                               scratch, nodes, STOP, short=depth <= 1)
             unmake_move(ctx.board, np.int32(mv), agent, ctx.offsets)
             if mv & PUSH_OFF_BIT:
                 ctx.lost[2 - agent] -= 1

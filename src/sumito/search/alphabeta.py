@@ -86,7 +86,7 @@ def search(ctx: SearchContext, root_moves: np.ndarray, depth: int, kind: int, pa
     nodes = np.zeros(1, dtype=np.int64)
     best = call_stoppable(_negamax, ctx.board, ctx.side, ctx.lost, depth, -np.inf, np.inf, 0, exact, ctx.win,
                           ctx.inline_only, ctx.cells, ctx.offsets, ctx.ring, ctx.edge_ring, ctx.zobrist, kind, params,
-                          root_moves.astype(np.int32), values, moves, raw, scratch, nodes, STOP)
+                          root_moves.astype(np.int32), values, moves, raw, scratch, nodes, STOP, short=depth <= 3)
     return int(best), values, int(nodes[0])
 
 
