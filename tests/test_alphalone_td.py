@@ -196,6 +196,7 @@ def test_the_weights_file_plays(tmp_path):
 # ------------------------------------------------------------------ the command
 def test_cli_writes_weights(tmp_path, capsys):
     out = tmp_path / "sub" / "weights.json"
+    out.parent.mkdir()
     code = main(["alphalone-td", "--eta", "1e-3", "--games", "3", "--layout", "mini", "--seed", "4", "--out", str(out)])
     captured = capsys.readouterr()
     assert code == 0, captured.err

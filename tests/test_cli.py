@@ -218,6 +218,7 @@ def files(tmp_path, capsys):
     ok(capsys, *GAME, "--quiet", "--out", str(tmp_path / "game.txt"))
     (tmp_path / "latin1.txt").write_bytes(b'[Event "caf\xe9"]\n')
     (tmp_path / "bad.txt").write_text('[Layout "standard"]\n\n1. a1b1 a1b1 *\n')
+    (tmp_path / "notes.txt").write_text("# notes\nnot a record\n")
     return {"game": tmp_path / "game.txt", "tmp": tmp_path}
 
 
@@ -250,6 +251,9 @@ BAD_INPUT = {
                  "row i: '10000000...' is not a run of empty cells"),
     "5,000-digit move number": (["show", "--position", START + " " + "1" * 5000], "at most 1000 characters"),
     "huge move number": (["show", "--position", START + " " + "1" * 50], "move number must be at most 1000000000"),
+    "out into a missing folder": (["game", "--out", "{tmp}/nosuch/game.txt"], "there is no folder .*nosuch"),
+    "out is a folder": (["game", "--out", "{tmp}"], "is a folder; give a file name"),
+    "not a record": (["replay", "{tmp}/notes.txt"], r"notes\.txt is not a game record: line 1 starts with '#'"),
     "unknown option": (["perft", "--depth", "3", "--fast"], "unrecognized arguments: --fast"),
     "spec out of range": (["game", "--black", "engine:depth=99"], r"depth=99 is out of range; .* within \[1, 64\]"),
 }

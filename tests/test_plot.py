@@ -61,7 +61,8 @@ def test_png_and_svg_one_line_per_run(tmp_path, capsys):
     assert "2 line(s) from 2 run(s)" in out
     assert png.read_bytes().startswith(PNG_MAGIC)
 
-    svg = tmp_path / "out" / "curves.SVG"  # the suffix in any case; a missing folder is created
+    svg = tmp_path / "out" / "curves.SVG"  # the suffix in any case
+    svg.parent.mkdir()  # a missing folder is an error (tests/test_cli.py), not made silently
     assert main(["plot", str(a), str(b / "curve.csv"), "--out", str(svg), "--label", "first", "second"]) == 0
     text = svg.read_text()
     assert svg_lines(svg) == {"curve-0": 3, "curve-1": 3}

@@ -9,6 +9,7 @@ import time
 from collections.abc import Sequence
 from typing import NoReturn
 
+from sumito import __version__
 from sumito.arena.commands import add_commands
 from sumito.arena.db import load_record
 from sumito.cliargs import (
@@ -16,6 +17,7 @@ from sumito.cliargs import (
     add_position_args,
     add_rules_args,
     count_arg,
+    output_file,
     position_from_args,
     rules_from_args,
 )
@@ -151,6 +153,7 @@ class _Parser(argparse.ArgumentParser):
 
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="sumito", description="Abalone engine and self-play learning lab.")
+    parser.add_argument("--version", action="version", version=f"sumito {__version__}")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
     p = sub.add_parser("perft", help="count the positions DEPTH plies ahead (the last line is the count)")
@@ -177,7 +180,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--black", default="random:seed=1", help="player spec for Black (default random:seed=1)")
     p.add_argument("--white", default="random:seed=2", help="player spec for White (default random:seed=2)")
     add_rules_args(p, GAME_RULES)
-    p.add_argument("--out", default=None, metavar="FILE", help="also write the record to FILE")
+    p.add_argument("--out", type=output_file, default=None, metavar="FILE", help="also write the record to FILE")
     p.add_argument("--quiet", action="store_true", help="print only the record")
     p.set_defaults(func=cmd_game)
 

@@ -29,6 +29,22 @@ def count_arg(low: int, high: int):
     return convert
 
 
+def output_file(text: str) -> str:
+    """An argparse ``type`` for a file to write: its folder must exist (a typo in a folder name is an
+    error, not a new folder somewhere), and it may not be a folder itself."""
+    from pathlib import Path
+
+    path = Path(text)
+    if path.is_dir():
+        raise argparse.ArgumentTypeError(f"{text} is a folder; give a file name")
+    if not path.parent.is_dir():
+        raise argparse.ArgumentTypeError(f"there is no folder {path.parent} to write {path.name} in (create it first)")
+    return text
+
+
+output_file.__name__ = "file"
+
+
 def seconds_arg(high: float):
     """An argparse ``type``: a finite number of seconds from 0 to ``high``."""
 

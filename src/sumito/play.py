@@ -16,6 +16,7 @@ from sumito.cliargs import (
     GAME_RULES,
     add_position_args,
     add_rules_args,
+    output_file,
     position_from_args,
     rules_from_args,
     seconds_arg,
@@ -42,7 +43,7 @@ def add_play_command(sub: argparse._SubParsersAction) -> None:
         help="time per move for the computer players",
     )
     add_rules_args(p, GAME_RULES)
-    p.add_argument("--out", default=None, metavar="FILE", help="write the game record to FILE")
+    p.add_argument("--out", type=output_file, default=None, metavar="FILE", help="write the game record to FILE")
     p.set_defaults(func=cmd_play)
 
 

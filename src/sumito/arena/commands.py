@@ -38,7 +38,7 @@ from sumito.arena.match import (
     summarize_pair,
 )
 from sumito.arena.tournament import TournamentSummary, summarize_tournament
-from sumito.cliargs import add_position_args, add_rules_args, position_from_args, rules_from_args
+from sumito.cliargs import add_position_args, add_rules_args, output_file, position_from_args, rules_from_args
 from sumito.engine import LAYOUTS, DrawRules, Game, write_records
 from sumito.procs import MAX_WORKERS, cap_workers
 
@@ -57,7 +57,7 @@ def add_commands(sub: argparse._SubParsersAction) -> None:
         "match",
         help="play N games between two players and report the score, Elo difference and more",
         description="Play N games between players A and B (colours alternating, each pair of games from the "
-        "same random opening) and report A's score with a 95%% interval, the Elo difference, how the games "
+        "same random opening) and report A's score with a 95% interval, the Elo difference, how the games "
         "ended, marbles, game length and time per move. Every game is stored in the game database.",
     )
     p.add_argument("a", metavar="A", help="player spec, e.g. random:seed=3")
@@ -69,7 +69,7 @@ def add_commands(sub: argparse._SubParsersAction) -> None:
         "tournament",
         help="round robin: every pair plays N games; cross table and maximum-likelihood Elo ratings",
         description="Every pair of players plays N games (colours alternating). Prints the standings with "
-        "maximum-likelihood Elo ratings (Bradley-Terry, draws count half) and 95%% error bars, and the cross table.",
+        "maximum-likelihood Elo ratings (Bradley-Terry, draws count half) and 95% error bars, and the cross table.",
     )
     p.add_argument("players", nargs="+", metavar="PLAYER", help="player specs (at least two)")
     _add_run_args(p, "games per pair")
@@ -97,7 +97,7 @@ def add_commands(sub: argparse._SubParsersAction) -> None:
     p.add_argument(
         "--limit", type=int, default=None, metavar="N", help="at most N games, the newest (list default 50; 0 = all)"
     )
-    p.add_argument("--out", default=None, metavar="FILE", help="export: the record file to write")
+    p.add_argument("--out", type=output_file, default=None, metavar="FILE", help="export: the record file to write")
     p.set_defaults(func=cmd_games)
 
 

@@ -42,6 +42,9 @@ from sumito.fileio import atomic_write_text
 _TAG = re.compile(r'^\[([A-Za-z][A-Za-z0-9_]*)\s+"((?:[^"\\]|\\.)*)"\]\s*$')
 _MOVE_NUMBER = re.compile(r"^[0-9]{1,9}\.(\.\.)?$")
 _RESULTS = ("1-0", "0-1", "1/2-1/2", "*")
+#: what the first token of a record without tags may look like: a move number, a result or a move
+_CELL = r"[a-zA-Z][0-9]{1,2}"
+_MOVE_SHAPED = re.compile(rf"^([0-9]{{1,9}}\.(\.\.)?|1-0|0-1|1/2-1/2|\*|{_CELL}-?{_CELL}(-?{_CELL})?)$")
 _SETUP_ORDER = ("Event", "Site", "Date", "Round", "Black", "White", "Layout", "Position")
 _RULE_TAGS = ("WinThreshold", "InlineOnly", "MaxPlies", "Repetitions", "NoCapturePlies", "NoMoves")
 
@@ -188,6 +191,12 @@ def parse_records(text: str, source: str = "record") -> list[GameRecord]:
             i += 1
         if not tags and not tokens:
             continue
+        if not tags and not _MOVE_SHAPED.match(tokens[0][0]):
+            # no tags and no move where the moves begin: some other file, said so rather than "not a move"
+            raise RecordError(
+                f"{source} is not a game record: line {tokens[0][1]} starts with {_short(tokens[0][0], 30)!r}, "
+                'not a [Tag "value"] line or a move'
+            )
         records.append(_build(tags, tag_lines, tokens, source, start_line))
     if not records:
         raise RecordError(f"{source}: no game record found")

@@ -67,6 +67,7 @@ from dataclasses import dataclass, field
 import numpy as np
 from numba import njit
 
+from sumito.cliargs import output_file
 from sumito.engine import BLACK, WHITE, Move, Position, SumitoError, get_layout
 from sumito.engine.kernels import PUSH_OFF_BIT, make_move, unmake_move
 from sumito.evaluation.alphalone import FEATURE_SETS, AlphaloneWeights, WeightsError, feature_vector, score
@@ -431,7 +432,9 @@ def add_alphalone_td_command(sub: argparse._SubParsersAction) -> None:
     p.add_argument(
         "--explore", default=None, metavar="P", help="chance of the second-best move (default 0 code, 0.5 afterstates)"
     )
-    p.add_argument("--out", default=None, metavar="FILE", help="the weights file to write (JSON; required)")
+    p.add_argument(
+        "--out", type=output_file, default=None, metavar="FILE", help="the weights file to write (JSON; required)"
+    )
     p.add_argument("--quiet", action="store_true", help="print only the file written")
     p.set_defaults(func=cmd_alphalone_td)
 

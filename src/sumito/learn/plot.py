@@ -25,6 +25,7 @@ from pathlib import Path
 import numpy as np
 
 from sumito.arena.ratings import score_interval
+from sumito.cliargs import output_file
 from sumito.engine import SumitoError
 from sumito.fileio import atomic_write_bytes
 
@@ -321,7 +322,9 @@ def cmd_plot(args: argparse.Namespace) -> int:
 def add_plot_command(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("plot", help="draw the learning curves of training runs (PNG or SVG)")
     p.add_argument("runs", nargs="+", metavar="RUN", help="a run folder (its curve.csv) or a curve CSV file")
-    p.add_argument("--out", required=True, metavar="FILE", help="the image to write: FILE.png or FILE.svg")
+    p.add_argument(
+        "--out", type=output_file, required=True, metavar="FILE", help="the image to write: FILE.png or FILE.svg"
+    )
     p.add_argument(
         "--label", action="extend", nargs="+", default=None, metavar="NAME",
         help="line labels, one per run (default: the run folder names); with --average, runs sharing a label "

@@ -74,7 +74,7 @@ def add_commands(sub: argparse._SubParsersAction) -> None:
         help="play N games between two players (alternating starts) and report the equity",
         description="Play N games (player 1 plays the opening roll in even games, player 2 in odd ones) and "
         "report wins, "
-        "gammons and backgammons each way and player 1's equity in points per game with a 95%% interval.",
+        "gammons and backgammons each way and player 1's equity in points per game with a 95% interval.",
     )
     p.add_argument("player1", metavar="PLAYER1", help="player spec, e.g. pubeval")
     p.add_argument("player2", metavar="PLAYER2", help="player spec")
