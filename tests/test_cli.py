@@ -7,7 +7,7 @@ import sys
 import pytest
 
 from sumito.cli import main
-from sumito.engine import LAYOUTS, Position, read_records
+from sumito.engine import LAYOUTS, Position, parse_records, read_records
 
 STANDARD = LAYOUTS["standard"].position_string
 
@@ -268,3 +268,23 @@ def test_bad_input_is_one_error_line(capsys, files, case):
     assert len(err.strip().splitlines()) == 1, err
     assert err.startswith("sumito: error: ")
     assert re.search(pattern, err), err
+
+
+def test_game_streams_its_moves_and_ends_with_the_result_in_words(capsys):
+    code, out, err = run(capsys, "game", "--black", "greedy", "--white", "random:seed=1", "--layout", "mini")
+    assert code == 0, err
+    lines = err.splitlines()
+    assert lines[0].startswith("1. Black ") and lines[1].startswith("1... White ")
+    assert lines[-1].startswith("Result: 1-0, Black wins (push-off) after ")
+    assert "Black has won, move" in out and "to move" not in out  # the final board says who won
+    assert parse_records(out[out.index("[Event"):])[0].result == "1-0"
+
+
+def test_version_and_python_dash_m(capsys):
+    import subprocess
+    import sys
+
+    from sumito import __version__
+
+    proc = subprocess.run([sys.executable, "-m", "sumito", "--version"], capture_output=True, text=True, check=False)
+    assert proc.returncode == 0 and proc.stdout.strip() == f"sumito {__version__}"

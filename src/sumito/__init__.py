@@ -7,6 +7,8 @@ import os
 from pathlib import Path
 
 __version__ = "0.1.0"
+#: true when this source version has no compiled kernels yet: the first command compiles them (~20 s)
+COLD_CACHE = False
 
 
 def _numba_cache_dir() -> str:
@@ -41,6 +43,8 @@ def _configure_numba() -> None:
     except OSError:
         return  # an unwritable home: numba falls back to its own locations
     numba.config.CACHE_DIR = path
+    global COLD_CACHE
+    COLD_CACHE = fresh or not any(os.scandir(path))
     if fresh:
         _prune_old_caches(os.path.dirname(path), keep=path)
 

@@ -9,6 +9,7 @@ import time
 from collections.abc import Sequence
 from typing import NoReturn
 
+import sumito
 from sumito import __version__
 from sumito.arena.commands import add_commands
 from sumito.arena.db import load_record
@@ -23,6 +24,7 @@ from sumito.cliargs import (
 )
 from sumito.engine import (
     LAYOUTS,
+    WHITE,
     Game,
     GameRecord,
     SumitoError,
@@ -30,6 +32,7 @@ from sumito.engine import (
     render,
     write_records,
 )
+from sumito.engine.geometry import COLOR_NAMES
 
 #: the deepest perft (depth 6 from the start already counts 267 million leaves)
 MAX_PERFT_DEPTH = 20
@@ -89,14 +92,21 @@ def cmd_game(args: argparse.Namespace) -> int:
     players = {1: black, 2: white}
     from sumito.players.human import HumanExit
 
+    live = not args.quiet
     try:
         while not game.is_over():
+            color = game.position.side_to_move
+            t0 = time.perf_counter()
             try:
-                move = players[game.position.side_to_move].choose(game.position, history=game_history(game))
+                move = players[color].choose(game.position, history=game_history(game))
             except HumanExit as exc:  # a human player typed quit or resign, or their input ended
                 print(f"sumito: {exc}", file=sys.stderr)
                 game.resign(exc.color)
                 break
+            if live:  # each move as it is played, on stderr: stdout stays the record
+                number = game.position.move_number
+                print(f"{number}.{'..' if color == WHITE else ''} {COLOR_NAMES[color]} {move.notation()} "
+                      f"({time.perf_counter() - t0:.1f} s)", file=sys.stderr, flush=True)
             game.push(move)
     except KeyboardInterrupt:
         if args.out:  # keep the moves played so far, as an unfinished game
@@ -106,9 +116,12 @@ def cmd_game(args: argparse.Namespace) -> int:
     record = GameRecord.from_game(game, Black=args.black, White=args.white)
     if args.out:
         write_records(args.out, [record])
+    outcome = game.outcome()
     if not args.quiet:
         print(render(game.position))
         print()
+    if outcome is not None:
+        print(f"Result: {outcome.result}, {outcome.describe()} after {game.plies} plies", file=sys.stderr)
     print(record.to_text(), end="")
     return 0
 
@@ -230,6 +243,9 @@ def main(argv: Sequence[str] | None = None) -> int:
             stream.reconfigure(errors="replace" if stream is sys.stdin else "backslashreplace")
     try:
         args = parser.parse_args(argv)
+        if sumito.COLD_CACHE and sys.stderr.isatty():  # people, not scripts, need to know why nothing happens
+            print("sumito: compiling the engine's kernels (first run of this version only; about 20 s)...",
+                  file=sys.stderr, flush=True)
         return args.func(args)
     except SumitoError as exc:
         print(f"sumito: error: {exc}", file=sys.stderr)

@@ -30,11 +30,13 @@ def render(position: Position, highlight: set[str] | frozenset[str] = frozenset(
             line += f" {geo.row_range(row)[-1] + 1 + 1}"
         lines.append(line)
     lines.append(" " * (geo.side + 2) + " ".join(str(d + 1) for d in range(geo.side)))
-    to_move = COLOR_NAMES[position.side_to_move]
     lost_b, lost_w = position.lost
+    winner = position.winner()
+    # a won position has no side to move: say who won
+    state = f"{COLOR_NAMES[winner]} has won" if winner is not None else f"{COLOR_NAMES[position.side_to_move]} to move"
     lines.append("")
     lines.append(
-        f"{to_move} to move, move {position.move_number}. "
+        f"{state}, move {position.move_number}. "
         f"Lost: Black {lost_b}, White {lost_w} (of {position.variant.win_threshold} to lose)."
     )
     return "\n".join(lines)
