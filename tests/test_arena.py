@@ -629,8 +629,7 @@ def test_match_command_output(capsys, tmp_path):
     )
     assert code == 0, err
     for text in (
-        "A random",
-        "B random:seed=2",
+        "A = random, B = random:seed=2",
         "score of A",
         "profile likelihood",
         "Elo A - B",
@@ -660,7 +659,7 @@ def test_match_command_output(capsys, tmp_path):
         "--opening-plies",
         1,
     )[1]
-    strip = lambda s: [line for line in s.splitlines() if "time/move" not in line and "s │" not in line]  # noqa: E731
+    strip = lambda s: [line for line in s.splitlines() if "per move" not in line and "s │" not in line]  # noqa: E731
     assert strip(out) == strip(again)
 
 

@@ -344,7 +344,8 @@ def cmd_games(args: argparse.Namespace) -> int:
         ("reason", "left"),
         ("plies", "right"),
     ):
-        table.add_column(name, justify=justify)  # type: ignore[arg-type]
+        # player specs fold onto a second line rather than end in "…" on an 80-column terminal
+        table.add_column(name, justify=justify, overflow="fold")  # type: ignore[arg-type]
     for g in games:
         table.add_row(
             *map(
@@ -382,7 +383,7 @@ def _list_runs(args: argparse.Namespace) -> int:
     table = Table(title=f"Runs in {path}", title_justify="left")
     for name, justify in (("run", "left"), ("started (UTC)", "left"), ("status", "left"), ("games", "right"),
                           ("players", "left")):
-        table.add_column(name, justify=justify)  # type: ignore[arg-type]
+        table.add_column(name, justify=justify, overflow="fold")  # type: ignore[arg-type]
     for r in runs:
         table.add_row(
             *map(
@@ -465,13 +466,14 @@ def print_match(console: Console, players: list[str], s: PairSummary, run: _Run,
     if partial:
         title += f" (interrupted: {s.games} of {len(run.tasks)} games)"
     table = Table(title=title, title_justify="left")
-    for name in ("player", "wins", "draws", "losses", "score", "marbles won", "marbles lost", "time/move"):
-        table.add_column(name, justify="left" if name == "player" else "right")
+    # the players are named in the title (which wraps), so that the columns fit 80 characters
+    for name in ("player", "wins", "draws", "losses", "score", "marbles won", "marbles lost", "per move"):
+        table.add_column(name, justify="left" if name == "player" else "right", no_wrap=name == "per move")
     table.add_row(
         *map(
             _text,
             (
-                f"A {a}",
+                "A",
                 str(s.wins),
                 str(s.draws),
                 str(s.losses),
@@ -486,7 +488,7 @@ def print_match(console: Console, players: list[str], s: PairSummary, run: _Run,
         *map(
             _text,
             (
-                f"B {b}",
+                "B",
                 str(s.losses),
                 str(s.draws),
                 str(s.wins),
@@ -564,8 +566,10 @@ def print_tournament(console: Console, t: TournamentSummary, run: _Run, partial:
     else:
         order.sort(key=lambda i: (-t.standings[i].points, i))
     table = Table(title=title, title_justify="left")
-    for name in ("#", "player", "games", "W-D-L", "score", "Elo", "95% ±", "marbles +/-", "time/move"):
-        table.add_column(name, justify="left" if name == "player" else "right")
+    # the numbers never wrap; the player column takes what is left and folds long specs (80 columns)
+    for name in ("#", "player", "W-D-L", "score", "Elo ± 95%", "marbles +/-", "per move"):
+        table.add_column(name, justify="left" if name == "player" else "right", overflow="fold",
+                         no_wrap=name != "player")
     for i in order:
         st = t.standings[i]
         elo = fmt_elo(ratings.elo[i]) if ratings is not None else "?"
@@ -576,11 +580,9 @@ def print_tournament(console: Console, t: TournamentSummary, run: _Run, partial:
                 (
                     str(i + 1),
                     t.players[i],
-                    str(st.games),
                     f"{st.wins}-{st.draws}-{st.losses}",
                     f"{st.points:g} ({100 * st.score:.1f}%)" if st.games else "-",
-                    elo,
-                    "-" if math.isnan(err) else f"{err:.0f}",
+                    elo if math.isnan(err) else f"{elo} ± {err:.0f}",
                     f"{st.marbles_won}/{st.marbles_lost}",
                     fmt_seconds(st.move_time),
                 ),
@@ -591,7 +593,7 @@ def print_tournament(console: Console, t: TournamentSummary, run: _Run, partial:
     console.print(_text("Cross table: the row player's score against the column player"))
     cross = Table()
     cross.add_column("#", justify="right")
-    cross.add_column("player")
+    cross.add_column("player", overflow="fold")
     for j in range(n):
         cross.add_column(str(j + 1), justify="right")
     for i in range(n):
