@@ -91,7 +91,7 @@ def test_random_seeds_replay():
         ("random:seed=x", "must be int"),
         ("gnubg:ply=3", "ply must be 0, 1 or 2"),
         ("gnubg:ply=-1", "ply must be 0, 1 or 2"),
-        ("td", "td needs a network file"),
+        ("td:net=", "td needs a network file"),
         ("td:net=/no/such/file.npz", "no such file"),
         ("pubeval:seed=1", "it accepts: none"),
     ],

@@ -288,3 +288,18 @@ def test_version_and_python_dash_m(capsys):
 
     proc = subprocess.run([sys.executable, "-m", "sumito", "--version"], capture_output=True, text=True, check=False)
     assert proc.returncode == 0 and proc.stdout.strip() == f"sumito {__version__}"
+
+
+def test_players_lists_both_games_with_options(capsys):
+    out = ok(capsys, "players")
+    assert "Abalone players" in out and "Backgammon players" in out
+    assert "    depth=int [1..64] (default none)" in out  # the engine's, with its range
+    assert "  pubeval " in out and "  td " in out
+
+
+def test_plain_td_is_the_shipped_network_in_both_games():
+    from sumito.games.backgammon.players import make_bg_player
+    from sumito.players import make_player
+
+    assert make_player("td") is not None
+    assert make_bg_player("td").name.endswith("bg-wiering7.npz")

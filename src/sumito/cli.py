@@ -126,6 +126,34 @@ def cmd_game(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_players(args: argparse.Namespace) -> int:
+    """Every player spec of both games, with its options, types, defaults and ranges."""
+    from sumito.games.backgammon.players import KINDS as BG_KINDS
+    from sumito.players import player_names
+    from sumito.players.base import parse_spec
+
+    if args.game in ("abalone", "both"):
+        print("Abalone players (sumito game, match, tournament, play, engine, serve):")
+        for name in player_names():
+            kind, _ = parse_spec(name)
+            print(f"  {name:10} {kind.help}")
+            for key, option in kind.options.items():
+                bounds = f" [{option.range_text()}]" if option.range_text() else ""
+                default = "none" if option.default is None else option.default
+                print(f"    {key}={option.type.__name__}{bounds} (default {default}): {option.help}")
+    if args.game in ("backgammon", "both"):
+        if args.game == "both":
+            print()
+        print("Backgammon players (sumito bg game, match, play, train --expert):")
+        for name in sorted(BG_KINDS):
+            kind = BG_KINDS[name]
+            print(f"  {name:10} {kind.help}")
+            for key, typ in kind.options.items():
+                print(f"    {key}={typ.__name__}")
+    print("\nA spec is a name, optionally ':' and comma-separated key=value options, e.g. engine:time=2,hash=64")
+    return 0
+
+
 def cmd_replay(args: argparse.Namespace) -> int:
     if (args.file is None) == (args.id is None):
         raise SumitoError("replay needs a record FILE or --id N of a stored game (see `sumito games`), not both")
@@ -196,6 +224,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--out", type=output_file, default=None, metavar="FILE", help="also write the record to FILE")
     p.add_argument("--quiet", action="store_true", help="print only the record")
     p.set_defaults(func=cmd_game)
+
+    p = sub.add_parser("players", help="list every player spec of both games with its options and defaults")
+    p.add_argument("--game", choices=("abalone", "backgammon", "both"), default="both")
+    p.set_defaults(func=cmd_players)
 
     p = sub.add_parser("replay", help="replay a game record and show a position from it")
     p.add_argument("file", nargs="?", default=None, help="a record file (or give --id)")

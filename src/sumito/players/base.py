@@ -54,6 +54,16 @@ class Option:
     high: float | None = None
     path: bool = False
 
+    def range_text(self, sep: str = "..") -> str:
+        """``low..high`` as written for people (whole numbers for whole-number options); "" when unbounded."""
+        if self.low is None and self.high is None:
+            return ""
+
+        def fmt(x: float | None) -> str:
+            return "" if x is None else str(int(x)) if self.type is int else f"{x:g}"
+
+        return f"{fmt(self.low)}{sep}{fmt(self.high)}"
+
 
 #: the longest spec, and the longest value of a string option
 MAX_SPEC_CHARS = 2000
@@ -179,9 +189,7 @@ def _convert(option: Option, key: str, value: str, spec: str) -> Any:
         or (option.low is not None and converted < option.low)
         or (option.high is not None and converted > option.high)
     ):
-        low = "" if option.low is None else f"{option.low:g}"
-        high = "" if option.high is None else f"{option.high:g}"
-        raise PlayerSpecError(f"option {key}={shown} is out of range; it must be within [{low}, {high}]")
+        raise PlayerSpecError(f"option {key}={shown} is out of range; it must be within [{option.range_text(', ')}]")
     return converted
 
 

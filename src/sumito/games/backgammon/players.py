@@ -341,9 +341,10 @@ def _gnubg(ply: int = 0, rng_seed: int | None = None) -> BgPlayer:
 BUILTIN_NETWORK = "bg-wiering7.npz"
 
 
-def _td(net: str | None = None, rng_seed: int | None = None) -> BgPlayer:
+def _td(net: str | None = "builtin", rng_seed: int | None = None) -> BgPlayer:
+    # as in Abalone, plain `td` is the shipped network
     if not net:
-        raise BgPlayerError("td needs a network file: td:net=PATH (or td:net=builtin, the shipped one)")
+        raise BgPlayerError("td needs a network file: td:net=PATH (or plain td, the shipped one)")
     if net == "builtin":
         from importlib.resources import files
 
@@ -382,7 +383,7 @@ KINDS: dict[str, _Kind] = {
     "random": _Kind({"seed": int}, _random, "a uniformly random play"),
     "pubeval": _Kind({}, _pubeval, "Tesauro's pubeval linear evaluator"),
     "gnubg": _Kind({"ply": int}, _gnubg, "GNU Backgammon's neural nets, ply 0..2 (needs gnubg-nn)"),
-    "td": _Kind({"net": str}, _td, "a trained network file (modular or tesauro198)"),
+    "td": _Kind({"net": str}, _td, "a trained network file (modular or tesauro198); default: the shipped one"),
     "human": _Kind({}, _human, "you, at the terminal"),
 }
 
@@ -406,6 +407,8 @@ def parse_bg_spec(spec: str) -> tuple[str, dict[str, Any]]:
             raise BgPlayerError(f"player {name!r} has no option {key!r}; it accepts: {accepted}")
         typ = kind.options[key]
         try:
+            if typ is int and not re.fullmatch(r"-?[0-9]{1,18}", value.strip()):  # ASCII digits, bounded length
+                raise ValueError
             options[key] = typ(value.strip())
         except ValueError:
             raise BgPlayerError(f"option {key}={value.strip()!r} in {spec!r} must be {typ.__name__}") from None
