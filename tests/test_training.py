@@ -279,3 +279,16 @@ def test_td_player_steers_away_from_repeating_a_position_when_asked():
     history = [pos.play(first).zobrist]
     assert make_player("td:avoid_repeats=yes").choose(pos, history=history) != first
     assert make_player("td").choose(pos, history=history) == first  # off by default, as in the paper
+
+
+def test_train_then_plot_works_with_the_defaults(tmp_path, capsys):
+    """The README's two commands: the default evaluates ten times over a run, so the plot has a curve."""
+    from sumito.cli import main
+
+    run = tmp_path / "m2"
+    assert main(["train", "--games", "200", "--out", str(run), "--set", "layout=mini", "--eval-games", "2",
+                 "--quiet"]) == 0
+    err = capsys.readouterr().err
+    assert "evaluating every 100 games" in err
+    assert main(["plot", str(run), "--out", str(tmp_path / "curve.png")]) == 0
+    assert (tmp_path / "curve.png").stat().st_size > 0

@@ -29,7 +29,9 @@ def add_train_command(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--seed", type=int, default=None, help="the run's seed (default 0; logged in config.json)")
     p.add_argument("--checkpoint-every", type=int, default=100, metavar="K", help="games between checkpoints")
     p.add_argument("--sample", default="", metavar="G1,G2,...", help="keep the network after these game counts")
-    p.add_argument("--eval-every", type=int, default=0, metavar="K", help="evaluate every K games (0 = never)")
+    p.add_argument("--eval-every", type=int, default=None, metavar="K",
+                   help="evaluate every K games (0 = never; default: a tenth of --games, at least 100, so that "
+                   "`sumito plot` has a curve)")
     p.add_argument("--eval-games", type=int, default=50, metavar="M", help="games per evaluation")
     p.add_argument("--eval-opponent", default="heuristic", metavar="SPEC", help="the fixed evaluation opponent")
     p.add_argument(
@@ -148,6 +150,8 @@ def _recent_text(recent: collections.deque[tuple[float | None, bool]]) -> str:
 def cmd_train(args: argparse.Namespace) -> int:
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
+    if args.eval_every is None:  # a curve by default: ten points over the run
+        args.eval_every = max(100, args.games // 10) if args.games >= 100 else 0
     if args.checkpoint_every < 1 or args.eval_every < 0 or args.eval_games < 1 or args.games < 0:
         raise TrainingError("--games, --eval-every must be 0 or more; --checkpoint-every, --eval-games at least 1")
     try:
@@ -178,6 +182,9 @@ def cmd_train(args: argparse.Namespace) -> int:
     best = folder.best_score()
     print(f"training {args.out}: {config.regime} play, {config.encoding}, seed {config.seed}, "
           f"from game {trainer.games} to {args.games}", file=sys.stderr)
+    if args.eval_every:
+        print(f"evaluating every {args.eval_every} games: {args.eval_games} games against {args.eval_opponent} "
+              "(--eval-every 0 to skip)", file=sys.stderr)
     results = {0: 0, 1: 0, 2: 0}
     recent: collections.deque[tuple[float | None, bool]] = collections.deque(maxlen=100)
     start_games, t0 = trainer.games, time.perf_counter()
