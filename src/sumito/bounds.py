@@ -10,8 +10,6 @@ from __future__ import annotations
 
 import re
 
-from sumito.engine.errors import SumitoError
-
 #: longest position string (the standard board's is under 100 characters)
 MAX_POSITION_CHARS = 1_000
 #: longest move in notation ("a1a3b2" is six characters)
@@ -34,8 +32,11 @@ MAX_SEED = 2**63 - 1
 _DIGITS = re.compile(r"[0-9]+")
 
 
-def parse_count(text: str, what: str, *, low: int = 0, high: int, error: type[SumitoError] = SumitoError) -> int:
-    """``text`` as an integer in ``low..high``, written in ASCII digits; else a one-line ``error``."""
+def parse_count(text: str, what: str, *, low: int = 0, high: int, error: type[Exception] | None = None) -> int:
+    """``text`` as an integer in ``low..high``, written in ASCII digits; else a one-line ``error``
+    (default :class:`~sumito.engine.errors.SumitoError`; imported here, as the engine imports this module)."""
+    if error is None:
+        from sumito.engine.errors import SumitoError as error
     shown = text if len(text) <= 20 else text[:17] + "..."
     if not _DIGITS.fullmatch(text):
         raise error(f"{what} must be a whole number written in digits 0-9, not {shown!r}")

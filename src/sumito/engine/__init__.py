@@ -14,7 +14,7 @@ from sumito.engine.errors import (
     SumitoError,
 )
 from sumito.engine.game import DrawRules, Game, Outcome
-from sumito.engine.geometry import BLACK, EMPTY, WHITE, geometry
+from sumito.engine.geometry import BLACK, EMPTY, WHITE, Color, geometry
 from sumito.engine.move import Move
 from sumito.engine.position import Position
 from sumito.engine.record import GameRecord, parse_records, read_records, write_records
@@ -26,6 +26,7 @@ __all__ = [
     "EMPTY",
     "LAYOUTS",
     "WHITE",
+    "Color",
     "DrawRules",
     "Game",
     "GameOverError",

@@ -14,6 +14,7 @@ at the first sentinel, so no inner loop needs a bounds check.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from enum import IntEnum
 from functools import cache
 
 import numpy as np
@@ -24,6 +25,22 @@ WHITE = 2
 OFF = 3  # off-board sentinel in the padded grid
 
 COLOR_NAMES = {BLACK: "Black", WHITE: "White"}
+
+
+class Color(IntEnum):
+    """A side, for people and the Python API (``Position.turn``, ``Position.winner()``). It is an
+    int (``Color.BLACK == BLACK == 1``), so it fits everywhere a colour code does; the kernels are
+    handed plain ints (``side_to_move``), never the enum."""
+
+    BLACK = BLACK
+    WHITE = WHITE
+
+    @property
+    def opponent(self) -> Color:
+        return Color(3 - self)
+
+    def __str__(self) -> str:
+        return COLOR_NAMES[self]
 
 # Directions in (row, diagonal) steps. Direction k and k + 3 are opposite.
 DIRECTION_STEPS: tuple[tuple[int, int], ...] = (

@@ -118,6 +118,15 @@ class Move:
     def notation(self) -> str:
         return format_move(self.code, self.geometry)
 
+    def __eq__(self, other: object) -> bool:
+        """Moves are equal when they are the same move; a move also equals its notation, so that
+        ``"a1b2" in position.legal_moves()`` reads as it should (case, spaces and '-' aside)."""
+        if isinstance(other, Move):
+            return (self.code, self.board_side) == (other.code, other.board_side)
+        if isinstance(other, str):
+            return other.strip().lower().replace("-", "").replace(" ", "") == self.notation()
+        return NotImplemented
+
     def __str__(self) -> str:
         return self.notation()
 

@@ -21,7 +21,7 @@ import numpy as np
 from sumito.bounds import MAX_POSITION_CHARS
 from sumito.engine import kernels as K
 from sumito.engine.errors import IllegalMoveError, NotationError, PositionError
-from sumito.engine.geometry import BLACK, COLOR_NAMES, EMPTY, WHITE, Geometry, board_name, geometry
+from sumito.engine.geometry import BLACK, COLOR_NAMES, EMPTY, WHITE, Color, Geometry, board_name, geometry
 from sumito.engine.move import Move
 from sumito.engine.variants import Variant, default_variant, get_layout
 from sumito.stopping import STOP, call_stoppable
@@ -166,13 +166,18 @@ class Position:
     def marble_count(self, color: int) -> int:
         return int(np.count_nonzero(self._grid == color))
 
-    def winner(self) -> int | None:
+    @property
+    def turn(self) -> Color:
+        """The side to move, as a :class:`~sumito.engine.geometry.Color` (``side_to_move`` is the same, as an int)."""
+        return Color(self.side_to_move)
+
+    def winner(self) -> Color | None:
         """The side that has pushed off enough marbles to win, if any."""
         threshold = self.variant.win_threshold
         if self.lost[1] >= threshold:
-            return BLACK
+            return Color.BLACK
         if self.lost[0] >= threshold:
-            return WHITE
+            return Color.WHITE
         return None
 
     def legal_move_codes(self) -> np.ndarray:

@@ -61,6 +61,7 @@ from sumito.players.base import (
     MAX_SEARCH_SECONDS,
     MAX_SEED,
     Option,
+    PlayerBase,
     PlayerKind,
     PlayerSpecError,
     legal_codes,
@@ -209,7 +210,7 @@ def _choice(value: str | bool, name: str, choices: Sequence[str], yes: str, no: 
     return text
 
 
-class AlphalonePlayer:
+class AlphalonePlayer(PlayerBase):
     def __init__(
         self,
         depth: int = 2,

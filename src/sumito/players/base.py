@@ -18,11 +18,20 @@ from sumito.bounds import MAX_HASH_MB, MAX_PLAYER_DEPTH, MAX_SEARCH_DEPTH, MAX_S
 from sumito.engine import Game, Move, Position, SumitoError
 
 __all__ = ["MAX_HASH_MB", "MAX_PLAYER_DEPTH", "MAX_SEARCH_DEPTH", "MAX_SEARCH_SECONDS", "MAX_SEED", "Option",
-           "Player", "PlayerKind", "PlayerSpecError", "make_player", "parse_spec", "register"]
+           "Player", "PlayerBase", "PlayerKind", "PlayerSpecError", "make_player", "parse_spec", "register"]
 
 
 class PlayerSpecError(SumitoError):
     """A player spec with an unknown name or option, or a bad option value."""
+
+
+class PlayerBase:
+    """What every built-in player shares: a repr that is the spec it plays as."""
+
+    name: str
+
+    def __repr__(self) -> str:
+        return f"<{type(self).__name__} {self.name}>"
 
 
 class Player(Protocol):

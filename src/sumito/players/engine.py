@@ -26,6 +26,7 @@ from sumito.players.base import (
     MAX_SEARCH_DEPTH,
     MAX_SEARCH_SECONDS,
     Option,
+    PlayerBase,
     PlayerKind,
     PlayerSpecError,
     legal_codes,
@@ -35,7 +36,7 @@ from sumito.search.context import SearchContext
 from sumito.search.pvs import Searcher, SearchResult
 
 
-class EnginePlayer:
+class EnginePlayer(PlayerBase):
     def __init__(
         self,
         time: float | None = None,

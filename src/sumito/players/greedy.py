@@ -10,12 +10,12 @@ import numpy as np
 
 from sumito.engine import Move, Position
 from sumito.evaluation import evaluation_names, named_evaluation
-from sumito.players.base import Option, PlayerKind, PlayerSpecError, legal_codes, register
+from sumito.players.base import Option, PlayerBase, PlayerKind, PlayerSpecError, legal_codes, register
 from sumito.search.alphabeta import after_values
 from sumito.search.context import SearchContext
 
 
-class GreedyPlayer:
+class GreedyPlayer(PlayerBase):
     def __init__(self, eval: str = "linear") -> None:
         try:
             self.evaluation = named_evaluation(eval)

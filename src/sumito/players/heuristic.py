@@ -19,7 +19,16 @@ import numpy as np
 
 from sumito.engine import Move, Position
 from sumito.evaluation import OFF_DISTANCE, Evaluation, named_evaluation
-from sumito.players.base import MAX_PLAYER_DEPTH, MAX_SEED, Option, PlayerKind, PlayerSpecError, legal_codes, register
+from sumito.players.base import (
+    MAX_PLAYER_DEPTH,
+    MAX_SEED,
+    Option,
+    PlayerBase,
+    PlayerKind,
+    PlayerSpecError,
+    legal_codes,
+    register,
+)
 from sumito.search.alphabeta import search
 from sumito.search.context import SearchContext
 
@@ -30,7 +39,7 @@ TIE_OPTIONS = {  # the tie-break options of every AlphaBetaPlayer kind
 }
 
 
-class AlphaBetaPlayer:
+class AlphaBetaPlayer(PlayerBase):
     """Fixed-depth alpha-beta over an evaluation; ties to the first best move in generation
     order, or to a random one of the best (``ties="random"``, seeded)."""
 

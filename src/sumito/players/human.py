@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, TextIO
 
 from sumito.engine import Move, Position, SumitoError, render
 from sumito.engine.geometry import COLOR_NAMES
-from sumito.players.base import Option, PlayerKind, register
+from sumito.players.base import Option, PlayerBase, PlayerKind, register
 
 if TYPE_CHECKING:
     from sumito.engine import Game
@@ -47,7 +47,7 @@ class Quit(HumanExit):
     """The human typed ``quit`` or the input ended."""
 
 
-class HumanPlayer:
+class HumanPlayer(PlayerBase):
     """Asks for each move on ``instream`` and answers on ``outstream`` (default stdin and stdout).
 
     ``game``, when set (``sumito play`` sets it), is the game in progress: the player shows its last

@@ -7,10 +7,10 @@ from collections.abc import Sequence
 import numpy as np
 
 from sumito.engine import Move, Position
-from sumito.players.base import MAX_SEED, Option, PlayerKind, legal_codes, register
+from sumito.players.base import MAX_SEED, Option, PlayerBase, PlayerKind, legal_codes, register
 
 
-class RandomPlayer:
+class RandomPlayer(PlayerBase):
     def __init__(self, seed: int | None = None) -> None:
         self.seed = seed
         self.rng = np.random.default_rng(seed)

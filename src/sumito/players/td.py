@@ -15,10 +15,10 @@ from collections.abc import Sequence
 import numpy as np
 
 from sumito.engine import Move, Position
-from sumito.players.base import Option, PlayerKind, PlayerSpecError, register
+from sumito.players.base import Option, PlayerBase, PlayerKind, PlayerSpecError, register
 
 
-class TDPlayer:
+class TDPlayer(PlayerBase):
     def __init__(self, net: str = "builtin", avoid_repeats: bool = False, choice: str | None = None) -> None:
         from sumito.learn.abalone_encodings import ENCODINGS, MAX_MOVES
         from sumito.learn.network import ValueNetwork, network_path

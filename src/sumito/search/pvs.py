@@ -321,6 +321,10 @@ class SearchResult:
     def nodes_per_second(self) -> float:
         return self.nodes / self.seconds if self.seconds > 0 else 0.0
 
+    def __repr__(self) -> str:
+        return (f"SearchResult(move={self.move}, score={self.score:g}, depth={self.depth}, nodes={self.nodes}, "
+                f"seconds={self.seconds:.3f}, pv={self.pv})")
+
 
 class Searcher:
     """Iterative deepening over :func:`_pvs`, keeping its tables from one move to the next."""
