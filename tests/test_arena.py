@@ -796,3 +796,36 @@ def test_a_stored_resignation_replays_with_its_declared_ending(tmp_path):
         game = archive.game(game_id).replay()
         assert game.outcome().describe() == "White wins (resignation)" and game.plies == 2
         assert archive.record(game_id).result == "0-1"
+
+
+# ------------------------------------------------------------------ clocks
+def test_a_player_that_overruns_its_clock_loses_on_time():
+    settings = ArenaSettings.from_layout("mini", opening_plies=0, seed=3, clock=(0.001, 0.0))
+    (first, second) = schedule(["abla:depth=4", "random"], 2, settings)
+    for task in (first, second):
+        result = play_game(task)
+        abla_color = BLACK if task.black_id == 0 else WHITE
+        assert result.reason == "time" and result.winner == 3 - abla_color, result
+        assert len(result.times) == result.plies  # the move the flag stopped is not played
+
+
+def test_an_engine_with_a_clock_spends_it_and_plays_on(capsys):
+    argv = ["match", "engine", "random:seed=1", "-n", "2", "--layout", "mini", "--tc", "3+0.1", "--no-db", "--seed", 4]
+    code, out, err = run(capsys, *argv)
+    assert code == 0, err
+    assert "time " not in out.split("endings", 1)[1].splitlines()[0]  # nobody lost on time
+    assert "clock 3+0.1 s" in out
+
+
+@pytest.mark.parametrize(
+    "argv, message",
+    [
+        (["--tc", "0+1"], "0 < BASE"),
+        (["--tc", "sixty"], "a time control is BASE+INC seconds"),
+        (["--tc", "nan"], "0 < BASE"),
+        (["--tc", "60+1", "--movetime", "1"], "not both"),
+    ],
+)
+def test_bad_time_controls(capsys, argv, message):
+    code, _out, err = run(capsys, "match", "random", "random", "-n", "2", "--no-db", *argv)
+    assert code == 2 and message in err and err.count("\n") == 1, err

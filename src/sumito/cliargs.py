@@ -45,6 +45,23 @@ def output_file(text: str) -> str:
 output_file.__name__ = "file"
 
 
+def time_control(text: str) -> tuple[float, float]:
+    """An argparse ``type``: ``BASE[+INC]`` in seconds (``60+1``, ``300``, ``0.5+0.05``), as (base, increment)."""
+    base_text, _, inc_text = text.strip().partition("+")
+    try:
+        if len(text) > 40:
+            raise ValueError
+        base, increment = float(base_text), float(inc_text or 0)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"a time control is BASE+INC seconds, e.g. 60+1, not {text[:40]!r}") from None
+    if not (0 < base <= 86_400 and 0 <= increment <= 3_600):  # also refuses nan and inf
+        raise argparse.ArgumentTypeError(f"a time control needs 0 < BASE <= 86400 and 0 <= INC <= 3600, not {text}")
+    return base, increment
+
+
+time_control.__name__ = "time control"
+
+
 def seconds_arg(high: float):
     """An argparse ``type``: a finite number of seconds from 0 to ``high``."""
 

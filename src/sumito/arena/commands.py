@@ -38,7 +38,14 @@ from sumito.arena.match import (
     summarize_pair,
 )
 from sumito.arena.tournament import TournamentSummary, summarize_tournament
-from sumito.cliargs import add_position_args, add_rules_args, output_file, position_from_args, rules_from_args
+from sumito.cliargs import (
+    add_position_args,
+    add_rules_args,
+    output_file,
+    position_from_args,
+    rules_from_args,
+    time_control,
+)
 from sumito.engine import LAYOUTS, DrawRules, Game, write_records
 from sumito.procs import MAX_WORKERS, cap_workers
 
@@ -110,6 +117,9 @@ def _add_run_args(p: argparse.ArgumentParser, n_what: str) -> None:
     add_position_args(p, moves=False)
     add_rules_args(p, DEFAULT_RULES)
     p.add_argument("--movetime", type=float, default=None, metavar="S", help="seconds per move given to the players")
+    p.add_argument("--tc", type=time_control, default=None, metavar="BASE+INC",
+                   help="a clock for each side: BASE seconds a game plus INC a move, e.g. 60+1; a player whose "
+                   "clock runs out loses on time")
     p.add_argument(
         "--opening-plies",
         type=int,
@@ -143,7 +153,8 @@ def _settings_from_args(args: argparse.Namespace) -> ArenaSettings:
     if not 0 <= seed <= MAX_SEED:
         raise ArenaError(f"--seed must be a whole number from 0 to {MAX_SEED}, not {seed}")
     rules = rules_from_args(args)
-    options = {"rules": rules, "movetime": args.movetime, "opening_plies": args.opening_plies, "seed": seed}
+    options = {"rules": rules, "movetime": args.movetime, "opening_plies": args.opening_plies, "seed": seed,
+               "clock": args.tc}
     position = position_from_args(args)
     settings = ArenaSettings.from_position(position, **options)
     outcome = Game(settings.start_position(), rules).outcome()
@@ -186,6 +197,8 @@ class _Run:
         parts.append(f"opening {s.opening_plies} random plies per pair of games" if s.opening_plies else "no opening")
         if s.movetime:
             parts.append(f"{s.movetime:g} s per move")
+        if s.clock:
+            parts.append(f"clock {s.clock[0]:g}+{s.clock[1]:g} s")
         parts.append(f"seed {s.seed}")
         return "; ".join(parts)
 

@@ -389,6 +389,7 @@ class GameArchive:
             "no_capture_plies": rules.no_capture_plies,
             "no_moves": rules.no_moves,
             "movetime": settings.movetime,
+            "clock": list(settings.clock) if settings.clock else None,  # seconds a game and a move, per side
             "opening_plies": settings.opening_plies,
         }
         owner = RunOwner.current()

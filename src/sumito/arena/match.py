@@ -33,12 +33,15 @@ import numpy as np
 from sumito.arena.errors import ArenaError
 from sumito.arena.ratings import elo_from_score, score_interval
 from sumito.engine import BLACK, LAYOUTS, WHITE, DrawRules, Game, Position, SumitoError, get_layout
+from sumito.engine.game import TIME, Outcome
 from sumito.engine.geometry import COLOR_NAMES
 from sumito.players.base import seeded_spec
+from sumito.search.timeman import move_time
 
 DEFAULT_RULES = DrawRules(max_plies=400, repetitions=3, no_capture_plies=None, no_moves="draw")
 DEFAULT_OPENING_PLIES = 2
 MAX_SEED = 2**63 - 1  # seeds are stored as SQLite integers
+MAX_CLOCK_SECONDS = 86_400.0
 
 
 # --------------------------------------------------------------------------- settings and seeds
@@ -54,8 +57,15 @@ class ArenaSettings:
     opening_plies: int = DEFAULT_OPENING_PLIES
     seed: int = 0
     layout: str | None = None  # the layout's name when ``start`` is a layout's start
+    clock: tuple[float, float] | None = None  # (seconds a game, increment a move): a chess clock per side
 
     def __post_init__(self) -> None:
+        if self.clock is not None:
+            base, increment = self.clock
+            if not (0 < base <= MAX_CLOCK_SECONDS and 0 <= increment <= MAX_CLOCK_SECONDS):
+                raise ArenaError(f"a time control is BASE+INCREMENT seconds, BASE above 0; not {base:g}+{increment:g}")
+            if self.movetime is not None:
+                raise ArenaError("give a time control (--tc) or a time per move (--movetime), not both")
         if not 0 <= self.seed <= MAX_SEED:
             raise ArenaError(f"the seed must be a whole number from 0 to {MAX_SEED}, not {self.seed}")
         if self.opening_plies < 0:
@@ -141,6 +151,7 @@ class GameTask:
     opening: tuple[str, ...] = ()  # random opening plies (notation) played before the players move
     black_id: int = 0  # which player of the match or tournament plays Black
     white_id: int = 1
+    clock: tuple[float, float] | None = None  # (seconds a game, increment a move) for each side
 
 
 @dataclass(frozen=True)
@@ -214,18 +225,33 @@ def play_game(task: GameTask) -> GameResult:
             raise
         except Exception as exc:
             raise ArenaError(f"game {task.index + 1}: player {spec!r} could not start: {_describe(exc)}") from exc
+    if task.clock:
+        # compiling the kernels (a first run) must not count against a clock: a throwaway copy of each
+        # player thinks once before the clocks start (a copy, so that seeded players play as they would)
+        for spec in specs.values():
+            make_player(spec).choose(game.position, 0.01, history=game_history(game))
+    left = {BLACK: task.clock[0], WHITE: task.clock[0]} if task.clock else {}  # seconds on each clock
     while not game.is_over():
         color = game.position.side_to_move
         ply = game.plies + 1
         who = f"game {task.index + 1}: {COLOR_NAMES[color]} player {specs[color]!r}"
+        # with a clock, the player is told what the time manager would spend of it (players without a
+        # time control of their own ignore it, and may lose on time: that is what a clock is for)
+        allowed = move_time(left[color], task.clock[1]) if task.clock else task.movetime
         t0 = time.perf_counter()
         try:
-            move = players[color].choose(game.position, task.movetime, history=game_history(game))
+            move = players[color].choose(game.position, allowed, history=game_history(game))
         except Exception as exc:
             raise ArenaError(
                 f"{who} failed at ply {ply}: {_describe(exc)}"
             ) from exc
         elapsed = time.perf_counter() - t0
+        if task.clock:
+            left[color] -= elapsed
+            if left[color] < 0:  # the flag falls: the move is not played
+                game.declare(Outcome(3 - color, TIME))
+                break
+            left[color] += task.clock[1]
         try:
             game.push(move)
         except SumitoError as exc:
@@ -292,6 +318,7 @@ def schedule(players: Sequence[str], games_per_pair: int, settings: ArenaSetting
                         inline_only=settings.inline_only,
                         rules=settings.rules,
                         movetime=settings.movetime,
+                        clock=settings.clock,
                         seed=seed,
                         index=index,
                         opening=opening,
