@@ -419,3 +419,204 @@ def test_screenshots_show_the_board_on_a_laptop_and_a_phone(page, server, shots)
         # the board scales with the screen: most of the phone's width, a good part of the laptop's
         board = page.locator("#play-board svg").bounding_box()
         assert board["width"] > (0.85 * size[0] if name == "phone" else 500)
+
+
+# --------------------------------------------------------------------------- issue 14: the page's new parts
+def wait_for_state(page, state: str, timeout: float = 30_000) -> None:
+    page.wait_for_function(f"() => document.getElementById('play-view').dataset.state === '{state}'", timeout=timeout)
+
+
+def centre_y(page, name: str) -> float:
+    box = cell(page, name).bounding_box()
+    return box["y"] + box["height"] / 2
+
+
+def test_the_board_turns_round_for_white_and_on_request(page, server):
+    state = api(server, "POST", "api/games", {"black": "greedy", "white": "human", "layout": "standard"})
+    page.goto(f"{server}#game={state['id']}")
+    page.wait_for_function(YOUR_TURN_OR_OVER)
+    board = page.locator("#play-board")
+    assert board.get_attribute("data-flipped") == "true"
+    assert centre_y(page, "a1") < centre_y(page, "i5")  # Black's side (row a) at the top, White's at the bottom
+    trays = page.eval_on_selector_all(
+        "#play-board .tray", "ts => ts.map(t => [t.dataset.side, t.getBoundingClientRect().y])"
+    )
+    assert dict(trays)["black"] < dict(trays)["white"]
+    # the keys follow the eye: up goes towards the top of the screen (row a when turned round)
+    cell(page, "e5").focus()
+    page.keyboard.press("ArrowUp")
+    assert page.evaluate("document.activeElement.dataset.cell").startswith("d")
+    page.click("#flip-button")
+    assert board.get_attribute("data-flipped") == "false"
+    assert page.get_attribute("#flip-button", "aria-pressed") == "false"
+    assert centre_y(page, "a1") > centre_y(page, "i5")
+    # clicks still play on the turned board
+    page.click("#flip-button")
+    legal = api(server, "GET", f"api/games/{state['id']}/legal")
+    ply = int(page.locator("#play-view").get_attribute("data-ply"))
+    click_move(page, legal[0], legal)
+    page.wait_for_function(f"() => Number(document.getElementById('play-view').dataset.ply) > {ply}")
+    assert api(server, "GET", f"api/games/{state['id']}")["moves"][ply] == legal[0]["notation"]
+
+    # playing Black: not turned
+    state = api(server, "POST", "api/games", {"black": "human", "white": "greedy", "layout": "mini"})
+    page.goto(f"{server}#game={state['id']}")
+    page.wait_for_function(f"() => document.body.dataset.game === '{state['id']}'")
+    assert board.get_attribute("data-flipped") == "false"
+
+
+def test_hint_and_evaluation_bar(page, server):
+    state = api(server, "POST", "api/games", {"black": "human", "white": "random:seed=4", "layout": "mini"})
+    page.goto(f"{server}#game={state['id']}")
+    page.wait_for_function(YOUR_TURN_OR_OVER)
+    assert page.locator("#eval-row").is_hidden()  # off until asked for
+    page.check("#eval-toggle")
+    page.wait_for_function("() => document.getElementById('eval-bar').dataset.black", timeout=30_000)
+    score = float(page.get_attribute("#eval-bar", "data-black"))
+    assert -100 <= score <= 100
+    assert page.locator("#eval-text").inner_text().strip()
+    page.click("#hint-button")
+    page.wait_for_function("() => document.getElementById('play-view').dataset.hint", timeout=30_000)
+    hinted = page.get_attribute("#play-view", "data-hint")
+    legal = {m["notation"]: m for m in api(server, "GET", f"api/games/{state['id']}/legal")}
+    assert hinted in legal
+    marked = set(page.eval_on_selector_all("#play-view .cell.hint", "cs => cs.map(c => c.dataset.cell)"))
+    assert set(legal[hinted]["marbles"]) <= marked
+    assert hinted in message(page)
+    # the evaluation follows the game: after a move and the computer's reply, a new score comes
+    page.fill("#move-input", hinted)
+    page.press("#move-input", "Enter")
+    page.wait_for_function("() => Number(document.getElementById('play-view').dataset.ply) >= 2")
+    page.wait_for_function(YOUR_TURN_OR_OVER)
+    page.wait_for_function("() => document.getElementById('eval-bar').dataset.black", timeout=30_000)
+    assert page.locator("#play-view .cell.hint").count() == 0  # the hint was for the position before
+
+
+def test_clock_runs_out_then_rematch_and_new_game(page, server):
+    page.goto(server)
+    form = page.locator("#new-game-form")
+    form.wait_for()
+    form.locator("select[name=layout]").select_option("mini")
+    form.locator("select[name=opponent]").select_option("__spec__")
+    form.locator("input[name=opponent-spec]").fill("random:seed=1")
+    form.locator("input[name=colour][value=black]").check()
+    form.locator("select[name=clock]").select_option("custom")
+    form.locator("input[name=clock_minutes]").fill("0.05")  # 3 seconds
+    form.locator("input[name=clock_increment]").fill("0")
+    page.click("#start-button")
+    page.wait_for_function(YOUR_TURN_OR_OVER)
+    game_id = page.evaluate("document.body.dataset.game")
+    clock = page.locator("#play-board .tray-black .tray-clock")
+    assert clock.is_visible() and "running" in clock.get_attribute("class")
+    assert api(server, "GET", f"api/games/{game_id}")["clock"]["initial"] == 3
+    # nobody moves: Black's clock runs out and White wins on time
+    wait_for_state(page, "over", timeout=20_000)
+    state = api(server, "GET", f"api/games/{game_id}")
+    assert state["outcome"] == {"winner": "white", "reason": "time", "result": "0-1"}
+    assert "wins on time" in page.locator("#play-status").inner_text()
+    assert clock.inner_text() == "0:00.0"
+    assert page.locator("#game-over-actions").is_visible()
+
+    page.click("#rematch-button")
+    page.wait_for_function(f"() => document.body.dataset.game && document.body.dataset.game !== '{game_id}'")
+    rematch = api(server, "GET", f"api/games/{page.evaluate('document.body.dataset.game')}")
+    assert rematch["black"]["spec"] == "random:seed=1" and rematch["white"]["spec"] == "human"
+    assert rematch["clock"]["initial"] == 3 and rematch["board"]["layout"] == "mini"
+    assert page.locator("#play-board").get_attribute("data-flipped") == "true"  # now playing White
+    page.wait_for_function(YOUR_TURN_OR_OVER)
+    page.click("#resign-button")
+    page.click("#resign-button")
+    wait_for_state(page, "over")
+    page.click("#over-new-game-button")
+    assert page.locator("#new-game-dialog").get_attribute("open") is not None
+
+
+POSITION = "2w/2wb/2bww/w1b1/b1b b 0 0 10"  # mini; Black's a3b4 lets White push a marble off (d4c4)
+
+
+def test_a_game_from_a_position_string(page, server):
+    page.goto(server)
+    form = page.locator("#new-game-form")
+    form.wait_for()
+    form.locator("input[name=mode][value=people]").check()
+    field = form.locator("input[name=position]")
+    field.fill("not a position")
+    page.wait_for_function("() => document.getElementById('position-message').dataset.tone === 'error'")
+    line = page.locator("#position-message").inner_text()
+    assert line.startswith("Not a position") and "\n" not in line
+    page.click("#start-button")
+    page.wait_for_function("() => document.getElementById('new-game-message').dataset.tone === 'error'")
+    assert "\n" not in page.locator("#new-game-message").inner_text()
+    assert page.locator("#new-game-dialog").get_attribute("open") is not None
+    field.fill(POSITION)
+    page.wait_for_function("() => document.getElementById('position-message').dataset.tone === 'good'")
+    page.click("#start-button")
+    page.wait_for_function(YOUR_TURN_OR_OVER)
+    state = api(server, "GET", f"api/games/{page.evaluate('document.body.dataset.game')}")
+    assert state["board"]["position"] == POSITION and state["start"] == POSITION
+    assert board_marbles(page, "play") == api_marbles(state["board"])
+
+
+def test_analysis_of_a_finished_game_marks_the_mistake(page, server):
+    body = {"black": "human", "white": "human", "position": POSITION, "win_threshold": 1}
+    state = api(server, "POST", "api/games", body)
+    api(server, "POST", f"api/games/{state['id']}/moves", {"move": "a3b4"})  # the mistake
+    state = api(server, "POST", f"api/games/{state['id']}/moves", {"move": "d4c4"})  # pushed off: White wins
+    assert state["outcome"]["winner"] == "white"
+    page.goto(f"{server}#game={state['id']}")
+    wait_for_state(page, "over")
+    link = page.locator("#analyse-link")
+    link.wait_for(state="visible", timeout=15_000)  # once the game is in the archive
+    link.click()
+    page.locator("#replay-view").wait_for()
+    page.wait_for_function("() => document.getElementById('replay-view').dataset.analysed === '3'", timeout=60_000)
+    page.wait_for_function("() => !document.getElementById('analysis-status').textContent.startsWith('Analysing')")
+    assert page.get_attribute("#analysis-graph", "data-points") == "3"
+    assert page.locator("#analysis-graph .graph-mistake").count() == 1
+    mistakes = page.locator("#replay-moves .move.mistake")
+    assert mistakes.all_inner_texts() == ["a3b4"]
+    assert "loses the game" in mistakes.first.get_attribute("title")
+    assert "a3b4" in page.locator("#analysis-mistakes").inner_text()
+    assert "1 mistake" in page.locator("#analysis-status").inner_text()
+    # a mistake in the list goes to its position
+    page.locator("#analysis-mistakes button").first.click()
+    assert page.get_attribute("#replay-view", "data-ply") == "1"
+
+
+def test_replay_keys_without_a_click_and_no_dialog_over_the_archive(page, server):
+    page.goto(server)
+    page.locator("#new-game-form").wait_for()  # opened on a first visit
+    page.evaluate("location.hash = '#archive'")
+    page.locator("#archive-view").wait_for()
+    page.wait_for_function("() => !document.getElementById('new-game-dialog').open")
+    page.wait_for_function("() => document.querySelectorAll('#archive-table tbody tr').length > 0")
+    stored = api(server, "GET", f"api/archive?player=seed={SEEDED}")["games"][0]  # a long random game
+    stored_id, last = stored["id"], stored["plies"]
+    page.evaluate(f"location.hash = '#replay={stored_id}'")
+    page.wait_for_function(f"() => document.getElementById('replay-view').dataset.ply === '{min(last, 5000)}'")
+    page.keyboard.press("ArrowLeft")  # no click anywhere first
+    assert page.get_attribute("#replay-view", "data-ply") == str(last - 1)
+    page.keyboard.press("Home")
+    assert page.get_attribute("#replay-view", "data-ply") == "0"
+    page.keyboard.press("ArrowRight")
+    assert page.get_attribute("#replay-view", "data-ply") == "1"
+
+
+def test_a_phone_page_does_not_scroll_itself_after_a_move(page, server):
+    page.set_viewport_size({"width": 390, "height": 844})
+    state = api(server, "POST", "api/games", {"black": "human", "white": "random:seed=2", "layout": "mini"})
+    page.goto(f"{server}#game={state['id']}")
+    for _ in range(6):
+        page.wait_for_function(YOUR_TURN_OR_OVER)
+        current = api(server, "GET", f"api/games/{state['id']}")
+        if current["outcome"]:
+            break
+        legal = api(server, "GET", f"api/games/{state['id']}/legal")
+        assert page.evaluate("window.scrollY") == 0
+        click_move(page, choose(legal, current["board"]), legal)
+        page.wait_for_function(f"() => Number(document.getElementById('play-view').dataset.ply) >= {current['ply'] + 2}"
+                               " || document.getElementById('play-view').dataset.state === 'over'")
+        page.wait_for_timeout(100)
+        assert page.evaluate("window.scrollY") == 0, "the page scrolled after a move"
+    # the move list below the board shows its last move within itself
+    assert page.locator("#play-moves .move.current").count() == 1

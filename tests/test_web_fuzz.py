@@ -48,6 +48,7 @@ scalars = st.one_of(
     st.text(max_size=40),
     st.text(alphabet=string.ascii_lowercase + string.digits + ":=,./", max_size=40),
     st.sampled_from(["human", "random", "engine:depth=2", "td:net=/dev/zero", "a1b2", "black", "mini", "1-0"]),
+    st.fixed_dictionaries({"initial": st.floats(-1, 20), "increment": st.floats(-1, 5)}),
 )
 json_values = st.recursive(
     scalars, lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=10), inner, max_size=4),
@@ -59,7 +60,8 @@ def _body_for(spec: dict, draw) -> dict | object:
     """A body with the declared fields (each a value of any type), or any JSON at all."""
     content = spec.get("requestBody", {}).get("content", {}).get("application/json", {})
     ref = content.get("schema", {})
-    fields = ["black", "white", "layout", "position", "speed", "win_threshold", "inline_only", "move", "side", "text"]
+    fields = ["black", "white", "layout", "position", "speed", "win_threshold", "inline_only", "move", "side", "text",
+              "clock", "seconds", "start", "count"]
     if draw(st.booleans()):
         keys = draw(st.lists(st.sampled_from(fields), max_size=4, unique=True))
         return {key: draw(json_values) for key in keys}

@@ -368,7 +368,7 @@ def test_games_from_before_owner_tokens_can_be_watched_not_changed(make_client, 
     assert client.get(f"/api/games/{game['id']}").json()["id"] == game["id"]
     assert "before owner tokens" in error(client.post(f"/api/games/{game['id']}/moves", json={"move": "a1b2"}), 403)
     with sqlite3.connect(tmp_path / "web.sqlite") as conn:
-        assert conn.execute("PRAGMA user_version").fetchone()[0] == 2
+        assert conn.execute("PRAGMA user_version").fetchone()[0] == 3
 
 
 @pytest.mark.parametrize(

@@ -15,6 +15,7 @@ paged.
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import json
 import logging
@@ -36,6 +37,11 @@ from sumito.engine import LAYOUTS, Position, SumitoError, get_layout
 from sumito.web.limits import MAX_IMPORT_BYTES, MAX_REPLAY_PAGE, WebLimits, valid_token
 from sumito.web.serialize import board_json, layout_of
 from sumito.web.sessions import (
+    HINT_SECONDS,
+    MAX_ANALYSIS_PAGE,
+    MAX_CLOCK,
+    MAX_HINT_SECONDS,
+    MAX_INCREMENT,
     MAX_SPEED,
     MAX_WAIT,
     PRESETS,
@@ -74,6 +80,11 @@ class Body(BaseModel):
     model_config = ConfigDict(extra="forbid", str_strip_whitespace=True)
 
 
+class ClockBody(Body):
+    initial: float = Field(gt=0, le=MAX_CLOCK, description="seconds on each clock at the start (e.g. 300)")
+    increment: float = Field(0.0, ge=0, le=MAX_INCREMENT, description="seconds added after each move")
+
+
 class NewGame(Body):
     black: str = Field("human", max_length=200, description="'human', a preset id or a player spec")
     white: str = Field("beginner", max_length=200, description="'human', a preset id or a player spec")
@@ -82,6 +93,7 @@ class NewGame(Body):
     speed: float = Field(1.0, ge=0, le=MAX_SPEED, description="seconds between moves when two computers play")
     win_threshold: int | None = Field(None, ge=1, le=100, description="marbles to push off to win")
     inline_only: bool | None = Field(None, description="the reduced game without broadside moves")
+    clock: ClockBody | None = Field(None, description="a time control: seconds each and an increment; none: untimed")
 
 
 class MoveBody(Body):
@@ -100,6 +112,19 @@ class RecordBody(Body):
     text: str = Field(
         max_length=2 * MAX_IMPORT_BYTES,  # the exact limit is in bytes, checked with a 413 by the hall
         description="one game record (the format of `sumito game --out`), at most 256 KiB",
+    )
+
+
+class HintBody(Body):
+    seconds: float = Field(
+        HINT_SECONDS, gt=0, le=MAX_HINT_SECONDS, description="seconds of search (at most the server's --max-time)"
+    )
+
+
+class AnalysisBody(Body):
+    start: int = Field(0, ge=0, le=10**6, description="the first ply of the page")
+    count: int = Field(
+        10, ge=1, le=MAX_ANALYSIS_PAGE, description=f"positions in the page (at most {MAX_ANALYSIS_PAGE})"
     )
 
 
@@ -349,6 +374,7 @@ def create_app(
             win_threshold=body.win_threshold,
             inline_only=body.inline_only,
             token=token,
+            clock=(body.clock.initial, body.clock.increment) if body.clock is not None else None,
         )
         return {**session.state(), "token": token}
 
@@ -412,6 +438,15 @@ def create_app(
         await hall(request).set_speed(session, body.speed)
         return session.state()
 
+    @app.post("/api/games/{game_id}/hint", tags=["games"])
+    async def hint(
+        game_id: str, request: Request, body: HintBody | None = None, x_sumito_token: Token = None
+    ) -> dict[str, Any]:
+        """The engine's best move and its score of the game's position now, from a short search in
+        the worker pool (``seconds``, default 0.3, at most ``--max-time``): a hint and the evaluation bar."""
+        session = await owned(request, game_id, x_sumito_token)
+        return await hall(request).hint(session, (body or HintBody()).seconds)
+
     @app.delete("/api/games/{game_id}", status_code=204, tags=["games"])
     async def delete_game(game_id: str, request: Request, x_sumito_token: Token = None) -> Response:
         """Delete the game; a computer thinking on it stops. A finished game stays in the archive."""
@@ -467,6 +502,24 @@ def create_app(
         stored = _stored_game(request, stored_id)
         moves, boards = _replay_page(stored, start, count)
         return {"game": _stored_summary(stored), "start": start, "moves": moves, "boards": boards}
+
+    @app.post("/api/archive/{stored_id}/analysis", tags=["archive"])
+    async def archive_analysis(
+        stored_id: StoredId, request: Request, body: AnalysisBody | None = None
+    ) -> dict[str, Any]:
+        """One page of a stored game's analysis: the positions after plies ``start`` .. ``start +
+        count − 1``, each searched briefly in the worker pool: the engine's best move and score,
+        and the move the game played. Ask page after page; a client that goes away stops its page."""
+        body = body or AnalysisBody()
+        stored = await asyncio.to_thread(_stored_game, request, stored_id)
+        try:
+            start = start_position(stored.start_position, stored.win_threshold, stored.inline_only)
+        except SumitoError as exc:
+            raise ArchiveError(f"stored game {stored.id} is damaged: {_one_line(exc)}") from None
+        page = await hall(request).analyse_moves(
+            start, stored.moves.split(), body.start, body.count, request.is_disconnected
+        )
+        return {"game": _stored_summary(stored), **page}
 
     @app.get("/api/archive/{stored_id}/record", response_class=PlainTextResponse, tags=["archive"])
     def archive_record(stored_id: StoredId, request: Request) -> PlainTextResponse:

@@ -15,6 +15,14 @@ Each game has an owner: the SHA-256 of the token its creator got (or chose), sto
 the token. Only a request carrying the token may change the game; the list of games shows a
 client the games of its token.
 
+A game may have clocks (a time control: seconds each, plus an increment after every move). The
+side to move's clock runs from the change that gave it the turn; a person who runs out loses on
+time when the clock reaches zero (a timer of the game's), a computer thinks for
+:func:`~sumito.search.timeman.move_time` of its clock (never beyond its spec's time or the server's
+``--max-time``) and loses on time if its move comes too late. Only a computer's thinking is charged
+to its clock, not the watch-mode pause after it. Time spent on a move that is taken back is not
+charged; while the server is down no clock runs.
+
 Finished games are also written to the arena's game archive (``sumito games``), resigned ones
 included (the archive replays them with their declared ending). A resignation taken back by an
 undo stays archived as the game it was, and the game's next ending is archived again.
@@ -39,13 +47,15 @@ from typing import Any
 from sumito.arena.db import GameArchive, default_db_path
 from sumito.arena.match import DEFAULT_RULES, ArenaSettings, GameResult, GameTask, start_position
 from sumito.engine import BLACK, WHITE, DrawRules, Game, GameRecord, Outcome, Position, SumitoError, parse_records
-from sumito.engine.game import DECLARED_REASONS
+from sumito.engine.game import DECLARED_REASONS, TIME
 from sumito.engine.geometry import COLOR_NAMES
 from sumito.fileio import claim_sqlite
 from sumito.players import PlayerSpecError, make_player, parse_spec
+from sumito.search.context import WIN, WIN_BOUND
+from sumito.search.timeman import move_time
 from sumito.web.limits import LONG_MOVE, MAX_IMPORT_BYTES, MAX_IMPORT_PLIES, ModelFolder, WebLimits
 from sumito.web.serialize import COLOR_WORDS, board_json, layout_of, legal_move_json
-from sumito.web.thinking import ThinkError, ThinkingPool, ThinkRequest, ThinkTimeout, WorkerDied
+from sumito.web.thinking import AnalyseRequest, ThinkError, ThinkingPool, ThinkRequest, ThinkTimeout, WorkerDied
 
 log = logging.getLogger("sumito.web")
 
@@ -55,10 +65,23 @@ MAX_SPEED = 60.0  # seconds between moves in watch mode
 RECENT = 24 * 3600  # finished games stay in the list of games for a day
 KEPT_IN_MEMORY = 500  # idle games beyond this many are dropped from memory (not from the database)
 IDLE = 60.0  # seconds without a request after which a game may be dropped from memory
-SCHEMA_VERSION = 2  # 2: the owner column
+SCHEMA_VERSION = 3  # 2: the owner column; 3: the clock column
 IMPORTS_AT_ONCE = 2  # records parsed at the same time (each in a thread); more wait their turn
 APPLICATION_ID = 0x53554D57  # "SUMW": the web app's games, not the arena's archive ("SUMI")
 NOT_ARCHIVED = -1  # archive_id of a finished game that is not to be archived (imported finished)
+#: clocks: at most 3 hours each and 5 minutes of increment; a computer whose move would come this
+#: much after its clock ran out is stopped (it has lost on time anyway)
+MAX_CLOCK = 3 * 3600.0
+MAX_INCREMENT = 300.0
+CLOCK_GRACE = 0.5
+#: analysis: seconds of search for a hint or the evaluation bar (default, most), and for each
+#: position of a game's analysis; positions in one page of it; analyses running at once
+HINT_SECONDS = 0.3
+MAX_HINT_SECONDS = 3.0
+ANALYSIS_SECONDS = 0.2
+MAX_ANALYSIS_PAGE = 20
+ANALYSES_AT_ONCE = 2
+POINTS_PER_MARBLE = 1000.0  # the engine's evaluation: one marble of material
 
 
 # --------------------------------------------------------------------------- errors
@@ -149,6 +172,62 @@ def resolve_seat(text: str) -> Seat:
     return Seat(text, named)
 
 
+@dataclass
+class Clock:
+    """A game's two clocks: seconds left each (``left[BLACK]``, ``left[WHITE]``) and the increment
+    added after each move; ``since`` is when the side to move's clock started (monotonic)."""
+
+    initial: float
+    increment: float
+    left: dict[int, float]
+    since: float = 0.0
+
+    @classmethod
+    def fresh(cls, initial: float, increment: float) -> Clock:
+        return cls(initial, increment, {BLACK: initial, WHITE: initial}, time.monotonic())
+
+    def remaining(self, color: int, running: bool) -> float:
+        """Seconds left to ``color`` now (its clock runs when ``running``)."""
+        left = self.left[color]
+        return left - (time.monotonic() - self.since) if running else left
+
+    def charge(self, color: int, seconds: float) -> bool:
+        """Take ``seconds`` off ``color``'s clock and add the increment; False (and nothing added)
+        when the clock ran out first."""
+        left = self.left[color] - seconds
+        if left <= 0:
+            self.left[color] = 0.0
+            return False
+        self.left[color] = round(left + self.increment, 3)
+        return True
+
+    def to_db(self) -> str:
+        return json.dumps({"initial": self.initial, "increment": self.increment,
+                           "black": self.left[BLACK], "white": self.left[WHITE]})
+
+    @classmethod
+    def from_db(cls, text: str | None) -> Clock | None:
+        if not text:
+            return None
+        blob = json.loads(text)
+        left = {BLACK: float(blob["black"]), WHITE: float(blob["white"])}
+        return cls(float(blob["initial"]), float(blob["increment"]), left, time.monotonic())
+
+
+def score_json(score: float, to_move: int) -> dict[str, Any]:
+    """A search score (for the side to move, in the engine's points) as the API gives it:
+    ``score`` in marbles for the side to move, ``black`` the same for Black, and ``win_in``: the
+    plies to a forced win (positive: the side to move wins; negative: it loses; 0: over), else null."""
+    win_in = None
+    if abs(score) >= WIN_BOUND:
+        plies = round(WIN - abs(score))
+        win_in = plies if score > 0 else -plies
+        marbles = 100.0 if score > 0 else -100.0
+    else:
+        marbles = round(score / POINTS_PER_MARBLE, 3)
+    return {"score": marbles, "black": marbles if to_move == BLACK else -marbles, "win_in": win_in}
+
+
 # --------------------------------------------------------------------------- one game
 def _now_iso() -> str:
     return _dt.datetime.now(_dt.UTC).isoformat(timespec="seconds")
@@ -175,8 +254,12 @@ class GameSession:
         archive_id: int | None = None,
         created: str | None = None,
         owner: str | None = None,
+        clock: Clock | None = None,
     ) -> None:
         self.id = game_id
+        self.clock = clock
+        self.flag_task: asyncio.Task | None = None  # a person's clock running out
+        self.analysing = False  # a hint or evaluation of this game is being computed
         self.owner = owner  # SHA-256 of the owner token (hex); None: a game from before owner tokens
         self.game = game
         self.seats = seats
@@ -246,6 +329,25 @@ class GameSession:
             "outcome": outcome_json(outcome),
             "speed": self.speed if self.watching else None,
             "error": self.error,
+            "clock": self.clock_json(),
+            "start": game.start.to_string(),
+            "archive_id": self.archive_id if self.archive_id is not None and self.archive_id > 0 else None,
+        }
+
+    def clock_json(self) -> dict[str, Any] | None:
+        """The clocks as the API gives them: seconds left each, as of now, and whose clock runs."""
+        clock = self.clock
+        if clock is None:
+            return None
+        over = self.game.outcome() is not None
+        mover = self.game.position.side_to_move
+        running = None if over else mover
+        return {
+            "initial": clock.initial,
+            "increment": clock.increment,
+            "black": round(max(0.0, clock.remaining(BLACK, running == BLACK)), 3),
+            "white": round(max(0.0, clock.remaining(WHITE, running == WHITE)), 3),
+            "running": COLOR_WORDS.get(running) if running is not None else None,
         }
 
     def summary(self) -> dict[str, Any]:
@@ -282,12 +384,34 @@ class GameSession:
         return GameRecord.from_game(self.game, Event="Sumito web game", Black=black, White=white)
 
     # ----------------------------------------------------------------- changes (the caller holds the lock)
-    def play(self, move: str) -> None:
+    def play(self, move: str, charged: float | None = None) -> bool:
+        """Play ``move``; with a clock, charge the mover ``charged`` seconds (default: since its turn
+        began). False, and nothing played, when the mover's clock ran out first: it lost on time."""
         now = time.monotonic()
+        if self.clock is not None:
+            mover = self.game.position.side_to_move
+            self.game.position.play(move)  # a bad move raises before the clock is touched
+            spent = now - self.clock.since if charged is None else charged
+            if not self.clock.charge(mover, spent):
+                self.game.resign(mover, TIME)
+                return False
         self.notations.append(self.game.push(move).notation())
         self.move_times.append(round(now - self.last_move_at, 3))
         self.last_move_at = now
         self.redo = []
+        return True
+
+    def flagged(self) -> bool:
+        """Whether the side to move's clock has run out (it then loses on time: the caller declares it)."""
+        if self.clock is None or self.game.outcome() is not None:
+            return False
+        return self.clock.remaining(self.game.position.side_to_move, True) <= 0
+
+    def lose_on_time(self) -> None:
+        mover = self.game.position.side_to_move
+        assert self.clock is not None
+        self.clock.left[mover] = 0.0
+        self.game.resign(mover, TIME)
 
     def take_back(self, plies: int) -> None:
         if plies == 0:  # a resignation: replay the moves without it
@@ -371,7 +495,8 @@ CREATE TABLE web_games (
     result TEXT,                       -- NULL while the game goes on
     reason TEXT,
     archive_id INTEGER,                -- id in the arena's archive; -1 not to be archived; NULL not yet
-    owner TEXT                         -- SHA-256 (hex) of the owner token; NULL: from before version 2
+    owner TEXT,                        -- SHA-256 (hex) of the owner token; NULL: from before version 2
+    clock TEXT                         -- JSON: initial, increment, seconds left each; NULL: no clocks
 );
 CREATE INDEX web_games_updated ON web_games(updated);
 CREATE INDEX web_games_owner ON web_games(owner, updated);
@@ -379,7 +504,7 @@ CREATE INDEX web_games_owner ON web_games(owner, updated);
 _COLUMNS = (
     *("id", "created", "updated", "black", "white", "black_name", "white_name", "start", "win_threshold"),
     *("inline_only", "rules", "moves", "move_times", "redo", "declared", "speed", "error", "layout", "ply"),
-    *("result", "reason", "archive_id", "owner"),
+    *("result", "reason", "archive_id", "owner", "clock"),
 )
 
 
@@ -414,16 +539,21 @@ class WebStore:
         self.conn.execute("PRAGMA synchronous = NORMAL")
 
     def _upgrade(self) -> None:
-        """Version 1 (no owners) to 2: its games get no owner, so they can be watched but not changed."""
+        """Version 1 (no owners) to 2: its games get no owner, so they can be watched but not changed.
+        Version 2 to 3: the clock column (the games before it have no clocks)."""
         try:
             app_id = self.conn.execute("PRAGMA application_id").fetchone()[0]
             version = self.conn.execute("PRAGMA user_version").fetchone()[0]
-            if app_id != APPLICATION_ID or version != 1:
+            if app_id != APPLICATION_ID or version not in (1, 2):
                 return
-            self.conn.executescript(
-                "BEGIN; ALTER TABLE web_games ADD COLUMN owner TEXT; "
-                "CREATE INDEX web_games_owner ON web_games(owner, updated); PRAGMA user_version = 2; COMMIT;"
-            )
+            columns = {row[1] for row in self.conn.execute("PRAGMA table_info(web_games)")}
+            steps = []
+            if "owner" not in columns:
+                steps.append("ALTER TABLE web_games ADD COLUMN owner TEXT;")
+                steps.append("CREATE INDEX IF NOT EXISTS web_games_owner ON web_games(owner, updated);")
+            if "clock" not in columns:
+                steps.append("ALTER TABLE web_games ADD COLUMN clock TEXT;")
+            self.conn.executescript(f"BEGIN; {' '.join(steps)} PRAGMA user_version = {SCHEMA_VERSION}; COMMIT;")
         except sqlite3.Error as exc:  # claim_sqlite then says what the file is
             log.warning("cannot upgrade %s: %s", self.path, exc)
 
@@ -471,6 +601,7 @@ class WebStore:
             "reason": None if outcome is None else outcome.reason,
             "archive_id": session.archive_id,
             "owner": session.owner,
+            "clock": session.clock.to_db() if session.clock is not None else None,
         }
         marks = ", ".join("?" for _ in row)
         sql = f"INSERT OR REPLACE INTO web_games ({', '.join(row)}) VALUES ({marks})"
@@ -537,6 +668,7 @@ class WebStore:
                 archive_id=values["archive_id"],
                 created=values["created"],
                 owner=values["owner"],
+                clock=Clock.from_db(values["clock"]),
             )
         except (SumitoError, ValueError, KeyError, TypeError) as exc:
             log.warning("stored game %s in %s is damaged and left alone: %s", values.get("id"), self.path, exc)
@@ -601,6 +733,7 @@ class GameHall:
         self.background: set[asyncio.Task] = set()
         self.checked_specs: set[str] = set()
         self.imports = asyncio.Semaphore(IMPORTS_AT_ONCE)
+        self.analyses = asyncio.Semaphore(ANALYSES_AT_ONCE)
         self.closing = False
 
     # ----------------------------------------------------------------- lifecycle
@@ -715,8 +848,9 @@ class GameHall:
         inline_only: bool | None = None,
         *,
         token: str,
+        clock: tuple[float, float] | None = None,
     ) -> GameSession:
-        """A new game owned by ``token``."""
+        """A new game owned by ``token``; ``clock``: seconds each and the increment, or none."""
         seats = {BLACK: resolve_seat(black), WHITE: resolve_seat(white)}
         if position is not None and position.strip():
             base = Position.from_string(position)
@@ -726,7 +860,17 @@ class GameHall:
             start = Position.start(layout, win_threshold=win_threshold, inline_only=inline_only)
         for seat in {s for s in seats.values() if not s.human}:
             await self.check_player(seat)
-        session = GameSession(_new_id(), Game(start, DEFAULT_RULES), seats, speed=speed, owner=owner_hash(token))
+        if start.winner() is not None or start.count_legal_moves() == 0:
+            raise WebError("the game would be over before it starts: give a position where the side to move can play")
+        timer = None
+        if clock is not None:
+            initial, increment = clock
+            if not (0 < initial <= MAX_CLOCK and 0 <= increment <= MAX_INCREMENT):
+                raise WebError(f"clock: at most {MAX_CLOCK:g} s each and {MAX_INCREMENT:g} s of increment")
+            timer = Clock.fresh(initial, increment)
+        session = GameSession(
+            _new_id(), Game(start, DEFAULT_RULES), seats, speed=speed, owner=owner_hash(token), clock=timer
+        )
         self._remember(session)
         async with session.lock:
             self._after_change(session)
@@ -780,12 +924,17 @@ class GameHall:
                 color = COLOR_NAMES[session.game.position.side_to_move]
                 doing = "is thinking" if session.thinking else "is to move"
                 raise ConflictError(f"it is the computer's turn: {color} ({seat.spec}) {doing}")
-            session.play(move)  # a bad move raises before anything changes
+            played = session.play(move)  # a bad move raises before anything changes
             session.error = None
             self._after_change(session)
+            if not played:
+                raise ConflictError(f"too late: {session.game.outcome().describe()}")  # type: ignore[union-attr]
 
     async def undo(self, session: GameSession) -> None:
         async with session.lock:
+            outcome = session.game.outcome()
+            if outcome is not None and outcome.reason == TIME:
+                raise ConflictError("a game lost on time cannot be taken back; start a rematch")
             plies = session.undo_plan()
             if plies is None:
                 if not session.humans():
@@ -842,6 +991,96 @@ class GameHall:
             session.legal_cache = (key, [legal_move_json(m) for m in session.game.legal_moves()])
         return session.legal_cache[1]
 
+    # ----------------------------------------------------------------- the engine's opinion
+    def analysis_seconds(self, wanted: float) -> float:
+        """Seconds of search for one analysis: what was asked, at most ``--max-time``."""
+        return min(wanted, self.limits.max_time)
+
+    async def _analyse(self, position: Position, history: tuple[int, ...], seconds: float) -> dict[str, Any]:
+        """The engine's best move and score for ``position`` (in the worker pool, with a deadline)."""
+        request = AnalyseRequest(
+            position=position.to_string(),
+            win_threshold=position.variant.win_threshold,
+            inline_only=position.variant.inline_only,
+            history=history,
+            seconds=seconds,
+        )
+        deadline = self.limits.deadline(seconds)
+        try:
+            found = await self.pool.analyse(request, deadline)
+        except ThinkTimeout:
+            raise WebError(f"the analysis did not finish within {deadline:g} s; it was stopped") from None
+        except WorkerDied:
+            raise WebError("the analysis failed: its worker process died (out of memory?)") from None
+        except ThinkError as exc:
+            raise WebError(f"the analysis failed: {exc}") from None
+        mover = position.side_to_move
+        return {
+            "to_move": COLOR_WORDS[mover],
+            "best": found["move"],
+            **score_json(found["score"], mover),
+            "depth": found["depth"],
+            "pv": found["pv"],
+        }
+
+    async def hint(self, session: GameSession, seconds: float = HINT_SECONDS) -> dict[str, Any]:
+        """The engine's best move and its score of the game's position now (a hint, the evaluation bar).
+
+        One at a time per game (a second request meanwhile is a 409), at most ``ANALYSES_AT_ONCE``
+        over the server; a change of the game meanwhile makes the answer stale, which its ``ply``
+        and ``position`` tell.
+        """
+        if session.analysing:
+            raise ConflictError(f"game {session.id} is being analysed already; wait for that answer")
+        async with session.lock:
+            game = session.game
+            position = game.position
+            history = tuple(p.zobrist for p in game.positions[:-1])
+            ply = game.plies
+        seconds = self.analysis_seconds(seconds)
+        session.analysing = True
+        try:
+            async with self.analyses:
+                found = await self._analyse(position, history, seconds)
+        finally:
+            session.analysing = False
+        return {"ply": ply, "position": position.to_string(), "seconds": seconds, **found}
+
+    async def analyse_moves(
+        self,
+        start: Position,
+        moves: list[str],
+        first: int,
+        count: int,
+        disconnected: Any = None,
+    ) -> dict[str, Any]:
+        """One page of a game's analysis: the positions after plies ``first`` .. ``first + count − 1``
+        (those the game has), each searched for ``ANALYSIS_SECONDS`` (at most ``--max-time``): the
+        engine's best move and score, with the move the game played from it. Stops early (a shorter
+        page) when ``disconnected()`` says the client has gone."""
+        if count > MAX_ANALYSIS_PAGE:
+            raise WebError(f"count: at most {MAX_ANALYSIS_PAGE} positions a page")
+        stop = min(first + count, len(moves) + 1)
+        seconds = self.analysis_seconds(ANALYSIS_SECONDS)
+        positions: list[Position] = []
+        history: list[int] = []
+        position = start
+        for ply in range(stop):
+            if ply >= first:
+                positions.append(position)
+            if ply + 1 < stop:
+                history.append(position.zobrist)
+                position = position.play(moves[ply])
+        out = []
+        for i, pos in enumerate(positions):
+            if disconnected is not None and await disconnected():
+                break
+            ply = first + i
+            async with self.analyses:  # per position, so that a hint need not wait for a whole page
+                found = await self._analyse(pos, tuple(history[:ply]), seconds)
+            out.append({"ply": ply, "played": moves[ply] if ply < len(moves) else None, **found})
+        return {"start": first, "seconds": seconds, "total": len(moves) + 1, "positions": out}
+
     # ----------------------------------------------------------------- after every change
     def _after_change(self, session: GameSession, save: bool = True) -> None:
         """Save the game, wake its waiters, start the computer's turn, archive a finished game.
@@ -852,10 +1091,17 @@ class GameHall:
         session.generation += 1
         session.thinking = False
         self._cancel_turn(session)
+        flag, session.flag_task = session.flag_task, None
+        if flag is not None and not flag.done() and flag is not asyncio.current_task():
+            flag.cancel()
         outcome = session.game.outcome()
+        if session.clock is not None:
+            session.clock.since = time.monotonic()  # the side to move's clock starts now
         if outcome is None and not session.seat_to_move.human and session.error is None and not self.closing:
             session.thinking = True
             session.task = self._spawn(self._computer_turn(session, session.generation))
+        elif outcome is None and session.clock is not None and not self.closing:
+            session.flag_task = self._spawn(self._flag_watch(session, session.generation))
         if outcome is not None and session.archive_id is None:
             self._spawn(self._archive(session, session.generation))
         if save:
@@ -876,6 +1122,18 @@ class GameHall:
         task.add_done_callback(self.background.discard)
         return task
 
+    async def _flag_watch(self, session: GameSession, generation: int) -> None:
+        """A person's turn on the clock: when it runs out, the game is lost on time."""
+        assert session.clock is not None
+        mover = session.game.position.side_to_move
+        await asyncio.sleep(max(0.0, session.clock.remaining(mover, True)) + 0.02)
+        async with session.lock:
+            if session.generation != generation or not session.flagged():
+                return
+            session.flag_task = None
+            session.lose_on_time()
+            self._after_change(session)
+
     async def _computer_turn(self, session: GameSession, generation: int) -> None:
         """Choose the computer's move in a worker, within its deadline; wait out the watch-mode pause; play it."""
         async with session.lock:
@@ -888,11 +1146,24 @@ class GameHall:
                 session.error = _one_line(exc)
                 self._after_change(session)
                 return
-            request = session.think_request(movetime=expected, models=self.limits.models)
-        deadline = self.limits.deadline(expected)
+            deadline = self.limits.deadline(expected)
+            movetime = expected
+            clock = session.clock
+            if clock is not None:  # think for a share of the clock; a move after it ran out loses on time
+                left = clock.remaining(session.game.position.side_to_move, True)
+                movetime = max(0.01, min(expected, move_time(left, clock.increment)))
+                deadline = max(0.01, min(deadline, left + CLOCK_GRACE))
+            request = session.think_request(movetime=movetime, models=self.limits.models)
+        started = time.monotonic()
         try:
             notation = await self.pool.think(request, deadline, long=expected > LONG_MOVE)
         except (ThinkTimeout, WorkerDied, ThinkError) as exc:
+            if isinstance(exc, ThinkTimeout) and session.clock is not None:
+                async with session.lock:
+                    if session.generation == generation and session.flagged():
+                        session.lose_on_time()
+                        self._after_change(session)
+                        return
             if isinstance(exc, ThinkTimeout):
                 message = f"{spec} did not move within {deadline:g} s, this server's limit; its search was stopped"
             elif isinstance(exc, WorkerDied):
@@ -905,6 +1176,7 @@ class GameHall:
                     session.error = message
                     self._after_change(session)
             return
+        spent = time.monotonic() - started
         while session.generation == generation and session.watching:
             remaining = session.last_move_at + session.speed - time.monotonic()
             if remaining <= 0:
@@ -914,7 +1186,7 @@ class GameHall:
             if session.generation != generation:
                 return
             try:
-                session.play(notation)
+                session.play(notation, charged=spent)
             except SumitoError as exc:
                 session.error = f"{spec} chose {notation!r}, which cannot be played: {_one_line(exc)}"
             self._after_change(session)

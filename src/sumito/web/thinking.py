@@ -48,6 +48,11 @@ PLAYERS_PER_WORKER = 8  # players kept per worker process (an engine holds a 32 
 READY_TIMEOUT = 300.0  # seconds a fresh worker may take to load the kernels before it is replaced
 
 
+#: the engine that analyses positions (hints, the evaluation bar, the analysis of a game): its own
+#: small table, so that analysing never disturbs a playing engine's
+ANALYSIS_SPEC = "engine:time=30,hash=16"
+
+
 class ThinkError(Exception):
     """The player raised while choosing (a bug or a bad file): its message; the worker lives on."""
 
@@ -73,6 +78,17 @@ class ThinkRequest:
     models: ModelFolder | None = None  # which files the spec may name; None: any (not a server's request)
 
 
+@dataclass(frozen=True)
+class AnalyseRequest:
+    """What a worker needs to score one position: the engine's best move and score in ``seconds``."""
+
+    position: str
+    win_threshold: int
+    inline_only: bool
+    history: tuple[int, ...] = ()
+    seconds: float = 0.3
+
+
 _players: OrderedDict[tuple[str, ModelFolder | None], Player] = OrderedDict()
 
 
@@ -94,6 +110,42 @@ def choose_move(request: ThinkRequest) -> str:
     position = start_position(request.position, request.win_threshold, request.inline_only)
     move = player.choose(position, movetime=request.movetime, history=list(request.history))
     return move.notation()
+
+
+def analyse_position(request: AnalyseRequest) -> dict[str, Any]:
+    """The engine's view of one position (runs in a worker): best move, score for the side to move
+    (in points: 1000 a marble; beyond ``WIN_BOUND`` a won or lost position), depth and principal variation.
+
+    A position that is over on the board (a side pushed off enough marbles, or no legal move) is
+    not searched: ``move`` is ``None`` and the score says who won.
+    """
+    from sumito.engine import Move
+    from sumito.search.context import WIN
+
+    position = start_position(request.position, request.win_threshold, request.inline_only)
+    winner = position.winner()
+    if winner is not None or position.count_legal_moves() == 0:
+        mover = position.side_to_move
+        score = 0.0 if winner is None else (WIN if winner == mover else -WIN)
+        return {"move": None, "score": score, "depth": 0, "pv": [], "nodes": 0}
+    player = build_player(ANALYSIS_SPEC)
+    player.choose(position, movetime=request.seconds, history=list(request.history))
+    result = player.last
+    side = position.variant.side
+    return {
+        "move": Move(result.move, side).notation(),
+        "score": float(result.score),
+        "depth": int(result.depth),
+        "pv": [Move(code, side).notation() for code in result.pv],
+        "nodes": int(result.nodes),
+    }
+
+
+def handle(request: ThinkRequest | AnalyseRequest) -> Any:
+    """A worker's answer to one request: a move in notation, or an analysis (a dict)."""
+    if isinstance(request, AnalyseRequest):
+        return analyse_position(request)
+    return choose_move(request)
 
 
 def preload() -> int:
@@ -149,7 +201,7 @@ def _worker_main(conn: Connection, parent: int, warm: bool) -> None:
         except (EOFError, OSError):
             return
         try:
-            reply: tuple[str, Any] = ("move", choose_move(request))
+            reply: tuple[str, Any] = ("move", handle(request))
         except BaseException as exc:  # any failure of the player is its game's error, not the worker's end
             lines = str(exc).strip().splitlines()
             reply = ("error", lines[0] if lines else type(exc).__name__)
@@ -254,6 +306,19 @@ class ThinkingPool:
         Raises :class:`ThinkTimeout` (past the deadline), :class:`WorkerDied` or :class:`ThinkError`
         (the player's own error). Cancelling the caller kills the worker if it had the move.
         """
+        return str(await self.run(request, deadline, long))
+
+    async def analyse(self, request: AnalyseRequest, deadline: float) -> dict[str, Any]:
+        """The engine's analysis of one position (see :func:`analyse_position`), with the same
+        deadline, worker replacement and cancellation as a move."""
+        return dict(await self.run(request, deadline, long=False))
+
+    async def run(self, request: ThinkRequest | AnalyseRequest, deadline: float, long: bool | None = None) -> Any:
+        """What the next free worker answers to ``request`` within ``deadline`` seconds.
+
+        Raises :class:`ThinkTimeout` (past the deadline), :class:`WorkerDied` or :class:`ThinkError`
+        (the player's own error). Cancelling the caller kills the worker if it had the move.
+        """
         assert self._idle is not None and self._long is not None, "start() the pool first"
         long = deadline > LONG_MOVE if long is None else long
         async with self._long if long else contextlib.nullcontext():
@@ -272,7 +337,7 @@ class ThinkingPool:
             self._idle.put_nowait(worker)
         if kind == "error":
             raise ThinkError(value)
-        return str(value)
+        return value
 
     def stop_replacing(self) -> None:
         """From now on a worker killed (a cancelled move, as the server stops) is not replaced."""

@@ -38,8 +38,8 @@ export function clientToken() {
   }
 }
 
-async function request(method, path, body) {
-  const options = { method, headers: { "X-Sumito-Token": clientToken() } };
+async function request(method, path, body, signal = undefined) {
+  const options = { method, headers: { "X-Sumito-Token": clientToken() }, signal };
   if (body !== undefined) {
     options.headers["Content-Type"] = "application/json";
     options.body = JSON.stringify(body);
@@ -47,7 +47,8 @@ async function request(method, path, body) {
   let response;
   try {
     response = await fetch(path, options);
-  } catch {
+  } catch (error) {
+    if (error?.name === "AbortError") throw error;
     throw new ApiError(0, "The server cannot be reached; is `sumito serve` still running?");
   }
   const type = response.headers.get("Content-Type") || "";
@@ -88,6 +89,11 @@ export const resign = (id, side) => request("POST", `/api/games/${enc(id)}/resig
 export const setSpeed = (id, speed) => request("POST", `/api/games/${enc(id)}/speed`, { speed });
 export const importRecord = (text) => request("POST", "/api/records", { text });
 export const position = (text) => request("POST", "/api/position", { position: text });
+/** The engine's best move and score of a game's position now (a short search on the server). */
+export const hint = (id, seconds = 0.3) => request("POST", `/api/games/${enc(id)}/hint`, { seconds });
+/** One page of a stored game's analysis (`signal` aborts it: the server stops at the next position). */
+export const analysis = (id, start, count, signal) =>
+  request("POST", `/api/archive/${enc(id)}/analysis`, { start, count }, signal);
 export const gameRecordUrl = (id) => `/api/games/${enc(id)}/record`;
 
 export function archive({ player = "", layout = "", result = "", limit = 50, offset = 0 } = {}) {

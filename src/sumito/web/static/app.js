@@ -3,7 +3,7 @@
 //
 //   #game=ID     a live game (the one shown stays in the address, so a reload comes back to it)
 //   #archive     the stored games
-//   #replay=ID   one stored game, move by move
+//   #replay=ID   one stored game, move by move (&ply=N at a ply, &analyse to analyse it at once)
 
 import * as api from "./api.js";
 import { ArchiveView, ReplayView } from "./archive.js";
@@ -13,7 +13,7 @@ import { capitalised, say } from "./ui.js";
 const $ = (id) => document.getElementById(id);
 const OTHER_SPEC = "__spec__"; // the option that opens a text field for any player spec
 
-const play = new PlayView({ onGame: rememberGame });
+const play = new PlayView({ onGame: rememberGame, onNewGame: () => openNewGame() });
 const archive = new ArchiveView();
 const replay = new ReplayView();
 let presets = [];
@@ -36,12 +36,18 @@ function showView(name) {
 
 async function route() {
   const hash = new URLSearchParams(location.hash.slice(1));
+  if (hash.has("archive") || hash.has("replay") || hash.has("game")) {
+    // a dialog opened over one view does not stay open over the next (the back button, a link)
+    for (const dialog of [newGameDialog, importDialog]) if (dialog.open) dialog.close();
+  }
+  if (!hash.has("replay")) replay.stopAnalysis();
   if (hash.has("archive")) {
     showView("archive");
     await archive.load();
   } else if (hash.has("replay")) {
     showView("replay");
-    await replay.open(hash.get("replay"), hash.has("ply") ? Number(hash.get("ply")) : null);
+    await replay.open(hash.get("replay"), hash.has("ply") ? Number(hash.get("ply")) : null, { analyse: hash.has("analyse") });
+    return;
   } else if (hash.has("game")) {
     showView("play");
     await play.open(hash.get("game"));
@@ -90,6 +96,7 @@ function fillChoices() {
 function describeChoices() {
   const form = newGameForm.elements;
   const mode = form.mode.value;
+  newGameForm.querySelector(".clock-custom").hidden = form.clock.value !== "custom";
   newGameForm.querySelector(".for-play").hidden = mode !== "play";
   newGameForm.querySelector(".for-watch").hidden = mode !== "watch";
   for (const name of ["opponent", "black", "white"]) {
@@ -114,11 +121,26 @@ function playerOf(name) {
   return form[name].value === OTHER_SPEC ? form[`${name}-spec`].value.trim() : form[name].value;
 }
 
+/** The time control chosen: {initial, increment} in seconds, or null for no clock. */
+function clockFromForm() {
+  const form = newGameForm.elements;
+  if (!form.clock.value) return null;
+  if (form.clock.value === "custom") {
+    return { initial: Number(form.clock_minutes.value) * 60, increment: Number(form.clock_increment.value) };
+  }
+  const [minutes, increment] = form.clock.value.split("+").map(Number);
+  return { initial: minutes * 60, increment };
+}
+
 function settingsFromForm() {
   const form = newGameForm.elements;
   const board = { layout: form.layout.value };
+  const position = form.position.value.trim();
+  if (position) board.position = position;
   if (form.win_threshold.value) board.win_threshold = Number(form.win_threshold.value);
   if (form.inline_only.checked) board.inline_only = true;
+  const clock = clockFromForm();
+  if (clock) board.clock = clock;
   if (form.mode.value === "watch") {
     return { black: playerOf("black"), white: playerOf("white"), speed: Number(form.speed.value), ...board };
   }
@@ -136,8 +158,39 @@ function openNewGame() {
 
 newGameForm.addEventListener("change", (event) => {
   describeChoices();
-  if (event.target.name === "layout") previewLayout(event.target.value);
+  if (event.target.name === "layout" && !newGameForm.elements.position.value.trim()) previewLayout(event.target.value);
 });
+
+// A start position typed or pasted: checked by the server as it is typed (one line when it is
+// not a position), and shown behind the dialog when it is one.
+let positionCheck = 0;
+newGameForm.elements.position.addEventListener("input", () => {
+  const check = ++positionCheck;
+  setTimeout(() => checkPosition(check), 250);
+});
+
+async function checkPosition(check) {
+  if (check !== positionCheck) return;
+  const text = newGameForm.elements.position.value.trim();
+  const line = $("position-message");
+  if (!text) {
+    say(line, "");
+    delete line.dataset.valid;
+    previewLayout(newGameForm.elements.layout.value);
+    return;
+  }
+  try {
+    const board = await api.position(text);
+    if (check !== positionCheck) return;
+    line.dataset.valid = "true";
+    say(line, `A ${board.side}-cell board, ${board.to_move} to move${board.layout ? ` (the ${board.layout} start)` : ""}.`, "good");
+    play.preview(board);
+  } catch (error) {
+    if (check !== positionCheck) return;
+    line.dataset.valid = "false";
+    say(line, `Not a position: ${error.message}`, "error");
+  }
+}
 newGameForm.addEventListener("submit", async (event) => {
   event.preventDefault();
   const settings = settingsFromForm();

@@ -1,6 +1,8 @@
 // The game archive: the stored games of the arena and of this app (GET /api/archive, with
 // filters by player, layout and result), and the replay of one of them move by move, from
-// every position the server sends (GET /api/archive/{id}).
+// every position the server sends (GET /api/archive/{id}), and its analysis: every position
+// scored by the engine (POST /api/archive/{id}/analysis, page by page), drawn as a graph, with
+// the mistakes marked in the move list.
 
 import * as api from "./api.js";
 import { BoardView } from "./board.js";
@@ -9,6 +11,10 @@ import { copyText, outcomeText, renderMoveList, say, sleep } from "./ui.js";
 
 const PAGE = 50;
 const AUTOPLAY_MS = 900;
+const ANALYSIS_PAGE = 10; // positions a request (each about 0.2 s of the engine on the server)
+const ANALYSIS_MAX_PLIES = 400; // the analysis covers at most the first 400 plies of a game
+const MISTAKE = 1.0; // marbles: a move at least this much worse than the engine's best is a mistake
+const GRAPH_CAP = 5; // the graph's scale: ±5 marbles (a forced win is drawn at the cap)
 const $ = (id) => document.getElementById(id);
 
 export class ArchiveView {
@@ -77,6 +83,8 @@ export class ReplayView {
       play: $("replay-play"),
     };
     this.view = new BoardView($("replay-board"), { label: "Replayed board" });
+    this.analysis = null; // {id, positions: [...], done}: the engine's scores, by ply
+    this.analysing = null; // the AbortController of the analysis under way
     this.game = null;
     this.ply = 0;
     this.playing = 0; // bumped to stop the autoplay loop
@@ -96,10 +104,24 @@ export class ReplayView {
       const done = await copyText(text);
       say(e.message, done ? `Copied the position: ${text}` : `Copy this position: ${text}`, done ? "good" : "info");
     });
-    // ← → Home End step through the game from anywhere in the view except text fields
-    $("replay-view").addEventListener("keydown", (event) => {
+    $("replay-analyse").addEventListener("click", () => (this.analysing ? this.stopAnalysis() : this.analyse()));
+    $("replay-flip").addEventListener("click", () => {
+      const flipped = !this.view.flipped;
+      this.view.setFlipped(flipped);
+      $("replay-flip").setAttribute("aria-pressed", String(flipped));
+    });
+    $("analysis-graph").addEventListener("click", (event) => {
+      const box = event.currentTarget.getBoundingClientRect();
+      const total = this.last();
+      if (total > 0) this.go(Math.round(((event.clientX - box.left) / box.width) * total), { animate: false });
+    });
+    // ← → Home End step through the game as soon as the replay is on show (no click first):
+    // the keys are heard on the whole document while the view is visible and no dialog is open
+    document.addEventListener("keydown", (event) => {
+      if ($("replay-view").hidden || document.querySelector("dialog[open]")) return;
       // text fields, the slider and the board's cells (arrows move between cells) keep their keys
-      if (event.defaultPrevented || event.target.matches("input, textarea, select")) return;
+      if (event.defaultPrevented || event.altKey || event.ctrlKey || event.metaKey) return;
+      if (event.target.matches?.("input, textarea, select")) return;
       const keys = { ArrowLeft: -1, ArrowRight: 1 };
       if (event.key in keys) this.go(this.ply + keys[event.key]);
       else if (event.key === "Home") this.go(0);
@@ -113,9 +135,12 @@ export class ReplayView {
     return this.game ? this.game.moves.length : 0;
   }
 
-  async open(id, ply = null) {
+  async open(id, ply = null, { analyse = false } = {}) {
     this.stopAutoplay();
     if (String(this.game?.game.id) !== String(id)) {
+      this.stopAnalysis();
+      this.analysis = null;
+      this.drawAnalysis();
       say(this.elements.message, "Loading…");
       try {
         this.game = await api.storedGame(id);
@@ -142,6 +167,136 @@ export class ReplayView {
     this.elements.exportLink.href = api.storedRecordUrl(summary.id);
     this.elements.exportLink.download = `sumito-archive-${summary.id}.txt`;
     this.go(ply ?? this.last(), { animate: false });
+    if (analyse && !this.analysis && !this.analysing) this.analyse();
+  }
+
+  // ----------------------------------------------------------------- analysis
+
+  /** Score the game's positions page by page; stoppable (the request under way is aborted). */
+  async analyse() {
+    if (!this.game) return;
+    const id = this.game.game.id;
+    const total = Math.min(this.game.boards.length, ANALYSIS_MAX_PLIES + 1);
+    if (this.analysis?.id !== id) this.analysis = { id, positions: [], done: false };
+    const controller = new AbortController();
+    this.analysing = controller;
+    $("replay-analyse").textContent = "Stop analysis";
+    this.drawAnalysis();
+    try {
+      while (this.analysis.positions.length < total && this.analysing === controller) {
+        const start = this.analysis.positions.length;
+        const count = Math.min(ANALYSIS_PAGE, total - start);
+        const page = await api.analysis(id, start, count, controller.signal);
+        if (this.analysing !== controller || this.analysis?.id !== id) return;
+        if (!page.positions.length) break;
+        this.analysis.positions.push(...page.positions);
+        this.analysis.seconds = page.seconds;
+        this.drawAnalysis();
+        this.drawPanel(false);
+      }
+      this.analysis.done = true;
+    } catch (error) {
+      if (error.name !== "AbortError") say($("analysis-status"), `The analysis stopped: ${error.message}`, "error");
+      return;
+    } finally {
+      if (this.analysing === controller) {
+        this.analysing = null;
+        $("replay-analyse").textContent = "Analyse";
+      }
+    }
+    this.drawAnalysis();
+  }
+
+  stopAnalysis() {
+    const controller = this.analysing;
+    this.analysing = null;
+    $("replay-analyse").textContent = "Analyse";
+    controller?.abort();
+    if (this.analysis && !this.analysis.done) this.drawAnalysis();
+  }
+
+  /** The loss of move `ply` (from position ply − 1) for the side that played it, in marbles; null if unknown. */
+  lossOf(ply) {
+    const positions = this.analysis?.positions;
+    if (!positions || ply >= positions.length) return null;
+    const before = positions[ply - 1];
+    const after = positions[ply];
+    const sign = before.to_move === "black" ? 1 : -1;
+    return sign * (clamped(before) - clamped(after));
+  }
+
+  /** Mistakes by ply: {loss, best, played, colour}. */
+  mistakes() {
+    const out = new Map();
+    const positions = this.analysis?.positions ?? [];
+    for (let ply = 1; ply < positions.length; ply++) {
+      const loss = this.lossOf(ply);
+      const before = positions[ply - 1];
+      if (loss !== null && loss >= MISTAKE && before.best && before.best !== before.played) {
+        out.set(ply, { loss, best: before.best, played: before.played, colour: before.to_move });
+      }
+    }
+    return out;
+  }
+
+  drawAnalysis() {
+    const panel = $("analysis");
+    const analysis = this.analysis;
+    const running = Boolean(this.analysing);
+    panel.hidden = !analysis;
+    $("replay-view").dataset.analysed = analysis ? String(analysis.positions.length) : "";
+    if (!analysis) return;
+    const graph = $("analysis-graph");
+    graph.textContent = "";
+    const total = Math.max(1, this.last());
+    const x = (ply) => (ply / total) * 300;
+    const y = (value) => 50 - (Math.max(-GRAPH_CAP, Math.min(GRAPH_CAP, value)) / GRAPH_CAP) * 46;
+    const points = analysis.positions.map((p) => `${x(p.ply).toFixed(2)},${y(clamped(p)).toFixed(2)}`);
+    const make = (tag, attributes) => {
+      const element = document.createElementNS("http://www.w3.org/2000/svg", tag);
+      for (const [key, value] of Object.entries(attributes)) element.setAttribute(key, value);
+      graph.append(element);
+      return element;
+    };
+    make("rect", { x: 0, y: 0, width: 300, height: 50, class: "graph-black" });
+    make("rect", { x: 0, y: 50, width: 300, height: 50, class: "graph-white" });
+    make("line", { x1: 0, y1: 50, x2: 300, y2: 50, class: "graph-axis" });
+    if (points.length) {
+      const area = `0,50 ${points.join(" ")} ${x(analysis.positions.at(-1).ply).toFixed(2)},50`;
+      make("polygon", { points: area, class: "graph-area" });
+      make("polyline", { points: points.join(" "), class: "graph-line" });
+    }
+    const mistakes = this.mistakes();
+    for (const [ply, mistake] of mistakes) {
+      const point = analysis.positions[ply];
+      const dot = make("circle", { cx: x(ply), cy: y(clamped(point)), r: 2.2, class: `graph-mistake ${mistake.colour}` });
+      dot.dataset.ply = String(ply);
+    }
+    this.cursor = make("line", { x1: x(this.ply), y1: 0, x2: x(this.ply), y2: 100, class: "graph-cursor" });
+    graph.dataset.points = String(points.length);
+    const list = $("analysis-mistakes");
+    list.textContent = "";
+    for (const [ply, mistake] of mistakes) {
+      const item = document.createElement("li");
+      const button = document.createElement("button");
+      button.type = "button";
+      button.className = "move";
+      button.dataset.ply = String(ply);
+      button.textContent = `${moveLabel(ply, this.game.boards[0].to_move)} ${mistake.played}`;
+      button.addEventListener("click", () => this.go(ply, { animate: false }));
+      item.append(button, ` ${mistake.colour === "black" ? "Black" : "White"} lost ${mistake.loss >= 10 ? "the game" : `${mistake.loss.toFixed(1)} marbles`}; best ${mistake.best}`);
+      list.append(item);
+    }
+    const covered = Math.min(this.game.boards.length, ANALYSIS_MAX_PLIES + 1);
+    const seconds = analysis.seconds ? `${analysis.seconds} s` : "a moment";
+    const count = `${mistakes.size} mistake${mistakes.size === 1 ? "" : "s"}`;
+    const status = running
+      ? `Analysing: ${analysis.positions.length} of ${covered} positions (${seconds} each)…`
+      : analysis.done
+        ? `${count} (a move at least ${MISTAKE} marble worse than the engine's choice, ${seconds} a position)` +
+          (covered < this.game.boards.length ? `; the first ${covered - 1} plies were analysed.` : ".")
+        : `Stopped after ${analysis.positions.length} of ${covered} positions; ${count} so far.`;
+    say($("analysis-status"), status);
   }
 
   /** Show the position after `ply` moves; one step forward slides the marbles of that move. */
@@ -174,7 +329,19 @@ export class ReplayView {
     const board = this.game.boards[this.ply];
     e.position.value = board.position;
     const first = this.game.boards[0].to_move;
-    renderMoveList(e.moves, this.game.moves, { firstColour: first, current: this.ply, onPick: (ply) => this.go(ply) });
+    const mistakes = this.analysis ? this.mistakes() : new Map();
+    const annotate = (ply) => {
+      const mistake = mistakes.get(ply);
+      if (!mistake) return null;
+      const lost = mistake.loss >= 10 ? "loses the game" : `loses ${mistake.loss.toFixed(1)} marbles`;
+      return { className: "mistake", title: `Mistake: ${lost}; the engine preferred ${mistake.best}` };
+    };
+    renderMoveList(e.moves, this.game.moves, { firstColour: first, current: this.ply, onPick: (ply) => this.go(ply), annotate });
+    if (this.cursor) {
+      const x = (this.ply / Math.max(1, total)) * 300;
+      this.cursor.setAttribute("x1", x);
+      this.cursor.setAttribute("x2", x);
+    }
     $("replay-first").disabled = $("replay-prev").disabled = this.ply === 0;
     $("replay-next").disabled = $("replay-last").disabled = this.ply === total;
   }
@@ -201,4 +368,20 @@ export class ReplayView {
     this.elements.play.textContent = "Play";
     this.elements.play.setAttribute("aria-label", "Play");
   }
+}
+
+/** A score in marbles for Black, a forced win counted as 10 marbles. */
+function clamped(position) {
+  if (position.win_in !== null && position.win_in !== undefined) {
+    const blackWins = (position.win_in > 0) === (position.to_move === "black");
+    return blackWins ? 10 : -10;
+  }
+  return Math.max(-10, Math.min(10, position.black));
+}
+
+/** "12." for Black's move of pair 12, "12…" for White's. */
+function moveLabel(ply, firstColour) {
+  const offset = firstColour === "white" ? 1 : 0;
+  const index = ply - 1 + offset;
+  return `${Math.floor(index / 2) + 1}.${index % 2 ? ".." : ""}`;
 }

@@ -4,7 +4,8 @@
 // marble pushed off rolling out of the board and fading).
 //
 // The view knows nothing about rules or turns: it draws what it is given and reports which
-// cell was activated (click, Enter or Space) or hovered/focused.
+// cell was activated (click, Enter or Space) or hovered/focused. Flipped, the board is turned
+// round (White's side at the bottom, Black's tray above it); the keys follow what the eye sees.
 
 import { cellIndex, centreOf, DIRECTIONS, parseCell, step } from "./geometry.js";
 
@@ -14,6 +15,7 @@ const HOLE_RADIUS = 0.36;
 const FRAME_MARGIN = 0.62; // from the corner cells' centres to the frame's corners
 const LABEL_DISTANCE = 1.05; // labels sit just outside the frame, one cell out from the edge cells
 const SLIDE_MS = 260;
+const OPPOSITE = { E: "W", W: "E", NE: "SW", SW: "NE", NW: "SE", SE: "NW" };
 let boardCount = 0; // gradient ids must be unique when a page holds two boards
 
 function svg(tag, attributes = {}, parent = null) {
@@ -48,6 +50,9 @@ export class BoardView {
     this.side = null;
     this.focusName = null;
     this.focusX = null; // the column that up and down arrows keep to on a zigzag of hexagons
+    this.flipped = false;
+    this.source = null; // the last board given to render(), as the API has it (not turned)
+    this.marks = {};
     root.classList.add("board-area");
     const white = this.makeTray("white"); // White's side is the top of the board, Black's the bottom
     this.frame = html("div", "board-frame", root);
@@ -65,7 +70,46 @@ export class BoardView {
     const pips = html("span", "lost-pips", lost);
     pips.setAttribute("aria-hidden", "true");
     const count = html("span", "lost-count", lost);
-    return { tray, name, status, lost, pips, count };
+    const clock = html("span", "tray-clock", tray);
+    clock.hidden = true;
+    clock.setAttribute("role", "timer");
+    return { tray, name, status, lost, pips, count, clock };
+  }
+
+  /** Turn the board round (White's side at the bottom) or back; redraws what is on show. */
+  setFlipped(flipped) {
+    flipped = Boolean(flipped);
+    this.root.classList.toggle("flipped", flipped);
+    this.root.dataset.flipped = String(flipped);
+    if (flipped === this.flipped) return;
+    this.flipped = flipped;
+    this.svg = null; // labels and cells are placed anew
+    if (this.source) this.render(this.source, this.marks);
+  }
+
+  /** The board as drawn: turned round (every centre mirrored through the board's centre) when flipped. */
+  oriented(board) {
+    if (!this.flipped) return board;
+    const xs = board.cells.map((c) => c.x);
+    const ys = board.cells.map((c) => c.y);
+    const sx = Math.min(...xs) + Math.max(...xs);
+    const sy = Math.min(...ys) + Math.max(...ys);
+    return { ...board, cells: board.cells.map((c) => ({ ...c, x: sx - c.x, y: sy - c.y })) };
+  }
+
+  /** The clocks: `{black, white}` seconds left and which one runs; null hides them. */
+  setClocks(clocks) {
+    for (const colour of ["black", "white"]) {
+      const element = this.trays[colour].clock;
+      element.hidden = !clocks;
+      if (!clocks) continue;
+      const seconds = Math.max(0, clocks[colour]);
+      element.textContent = formatClock(seconds);
+      element.dataset.seconds = seconds.toFixed(1);
+      element.classList.toggle("running", clocks.running === colour);
+      element.classList.toggle("low", seconds < 10);
+      element.setAttribute("aria-label", `${colour === "black" ? "Black" : "White"}'s clock: ${formatClock(seconds)}`);
+    }
   }
 
   /** Names, turn and thinking indicator of the two trays. */
@@ -82,7 +126,10 @@ export class BoardView {
   }
 
   /** Draw `board`; `marks` are cell sets to highlight: selected, targets, pushed, preview, last. */
-  render(board, marks = {}) {
+  render(source, marks = {}) {
+    this.source = source;
+    this.marks = marks;
+    const board = this.oriented(source);
     if (board.side !== this.side || !this.svg) this.build(board);
     this.board = board;
     this.cells = cellIndex(board);
@@ -97,8 +144,10 @@ export class BoardView {
     const xs = board.cells.map((c) => c.x);
     const ys = board.cells.map((c) => c.y);
     // room for the frame all round, and for the row letters (left) and diagonal numbers (bottom)
-    const [minX, maxX] = [Math.min(...xs) - 1.5, Math.max(...xs) + 1.0];
-    const [minY, maxY] = [Math.min(...ys) - 0.8, Math.max(...ys) + 1.4];
+    // (turned round, the labels are on the right and at the top: the margins turn with them)
+    const [left, right, top, bottom] = this.flipped ? [1.0, 1.5, 1.4, 0.8] : [1.5, 1.0, 0.8, 1.4];
+    const [minX, maxX] = [Math.min(...xs) - left, Math.max(...xs) + right];
+    const [minY, maxY] = [Math.min(...ys) - top, Math.max(...ys) + bottom];
     this.svg = svg("svg", {
       viewBox: `${minX} ${minY} ${maxX - minX} ${maxY - minY}`,
       class: this.interactive ? "board" : "board static",
@@ -145,7 +194,7 @@ export class BoardView {
       if (!lowestOfDiagonal.has(diag)) lowestOfDiagonal.set(diag, cell);
     }
     const put = (cell, direction, text) => {
-      const [, , dx, dy] = DIRECTIONS[direction];
+      const [, , dx, dy] = DIRECTIONS[this.flipped ? OPPOSITE[direction] : direction];
       const element = svg("text", { x: cell.x + LABEL_DISTANCE * dx, y: cell.y + LABEL_DISTANCE * dy, class: "label" }, labels);
       element.textContent = text;
     };
@@ -199,6 +248,7 @@ export class BoardView {
         pushed: has(marks.pushed, cell.name),
         preview: has(marks.preview, cell.name),
         last: has(marks.last, cell.name),
+        hint: has(marks.hint, cell.name),
       };
       for (const [flag, on] of Object.entries(flags)) element.classList.toggle(flag, on);
       element.dataset.marble = cell.marble || "";
@@ -207,6 +257,7 @@ export class BoardView {
       const words = [cell.name, cell.marble ? `${cell.marble} marble` : "empty"];
       if (flags.selected) words.push("selected");
       if (flags.target) words.push(cell.marble ? "can be pushed here" : "legal destination");
+      if (flags.hint) words.push("hint");
       element.setAttribute("aria-label", words.join(", "));
       if (this.interactive) element.setAttribute("aria-pressed", String(flags.selected));
     }
@@ -233,7 +284,7 @@ export class BoardView {
    */
   animate(before, move) {
     if (!move || reducedMotion()) return Promise.resolve();
-    const old = cellIndex(before);
+    const old = cellIndex(this.oriented(before));
     const slides = [];
     move.marbles.forEach((from, i) => slides.push({ element: this.marbleEls.get(move.destinations[i]), from }));
     move.pushed.forEach((from, i) => {
@@ -242,7 +293,8 @@ export class BoardView {
         const origin = old.get(from);
         const element = this.makeMarble(origin.marble, origin.x, origin.y);
         element.classList.add("pushed-off");
-        slides.push({ element, from, to: centreOf(old, step(from, move.direction), from, move.direction), fade: true });
+        const outwards = this.flipped ? OPPOSITE[move.direction] : move.direction; // on screen
+        slides.push({ element, from, to: centreOf(old, step(from, move.direction), from, outwards), fade: true });
       } else {
         slides.push({ element: this.marbleEls.get(step(from, move.direction)), from });
       }
@@ -282,7 +334,9 @@ export class BoardView {
   onKey(event) {
     const name = event.target.closest?.(".cell")?.dataset.cell;
     if (!name) return;
-    const moves = { ArrowLeft: "W", ArrowRight: "E", ArrowUp: 1, ArrowDown: -1 };
+    const moves = this.flipped
+      ? { ArrowLeft: "E", ArrowRight: "W", ArrowUp: -1, ArrowDown: 1 }
+      : { ArrowLeft: "W", ArrowRight: "E", ArrowUp: 1, ArrowDown: -1 };
     if (event.key in moves) {
       event.preventDefault();
       const way = moves[event.key];
@@ -324,4 +378,15 @@ export class BoardView {
     if (resetColumn || this.focusX === null) this.focusX = this.cells.get(name).x;
     if (focus) element.focus();
   }
+}
+
+/** Seconds on a clock as m:ss, with tenths under ten seconds (h:mm:ss past an hour). */
+export function formatClock(seconds) {
+  const s = Math.max(0, seconds);
+  if (s < 10) return `0:0${s.toFixed(1)}`;
+  const whole = Math.floor(s);
+  const minutes = Math.floor(whole / 60) % 60;
+  const hours = Math.floor(whole / 3600);
+  const secs = String(whole % 60).padStart(2, "0");
+  return hours ? `${hours}:${String(minutes).padStart(2, "0")}:${secs}` : `${minutes}:${secs}`;
 }

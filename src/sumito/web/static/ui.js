@@ -15,9 +15,11 @@ export function say(element, text, tone = "info") {
 /**
  * The moves in notation as numbered pairs ("1. c3d3 g7f7"); `firstColour` is the side that made
  * the first move. `current` (a ply) is highlighted; with `onPick`, each move is a button that
- * goes to the position after it.
+ * goes to the position after it; `annotate(ply)` may return `{className, title}` for a move (a mistake).
+ * The list scrolls to the current move within itself, never the page (on a phone the list is
+ * below the board, and scrolling the page after every move took the board away).
  */
-export function renderMoveList(list, moves, { firstColour = "black", current = moves.length, onPick = null } = {}) {
+export function renderMoveList(list, moves, { firstColour = "black", current = moves.length, onPick = null, annotate = null } = {}) {
   list.textContent = "";
   const offset = firstColour === "white" ? 1 : 0; // a game from a position with White to move
   for (let i = -offset; i < moves.length; i += 2) {
@@ -28,11 +30,27 @@ export function renderMoveList(list, moves, { firstColour = "black", current = m
     item.append(number);
     for (const ply of [i + 1, i + 2]) {
       if (ply > moves.length) break;
-      item.append(moveCell(ply, ply >= 1 ? moves[ply - 1] : "…", current, onPick));
+      const cell = moveCell(ply, ply >= 1 ? moves[ply - 1] : "…", current, onPick);
+      const note = annotate && ply >= 1 ? annotate(ply) : null;
+      if (note) {
+        cell.classList.add(note.className);
+        cell.title = note.title;
+        if (note.title) cell.setAttribute("aria-description", note.title);
+      }
+      item.append(cell);
     }
     list.append(item);
   }
-  list.querySelector(".current")?.scrollIntoView({ block: "nearest" });
+  const item = list.querySelector(".current");
+  if (item) scrollWithin(list, item);
+}
+
+/** Scroll `container` (only it) so that `item` shows. */
+export function scrollWithin(container, item) {
+  const outer = container.getBoundingClientRect();
+  const inner = item.getBoundingClientRect();
+  if (inner.top < outer.top) container.scrollTop += inner.top - outer.top;
+  else if (inner.bottom > outer.bottom) container.scrollTop += inner.bottom - outer.bottom;
 }
 
 function moveCell(ply, text, current, onPick) {
