@@ -7,7 +7,8 @@ from __future__ import annotations
 import argparse
 
 from sumito.bounds import parse_count
-from sumito.engine import LAYOUTS, DrawRules, Position, SumitoError
+from sumito.engine import LAYOUTS, DrawRules, NotationError, Position, SumitoError
+from sumito.engine.interop import NOTATIONS, from_playstrategy_fen, is_playstrategy_fen, parse_move_as
 from sumito.engine.position import positions_after
 
 GAME_RULES = DrawRules(max_plies=1000, repetitions=3)  # the defaults of `sumito game` and `sumito play`
@@ -85,10 +86,21 @@ def add_position_args(p: argparse.ArgumentParser, moves: bool = True) -> None:
     src = p.add_mutually_exclusive_group()
     src.add_argument("--layout", default=None, help=f"starting layout ({', '.join(LAYOUTS)}); default standard")
     src.add_argument(
-        "--position", default=None, metavar="POS", help="a position string, e.g. 'wwwww/.../bbbbb b 0 0 1'"
+        "--position",
+        default=None,
+        metavar="POS",
+        help="a position string, e.g. 'wwwww/.../bbbbb b 0 0 1', or a PlayStrategy FEN "
+        "(told apart by its form), e.g. 'SS1ss/.../ss1SS 0 0 b 0 1'",
     )
     if moves:
         p.add_argument("--moves", nargs="+", default=[], metavar="MOVE", help="moves to play first, in notation")
+        p.add_argument(
+            "--notation",
+            choices=NOTATIONS,
+            default="sumito",
+            help="how --moves are written: sumito (the AbaPro notation, a1b2 / c3c5d4), playstrategy (a1d4), "
+            "or auto (AbaPro, Nacre or PlayStrategy, each token read every way); default sumito",
+        )
     p.add_argument(
         "--win",
         type=count_arg(1, 99),
@@ -134,12 +146,31 @@ def position_from_args(args: argparse.Namespace) -> Position:
     """The start position the options name, with the variant options applied and ``--moves`` played."""
     opts = {"win_threshold": args.win, "inline_only": True if args.inline_only else None}
     if args.position is not None:
-        base = Position.from_string(args.position)
+        base = read_position(args.position)
         variant = base.variant.with_options(**opts)
-        start = Position.from_string(args.position, variant)
+        start = read_position(args.position, variant)
     else:
         start = Position.start(args.layout or "standard", **opts)
-    return positions_after(start, getattr(args, "moves", []))
+    moves = getattr(args, "moves", [])
+    notation = getattr(args, "notation", "sumito")
+    if notation == "sumito":
+        return positions_after(start, moves)
+    pos = start
+    for i, text in enumerate(moves, 1):
+        try:
+            move = parse_move_as(pos, text, notation)
+        except NotationError as exc:
+            raise type(exc)(f"move {i}: {exc}") from None
+        pos = pos.play(move)
+    return pos
+
+
+def read_position(text: str, variant=None) -> Position:
+    """A Sumito position string or a PlayStrategy FEN, told apart by their form (5 fields and b/w marbles,
+    or 6 fields and S/s marbles; see :func:`~sumito.engine.interop.is_playstrategy_fen`)."""
+    if is_playstrategy_fen(text):
+        return from_playstrategy_fen(text, variant)
+    return Position.from_string(text, variant)
 
 
 def rules_from_args(args: argparse.Namespace) -> DrawRules:
