@@ -75,7 +75,7 @@ def test_blank_lines_are_ignored():
 
 def test_go_from_the_start_gives_a_legal_move():
     lines = talk("go")
-    assert lines[0].startswith("info time ") and lines[0].endswith("ms")
+    assert lines[0].startswith("info time ") and lines[0].split()[2].isdigit()  # milliseconds, as in UCI
     Position.start().parse_move(bestmove(lines))
 
 
@@ -169,7 +169,7 @@ def test_movetime_is_passed_in_seconds(probe_kind):
     first = Position.start().legal_moves()[0].notation()
     assert [b for b in lines if b.startswith("bestmove")] == [f"bestmove {first}"] * 3
     (probe,) = probe_kind
-    assert [t for _, t in probe.calls] == [1.5, None, pytest.approx(0.0005)]
+    assert [t for _, t in probe.calls] == [1.5, None, pytest.approx(0.001)]  # at least a millisecond
 
 
 def test_go_depth_rebuilds_the_player_with_that_depth(probe_kind):
@@ -222,7 +222,25 @@ ERRORS = [
     ("go depth " + "9" * 5000, "depth must be a whole number, not '99999999999999999..."),
     ("go depth \u00b2", "depth must be a whole number"),
     ("go movetime 1e12", "movetime must be from 0 to 8.64e+07"),
-    ("go infinite depth 3", "go infinite takes no depth or movetime"),
+    ("go infinite depth 3", "go infinite takes no depth, movetime or clock"),
+    ("go infinite wtime 1000", "go infinite takes no depth, movetime or clock"),
+    ("go wtime", "'wtime' needs a value"),
+    ("go wtime -1", "wtime must be from 0"),
+    ("go btime abc", "btime must be a number"),
+    ("go winc 1e12", "winc must be from 0 to 8.64e+07"),
+    ("go movestogo 0", "movestogo must be from 1"),
+    ("go movestogo 2.5", "movestogo must be a whole number"),
+    ("setoption", "setoption needs: setoption name"),
+    ("setoption value 3", "setoption needs: setoption name"),
+    ("setoption name Colour value 3", "unknown option 'Colour'"),
+    ("setoption name MultiPV", "setoption name MultiPV needs one value"),
+    ("setoption name MultiPV value 0", "MultiPV must be from 1 to 256, not 0"),
+    ("setoption name MultiPV value 2 3", "needs one value"),
+    ("setoption name Hash value 5000", "Hash must be from 1 to 4096"),
+    ("setoption name Hash value 1.5", "Hash must be a whole number"),
+    ("setoption name Contempt value nan", "Contempt must be from"),
+    ("setoption name MultiPV value 2", "player random has no MultiPV option"),
+    ("uci please", "uci takes no arguments"),
     ("go depth 2.5", "depth must be a whole number"),
     ("go movetime -5", "movetime must be from 0"),
     ("go movetime abc", "movetime must be a number"),
@@ -368,14 +386,120 @@ def test_engine_subprocess():
     assert lines.count("readyok") == 1  # nothing after quit
 
 
-def test_engine_reports_its_search_in_an_info_line():
-    lines = talk("position startpos layout belgian-daisy", "go depth 3", player="engine:depth=5")
+def info_depths(lines):
+    return [int(line.split()[2]) for line in lines if line.startswith("info depth")]
+
+
+def test_engine_streams_one_info_line_per_iteration():
+    lines = talk("position startpos layout belgian-daisy", "go depth 4", player="engine:depth=5")
     info = [line for line in lines if line.startswith("info depth")]
-    assert len(info) == 1
-    words = info[0].split()
-    assert words[:3] == ["info", "depth", "3"] and "pv" in words
-    pv = words[words.index("pv") + 1 :]
-    assert pv[0] == bestmove(lines)
+    assert info_depths(lines) == [1, 2, 3, 4]  # one a finished iteration, deepening by one
+    for line in info:
+        words = line.split()
+        assert words[3] == "score" and words[4] in ("cp", "mate") and int(words[5]) is not None
+        for key in ("nodes", "nps", "time"):
+            assert words[words.index(key) + 1].isdigit(), line
+    nodes = [int(line.split()[line.split().index("nodes") + 1]) for line in info]
+    assert nodes == sorted(nodes)  # the effort so far, growing
+    pv = info[-1].split()
+    pv = pv[pv.index("pv") + 1 :]
+    assert pv[0] == bestmove(lines) and len(pv) >= 1
+    assert lines[-2].startswith("info time ") and lines.index(info[-1]) < len(lines) - 2
+
+
+def test_info_lines_are_streamed_while_the_search_runs():
+    """Each line is written when its iteration ends, from the search thread, not all at the end."""
+    import threading
+    import time
+
+    class Stamped(io.StringIO):
+        def __init__(self):
+            super().__init__()
+            self.stamps = []
+
+        def write(self, text):
+            self.stamps.append((time.perf_counter(), threading.current_thread().name, text))
+            return super().write(text)
+
+    out = Stamped()
+    run_engine("engine", io.StringIO("position startpos\ngo movetime 1500\n"), out)
+    infos = [(t, name) for t, name, text in out.stamps if text.startswith("info depth")]
+    end = next(t for t, _, text in out.stamps if text.startswith("bestmove"))
+    assert len(infos) >= 3
+    assert all(name == "sumito-search" for _, name in infos)
+    assert infos[0][0] < end - 0.05  # the first came well before the bestmove
+
+
+def test_multipv_gives_k_lines_an_iteration_best_first():
+    lines = talk("setoption name MultiPV value 3", "position startpos layout belgian-daisy", "go depth 4",
+                 player="engine")
+    info = [line.split() for line in lines if line.startswith("info depth")]
+    assert len(info) == 4 * 3
+    for depth in range(1, 5):
+        group = [w for w in info if w[2] == str(depth)]
+        assert [w[4] for w in group] == ["1", "2", "3"]  # info depth D multipv K
+        cps = [int(w[7]) for w in group if w[6] == "cp"]
+        assert cps == sorted(cps, reverse=True)
+        assert len({w[w.index("pv") + 1] for w in group}) == 3  # three different moves
+    assert info[-3][info[-3].index("pv") + 1] == bestmove(lines)
+
+
+def test_setoption_changes_the_spec_and_uci_lists_the_options():
+    lines = talk("setoption name multipv value 2", "setoption name HASH value 8", "setoption name Contempt value -5.5",
+                 "player", "uci", player="engine:depth=3")
+    assert lines[0] == "info player engine:depth=3,multipv=2,hash=8,contempt=-5.5"
+    assert lines[1].startswith("id name Sumito") and lines[-1] == "uciok"
+    assert "option name MultiPV type spin default 2 min 1 max 256" in lines
+    assert "option name Hash type spin default 8 min 1 max 4096" in lines
+    assert any(line.startswith("option name Contempt type spin") for line in lines)
+
+
+def test_uci_for_a_player_without_options_and_ucinewgame():
+    assert talk("uci", "position startpos layout mini", "ucinewgame", "d")[:3] == [
+        "id name Sumito " + __import__("sumito").__version__ + " (random:seed=3)", "id author the Sumito authors",
+        "uciok"]
+    assert talk("ucinewgame", "d")[-1] == STANDARD
+
+
+def test_clock_gives_the_side_to_move_its_share(probe_kind):
+    from sumito.search.timeman import move_time
+
+    lines = talk(
+        "go wtime 1000 btime 60000 winc 10 binc 2000",  # Black to move: its own clock counts
+        "position startpos moves c3d3",
+        "go wtime 30000 btime 1 winc 500 binc 0 movestogo 10",  # White to move
+        "go wtime 30000 movetime 100",  # the smaller of movetime and the clock's share
+        "go btime 5000",  # White to move and no White clock: no limit from the clock
+        player="probe",
+    )
+    assert sum(line.startswith("bestmove") for line in lines) == 4
+    (probe,) = probe_kind
+    times = [t for _, t in probe.calls]
+    assert times[0] == pytest.approx(move_time(60.0, 2.0))
+    assert times[1] == pytest.approx(move_time(30.0, 0.5, 10))
+    assert times[2] == pytest.approx(0.1)
+    assert times[3] is None
+
+
+def test_clock_sets_the_engines_own_time_aside():
+    from sumito.search.timeman import move_time
+
+    proto = EngineProtocol("engine:time=0.01", io.StringIO(), io.StringIO())
+    player, seconds = proto._plan_go(["wtime", "20000", "btime", "20000"])
+    assert player.time is None and player.depth == 64 and seconds == pytest.approx(move_time(20.0))
+    player, seconds = proto._plan_go(["depth", "3", "btime", "100"])
+    assert player.time is None and player.depth == 3
+    assert proto._plan_go([])[0] is proto.player and proto.player.time == 0.01
+
+
+def test_go_with_a_clock_plays_within_it():
+    import time
+
+    t0 = time.perf_counter()
+    lines = talk("position startpos moves c3d3", "go wtime 2000 btime 2000 winc 0 binc 0", player="engine")
+    assert time.perf_counter() - t0 < 2.0
+    Position.start().play("c3d3").parse_move(bestmove(lines))
+    assert info_depths(lines)
 
 
 # ------------------------------------------------------------------ hostile input and a search that runs on

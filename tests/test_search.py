@@ -15,8 +15,8 @@ from sumito.evaluation import EVAL_ABLA, EVAL_ALPHALONE, EVAL_HEURISTIC, EVAL_LI
 from sumito.evaluation.alphalone import default_weights
 from sumito.evaluation.features import evaluate, work_arrays
 from sumito.search.alphabeta import after_values, search
-from sumito.search.context import WIN, SearchContext
-from sumito.search.pvs import Searcher
+from sumito.search.context import WIN, WIN_BOUND, SearchContext
+from sumito.search.pvs import Searcher, mate_moves
 
 from helpers import position_with, random_playout
 
@@ -233,3 +233,70 @@ def test_linear_default_weights_value_material_first():
     ev = named_evaluation("linear")
     assert ev.kind == EVAL_LINEAR and ev.params[0] >= 100 * max(ev.params[1:])
     assert default_weights().vector().shape == (20,)
+
+
+# ------------------------------------------------------------------ MultiPV and the per-iteration callback
+def multipv_positions() -> list[Position]:
+    out = [Position.start("belgian-daisy"), Position.start("german-daisy")]
+    for seed in range(6):  # mid-game positions of random games: pushes and threats about
+        out.append(random_playout(Position.start("standard"), 20 + 5 * seed, np.random.default_rng(seed))[-1])
+    return [p for p in out if p.count_legal_moves() > 3]
+
+
+@pytest.mark.parametrize("depth", [3, 4])
+def test_multipv_top_line_is_the_single_pv_best_and_scores_do_not_increase(depth):
+    ev = named_evaluation("linear")
+    for pos in multipv_positions():
+        codes = pos.legal_move_codes()
+        single = Searcher(ev.kind, ev.params, 1 << 16).search(SearchContext.of(pos), codes, max_depth=depth)
+        multi = Searcher(ev.kind, ev.params, 1 << 16).search(SearchContext.of(pos), codes, max_depth=depth, multipv=3)
+        assert multi.depth == depth and len(multi.lines) == 3
+        assert (multi.move, multi.score) == (single.move, single.score), pos.to_string()
+        assert multi.lines[0].move == multi.move and multi.lines[0].pv == multi.pv
+        scores = [line.score for line in multi.lines]
+        assert scores == sorted(scores, reverse=True)
+        assert len({line.move for line in multi.lines}) == 3
+        legal = set(codes.tolist())
+        for line in multi.lines:
+            assert line.pv[0] == line.move and line.move in legal
+
+
+def test_multipv_beyond_the_legal_moves_gives_every_move():
+    pos = position_with(["i5", "a1", "a2"], ["f5", "g5", "h5"], lost=(5, 0))
+    ev = named_evaluation("linear")
+    codes = pos.legal_move_codes()
+    result = Searcher(ev.kind, ev.params, 1 << 12).search(SearchContext.of(pos), codes, max_depth=3, multipv=200)
+    assert sorted(line.move for line in result.lines) == sorted(codes.tolist())
+    # i5 moved away is the only move that does not lose at once: the others lose in 1 (after White's move)
+    assert result.lines[0].score > -WIN_BOUND
+    assert all(mate_moves(line.score) == -1 for line in result.lines[1:] if line.score < -WIN_BOUND)
+
+
+def test_on_iteration_is_called_once_an_iteration_and_changes_nothing():
+    pos = random_playout(Position.start("belgian-daisy"), 24, np.random.default_rng(3))[-1]
+    ev = named_evaluation("linear")
+    codes = pos.legal_move_codes()
+    seen = []
+    quiet = Searcher(ev.kind, ev.params, 1 << 16).search(SearchContext.of(pos), codes, max_depth=5)
+    loud = Searcher(ev.kind, ev.params, 1 << 16).search(
+        SearchContext.of(pos), codes, max_depth=5, on_iteration=seen.append
+    )
+    assert [r.depth for r in seen] == [1, 2, 3, 4, 5]
+    assert [r.nodes for r in seen] == sorted(r.nodes for r in seen) and seen[-1].nodes == loud.nodes
+    assert (loud.move, loud.score, loud.nodes, loud.pv) == (quiet.move, quiet.score, quiet.nodes, quiet.pv)
+    assert seen[-1].move == loud.move and seen[-1].pv == loud.pv
+
+
+def test_mate_scores_in_moves():
+    assert mate_moves(WIN - 1) == 1 and mate_moves(WIN - 3) == 2 and mate_moves(WIN - 5) == 3
+    assert mate_moves(-(WIN - 2)) == -1 and mate_moves(-(WIN - 4)) == -2
+    assert mate_moves(0.0) is None and mate_moves(5000.0) is None
+
+
+def test_a_single_root_move_is_searched_to_full_depth_for_analysis():
+    pos = Position.start("belgian-daisy")
+    ev = named_evaluation("linear")
+    one = pos.legal_move_codes()[:1]
+    searcher = Searcher(ev.kind, ev.params, 1 << 14)
+    assert searcher.search(SearchContext.of(pos), one, max_depth=4).depth == 1  # play: no need to think
+    assert searcher.search(SearchContext.of(pos), one, max_depth=4, quick_single=False).depth == 4

@@ -241,6 +241,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.set_defaults(func=cmd_replay)
     add_commands(sub)
+    __import__("sumito.analysis", fromlist=["add_analyse_command"]).add_analyse_command(sub)
 
     from sumito.games.backgammon.commands import add_commands as add_bg_commands
 

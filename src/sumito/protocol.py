@@ -1,21 +1,48 @@
 """``sumito engine``: a small UCI-like text protocol on stdin/stdout, to drive any player.
 
 One command a line; replies are lines too, and stdout is flushed after each reply. Commands
-that only change state (``player``, ``position``, ``newgame``) answer nothing when they work,
-like UCI; ``isready`` answers ``readyok`` once everything before it is done.
+that only change state (``player``, ``position``, ``newgame``, ``setoption``) answer nothing when
+they work, like UCI; ``isready`` answers ``readyok`` once everything before it is done.
 
 ::
 
+    uci                                    -> id name ..., id author ..., option name ... lines, uciok
     player <spec>                          choose the player (default: engine, else random)
+    setoption name MultiPV|Hash|Contempt value X   the engine's lines, table MB, draw cost (points)
     position startpos [layout NAME] [win N] [inline-only] [moves m1 m2 ...]
     position <position string> [win N] [inline-only] [moves m1 m2 ...]
-    go [depth N] [movetime MS] [infinite]  -> [info ...] bestmove <move>   (or bestmove none)
+    go [depth N] [movetime MS] [wtime MS] [btime MS] [winc MS] [binc MS] [movestogo N] | go infinite
+                                           -> info depth ... (one a finished iteration), info time MS,
+                                              bestmove <move>   (or bestmove none)
     stop                                   end the search now: bestmove with what it found so far
     moves                                  -> moves <m1> <m2> ...  (the legal moves)
     d | show                               the board and the position string
     isready                                -> readyok
-    newgame                                back to the standard start, with a fresh player
+    newgame | ucinewgame                   back to the standard start, with a fresh player
     help | quit
+
+While the engine searches it streams one line per completed iteration, from the search thread::
+
+    info depth D [multipv K] score cp N|mate M nodes N nps N time MS pv m1 m2 ...
+
+``cp`` is in hundredths of a marble for the side to move (100 = one marble: the linear
+evaluation's material weight, or 1000 points of a network; hundredths of a point with the papers'
+evaluations), ``mate M`` a forced result: M > 0 wins in M own moves, M < 0 loses after -M of the
+opponent's. With ``setoption name MultiPV value K`` (K > 1) each iteration gives K lines,
+``multipv 1`` the best. Players that do not search (random, ...) send no ``info depth`` line;
+every ``go`` ends with ``info time MS`` (the whole move, in milliseconds) and ``bestmove``.
+
+Time: ``movetime`` is the time for this move; ``wtime``/``btime`` are White's and Black's clocks
+and ``winc``/``binc`` their increments, all in milliseconds, and the side to move's share is
+:func:`sumito.search.timeman.move_time` (``movestogo``: moves until the next time control). With
+``movetime`` or a clock the engine's own ``time=`` option is set aside (the GUI's clock rules) and
+both ``movetime`` and the clock's share cap the search, as does ``depth``. ``go`` with no limit
+uses the player as its spec says (the engine: 1 s). ``movetime 0`` means 1 ms.
+
+Options (``setoption``, names case-insensitive; the engine player's spec options of the same
+meaning, so ``player`` shows them): ``MultiPV`` 1-256 (the engine's ``multipv``), ``Hash`` 1-4096
+MB (``hash``; the table is emptied), ``Contempt`` -1000000 to 1000000 points (``contempt``: what
+a draw costs the engine). A player without the option answers an error.
 
 Anything malformed or impossible (an unknown command, a bad spec, a bad position string, an
 illegal move, a line of more than 64 KiB, bytes that are not UTF-8) gets exactly one line
@@ -24,8 +51,8 @@ illegal move, a line of more than 64 KiB, bytes that are not UTF-8) gets exactly
 The search runs beside the command reader, as in UCI: while it thinks, ``stop`` ends it (the
 ``bestmove`` then comes at once, from the deepest finished iteration), ``isready`` is answered at
 once and ``quit`` stops it and leaves; any other command waits until the ``bestmove`` is out.
-``go depth`` is at most 64 plies, ``movetime`` at most a day; ``go infinite`` searches (the
-``engine`` player) until ``stop``.
+``go depth`` is at most 64 plies, ``movetime`` and the clocks at most a day; ``go infinite``
+searches (the ``engine`` player) until ``stop``.
 The game history (start position and moves) is kept, with the default draw rules (threefold
 repetition draws), so ``go`` in a finished game answers ``bestmove none`` with an ``info`` line.
 """
@@ -40,10 +67,12 @@ import time
 from collections import deque
 from typing import IO
 
-from sumito.bounds import MAX_LINE_CHARS, MAX_SEARCH_DEPTH, MAX_SEARCH_SECONDS
-from sumito.engine import DrawRules, Game, SumitoError, render
+from sumito.bounds import MAX_HASH_MB, MAX_LINE_CHARS, MAX_SEARCH_DEPTH, MAX_SEARCH_SECONDS
+from sumito.engine import WHITE, DrawRules, Game, Move, SumitoError, render
 from sumito.players import game_history, make_player, parse_spec, player_names
 from sumito.players.base import Player, set_option
+from sumito.search.pvs import SearchResult, mate_moves
+from sumito.search.timeman import move_time
 from sumito.stopping import clear_stop, request_stop
 
 #: a line too long to be a command: the reader skips it and this stands in its place
@@ -52,22 +81,48 @@ _TOO_LONG = "\0too-long"
 MAX_ERROR_CHARS = 300
 #: commands answered while a search runs (the others wait for its bestmove)
 _AT_ONCE = ("stop", "isready", "quit")
+#: the longest time ``go`` takes in milliseconds (movetime, clocks, increments)
+_MAX_MS = MAX_SEARCH_SECONDS * 1000
+#: the shortest time for a move (``movetime 0``, an empty clock): the engine still answers a legal move
+MIN_MOVE_SECONDS = 0.001
+#: ``go`` options with a value: (whole number?, least, most)
+_GO_LIMITS = {
+    "depth": (True, 1, MAX_SEARCH_DEPTH),
+    "movetime": (False, 0, _MAX_MS),
+    "wtime": (False, 0, _MAX_MS),
+    "btime": (False, 0, _MAX_MS),
+    "winc": (False, 0, _MAX_MS),
+    "binc": (False, 0, _MAX_MS),
+    "movestogo": (True, 1, 10_000),
+}
+#: setoption names (lower case) -> (the name as UCI shows it, the player option, whole?, least, most)
+_OPTIONS = {
+    "multipv": ("MultiPV", "multipv", True, 1, 256),
+    "hash": ("Hash", "hash", True, 1, MAX_HASH_MB),
+    "contempt": ("Contempt", "contempt", False, -1e6, 1e6),
+}
 
 HELP = """\
 commands (one a line; replies are lines):
+  uci                       -> id name, id author, option name ... lines, then uciok
   player <spec>             choose the player, e.g. random:seed=3 (no reply; errors say why)
   player                    -> info player <spec>
+  setoption name <MultiPV|Hash|Contempt> value <x>
+                            MultiPV 1-256 lines, Hash 1-4096 MB, Contempt in points (no reply)
   position startpos [layout NAME] [win N] [inline-only] [moves m1 m2 ...]
   position <rows> <side> <lost by Black> <lost by White> <move number> [win N] [inline-only] [moves ...]
-  go [depth N] [movetime MS] [infinite]
-                            -> info time <ms>ms, then bestmove <move> (bestmove none when the game is over)
+  go [depth N] [movetime MS] [wtime MS btime MS [winc MS binc MS] [movestogo N]]
+  go infinite               -> info depth D [multipv K] score cp N|mate M nodes N nps N time MS pv ...
+                               (one a finished iteration), info time MS, then bestmove <move>
+                               (bestmove none when the game is over)
   stop                      end a running search now (bestmove comes at once)
   moves                     -> moves <the legal moves>
   d | show                  the board and the position string
   isready                   -> readyok
-  newgame                   the standard start again, with a fresh player
+  newgame | ucinewgame      the standard start again, with a fresh player
   help                      this text
   quit                      leave (so does the end of the input)
+score cp: hundredths of a marble for the side to move; mate M: wins in M moves (M < 0: loses)
 anything wrong gets one line: error <reason>"""
 
 
@@ -97,7 +152,7 @@ class EngineProtocol:
         self.spec = player or default_spec()
         self.player = self._build(self.spec)
         self.game = Game("standard", DrawRules())
-        self._depth_player: tuple[int, Player] | None = None
+        self._derived: tuple[str, Player] | None = None  # the player for go depth/movetime/clock/infinite
         self._lines: queue.Queue[str | None] = queue.Queue()
         self._search: threading.Thread | None = None
         self._out_lock = threading.Lock()
@@ -236,13 +291,13 @@ class EngineProtocol:
             return
         spec = " ".join(args)
         player = self._build(spec)
-        self.spec, self.player, self._depth_player = spec, player, None
+        self.spec, self.player, self._derived = spec, player, None
 
     def cmd_newgame(self, args: list[str]) -> None:
         _no_args("newgame", args)
         player = self._build(self.spec)
         self.game = Game("standard", DrawRules())
-        self.player, self._depth_player = player, None
+        self.player, self._derived = player, None
 
     def cmd_position(self, args: list[str]) -> None:
         from sumito.cliargs import position_from_args
@@ -286,9 +341,8 @@ class EngineProtocol:
         self._think(*self._plan_go(args))
 
     def _plan_go(self, args: list[str]) -> tuple[Player, float | None]:
-        """The player and time for ``go ARGS``, or a :class:`ProtocolError`."""
-        depth: int | None = None
-        movetime_ms: float | None = None
+        """The player and time (seconds) for ``go ARGS``, or a :class:`ProtocolError`."""
+        values: dict[str, float] = {}
         infinite = False
         rest = list(args)
         while rest:
@@ -296,21 +350,52 @@ class EngineProtocol:
             if word == "infinite":
                 infinite = True
                 continue
-            if word not in ("depth", "movetime"):
-                raise ProtocolError(f"unexpected {word[:40]!r} in go (expected depth N, movetime MS or infinite)")
+            if word not in _GO_LIMITS:
+                raise ProtocolError(
+                    f"unexpected {word[:40]!r} in go (expected depth N, movetime MS, wtime MS, btime MS, winc MS, "
+                    "binc MS, movestogo N or infinite)"
+                )
             if not rest:
                 raise ProtocolError(f"'{word}' needs a value")
-            if word == "depth":
-                depth = int(_number(rest.pop(0), "depth", whole=True, least=1, most=MAX_SEARCH_DEPTH))
-            else:
-                movetime_ms = _number(rest.pop(0), "movetime", whole=False, least=0, most=MAX_SEARCH_SECONDS * 1000)
-        if infinite and (depth is not None or movetime_ms is not None):
-            raise ProtocolError("go infinite takes no depth or movetime")
+            whole, least, most = _GO_LIMITS[word]
+            values[word] = _number(rest.pop(0), word, whole=whole, least=least, most=most)
+        if infinite and values:
+            raise ProtocolError("go infinite takes no depth, movetime or clock")
         if infinite:
-            player = self._player_without_limit()
-        else:
-            player = self.player if depth is None else self._player_at_depth(depth)
-        return player, None if movetime_ms is None else movetime_ms / 1000
+            return self._player_without_limit(), None
+        seconds = None if "movetime" not in values else values["movetime"] / 1000
+        white = self.game.position.side_to_move == WHITE
+        clock = values.get("wtime" if white else "btime")
+        if clock is not None:  # the side to move's clock: its share of what is left (the other's is ignored)
+            increment = values.get("winc" if white else "binc", 0.0)
+            moves_to_go = values.get("movestogo")
+            share = move_time(clock / 1000, increment / 1000, None if moves_to_go is None else int(moves_to_go))
+            seconds = share if seconds is None else min(seconds, share)
+        if seconds is not None:
+            seconds = max(seconds, MIN_MOVE_SECONDS)
+        depth = None if "depth" not in values else int(values["depth"])
+        return self._player_for(depth, clocked=seconds is not None), seconds
+
+    def _player_for(self, depth: int | None, clocked: bool) -> Player:
+        """The player for a ``go`` with ``depth`` and, when ``clocked``, a time from the GUI: the
+        engine then drops its own ``time=`` (the GUI's clock rules) and searches to ``depth`` or
+        its deepest; other players get the time as their ``movetime``."""
+        spec = self.spec if depth is None else spec_with_depth(self.spec, depth)
+        kind, options = parse_spec(spec)
+        if clocked and kind.name == "engine":
+            spec = _without(spec, "time")
+            if options.get("depth") is None:
+                spec = set_option(spec, "depth", MAX_SEARCH_DEPTH)  # the engine's default is 1 s without either
+        return self._derived_player(spec)
+
+    def _derived_player(self, spec: str) -> Player:
+        """The player ``spec`` names, built once and kept while the ``go`` commands ask for it (one
+        at a time: an engine holds a table of tens of MB)."""
+        if spec == self.spec:
+            return self.player
+        if self._derived is None or self._derived[0] != spec:
+            self._derived = (spec, make_player(spec))
+        return self._derived[1]
 
     def _think_safely(self, player: Player, movetime: float | None) -> None:
         """:meth:`_think` in the search thread: every failure is an error line, as in :meth:`handle`."""
@@ -327,15 +412,67 @@ class EngineProtocol:
             self._send(f"info game over: {outcome.describe()}", "bestmove none")
             return
         position = self.game.position
+        board_side = position.variant.side
+        marble = float(getattr(player, "marble_value", 1.0))
+        multi = int(getattr(player, "multipv", 1)) > 1
+        streamed = 0
+
+        def stream(result: SearchResult) -> None:
+            # runs in the search thread after each finished iteration; _send takes the output lock
+            nonlocal streamed
+            streamed += 1
+            self._send(*info_lines(result, board_side, marble, multi))
+
+        streaming = hasattr(player, "on_iteration")  # the engine reports each iteration as it ends
+        if streaming:
+            player.on_iteration = stream  # type: ignore[attr-defined]
         t0 = time.perf_counter()
-        move = player.choose(position, movetime=movetime, history=game_history(self.game))
+        try:
+            move = player.choose(position, movetime=movetime, history=game_history(self.game))
+        finally:
+            if streaming:
+                player.on_iteration = None  # type: ignore[attr-defined]
         elapsed_ms = (time.perf_counter() - t0) * 1000
         if not position.is_legal(move):
             raise ProtocolError(f"player {self.spec} chose {move}, which is not legal here")
-        info = getattr(player, "search_info", None)  # players that search say what they found
-        if info:
-            self._send(f"info {info}")
-        self._send(f"info time {elapsed_ms:.0f}ms", f"bestmove {move.notation()}")
+        last = getattr(player, "last", None)
+        if streaming and not streamed and isinstance(last, SearchResult) and last.depth > 0:
+            self._send(*info_lines(last, board_side, marble, multi))
+        elif not streaming and getattr(player, "search_info", None):  # other players that search say what they found
+            self._send(f"info {player.search_info}")  # type: ignore[attr-defined]
+        self._send(f"info time {elapsed_ms:.0f}", f"bestmove {move.notation()}")
+
+    def cmd_setoption(self, args: list[str]) -> None:
+        if not args or args[0].lower() != "name":
+            raise ProtocolError("setoption needs: setoption name <MultiPV|Hash|Contempt> value <x>")
+        lowered = [a.lower() for a in args]
+        cut = lowered.index("value") if "value" in lowered else len(args)
+        name, value = " ".join(args[1:cut]), args[cut + 1 :]
+        if name.lower() not in _OPTIONS:
+            raise ProtocolError(f"unknown option {name[:40]!r} (options: MultiPV, Hash, Contempt)")
+        shown, key, whole, least, most = _OPTIONS[name.lower()]
+        if len(value) != 1:
+            raise ProtocolError(f"setoption name {shown} needs one value: setoption name {shown} value <x>")
+        number = _number(value[0], shown, whole=whole, least=least, most=most)
+        kind, _ = parse_spec(self.spec)
+        if key not in kind.options:
+            raise ProtocolError(f"player {kind.name} has no {shown} option")
+        spec = set_option(self.spec, key, int(number) if whole else f"{number:g}")
+        player = self._build(spec)
+        self.spec, self.player, self._derived = spec, player, None
+
+    def cmd_uci(self, args: list[str]) -> None:
+        _no_args("uci", args)
+        from sumito import __version__
+
+        kind, options = parse_spec(self.spec)
+        lines = [f"id name Sumito {__version__} ({self.spec})", "id author the Sumito authors"]
+        for shown, key, _, least, most in _OPTIONS.values():
+            if key in kind.options:
+                default = options.get(key, kind.options[key].default)
+                # UCI's spin options are whole numbers (Contempt takes a decimal too)
+                lines.append(f"option name {shown} type spin default {default:.0f} min {least:.0f} max {most:.0f}")
+        self._send(*lines, "uciok")
 
     def cmd_moves(self, args: list[str]) -> None:
         _no_args("moves", args)
@@ -365,15 +502,8 @@ class EngineProtocol:
         kind, _ = parse_spec(self.spec)
         if kind.name != "engine":
             return self.player
-        name, _, opts = self.spec.partition(":")
-        limits = ("time", "depth")
-        kept = [o for o in opts.split(",") if o.strip() and o.partition("=")[0].strip().lower() not in limits]
-        return make_player(set_option(f"{name}:{','.join(kept)}", "depth", MAX_SEARCH_DEPTH))
-
-    def _player_at_depth(self, depth: int) -> Player:
-        if self._depth_player is None or self._depth_player[0] != depth:
-            self._depth_player = (depth, make_player(spec_with_depth(self.spec, depth)))
-        return self._depth_player[1]
+        spec = _without(_without(self.spec, "time"), "depth")
+        return self._derived_player(set_option(spec, "depth", MAX_SEARCH_DEPTH))
 
 
 _COMMANDS = {
@@ -383,12 +513,38 @@ _COMMANDS = {
     "help": EngineProtocol.cmd_help,
     "player": EngineProtocol.cmd_player,
     "newgame": EngineProtocol.cmd_newgame,
+    "ucinewgame": EngineProtocol.cmd_newgame,
+    "setoption": EngineProtocol.cmd_setoption,
+    "uci": EngineProtocol.cmd_uci,
     "position": EngineProtocol.cmd_position,
     "go": EngineProtocol.cmd_go,
     "moves": EngineProtocol.cmd_moves,
     "d": EngineProtocol.cmd_show,
     "show": EngineProtocol.cmd_show,
 }
+
+
+def info_lines(result: SearchResult, board_side: int, marble: float = 1000.0, multipv: bool = False) -> list[str]:
+    """The ``info`` lines of one finished iteration (one a MultiPV line, ``multipv K`` when
+    ``multipv``): depth, score (``cp``: hundredths of a ``marble``; or ``mate``), nodes, nodes per
+    second, milliseconds since the search began and the principal variation."""
+    ms = int(result.seconds * 1000)
+    nps = int(result.nodes_per_second)
+    lines = []
+    for k, line in enumerate(result.lines, 1):
+        mate = mate_moves(line.score)
+        score = f"mate {mate}" if mate is not None else f"cp {round(100 * line.score / marble)}"
+        pv = " ".join(Move(code, board_side).notation() for code in line.pv)
+        rank = f" multipv {k}" if multipv else ""
+        lines.append(f"info depth {result.depth}{rank} score {score} nodes {result.nodes} nps {nps} time {ms} pv {pv}")
+    return lines
+
+
+def _without(spec: str, key: str) -> str:
+    """``spec`` without its option ``key`` (if it has one)."""
+    name, _, opts = spec.partition(":")
+    kept = [o.strip() for o in opts.split(",") if o.strip() and o.partition("=")[0].strip().lower() != key]
+    return f"{name}:{','.join(kept)}" if kept else name
 
 
 def _no_args(command: str, args: list[str]) -> None:

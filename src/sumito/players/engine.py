@@ -7,19 +7,22 @@ the edge and lines of three), or any named evaluation of :mod:`sumito.evaluation
 
 Time control: ``time`` seconds a move (default 1), or a fixed ``depth`` in plies, or both (the
 first reached stops the search); a caller's clock (``movetime``) caps the time further.
+``multipv=N`` searches the best N moves with exact scores (analysis; it costs play time).
+:meth:`EnginePlayer.analyse` is the search behind :meth:`~EnginePlayer.choose`, for analysis and
+the protocol: the same search, with MultiPV and a per-iteration callback (:attr:`on_iteration`).
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 import numpy as np
 
 from sumito.engine import Move, Position
 from sumito.evaluation import EVAL_LINEAR, LINEAR_TERMS, Evaluation, evaluation_names, named_evaluation
 from sumito.evaluation.features import EVAL_ALPHALONE, EVAL_NETWORK
-from sumito.evaluation.learned import HEADER, network_params
+from sumito.evaluation.learned import HEADER, SCALE, network_params
 from sumito.learn.network import ValueNetwork, network_path
 from sumito.players.base import (
     MAX_HASH_MB,
@@ -35,6 +38,9 @@ from sumito.players.base import (
 from sumito.search.context import SearchContext
 from sumito.search.pvs import Searcher, SearchResult
 
+#: the most MultiPV lines (more than any position has moves would be pointless; the search clips it)
+MAX_MULTIPV = 256
+
 
 class EnginePlayer(PlayerBase):
     def __init__(
@@ -46,7 +52,10 @@ class EnginePlayer(PlayerBase):
         weights: str | None = None,
         contempt: float = 20.0,
         net: str | None = None,
+        multipv: int = 1,
     ) -> None:
+        if not 1 <= multipv <= MAX_MULTIPV:
+            raise PlayerSpecError(f"engine multipv must be from 1 to {MAX_MULTIPV}, not {multipv}")
         if depth is not None and depth < 1:
             raise PlayerSpecError(f"engine depth must be at least 1, not {depth}")
         if time is not None and not (math.isfinite(time) and time > 0):
@@ -91,24 +100,71 @@ class EnginePlayer(PlayerBase):
             parts.append(f"contempt={contempt:g}")
         if net is not None:
             parts.append(f"net={net}")
+        if multipv != 1:
+            parts.append(f"multipv={multipv}")
+        self.multipv = multipv
+        #: called after each completed iteration of :meth:`choose` or :meth:`analyse` (in the thread
+        #: that searches) with what the search found so far; the protocol streams its info lines so
+        self.on_iteration: Callable[[SearchResult], None] | None = None
         self.name = "engine:" + ",".join(parts)
         self.last: SearchResult | None = None
         self.search_info: str | None = None  # the last search, as `sumito engine` reports it
 
+    @property
+    def marble_value(self) -> float:
+        """What one marble is worth in this engine's scores: the linear evaluation's material weight,
+        1000 for a network (see :mod:`sumito.evaluation.learned`); 1 for the papers' evaluations,
+        whose scores are not in marbles."""
+        if self.evaluation.kind == EVAL_LINEAR:
+            weight = float(self.evaluation.params[0])
+            return weight if weight > 0 else 1.0
+        if self.evaluation.kind == EVAL_NETWORK:
+            return SCALE
+        return 1.0
+
     def choose(
         self, position: Position, movetime: float | None = None, history: Sequence[int] | None = None
     ) -> Move:
-        codes = legal_codes(position)
+        limits = [t for t in (self.time, movetime) if t]
+        seconds = min(limits) if limits else None
+        result = self.analyse(position, seconds=seconds, depth=self.depth or MAX_SEARCH_DEPTH, history=history)
+        return Move(result.move, position.variant.side)
+
+    def analyse(
+        self,
+        position: Position,
+        seconds: float | None = None,
+        depth: int = MAX_SEARCH_DEPTH,
+        history: Sequence[int] | None = None,
+        multipv: int | None = None,
+        moves: Sequence[int] | None = None,
+        predict: bool = True,
+    ) -> SearchResult:
+        """Search ``position`` for ``seconds`` (``None``: no clock) or to ``depth`` plies, whichever
+        comes first, and return the whole result (MultiPV lines included). ``multipv`` defaults to
+        the player's option; ``moves`` (move codes) restricts the search to those root moves and then
+        scores even a single one to the full depth (to score a move that was played). Without
+        ``predict`` a clock is used to its end (analysis) rather than stopping when the next
+        iteration would most likely not finish (play)."""
         if self.net is not None:  # the network's inputs depend on the board and its rules
             v = position.variant
             key = (v.side, v.marbles, v.win_threshold)
             if key not in self._net_params:
                 self._net_params[key] = network_params(self.net, *key)
             self.searcher.params = self._net_params[key]
-        limits = [t for t in (self.time, movetime) if t]
-        seconds = min(limits) if limits else None
+        codes = legal_codes(position) if moves is None else np.asarray(moves, dtype=np.int32)
+        if len(codes) == 0:
+            raise ValueError("no move to search")
         result = self.searcher.search(
-            SearchContext.of(position), codes, max_depth=self.depth or 64, seconds=seconds, history=history
+            SearchContext.of(position),
+            codes,
+            max_depth=depth,
+            seconds=seconds,
+            history=history,
+            multipv=self.multipv if multipv is None else multipv,
+            on_iteration=self.on_iteration,
+            quick_single=moves is None,
+            predict=predict,
         )
         self.last = result
         side = position.variant.side
@@ -117,7 +173,7 @@ class EnginePlayer(PlayerBase):
             f"depth {result.depth} score {result.score:g} nodes {result.nodes} "
             f"nps {result.nodes_per_second:.0f} time {result.seconds * 1000:.0f}ms pv {pv}"
         )
-        return Move(result.move, side)
+        return result
 
 
 def _with_weights(evaluation: Evaluation, text: str) -> Evaluation:
@@ -155,6 +211,8 @@ register(
                 path=True,
             ),
             "weights": Option(str, None, f"evaluation weights separated by '/' (linear: {'/'.join(LINEAR_TERMS)})"),
+            "multipv": Option(int, 1, "search the best N moves with exact scores (for analysis; slower)", low=1,
+                              high=MAX_MULTIPV),
         },
         help="Sumito's engine: iterative-deepening PVS with a transposition table and quiescence",
     )

@@ -13,7 +13,11 @@ Pieces, as in a chess engine (Stockfish's split of search, ordering and transpos
 - repetition of a position on the current line (or in the game before the root) scores a draw,
   worth ``-contempt`` to the side searching (so that it plays on in a level position);
 - a time limit checked every 1,024 nodes through a clock read in object mode; an aborted
-  iteration is thrown away by the driver, which keeps the previous iteration's move.
+  iteration is thrown away by the driver, which keeps the previous iteration's move;
+- MultiPV: the best N root moves with exact scores, by searching the root again without the
+  moves already found (each search with a full window); N = 1 is the plain search;
+- a per-iteration callback (the protocol's streamed ``info`` lines), called between iterations
+  from Python, so that it costs the compiled search nothing.
 
 Evaluation is pluggable: any kind of :mod:`sumito.evaluation.features` with its parameters.
 """
@@ -21,6 +25,8 @@ Evaluation is pluggable: any kind of :mod:`sumito.evaluation.features` with its 
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
+from dataclasses import dataclass
 
 import numpy as np
 from numba import njit, objmode
@@ -304,26 +310,70 @@ def _pvs(board, side, lost, depth, alpha, beta, ply, h, null_ok, shared):
     return best
 
 
+@dataclass(frozen=True)
+class PVLine:
+    """One root move's line: the move, its exact score for the side to move and the line after it."""
+
+    move: int
+    score: float
+    pv: list[int]
+
+
 class SearchResult:
-    """What one search found: the move, its score, the depth completed and the effort."""
+    """What one search found: the move, its score, the depth completed and the effort.
 
-    __slots__ = ("depth", "move", "nodes", "pv", "score", "seconds")
+    ``lines`` holds the MultiPV lines, best first (``lines[0]`` is ``move``, ``score`` and ``pv``);
+    one line when the search ran with ``multipv=1``. A per-iteration callback receives one of these
+    for each completed iteration, with the nodes and seconds spent so far.
+    """
 
-    def __init__(self, move: int, score: float, depth: int, nodes: int, seconds: float, pv: list[int]) -> None:
+    __slots__ = ("depth", "lines", "move", "nodes", "pv", "score", "seconds")
+
+    def __init__(
+        self,
+        move: int,
+        score: float,
+        depth: int,
+        nodes: int,
+        seconds: float,
+        pv: list[int],
+        lines: list[PVLine] | None = None,
+    ) -> None:
         self.move = move
         self.score = score
         self.depth = depth
         self.nodes = nodes
         self.seconds = seconds
         self.pv = pv
+        self.lines = lines if lines is not None else [PVLine(move, score, pv)]
 
     @property
     def nodes_per_second(self) -> float:
         return self.nodes / self.seconds if self.seconds > 0 else 0.0
 
     def __repr__(self) -> str:
+        more = f", lines={len(self.lines)}" if len(self.lines) > 1 else ""
         return (f"SearchResult(move={self.move}, score={self.score:g}, depth={self.depth}, nodes={self.nodes}, "
-                f"seconds={self.seconds:.3f}, pv={self.pv})")
+                f"seconds={self.seconds:.3f}, pv={self.pv}{more})")
+
+
+def mate_plies(score: float) -> int | None:
+    """For a won or lost score (beyond ``WIN_BOUND``) the plies to the end of the game, else ``None``.
+
+    A win found at ply ``p`` scores ``WIN - p`` (a loss ``-(WIN - p)``), so that quicker wins score higher.
+    """
+    if abs(score) <= WIN_BOUND:
+        return None
+    return round(WIN - abs(score))
+
+
+def mate_moves(score: float) -> int | None:
+    """UCI's ``score mate N``: the side to move wins in ``N`` of its own moves (``N > 0``) or loses
+    after ``-N`` of the opponent's (``N < 0``); ``None`` when the score is not a won or lost game."""
+    plies = mate_plies(score)
+    if plies is None:
+        return None
+    return (plies + 1) // 2 if score > 0 else -(plies // 2)
 
 
 class Searcher:
@@ -343,6 +393,7 @@ class Searcher:
         self.moves = np.empty((MAX_PLY, MAX_MOVES), dtype=np.int32)
         self.orders = np.empty((MAX_PLY, MAX_MOVES), dtype=np.int64)
         self.raw, self.scratch = work_arrays()
+        self._pv_buf = np.empty(MAX_MOVES, dtype=np.int32)  # principal_variation's move list
 
     def clear(self) -> None:
         self.tt_keys[:] = 0
@@ -357,6 +408,9 @@ class Searcher:
         seconds: float | None = None,
         history: np.ndarray | None = None,
         predict: bool = True,
+        multipv: int = 1,
+        on_iteration: Callable[[SearchResult], None] | None = None,
+        quick_single: bool = True,
     ) -> SearchResult:
         """Deepen until ``max_depth`` plies or until ``seconds`` run out; ``root_moves`` non-empty.
 
@@ -364,6 +418,13 @@ class Searcher:
         that repeating one of them scores a draw. With ``predict`` (the default, for play) no new
         iteration starts once 45% of the time is gone, as it would most likely not finish; without
         it (benchmarks) iterations run until the clock stops one.
+
+        ``multipv`` > 1 finds the best ``multipv`` root moves with exact scores: each iteration
+        searches the root with a full window, then again without the moves already found, and so on
+        (as Stockfish does); with 1 the search is the plain single-PV one. ``on_iteration`` is called
+        (in the searching thread) after each completed iteration with what it found so far; it runs
+        between iterations, never inside the compiled search. With ``quick_single`` (play) a single
+        root move is answered at depth 1; without it (analysis) it is scored to the full depth.
         """
         start = time.perf_counter()
         deadline = start + seconds if seconds is not None else 0.0
@@ -371,14 +432,17 @@ class Searcher:
         path = np.zeros(len(past) + MAX_PLY + 1, dtype=np.uint64)
         path[: len(past)] = past
         root_moves = np.array(root_moves, dtype=np.int32)
-        scores = np.zeros(len(root_moves), dtype=np.float64)
+        n_root = len(root_moves)
+        multipv = max(1, min(int(multipv), n_root))
+        scores = np.zeros(n_root, dtype=np.float64)
         stats = np.zeros(7, dtype=np.int64)
         self.history[:, :KILLERS] //= 8  # age the history counts between moves
         self.history[:, KILLERS:] = -1
         best_move, best_score, depth_done = int(root_moves[0]), 0.0, 0
-        if len(root_moves) == 1:
+        lines: list[PVLine] = []
+        if n_root == 1 and quick_single:
             max_depth = min(max_depth, 1)
-        iteration_scores = np.empty(len(root_moves), dtype=np.float64)
+        iteration_scores = np.empty(n_root, dtype=np.float64)
         shared = (
             ctx.win, ctx.inline_only, ctx.cells, ctx.offsets, ctx.ring, ctx.edge_ring, ctx.edge_cells, ctx.zobrist,
             self.kind, self.params, self.tt_keys, self.tt_info, self.tt_scores, self.history, path, len(past),
@@ -386,42 +450,105 @@ class Searcher:
             float(self.contempt), STOP,
         )  # fmt: skip
         for depth in range(1, max(1, max_depth) + 1):
-            iteration_scores[:] = -np.inf
-            stats[BEST] = -1
-            stats[ROOT_COUNT] = len(root_moves)
-            self.moves[0, : len(root_moves)] = root_moves
-            call_stoppable(_pvs, ctx.board, ctx.side, ctx.lost, depth, -np.inf, np.inf, 0, ctx.hash, False, shared)
-            index = int(stats[BEST])
-            if stats[ABORTED]:
-                # a move that beat the previous best in the unfinished iteration is still better
-                if index > 0:
-                    best_move, best_score = int(root_moves[index]), float(iteration_scores[index])
-                break
-            best_move, best_score, depth_done = int(root_moves[index]), float(iteration_scores[index]), depth
-            scores[:] = iteration_scores
-            # next iteration: best move first, the rest by this iteration's scores
-            order = np.argsort(-scores, kind="stable")
-            root_moves, scores = root_moves[order], scores[order]
+            if multipv == 1:
+                iteration_scores[:] = -np.inf
+                stats[BEST] = -1
+                stats[ROOT_COUNT] = n_root
+                self.moves[0, :n_root] = root_moves
+                call_stoppable(_pvs, ctx.board, ctx.side, ctx.lost, depth, -np.inf, np.inf, 0, ctx.hash, False, shared)
+                index = int(stats[BEST])
+                if stats[ABORTED]:
+                    # a move that beat the previous best in the unfinished iteration is still better
+                    if index > 0:
+                        best_move, best_score = int(root_moves[index]), float(iteration_scores[index])
+                        lines = []
+                    break
+                best_move, best_score, depth_done = int(root_moves[index]), float(iteration_scores[index]), depth
+                scores[:] = iteration_scores
+                # next iteration: best move first, the rest by this iteration's scores
+                order = np.argsort(-scores, kind="stable")
+                root_moves, scores = root_moves[order], scores[order]
+                lines = []
+                if on_iteration is not None:
+                    lines = [PVLine(best_move, best_score, self.principal_variation(ctx, best_move))]
+            else:
+                found = self._multipv_iteration(
+                    ctx, root_moves, scores, depth, multipv, shared, stats, iteration_scores
+                )
+                if found is None:
+                    break  # aborted: the previous iteration's lines stand
+                lines, root_moves, scores = found
+                best_move, best_score, depth_done = lines[0].move, lines[0].score, depth
             elapsed = time.perf_counter() - start
-            if abs(best_score) > WIN_BOUND:
+            if on_iteration is not None:
+                pv = lines[0].pv
+                on_iteration(SearchResult(best_move, best_score, depth, int(stats[NODES]), elapsed, pv, lines))
+            if multipv == 1 and abs(best_score) > WIN_BOUND:
                 break  # a forced win or loss is found: deeper search cannot change it
+            if multipv > 1 and all(abs(line.score) > WIN_BOUND for line in lines):
+                break  # every line is a forced win or loss
             if predict and seconds is not None and elapsed > 0.45 * seconds:
                 break  # the next iteration would most likely not finish
         seconds_used = time.perf_counter() - start
-        return SearchResult(
-            best_move, best_score, depth_done, int(stats[NODES]), seconds_used, self.principal_variation(ctx, best_move)
-        )
+        if not lines or lines[0].move != best_move:
+            lines = [PVLine(best_move, best_score, self.principal_variation(ctx, best_move))]
+        return SearchResult(best_move, best_score, depth_done, int(stats[NODES]), seconds_used, lines[0].pv, lines)
+
+    def _multipv_iteration(
+        self,
+        ctx: SearchContext,
+        root_moves: np.ndarray,
+        scores: np.ndarray,
+        depth: int,
+        multipv: int,
+        shared: tuple,
+        stats: np.ndarray,
+        iteration_scores: np.ndarray,
+    ) -> tuple[list[PVLine], np.ndarray, np.ndarray] | None:
+        """One MultiPV iteration: the best move with a full window, then the best of the rest, and so
+        on ``multipv`` times; each search's best score is exact. ``None`` when the clock or ``stop``
+        cut it short. Returns the lines and the root moves reordered for the next iteration (the
+        lines first, then the others by the bounds the last search gave them)."""
+        n_root = len(root_moves)
+        rest, rest_scores = root_moves.copy(), scores.copy()
+        lines: list[PVLine] = []
+        for _ in range(multipv):
+            count = len(rest)
+            iteration_scores[:] = -np.inf
+            stats[BEST] = -1
+            stats[ROOT_COUNT] = count
+            self.moves[0, :count] = rest
+            call_stoppable(_pvs, ctx.board, ctx.side, ctx.lost, depth, -np.inf, np.inf, 0, ctx.hash, False, shared)
+            if stats[ABORTED]:
+                return None
+            index = int(stats[BEST])
+            move, score = int(rest[index]), float(iteration_scores[index])
+            # the line now, before a later search (of other moves) overwrites its table entries
+            lines.append(PVLine(move, score, self.principal_variation(ctx, move)))
+            rest_scores = iteration_scores[:count].copy()
+            keep = np.arange(count) != index
+            rest, rest_scores = rest[keep], rest_scores[keep]
+        # a later search (of fewer moves, with a fuller table) can score a move above an earlier line,
+        # which a pruned null-window test had put below: sort, as Stockfish does, so best comes first
+        lines.sort(key=lambda line: -line.score)
+        order = np.argsort(-rest_scores, kind="stable")
+        new_moves = np.empty(n_root, dtype=np.int32)
+        new_scores = np.empty(n_root, dtype=np.float64)
+        new_moves[:multipv] = [line.move for line in lines]
+        new_scores[:multipv] = [line.score for line in lines]
+        new_moves[multipv:] = rest[order]
+        new_scores[multipv:] = rest_scores[order]
+        return lines, new_moves, new_scores
 
     def principal_variation(self, ctx: SearchContext, first: int, limit: int = 12) -> list[int]:
         """The line the table predicts after ``first`` (checked for legality move by move)."""
         board, side, h = ctx.board.copy(), ctx.side, ctx.hash
         line = [first]
-        played = []
         mv = first
         seen = {int(h)}
+        buf = self._pv_buf  # not moves[0]: that holds the root moves between MultiPV searches
         while True:
             delta = make_move(board, np.int32(mv), side, ctx.offsets, ctx.zobrist)
-            played.append((mv, side))
             h = np.uint64(h ^ delta)
             side = 3 - side
             if len(line) >= limit or int(h) in seen:
@@ -431,7 +558,6 @@ class Searcher:
             if self.tt_keys[slot] != h:
                 break
             mv = int(self.tt_info[slot]) >> TT_MOVE_SHIFT
-            buf = self.moves[0]
             n = generate_moves(board, side, ctx.offsets, ctx.cells, ctx.inline_only, buf)
             if mv not in buf[:n]:
                 break
