@@ -11,6 +11,7 @@ from typing import NoReturn
 
 import sumito
 from sumito import __version__
+from sumito.analysis import add_analyse_command
 from sumito.arena.commands import add_commands
 from sumito.arena.db import load_record
 from sumito.cliargs import (
@@ -241,7 +242,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.set_defaults(func=cmd_replay)
     add_commands(sub)
-    __import__("sumito.analysis", fromlist=["add_analyse_command"]).add_analyse_command(sub)
+    add_analyse_command(sub)
 
     from sumito.games.backgammon.commands import add_commands as add_bg_commands
 
