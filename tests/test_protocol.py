@@ -588,3 +588,9 @@ def test_end_of_input_waits_for_the_search():
 
 def test_go_infinite_with_a_player_that_does_not_search_answers_at_once():
     Position.start().parse_move(bestmove(talk("go infinite")))
+
+
+def test_position_takes_a_playstrategy_fen():
+    fen = "SS1ss/SSSsss/1SS1ss1/8/9/8/1ss1SS1/sssSSS/ss1SS 0 0 b 0 1"  # the Belgian Daisy, PlayStrategy's form
+    lines = talk(f"position {fen} moves a1b2", "d")
+    assert lines[-1] == Position.start("belgian-daisy").play("a1b2").to_string()

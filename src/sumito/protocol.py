@@ -301,6 +301,7 @@ class EngineProtocol:
 
     def cmd_position(self, args: list[str]) -> None:
         from sumito.cliargs import position_from_args
+        from sumito.engine.interop import is_playstrategy_fen
 
         lowered = [a.lower() for a in args]
         cut = lowered.index("moves") if "moves" in lowered else len(args)
@@ -311,7 +312,9 @@ class EngineProtocol:
         if setup[0].lower() == "startpos":
             options.layout, rest = "standard", setup[1:]
         else:
-            options.position, rest = " ".join(setup[:5]), setup[5:]
+            # a Sumito position string has 5 fields, a PlayStrategy FEN 6 (sumito.engine.interop)
+            fields = 6 if len(setup) >= 6 and is_playstrategy_fen(" ".join(setup[:6])) else 5
+            options.position, rest = " ".join(setup[:fields]), setup[fields:]
         while rest:
             word = rest.pop(0).lower()
             if word == "layout" and options.layout is not None and rest:
