@@ -297,23 +297,7 @@ def playstrategy_fen(position: Position | Game, halfmove_clock: int | None = Non
     if not 0 <= halfmove_clock <= MAX_HALFMOVE_CLOCK:
         raise ValueError(f"halfmove_clock must be from 0 to {MAX_HALFMOVE_CLOCK}, not {halfmove_clock}")
     geo = position.geometry
-    grid = position.grid
-    rows = []
-    for row in range(geo.rows):  # bottom row first
-        out = []
-        run = 0
-        for diag in geo.row_range(row):
-            v = grid[geo.grid_index(row, diag)]
-            if v == EMPTY:
-                run += 1
-                continue
-            if run:
-                out.append(str(run))
-                run = 0
-            out.append("S" if v == BLACK else "s")
-        if run:
-            out.append(str(run))
-        rows.append("".join(out))
+    rows = [position.row_text(row, "S", "s") for row in range(geo.rows)]  # bottom row first
     side = "b" if position.side_to_move == BLACK else "w"
     lost_black, lost_white = position.lost
     return f"{'/'.join(rows)} {lost_white} {lost_black} {side} {halfmove_clock} {position.move_number}"

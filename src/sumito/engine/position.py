@@ -125,26 +125,31 @@ class Position:
 
     def to_string(self) -> str:
         geo = self.geometry
-        rows = []
-        for row in range(geo.rows - 1, -1, -1):
-            out = []
-            run = 0
-            for diag in geo.row_range(row):
-                v = self._grid[geo.grid_index(row, diag)]
-                if v == EMPTY:
-                    run += 1
-                    continue
-                if run:
-                    out.append(str(run))
-                    run = 0
-                out.append("b" if v == BLACK else "w")
-            if run:
-                out.append(str(run))
-            rows.append("".join(out))
+        rows = [self.row_text(row) for row in range(geo.rows - 1, -1, -1)]
         side = "b" if self.side_to_move == BLACK else "w"
         return f"{'/'.join(rows)} {side} {self.lost[0]} {self.lost[1]} {self.move_number}"
 
     # ----------------------------------------------------------------- queries
+
+    def row_text(self, row: int, black: str = "b", white: str = "w") -> str:
+        """Row ``row`` (0 = a) in position-string form: marbles as ``black``/``white``, runs of empty
+        cells as digits, from the lowest diagonal up (other programs' strings use other letters)."""
+        geo = self.geometry
+        out = []
+        run = 0
+        for diag in geo.row_range(row):
+            v = self._grid[geo.grid_index(row, diag)]
+            if v == EMPTY:
+                run += 1
+                continue
+            if run:
+                out.append(str(run))
+                run = 0
+            out.append(black if v == BLACK else white)
+        if run:
+            out.append(str(run))
+        return "".join(out)
+
     @property
     def geometry(self) -> Geometry:
         return geometry(self.variant.side)
