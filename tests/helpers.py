@@ -80,3 +80,23 @@ def web_clients(tmp_path, monkeypatch, token: str, limits=None) -> Iterator:
     finally:
         for client in opened:
             client.__exit__(None, None, None)
+
+
+def api_error(response, status: int) -> str:
+    """The one-line ``detail`` of a web API error answer with ``status`` (asserting both)."""
+    assert response.status_code == status, response.text
+    detail = response.json()["detail"]
+    assert isinstance(detail, str) and detail and "\n" not in detail
+    return detail
+
+
+def poll_game(client, game_id, done, seconds: float = 20.0):
+    """Poll a web game with ``wait`` until ``done(state)`` or ``seconds`` pass; the state it ended with."""
+    import time
+
+    deadline = time.monotonic() + seconds
+    while True:
+        state = client.get(f"/api/games/{game_id}", params={"wait": 1}).json()
+        if done(state) or time.monotonic() > deadline:
+            return state
+        time.sleep(0.05)

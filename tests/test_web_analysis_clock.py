@@ -14,6 +14,8 @@ from sumito.web.limits import WebLimits
 from sumito.web.sessions import MAX_ANALYSIS_PAGE, Clock, score_json
 
 from helpers import SlowPlayer, web_clients
+from helpers import api_error as error
+from helpers import poll_game as until
 
 TOKEN = "clock-client-token-0123456789"
 OTHER = "someone-else-token-0123456789"
@@ -50,20 +52,8 @@ def new_game(client, **body):
     return r.json()
 
 
-def error(response, status):
-    assert response.status_code == status, response.text
-    detail = response.json()["detail"]
-    assert isinstance(detail, str) and detail and "\n" not in detail
-    return detail
 
 
-def until(client, game_id, done, seconds=20.0):
-    deadline = time.monotonic() + seconds
-    while True:
-        state = client.get(f"/api/games/{game_id}", params={"wait": 1}).json()
-        if done(state) or time.monotonic() > deadline:
-            return state
-        time.sleep(0.1)
 
 
 # --------------------------------------------------------------------------- clocks

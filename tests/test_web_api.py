@@ -20,6 +20,8 @@ from sumito.players.base import Option, PlayerKind, register
 from sumito.web.app import create_app
 
 from helpers import SlowPlayer, position_with, web_clients
+from helpers import api_error as error
+from helpers import poll_game as until
 
 STANDARD = LAYOUTS["standard"].position_string
 TOKEN = "test-client-token-0123456789"  # the owner token every test client sends (header X-Sumito-Token)
@@ -71,20 +73,8 @@ def new_game(client, **body):
     return state
 
 
-def until(client, game_id, done, seconds=20.0):
-    """Poll the game with ``wait`` until ``done(state)``; the state it ended with."""
-    deadline = time.monotonic() + seconds
-    while True:
-        state = client.get(f"/api/games/{game_id}", params={"wait": 2}).json()
-        if done(state) or time.monotonic() > deadline:
-            return state
 
 
-def error(response, status):
-    assert response.status_code == status, response.text
-    detail = response.json()["detail"]
-    assert isinstance(detail, str) and "\n" not in detail and detail
-    return detail
 
 
 # ------------------------------------------------------------------ reference data

@@ -30,6 +30,8 @@ from sumito.web.limits import MAX_IMPORT_BYTES, MAX_IMPORT_PLIES, MAX_REPLAY_PAG
 from sumito.web.sessions import archive_finished_game
 
 from helpers import SlowPlayer, web_clients
+from helpers import api_error as error
+from helpers import poll_game as until
 
 TOKEN = "security-test-token-0123456789"
 OTHER = "another-client-token-987654321"
@@ -54,19 +56,8 @@ def client(make_client):
     return make_client()
 
 
-def error(response, status):
-    assert response.status_code == status, response.text
-    detail = response.json()["detail"]
-    assert isinstance(detail, str) and detail and "\n" not in detail
-    return detail
 
 
-def until(client, game_id, done, seconds=15.0):
-    deadline = time.monotonic() + seconds
-    while True:
-        state = client.get(f"/api/games/{game_id}", params={"wait": 1}).json()
-        if done(state) or time.monotonic() > deadline:
-            return state
 
 
 def pool(client):
