@@ -52,10 +52,6 @@ def new_game(client, **body):
     return r.json()
 
 
-
-
-
-
 # --------------------------------------------------------------------------- clocks
 def test_a_person_whose_clock_runs_out_loses_on_time(client):
     game = new_game(client, black="human", white="human", layout="mini", clock={"initial": 1.5, "increment": 0.5})

@@ -73,10 +73,6 @@ def new_game(client, **body):
     return state
 
 
-
-
-
-
 # ------------------------------------------------------------------ reference data
 def test_presets_name_the_players_of_the_issue(client):
     presets = client.get("/api/presets").json()

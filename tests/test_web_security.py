@@ -56,10 +56,6 @@ def client(make_client):
     return make_client()
 
 
-
-
-
-
 def pool(client):
     return client.app.state.hall.pool
 

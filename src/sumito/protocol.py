@@ -204,8 +204,9 @@ class EngineProtocol:
                 raw = source.readline(MAX_LINE_CHARS + 1)
                 if not raw:
                     break
-                if len(raw) > MAX_LINE_CHARS and not raw.endswith(b"\n" if isinstance(raw, bytes) else "\n"):
-                    while raw and not raw.endswith(b"\n" if isinstance(raw, bytes) else "\n"):
+                newline = b"\n" if isinstance(raw, bytes) else "\n"  # a byte stream (stdin) or a text one (tests)
+                if len(raw) > MAX_LINE_CHARS and not raw.endswith(newline):
+                    while raw and not raw.endswith(newline):
                         raw = source.readline(MAX_LINE_CHARS + 1)  # skip the rest of the line, a piece at a time
                     self._lines.put(_TOO_LONG)
                     continue

@@ -13,6 +13,7 @@ worker processes and threads the call runs directly.
 from __future__ import annotations
 
 import signal
+import sys
 import threading
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
@@ -80,8 +81,6 @@ def call_stoppable(fn: Callable[..., T], *args: object, short: bool = False) -> 
 def run_main(main: Callable[[], int | None], resumable: bool = True) -> None:
     """Run a script's ``main`` and exit with its status; Ctrl-C ends it with one line and status 130
     instead of a traceback (what the script had finished stays on disk)."""
-    import sys
-
     try:
         code = main()
     except KeyboardInterrupt:
