@@ -55,7 +55,7 @@ def call_stoppable(fn: Callable[..., T], *args: object, short: bool = False) -> 
     and raises ``KeyboardInterrupt`` here (never a ``SystemError`` from inside the kernel).
 
     ``short`` marks a call known to take a millisecond or so (a one- or two-ply search): it runs
-    directly, as Ctrl-C then arrives as soon as it returns, and the thread hand-off (about 60 µs)
+    directly, as Ctrl-C then arrives as soon as it returns, and the thread hand-off (tens of microseconds)
     would cost more than the call. A kernel that calls back into Python (the engine's clock) must
     never be ``short``."""
     if short or not _interruptible_here():
