@@ -7,8 +7,7 @@
    η = 1e-2, 1e-3, 1e-4, 1e-5 (agents 1–4), ``--train-games`` games each (the report's 100
    "iterations"), γ = 0.2, the authors' initial weights, on the ``--layout`` (mini), every agent
    with the training seed ``--seed``; ``--td-method`` ``code`` (the authors' ``tdlearning.py``,
-   default) or ``afterstates`` (our earlier reading). The weights files go to ``--weights-dir``
-   (default: a temporary folder, removed at the end).
+   default) or ``afterstates`` (our earlier reading). The weights files go to ``OUT/weights``.
 2. §4.1: every agent against the baseline "heuristic agent" (``alphalone:depth=0``: the best
    successor by the published weights — agent 2's as Black, agent 3's as White — no search),
    ``--baseline-games`` games per agent (default 100), half with each colour. The report: all
@@ -36,25 +35,33 @@ the players' random choices), :func:`~sumito.arena.match.play_game` plays them i
 processes, :func:`~sumito.arena.match.summarize_pair` counts. The same seed gives the same
 weights and, except where a time limit binds (wall-clock time), the same games. Output:
 Markdown tables (see docs/results-alphalone.md).
+
+Resuming: every trained agent (its weights, named by a digest of its training settings, and its
+training figures) and every finished game (``OUT/games.jsonl``, keyed by a digest of the game's
+task) are kept under ``--out`` (default ``runs/alphalone``), so the same command after a kill
+trains only the agents and plays only the games it lacks; other options share the folder safely,
+because their agents and games have other digests.
 """
 
 from __future__ import annotations
 
 import argparse
 import contextlib
+import hashlib
+import json
 import math
-import shutil
 import sys
-import tempfile
 import time
 from pathlib import Path
 
 from sumito.arena.executor import make_executor
-from sumito.arena.match import ArenaSettings, derive_seed, play_game, schedule, summarize_pair
+from sumito.arena.journal import GameJournal
+from sumito.arena.match import ArenaSettings, derive_seed, schedule, summarize_pair
 from sumito.arena.ratings import score_interval
 from sumito.engine import DrawRules, SumitoError
 from sumito.evaluation.alphalone import PUBLISHED_AGENTS, AlphaloneWeights
 from sumito.evaluation.features import ALPHALONE_FEATURES
+from sumito.fileio import atomic_write_text
 from sumito.learn.alphalone_td import REPORT_ETAS, TDConfig, train
 from sumito.stopping import run_main
 
@@ -113,7 +120,7 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     p.add_argument("--parts", default=",".join(PARTS), help="what to play: base (§4.1), t1, t2 (default all)")
     p.add_argument("--opening-plies", type=int, default=0, help="random opening plies per game pair (default 0)")
     p.add_argument("--workers", type=int, default=None, help="game processes (default: all cores)")
-    p.add_argument("--weights-dir", default=None, help="keep the trained weights files here")
+    p.add_argument("--out", default="runs/alphalone", help="where agents and games are kept (default runs/alphalone)")
     args = p.parse_args(argv)
     for name in ("games", "time_games", "train_games", "baseline_games", "max_plies"):
         if getattr(args, name) < 1:
@@ -137,23 +144,34 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
 def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
     t_start = time.perf_counter()
-    tmp = None
-    if args.weights_dir:
-        folder = Path(args.weights_dir)
-        folder.mkdir(parents=True, exist_ok=True)
-    else:
-        tmp = folder = Path(tempfile.mkdtemp(prefix="alphalone-agents-"))
     try:
-        return run(args, folder, t_start)
+        return run(args, Path(args.out), t_start)
     except SumitoError as exc:
         print(f"alphalone_tables: error: {exc}", file=sys.stderr)
         return 2
-    finally:
-        if tmp is not None:
-            shutil.rmtree(tmp, ignore_errors=True)
 
 
-def run(args: argparse.Namespace, folder: Path, t_start: float) -> int:
+def trained_agent(config: TDConfig, path: Path) -> tuple[AlphaloneWeights, dict]:
+    """The agent trained by ``config``: from ``path`` and its ``.train.json`` (written last, so its
+    presence means both are whole) when an earlier run got that far, else trained now and kept."""
+    figures = path.with_suffix(".train.json")
+    if figures.exists():
+        with contextlib.suppress(ValueError, KeyError, SumitoError):
+            kept = AlphaloneWeights.load(path), json.loads(figures.read_text())
+            print(f"{path.name}: kept from an earlier run", file=sys.stderr)
+            return kept
+    result = train(config)
+    result.weights.save(path)
+    summary = dict(games=result.games, outcomes=dict(result.outcomes), plies=result.plies, clipped=result.clipped,
+                   seconds=result.seconds)
+    atomic_write_text(figures, json.dumps(summary) + "\n")
+    print(f"{path.name}: trained in {result.seconds:.1f} s", file=sys.stderr)
+    return result.weights, summary
+
+
+def run(args: argparse.Namespace, out: Path, t_start: float) -> int:
+    folder = out / "weights"
+    folder.mkdir(parents=True, exist_ok=True)
     inline = args.moves == "inline"
     # ---------------------------------------------------------------- training
     agents = []  # (label, weights path)
@@ -163,31 +181,31 @@ def run(args: argparse.Namespace, folder: Path, t_start: float) -> int:
     for k, eta in enumerate(REPORT_ETAS, start=1):
         config = TDConfig(eta=eta, games=args.train_games, layout=args.layout, seed=args.seed,
                           method=args.td_method, features=args.features, inline_only=inline)
-        path = folder / f"agent{k}-eta{eta_label(eta)}.json"
+        digest = hashlib.sha256(repr(config).encode()).hexdigest()[:12]
+        path = folder / f"agent{k}-eta{eta_label(eta)}-{digest}.json"
         if args.agents == "published":
             weights = AlphaloneWeights(*PUBLISHED_AGENTS[eta])
+            path = folder / f"agent{k}-published.json"
             weights.save(path)
             agents.append((f"Agent {k} (η={eta_label(eta)})", str(path)))
             for name, b, w in zip(ALPHALONE_FEATURES, weights.black, weights.white):
                 weight_rows[name].append(f"{b:.3f} / {w:.3f}")
             continue
-        result = train(config)
-        result.weights.save(path)
+        weights, figures = trained_agent(config, path)
         agents.append((f"Agent {k} (η={eta_label(eta)})", str(path)))
-        o = result.outcomes
+        o = figures["outcomes"]
         train_rows.append(
             [
                 f"Agent {k}",
                 eta_label(eta),
-                str(result.games),
-                f"{o['black']}/{o['white']}/{o['draw']}",
-                f"{result.plies / result.games:.1f}",
-                str(result.clipped),
+                str(figures["games"]),
+                f"{o.get('black', 0)}/{o.get('white', 0)}/{o.get('draw', 0)}",
+                f"{figures['plies'] / figures['games']:.1f}",
+                str(figures["clipped"]),
             ]
         )
-        for name, b, w in zip(ALPHALONE_FEATURES, result.weights.black, result.weights.white):
+        for name, b, w in zip(ALPHALONE_FEATURES, weights.black, weights.white):
             weight_rows[name].append(f"{b:.3f} / {w:.3f}")
-        print(f"trained agent {k} (eta {eta:g}) in {result.seconds:.1f} s", file=sys.stderr)
 
     extra = [x.strip() for x in args.player_options.split(",") if x.strip()]
     if args.features != "code":
@@ -231,9 +249,11 @@ def run(args: argparse.Namespace, folder: Path, t_start: float) -> int:
         tasks += cell
     results: dict[tuple, list] = {key: [] for key in cells}
     executor = make_executor(args.workers)
-    print(f"playing {len(tasks)} games with {executor.workers} worker(s)", file=sys.stderr)
+    journal = GameJournal(out / "games.jsonl")
+    print(f"{len(tasks)} games ({len(journal)} in {journal.path}) with {executor.workers} worker(s)",
+          file=sys.stderr)
     t0 = time.perf_counter()
-    with contextlib.closing(executor.run(play_game, tasks)) as stream:
+    with contextlib.closing(journal.play(executor, tasks)) as stream:
         for done, (i, result) in enumerate(stream, start=1):
             results[keys[i]].append(result)
             if done % 100 == 0 or done == len(tasks):
@@ -329,4 +349,4 @@ def run(args: argparse.Namespace, folder: Path, t_start: float) -> int:
 
 
 if __name__ == "__main__":
-    run_main(main, resumable=False)
+    run_main(main)

@@ -69,4 +69,4 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    run_main(main, resumable=False)
+    run_main(main)

@@ -58,3 +58,71 @@ def test_win_rate_interval_takes_the_spread_of_the_runs():
     assert spread[2] - spread[1] > 2 * (even[2] - even[1])
     none = lc.win_rate([row(0)])
     assert none[0] == 0.0 and none[1] == 0.0 and 0.0 < none[2] < 0.05
+
+
+# ----------------------------------------------------------------------------- the games journal
+def test_the_journal_keeps_games_whole_and_replays_them_instead_of_playing(tmp_path):
+    from sumito.arena.executor import InlineExecutor
+    from sumito.arena.journal import GameJournal, result_from_json, result_to_json
+    from sumito.arena.match import ArenaSettings, schedule
+
+    tasks = schedule(["random", "greedy"], 4, ArenaSettings.from_layout("mini", seed=3, opening_plies=2))
+    journal = GameJournal(tmp_path / "games.jsonl")
+    played = dict(journal.play(InlineExecutor(), tasks[:2]))
+    assert all(result_from_json(result_to_json(r)) == r for r in played.values())
+    # a kill cuts the last line short: it is skipped, its game played again
+    with (tmp_path / "games.jsonl").open("a") as fh:
+        fh.write('{"key": "cut short", "res')
+
+    class CountingExecutor(InlineExecutor):
+        def __init__(self) -> None:
+            super().__init__()
+            self.items: list = []
+
+        def run(self, fn, items):
+            self.items.extend(items)
+            return super().run(fn, items)
+
+    again = GameJournal(tmp_path / "games.jsonl")
+    assert len(again) == 2
+    counting = CountingExecutor()
+    results = dict(again.play(counting, tasks))
+    assert counting.items == tasks[2:]  # only the games it lacked
+    assert [results[i] for i in range(2)] == [played[0], played[1]]
+    assert sorted(results) == [0, 1, 2, 3] and len(GameJournal(tmp_path / "games.jsonl")) == 4
+
+
+def test_alphalone_tables_resume_after_a_kill_with_the_same_tables(tmp_path, monkeypatch, capsys):
+    import alphalone_tables as at
+
+    import sumito.arena.journal as journal
+
+    argv = ["--games", "2", "--baseline-games", "2", "--train-games", "4", "--parts", "base,t1", "--workers", "1"]
+    assert at.main([*argv, "--out", str(tmp_path / "whole")]) == 0
+    whole = capsys.readouterr().out
+
+    real, calls = journal.GameJournal.play, []
+
+    def killed_after_five_games(self, executor, tasks):
+        for item in real(self, executor, tasks):
+            calls.append(item)
+            if len(calls) == 5:
+                raise KeyboardInterrupt
+            yield item
+
+    monkeypatch.setattr(journal.GameJournal, "play", killed_after_five_games)
+    with pytest.raises(KeyboardInterrupt):
+        at.main([*argv, "--out", str(tmp_path / "killed")])
+    monkeypatch.setattr(journal.GameJournal, "play", real)
+    capsys.readouterr()
+    assert len(journal.GameJournal(tmp_path / "killed" / "games.jsonl")) == 5
+    trained = sorted(p.name for p in (tmp_path / "killed" / "weights").iterdir())
+    assert len(trained) == 8  # four agents, each with its training figures
+    assert at.main([*argv, "--out", str(tmp_path / "killed")]) == 0
+    resumed = capsys.readouterr().out
+
+    def tables(text: str) -> str:  # the run's length and the weights folder differ
+        return "\n".join(line for line in text.splitlines() if "s in all" not in line)
+
+    killed, uninterrupted = str(tmp_path / "killed"), str(tmp_path / "whole")
+    assert tables(resumed).replace(killed, "OUT") == tables(whole).replace(uninterrupted, "OUT")

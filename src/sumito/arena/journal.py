@@ -1,0 +1,92 @@
+"""A journal of finished games, so that a killed experiment resumes with the games it lacks.
+
+Each finished game is one JSON line, ``{"key": ..., "result": ...}``, appended and flushed as it
+comes in: a kill loses at most the games in flight, and a line cut short by the kill is skipped
+on the next read. A game's key is a digest of its :class:`~sumito.arena.match.GameTask` (players,
+seeds, start, rules, opening), so a task that changes (another seed, another weights file) is
+played again rather than taken from the journal.
+
+    journal = GameJournal(out / "games.jsonl")
+    for i, result in journal.play(executor, tasks):   # the journal's games first, then the rest
+        ...
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+from collections.abc import Iterator, Sequence
+from dataclasses import asdict, fields
+from pathlib import Path
+from typing import Any
+
+from sumito.arena.executor import Executor
+from sumito.arena.match import GameResult, GameTask, play_game
+from sumito.engine import DrawRules
+
+
+def task_key(task: GameTask) -> str:
+    """A digest of everything that decides the game (a frozen dataclass's repr is stable)."""
+    return hashlib.sha256(repr(task).encode()).hexdigest()[:24]
+
+
+def result_to_json(result: GameResult) -> dict[str, Any]:
+    return asdict(result)
+
+
+def result_from_json(data: dict[str, Any]) -> GameResult:
+    """The inverse of :func:`result_to_json` (raises ``TypeError``/``KeyError``/``ValueError`` on a bad row)."""
+    task = dict(data["task"])
+    task["rules"] = DrawRules(**task["rules"])
+    for name in ("opening", "clock"):
+        if task.get(name) is not None:
+            task[name] = tuple(task[name])
+    row = {f.name: data[f.name] for f in fields(GameResult) if f.name != "task"}
+    row["moves"], row["times"] = tuple(row["moves"]), tuple(row["times"])
+    return GameResult(task=GameTask(**task), **row)
+
+
+class GameJournal:
+    """Finished games by task key, kept in a JSON-lines file."""
+
+    def __init__(self, path: str | os.PathLike[str]) -> None:
+        self.path = Path(path)
+        self.done: dict[str, GameResult] = {}
+        if self.path.exists():
+            with self.path.open(encoding="utf-8", errors="replace") as fh:
+                for line in fh:
+                    try:
+                        row = json.loads(line)
+                        self.done[row["key"]] = result_from_json(row["result"])
+                    except (ValueError, TypeError, KeyError, AttributeError):
+                        continue  # a line cut short by a kill
+
+    def __len__(self) -> int:
+        return len(self.done)
+
+    def play(self, executor: Executor, tasks: Sequence[GameTask]) -> Iterator[tuple[int, GameResult]]:
+        """Every task's result as ``(index, result)``: those in the journal at once, then the others
+        as the executor finishes them (each written to the journal before it is yielded)."""
+        keys = [task_key(t) for t in tasks]
+        todo = []
+        for i, key in enumerate(keys):
+            if key in self.done:
+                yield i, self.done[key]
+            else:
+                todo.append(i)
+        if not todo:
+            return
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        with self.path.open("a+b") as fh:
+            fh.seek(0, os.SEEK_END)
+            if fh.tell():  # a line cut short by a kill has no newline: end it, or the next game joins it
+                fh.seek(-1, os.SEEK_END)
+                if fh.read(1) != b"\n":
+                    fh.write(b"\n")
+            for j, result in executor.run(play_game, [tasks[i] for i in todo]):
+                i = todo[j]
+                self.done[keys[i]] = result
+                fh.write((json.dumps({"key": keys[i], "result": result_to_json(result)}) + "\n").encode())
+                fh.flush()
+                yield i, result
