@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from sumito.engine.errors import GameOverError, LayoutError
@@ -72,6 +73,33 @@ class Outcome:
         if self.winner is None:
             return f"draw ({self.reason})"
         return f"{COLOR_NAMES[self.winner]} wins ({self.reason})"
+
+
+def judge(
+    rules: DrawRules,
+    winner: int | None,
+    repetitions: int,
+    quiet_plies: int,
+    plies: int,
+    side_to_move: int,
+    count_legal_moves: Callable[[], int],
+) -> Outcome | None:
+    """Whether a game is over by the board and ``rules``, and why: a side has pushed off enough
+    marbles (``winner``), the position has occurred ``repetitions`` times, ``quiet_plies`` have
+    passed without a push-off, ``plies`` reached the cap, or the side to move has no legal move
+    (``count_legal_moves`` is called only when nothing else ended the game). :class:`Game` and the
+    reinforcement-learning environments (:mod:`sumito.rl`) both decide by this one function."""
+    if winner is not None:
+        return Outcome(winner, PUSH_OFF)
+    if rules.repetitions is not None and repetitions >= rules.repetitions:
+        return Outcome(None, REPETITION)
+    if rules.no_capture_plies is not None and quiet_plies >= rules.no_capture_plies:
+        return Outcome(None, NO_CAPTURE)
+    if rules.max_plies is not None and plies >= rules.max_plies:
+        return Outcome(None, PLY_CAP)
+    if count_legal_moves() == 0:
+        return Outcome(3 - side_to_move if rules.no_moves == "loss" else None, NO_MOVES)
+    return None
 
 
 class Game:
@@ -154,20 +182,8 @@ class Game:
         if self._forced is not None:
             return self._forced
         pos = self.position
-        winner = pos.winner()
-        if winner is not None:
-            return Outcome(winner, PUSH_OFF)
-        rules = self.rules
-        if rules.repetitions is not None and self.repetition_count() >= rules.repetitions:
-            return Outcome(None, REPETITION)
-        if rules.no_capture_plies is not None and self._quiet[-1] >= rules.no_capture_plies:
-            return Outcome(None, NO_CAPTURE)
-        if rules.max_plies is not None and self.plies >= rules.max_plies:
-            return Outcome(None, PLY_CAP)
-        if pos.count_legal_moves() == 0:
-            loser = pos.side_to_move
-            return Outcome(3 - loser if rules.no_moves == "loss" else None, NO_MOVES)
-        return None
+        return judge(self.rules, pos.winner(), self.repetition_count(), self._quiet[-1], self.plies,
+                     pos.side_to_move, pos.count_legal_moves)
 
     def is_over(self) -> bool:
         return self.outcome() is not None

@@ -1,0 +1,204 @@
+"""Abalone as a Gymnasium single-agent environment: the agent against any Sumito player.
+
+    import gymnasium, sumito.rl
+    env = gymnasium.make("Sumito/Abalone-v0", opponent="engine:depth=2", layout="mini")
+    # or, without importing sumito.rl first: gymnasium.make("sumito.rl:Sumito/Abalone-v0", ...)
+
+The agent plays ``color`` (``"black"``, ``"white"`` or ``"random"``: drawn at every reset); the
+opponent, any player spec (``sumito players``), answers inside :meth:`step`, and moves first when
+it has the first move. Observations are the PettingZoo environment's dicts (``observation``
+planes from the agent's side and ``action_mask``); :meth:`SingleAgentEnv.action_masks` gives the
+mask alone, as maskable-action learners (sb3-contrib's ``MaskablePPO``) expect.
+
+Rewards are the agent's: ``"result"`` +1/−1 when the game is won/lost, ``"marbles"`` +1/−1 for
+every marble the agent/opponent pushes off. ``terminated`` when the game ends by its rules,
+``truncated`` at the ply cap. An illegal action raises (``illegal_action="error"``, the default)
+:class:`~sumito.rl.core.IllegalActionError`, a ``ValueError`` naming the action and its move, and
+the game is left as it was; with ``illegal_action="penalty"`` the agent forfeits the game instead
+(reward ``illegal_reward``, −1; ``terminated``; ``info["illegal_action"]``). The action space's
+``sample()`` draws a legal action (a plain ``Discrete`` sample would almost never be legal), so a
+random agent and Gymnasium's environment checker play legal moves.
+
+A reset with a seed reseeds the opening plies, the colour draw and every opponent that takes a
+seed (``random``, ``heuristic``…), so the same seed gives the same games.
+"""
+
+from __future__ import annotations
+
+import copy
+from typing import Any, ClassVar
+
+import gymnasium
+import numpy as np
+from gymnasium import spaces
+
+from sumito.engine import BLACK, DrawRules, Position
+from sumito.engine.game import Outcome
+from sumito.players import make_player
+from sumito.players.base import MAX_SEED, seeded_spec
+from sumito.rl.core import CHANNELS, ArrayGame
+from sumito.rl.options import EnvOptionError, EnvOptions
+
+COLORS = ("black", "white", "random")
+ILLEGAL_ACTION = "illegal-action"  # why a game ended that the agent forfeited by an illegal action
+
+
+class LegalActions(spaces.Discrete):
+    """The fixed action space, whose :meth:`sample` (without a mask) draws a legal action of the
+    game it belongs to — what a random agent, and Gymnasium's environment checker, should play."""
+
+    def __init__(self, n: int, game: ArrayGame) -> None:
+        super().__init__(n)
+        self._game = game
+
+    def sample(self, mask: np.ndarray | None = None, probability: np.ndarray | None = None) -> np.int64:
+        if mask is None and probability is None and self._game.n_legal and not self._game.is_over:
+            mask = self._game.mask
+        return super().sample(mask=mask, probability=probability)
+
+    def __deepcopy__(self, memo: dict) -> spaces.Discrete:
+        return spaces.Discrete(self.n, seed=copy.deepcopy(self.np_random, memo))
+
+    def __reduce__(self) -> tuple:  # pickled as the plain space: the game stays behind
+        return (spaces.Discrete, (int(self.n),))
+
+
+class SingleAgentEnv(gymnasium.Env):
+    """See the module's docstring; ``gymnasium.make("Sumito/Abalone-v0", **options)`` builds one."""
+
+    metadata: ClassVar[dict[str, Any]] = {"render_modes": ["ansi", "rgb_array", "human"], "render_fps": 2}
+
+    def __init__(
+        self,
+        opponent: str = "engine:depth=2",
+        color: str = "black",
+        layout: str = "belgian-daisy",
+        *,
+        max_plies: int | None = 400,
+        win: int | None = None,
+        inline_only: bool | None = None,
+        repetitions: int | None = 3,
+        reward: str = "result",
+        opening_plies: int = 0,
+        illegal_action: str = "error",
+        illegal_reward: float = -1.0,
+        render_mode: str | None = None,
+        rules: DrawRules | None = None,
+    ) -> None:
+        if color not in COLORS:
+            raise EnvOptionError(f"color must be one of {', '.join(COLORS)}, not {color!r:.40}")
+        self.options = EnvOptions.build(layout=layout, max_plies=max_plies, win=win, inline_only=inline_only,
+                                        repetitions=repetitions, reward=reward, opening_plies=opening_plies,
+                                        illegal_action=illegal_action, illegal_reward=illegal_reward,
+                                        render_mode=render_mode,
+                                        render_modes=self.metadata["render_modes"], rules=rules)
+        self.opponent_spec = opponent.strip() if isinstance(opponent, str) else opponent
+        self.opponent = make_player(opponent)  # a bad spec fails here, with the player's own message
+        self.color_choice = color
+        self.render_mode = render_mode
+        self.game = ArrayGame(self.options.start_position(), self.options.rules)
+        rows, n = self.game.rows, self.game.space.n
+        self.observation_space = spaces.Dict({
+            "observation": spaces.Box(0.0, 1.0, (rows, rows, CHANNELS), dtype=np.float32),
+            "action_mask": spaces.Box(0, 1, (n,), dtype=np.int8),
+        })
+        self.action_space = LegalActions(n, self.game)
+        self.color = BLACK
+        self._history: list[int] = []
+
+    # ----------------------------------------------------------------- the game
+    def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> tuple[dict, dict]:
+        super().reset(seed=seed)
+        if seed is not None:
+            self.action_space.seed(seed)
+            self.opponent = make_player(seeded_spec(self.opponent_spec, seed % (MAX_SEED + 1)))
+        start = None
+        if options and options.get("position") is not None:
+            start = self.options.position_from(options["position"])
+        game = self.game
+        game.reset(start)
+        self._history = []
+        self.options.play_opening(game, self.np_random)
+        if self.color_choice == "random":
+            self.color = BLACK if self.np_random.integers(2) == 0 else 3 - BLACK
+        else:
+            self.color = BLACK if self.color_choice == "black" else 3 - BLACK
+        reward = self._opponent_moves()  # it may have the first move
+        info = self._info()
+        if reward:
+            info["opening_reward"] = reward
+        return self._observation(), info
+
+    def step(self, action: int) -> tuple[dict, float, bool, bool, dict]:
+        game = self.game
+        if game.is_over:
+            raise gymnasium.error.ResetNeeded("the game is over: call reset() before step()")
+        if self.options.illegal_action == "penalty" and not (
+            isinstance(action, (int, np.integer)) and 0 <= action < game.space.n and game.mask[action]
+        ):
+            game.outcome = Outcome(3 - self.color, ILLEGAL_ACTION)  # the agent forfeits; the board is untouched
+            game.mask[:] = 0
+            info = self._info()
+            info["illegal_action"] = action
+            return self._observation(), self.options.illegal_reward, True, False, info
+        self._history.append(game.hash)
+        pushed_off = game.step(action)  # raises IllegalActionError, the game untouched, if illegal
+        reward = float(pushed_off) if self.options.reward == "marbles" else 0.0
+        reward += self._opponent_moves()
+        if game.is_over and self.options.reward == "result" and game.outcome.winner is not None:
+            reward = 1.0 if game.outcome.winner == self.color else -1.0
+        terminated = game.is_over and not game.truncated
+        if self.render_mode == "human":
+            self.render()
+        return self._observation(), reward, terminated, game.truncated, self._info()
+
+    def _opponent_moves(self) -> float:
+        """The opponent's move while it is its turn; the agent's marbles reward (−1 for a marble lost)."""
+        game = self.game
+        reward = 0.0
+        while not game.is_over and game.side != self.color:
+            move = self.opponent.choose(game.position(), history=list(self._history))
+            self._history.append(game.hash)
+            if game.step(game.space.move_to_action(move)) and self.options.reward == "marbles":
+                reward -= 1.0
+        return reward
+
+    def _observation(self) -> dict[str, np.ndarray]:
+        mask = self.game.mask.copy()  # zero once the game is over
+        return {"observation": self.game.observe(self.color), "action_mask": mask}
+
+    def _info(self) -> dict[str, Any]:
+        info: dict[str, Any] = {"color": "black" if self.color == BLACK else "white", "plies": self.game.plies}
+        if self.game.outcome is not None:
+            info["outcome"] = self.game.outcome.reason
+            winner = self.game.outcome.winner
+            info["winner"] = None if winner is None else ("black" if winner == BLACK else "white")
+        return info
+
+    def action_masks(self) -> np.ndarray:
+        """The legal-action mask as booleans (the method maskable-action learners call)."""
+        return self.game.mask.astype(bool)
+
+    # ----------------------------------------------------------------- for people
+    def position(self) -> Position:
+        return self.game.position()
+
+    def render(self) -> str | np.ndarray | None:
+        if self.render_mode is None:
+            return None
+        if self.render_mode == "rgb_array":
+            from sumito.rl.render import board_image
+
+            return board_image(self.game.position())
+        from sumito.engine import render
+
+        text = render(self.game.position())
+        if self.render_mode == "human":
+            print(text)
+            return None
+        return text
+
+
+def single_agent_env(opponent: str = "engine:depth=2", color: str = "black", **options: Any) -> SingleAgentEnv:
+    """The single-agent environment (see :mod:`sumito.rl.gym_env`); ``options`` as :func:`~sumito.rl.abalone_env`'s."""
+    return SingleAgentEnv(opponent, color, **options)
