@@ -218,6 +218,7 @@ def _load_builtin() -> None:
         greedy,
         heuristic,
         human,
+        openspiel_mcts,
         random,
         td,
     )

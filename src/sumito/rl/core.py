@@ -194,6 +194,9 @@ class ArrayGame:
         rows = self.rows
         if out is None:
             out = np.empty((rows, rows, CHANNELS), dtype=np.float32)
+        elif out.shape != (rows, rows, CHANNELS) or out.dtype != np.float32 or not out.flags.c_contiguous:
+            # a reshape of anything else would be a copy, and the planes would silently go nowhere
+            raise ValueError(f"out must be a C-contiguous float32 array of shape {(rows, rows, CHANNELS)}")
         lost_own, lost_opp = self.lost[observer - 1], self.lost[2 - observer]
         fill_planes(self.board, self.geometry.cells, self.plane_cell, observer, self.side, lost_own, lost_opp,
                     float(self.variant.win_threshold), out.reshape(rows * rows, CHANNELS))

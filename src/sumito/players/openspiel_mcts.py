@@ -1,0 +1,92 @@
+"""The ``openspiel-mcts`` player: OpenSpiel's Monte-Carlo tree search (``MCTSBot`` with random
+rollouts) on the OpenSpiel game of :mod:`sumito.rl.openspiel_game`.
+
+Each move searches a fresh game that starts at the position to play (its variant, and the earlier
+positions of the game for the repetition rule) and ends in a draw ``horizon`` plies later: random
+rollouts in Abalone seldom push off enough marbles to end, so a rollout that has not ended by then
+counts as a draw. ``sims`` simulations a move, each ``rollouts`` random games; ``uct_c`` is the
+exploration constant. The search stops after its simulations, whatever the clock (``movetime`` is
+ignored). Needs OpenSpiel (``pip install 'sumito[rl]'``), imported only when a player is made.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+from sumito.engine import Move, Position
+from sumito.players.base import MAX_SEED, Option, PlayerBase, PlayerKind, PlayerSpecError, legal_codes, register
+
+NAME = "openspiel-mcts"
+OPTIONS = {
+    "sims": Option(int, 200, "MCTS simulations a move", low=1, high=100_000),
+    "uct_c": Option(float, 2.0, "UCT exploration constant", low=0.0, high=100.0),
+    "rollouts": Option(int, 1, "random rollouts a simulation", low=1, high=100),
+    "horizon": Option(
+        int, 100, "plies searched ahead (tree and rollouts) before a game counts as drawn", low=1, high=10_000
+    ),
+    "seed": Option(int, None, "seed of the search's random choices", low=0, high=MAX_SEED),
+}
+REPETITIONS = 3  # the arena's draw rule, also inside the search
+
+
+class OpenSpielMCTSPlayer(PlayerBase):
+    def __init__(
+        self, sims: int = 200, uct_c: float = 2.0, rollouts: int = 1, horizon: int = 100, seed: int | None = None
+    ) -> None:
+        try:
+            from open_spiel.python.algorithms import mcts
+
+            from sumito.rl import openspiel_game
+        except ImportError:
+            raise PlayerSpecError(f"{NAME} needs OpenSpiel: pip install 'sumito[rl]'") from None
+        from sumito.rl.actions import action_space
+
+        self._action_space = action_space
+        self._mcts = mcts
+        self._openspiel_game = openspiel_game
+        self.sims, self.uct_c, self.rollouts, self.horizon, self.seed = sims, uct_c, rollouts, horizon, seed
+        # two 32-bit streams (numpy's RandomState takes no bigger seed): the tree's and the rollouts'
+        bot_seed, rollout_seed = np.random.SeedSequence(seed).generate_state(2).tolist()
+        self._bot_rng = np.random.RandomState(bot_seed)
+        self._rollout_rng = np.random.RandomState(rollout_seed)
+        values = {"sims": sims, "uct_c": uct_c, "rollouts": rollouts, "horizon": horizon, "seed": seed}
+        parts = [
+            f"{k}={v:g}" if isinstance(v, float) else f"{k}={v}" for k, v in values.items() if v != OPTIONS[k].default
+        ]
+        self.name = NAME + (":" + ",".join(parts) if parts else "")
+
+    def game_for(self, position: Position) -> Any:
+        """The OpenSpiel game the search plays from ``position``: it starts there and is drawn ``horizon`` plies on."""
+        variant = position.variant
+        params = {
+            "layout": position.to_string(),
+            "win": variant.win_threshold,
+            "inline_only": variant.inline_only,
+            "max_plies": self.horizon,
+            "repetitions": REPETITIONS,
+        }
+        return self._openspiel_game.AbaloneGame(params)
+
+    def choose(self, position: Position, movetime: float | None = None, history: Sequence[int] | None = None) -> Move:
+        codes = legal_codes(position)
+        if len(codes) == 1:
+            return Move(int(codes[0]), position.variant.side)
+        game = self.game_for(position)
+        state = self._openspiel_game.state_at(game, history or ())
+        evaluator = self._mcts.RandomRolloutEvaluator(self.rollouts, self._rollout_rng)
+        bot = self._mcts.MCTSBot(game, self.uct_c, self.sims, evaluator, random_state=self._bot_rng)
+        action = bot.step(state)
+        return self._action_space(position.variant.side).action_to_move(action, position)
+
+
+register(
+    PlayerKind(
+        name=NAME,
+        factory=OpenSpielMCTSPlayer,
+        options=OPTIONS,
+        help="OpenSpiel's Monte-Carlo tree search with random rollouts (needs OpenSpiel)",
+    )
+)
