@@ -50,16 +50,22 @@ def move_key(code):
 
 
 @njit(cache=True)
-def fill_action_mask(board, side, offsets, cells, inline_only, lookup, mask, codes, buffer):
+def fill_action_mask(board, side, offsets, cells, inline_only, lookup, mask, codes, legal):
     """Set ``mask[a] = 1`` for each legal action ``a`` of ``side`` (0 elsewhere) and ``codes[a]``
-    to its move code; return the number of legal actions. ``buffer`` holds ``K.MAX_MOVES`` codes."""
+    to its move code, and write the legal actions in increasing order into ``legal`` (``K.MAX_MOVES``
+    long, also the generator's scratch); return how many there are."""
     mask[:] = 0
-    n = K.generate_moves(board, side, offsets, cells, inline_only, buffer)
+    n = K.generate_moves(board, side, offsets, cells, inline_only, legal)
     for i in range(n):
-        code = buffer[i]
+        code = legal[i]
         a = lookup[move_key(code)]
         mask[a] = 1
         codes[a] = code
+    k = 0
+    for a in range(mask.shape[0]):  # in action order, as OpenSpiel wants its legal actions
+        if mask[a]:
+            legal[k] = a
+            k += 1
     return n
 
 

@@ -82,7 +82,7 @@ class ArrayGame:
         self.board = np.empty(geo.width * geo.width, dtype=np.int8)
         self.mask = np.zeros(self.space.n, dtype=np.int8)
         self.codes = np.zeros(self.space.n, dtype=np.int32)
-        self._buffer = np.empty(K.MAX_MOVES, dtype=np.int32)
+        self._legal = np.empty(K.MAX_MOVES, dtype=np.int32)  # the legal actions, in order: the first n_legal
         self.reset()
 
     # ----------------------------------------------------------------- state
@@ -107,7 +107,7 @@ class ArrayGame:
         if winner is None:
             geo = self.geometry
             self.n_legal = int(fill_action_mask(self.board, self.side, geo.offsets, geo.cells, self.variant.inline_only,
-                                                self.space.lookup, self.mask, self.codes, self._buffer))
+                                                self.space.lookup, self.mask, self.codes, self._legal))
         else:
             self.mask[:] = 0
             self.n_legal = 0
@@ -136,7 +136,7 @@ class ArrayGame:
 
     def legal_actions(self) -> np.ndarray:
         """The legal actions, in increasing order (none once the game is over)."""
-        return np.flatnonzero(self.mask)
+        return self._legal[: self.n_legal if self.outcome is None else 0].copy()
 
     def position(self) -> Position:
         """The current position, as the engine's value type."""
@@ -144,12 +144,15 @@ class ArrayGame:
                         self.hash)
 
     def clone(self) -> ArrayGame:
+        """An independent copy (OpenSpiel clones states often: a few microseconds)."""
         other = object.__new__(ArrayGame)
-        other.__dict__.update(self.__dict__)
-        for name in ("board", "mask", "codes", "lost"):
-            setattr(other, name, getattr(self, name).copy())
-        other._buffer = np.empty(K.MAX_MOVES, dtype=np.int32)
-        other.seen = dict(self.seen)
+        other.__dict__.update(self.__dict__)  # the fixed tables are shared
+        other.board = self.board.copy()
+        other._legal = self._legal.copy()
+        other.mask = self.mask.copy()
+        other.codes = self.codes.copy()
+        other.lost = self.lost.copy()
+        other.seen = self.seen.copy()
         return other
 
     # ----------------------------------------------------------------- moves

@@ -188,7 +188,7 @@ class AbaloneState(pyspiel.State):
         return pyspiel.PlayerId.TERMINAL if game.outcome is not None else game.side - BLACK
 
     def _legal_actions(self, player: int) -> list[int]:
-        return np.flatnonzero(self._play.game.mask).tolist()
+        return self._play.game.legal_actions().tolist()
 
     def _apply_action(self, action: int) -> None:
         self._play.game.step(action)
