@@ -5,9 +5,12 @@ never a live object, and the work function is a module-level function, so items 
 processes (or, later, other machines) by pickling. ``run`` yields ``(index, result)`` pairs as the
 items finish, in whatever order they finish; ``index`` is the item's place in the input.
 
-Two backends: :class:`InlineExecutor` runs the items one after another in this process (the
+Three backends: :class:`InlineExecutor` runs the items one after another in this process (the
 ``workers=1`` case, and the easiest to debug); :class:`ProcessExecutor` runs them in a local
-``concurrent.futures.ProcessPoolExecutor``. A cluster backend only has to provide ``run``.
+``concurrent.futures.ProcessPoolExecutor`` (the default); :class:`RayExecutor` runs them as Ray
+tasks, on a local Ray instance or a cluster (``--backend ray [--address ADDR]``, or
+``SUMITO_RAY_ADDRESS``; the optional extra ``sumito[ray]``). Results are the same whatever the
+backend and the number of workers: an item carries its own seeds.
 
 Workers die with their parent: each starts with :func:`sumito.procs.worker_start`, so a ``kill -9``
 of ``sumito match`` or ``sumito tournament`` takes its workers with it (on Linux the kernel sends
@@ -31,7 +34,7 @@ import queue
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
-from typing import Protocol, TypeVar
+from typing import Any, Protocol, TypeVar
 
 from sumito.arena.errors import ArenaError
 from sumito.procs import MAX_WORKERS, sigint_ignored, worker_start
@@ -122,10 +125,118 @@ def _terminate(pool: ProcessPoolExecutor) -> None:
             proc.join(timeout=5)
 
 
-def make_executor(workers: int | None = None) -> Executor:
-    """The local executor for ``workers`` processes (``None``: all cores; 1: inline, no pool), at most
-    :data:`~sumito.procs.MAX_WORKERS`."""
+class RayExecutor:
+    """Runs the items as Ray tasks: on the cluster at ``address`` (``ray start --head`` prints it),
+    or, without one, on a Ray instance started here with ``workers`` CPUs (all cores by default).
+
+    At most twice the cluster's CPUs (or ``workers``) items are in flight at once, so a long list
+    never floods the scheduler. A task whose worker process dies (killed, out of memory, its node
+    lost) is run again by Ray (up to :data:`TASK_RETRIES` times): a work item is a pure function of
+    its data, so a retry gives the same result, and each item's result is yielded exactly once.
+    Ctrl-C, or closing the generator, cancels the tasks not finished. A Ray instance started here
+    ends with this process (Ray's processes share the driver's fate); a cluster stays up.
+    """
+
+    def __init__(self, workers: int | None = None, address: str | None = None) -> None:
+        ray = import_ray()
+        self.address = address
+        if not ray.is_initialized():
+            init_ray(ray, address, workers)
+        cluster_cpus = int(ray.cluster_resources().get("CPU", 1))
+        self.workers = max(1, min(workers or cluster_cpus, cluster_cpus if address else MAX_WORKERS))
+        self._ray = ray
+
+    def run(self, fn: Callable[[T], R], items: Sequence[T]) -> Iterator[tuple[int, R]]:
+        items = list(items)
+        if not items:
+            return
+        ray = self._ray
+        task = _ray_task(ray)
+        window = 2 * self.workers
+        pending: dict = {}  # object ref -> item index
+        next_item = 0
+        finished = False
+        try:
+            while next_item < len(items) or pending:
+                while next_item < len(items) and len(pending) < window:
+                    pending[task.remote(fn, items[next_item])] = next_item
+                    next_item += 1
+                ready, _ = ray.wait(list(pending), num_returns=1)
+                for ref in ready:
+                    index = pending.pop(ref)
+                    try:
+                        result = ray.get(ref)
+                    except ray.exceptions.RayTaskError as exc:  # the item's own error, as the pool raises it
+                        raise exc.as_instanceof_cause() from None
+                    except (ray.exceptions.WorkerCrashedError, ray.exceptions.NodeDiedError) as exc:
+                        raise ArenaError(f"a Ray worker died {TASK_RETRIES + 1} times running one item: {exc}") from exc
+                    yield index, result
+            finished = True
+        finally:
+            if not finished:
+                for ref in pending:
+                    with contextlib.suppress(Exception):
+                        ray.cancel(ref, force=True)
+
+
+#: how often Ray runs a task again after its worker process died (work items are pure: safe to retry)
+TASK_RETRIES = 3
+BACKENDS = ("process", "ray")
+RAY_ADDRESS_ENV = "SUMITO_RAY_ADDRESS"
+_RAY_TASK = None
+
+
+def import_ray() -> Any:
+    """Ray, or a one-line error saying how to install it."""
+    try:
+        import ray
+    except ImportError:
+        raise ArenaError("--backend ray needs Ray: pip install 'sumito[ray]'") from None
+    return ray
+
+
+def init_ray(ray: Any, address: str | None, workers: int | None) -> None:
+    """Connect to the cluster at ``address``, or start a local Ray instance with ``workers`` CPUs."""
+    import logging
+
+    options = dict(include_dashboard=False, log_to_driver=False, logging_level=logging.ERROR, configure_logging=True)
+    try:
+        if address:
+            ray.init(address=address, **options)
+        else:
+            ray.init(num_cpus=min(workers or available_cores(), MAX_WORKERS), **options)
+    except (ConnectionError, RuntimeError, ValueError) as exc:
+        where = f"the Ray cluster at {address}" if address else "a local Ray instance"
+        raise ArenaError(f"cannot start or reach {where}: {str(exc).splitlines()[0] if str(exc) else exc}") from None
+
+
+def _call(fn: Callable[[T], R], item: T) -> R:
+    return fn(item)
+
+
+def _ray_task(ray: Any) -> Any:
+    global _RAY_TASK
+    if _RAY_TASK is None:
+        _RAY_TASK = ray.remote(num_cpus=1, max_retries=TASK_RETRIES, retry_exceptions=False)(_call)
+    return _RAY_TASK
+
+
+def ray_address(address: str | None = None) -> str | None:
+    """The cluster to use: ``address``, else ``$SUMITO_RAY_ADDRESS``, else none (a local instance)."""
+    return address or os.environ.get(RAY_ADDRESS_ENV) or None
+
+
+def make_executor(workers: int | None = None, backend: str = "process", address: str | None = None) -> Executor:
+    """The executor for ``workers`` processes (``None``: all cores; 1: inline, no pool), at most
+    :data:`~sumito.procs.MAX_WORKERS`; with ``backend="ray"`` Ray tasks on the cluster at
+    ``address`` (or ``$SUMITO_RAY_ADDRESS``), or on a local Ray instance."""
     if workers is not None and workers < 1:
         raise ArenaError(f"--workers must be at least 1, not {workers}")
+    if backend not in BACKENDS:
+        raise ArenaError(f"--backend must be one of {', '.join(BACKENDS)}, not {backend!r:.40}")
+    if backend == "ray":
+        return RayExecutor(workers, ray_address(address))
+    if address:
+        raise ArenaError("--address names a Ray cluster: it needs --backend ray")
     n = min(workers or available_cores(), MAX_WORKERS)
     return InlineExecutor() if n == 1 else ProcessExecutor(n)
