@@ -2,6 +2,7 @@
 stored in the game archive.
 
     python experiments/abla_tables.py --play [--games 100] [--out runs/abla] [--workers 2]
+                                      [--backend ray [--address ADDR]]
     python experiments/abla_tables.py --db abla.sqlite [--run 1]
 
 ``--play`` plays the three pairings of the paper's Table 1 (combined 4-ply against single 4-ply,
@@ -9,7 +10,9 @@ combined 4-ply against single 3-ply, combined 3-ply against single 4-ply; the pa
 or twice, we play ``--games`` of each, colours alternating, each pair of games from its own
 random 2-ply opening so that the deterministic players meet different games), under the arena's
 draw rules (threefold repetition, 400 plies). Every finished game is appended to
-``OUT/games.jsonl`` as it comes in, so a killed run resumes with the games it lacks.
+``OUT/games.jsonl`` as it comes in, so a killed run resumes with the games it lacks. The games run
+in ``--workers`` local processes, or as Ray tasks with ``--backend ray`` (a local Ray instance, or
+the cluster at ``--address``); only this process writes ``games.jsonl``.
 
 Table 1 of the paper lists each game between the four ABLAs (combined or single heuristic, 3 or
 4 plies). Here every pairing has many games, so the first table gives, per pairing, the games,
@@ -22,6 +25,7 @@ lost); the second table does the same.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import sys
 from collections import defaultdict
@@ -33,9 +37,11 @@ from rich.console import Console
 from rich.table import Table
 
 from sumito.arena.db import GameArchive
-from sumito.arena.executor import available_cores, make_executor
+from sumito.arena.executor import Executor, available_cores, make_executor
 from sumito.arena.match import ArenaSettings, derive_seed, play_game, schedule
 from sumito.arena.ratings import score_interval
+from sumito.cliargs import add_backend_args, executor_from_args
+from sumito.engine import SumitoError
 from sumito.players import parse_spec
 from sumito.stopping import run_main
 
@@ -70,10 +76,10 @@ class Played:
     lost_white: int
 
 
-def play(games: int, out: Path, workers: int, seed: int, report_only: bool = False, opening_plies: int = 2,
-         extra: str = "") -> list[Played]:
+def play(games: int, out: Path, workers: int | None, seed: int, report_only: bool = False, opening_plies: int = 2,
+         extra: str = "", executor: Executor | None = None) -> list[Played]:
     """The paper's pairings, ``games`` each, resuming from ``out/games.jsonl`` (``report_only``:
-    just the games played so far)."""
+    just the games played so far), played by ``executor`` (default: ``workers`` local processes)."""
     out.mkdir(parents=True, exist_ok=True)
     log = out / "games.jsonl"
     done: dict[str, Played] = {}
@@ -93,8 +99,11 @@ def play(games: int, out: Path, workers: int, seed: int, report_only: bool = Fal
             if key not in done and not report_only:
                 todo.append(task)
                 keys.append(key)
-    with log.open("a") as f:
-        for n, (i, r) in enumerate(make_executor(workers).run(play_game, todo), 1):
+    if not todo:
+        return list(done.values())
+    executor = executor or make_executor(workers)
+    with log.open("a") as f, contextlib.closing(executor.run(play_game, todo)) as stream:
+        for n, (i, r) in enumerate(stream, 1):
             g = Played(r.task.black, r.task.white, r.result, r.lost_black, r.lost_white)
             done[keys[i]] = g
             f.write(json.dumps({"key": keys[i], **asdict(g)}) + "\n")
@@ -117,7 +126,9 @@ def main() -> None:
     parser.add_argument("--run", type=int, default=None, help="the tournament's run id (default: every game)")
     parser.add_argument("--games", type=int, default=100, help="--play: games per pairing (default 100)")
     parser.add_argument("--out", default="runs/abla", help="--play: where the games are kept")
-    parser.add_argument("--workers", type=int, default=None, help="--play: game processes (default: all cores)")
+    parser.add_argument("--workers", type=int, default=None,
+                        help="--play: game processes (default: all cores; with --backend ray, all the cluster's CPUs)")
+    add_backend_args(parser, "--play's games")
     parser.add_argument("--seed", type=int, default=2026, help="--play: the seed (default 2026)")
     parser.add_argument("--report-only", action="store_true", help="--play: tables of the games played so far")
     parser.add_argument("--opening-plies", type=int, default=2,
@@ -129,8 +140,13 @@ def main() -> None:
         if args.games < 1:
             parser.error("--games must be at least 1")
         extra = f",{args.options}" if args.options else ""
+        try:  # a missing Ray, a bad --address: one line
+            executor = None if args.report_only else executor_from_args(
+                args, args.workers or (None if args.backend == "ray" else available_cores()))
+        except SumitoError as exc:
+            parser.error(str(exc))
         games: list[Any] = play(args.games, Path(args.out), args.workers or available_cores(), args.seed,
-                                args.report_only, args.opening_plies, extra)
+                                args.report_only, args.opening_plies, extra, executor)
     else:
         with GameArchive(args.db, create=False) as archive:
             games = archive.games(run=args.run)

@@ -1,6 +1,7 @@
 """Alphalone report (Hakim & Zhou 2019): §4.1, Table 1 and Table 2 — TD-trained agents.
 
     python experiments/alphalone_tables.py --workers 1            # the report's counts
+    python experiments/alphalone_tables.py --backend ray [--address ADDR]   # the games as Ray tasks
     python experiments/alphalone_tables.py --games 4 --time-games 2 --baseline-games 4 --train-games 20
 
 1. Trains the report's four agents by TD(0) (:mod:`sumito.learn.alphalone_td`): step sizes
@@ -32,7 +33,10 @@ sets the feature set of both the training and the players.
 Games go through the arena: :func:`~sumito.arena.match.schedule` builds them (from the start
 position unless ``--opening-plies``; every game has its own seed, derived from ``--seed``, for
 the players' random choices), :func:`~sumito.arena.match.play_game` plays them in ``--workers``
-processes, :func:`~sumito.arena.match.summarize_pair` counts. The same seed gives the same
+processes (or as Ray tasks with ``--backend ray``: a local Ray instance, or the cluster at
+``--address``, where ``--out`` is an absolute path on storage every node sees, since the players
+read the agents' weights files from it), :func:`~sumito.arena.match.summarize_pair` counts. The
+agents are trained here, one after another, before the games. The same seed gives the same
 weights and, except where a time limit binds (wall-clock time), the same games. Output:
 Markdown tables (see docs/results-alphalone.md).
 
@@ -54,10 +58,10 @@ import sys
 import time
 from pathlib import Path
 
-from sumito.arena.executor import make_executor
 from sumito.arena.journal import GameJournal
 from sumito.arena.match import ArenaSettings, derive_seed, schedule, summarize_pair
 from sumito.arena.ratings import score_interval
+from sumito.cliargs import add_backend_args, check_shared_folder, executor_from_args
 from sumito.engine import DrawRules, SumitoError
 from sumito.evaluation.alphalone import PUBLISHED_AGENTS, AlphaloneWeights
 from sumito.evaluation.features import ALPHALONE_FEATURES
@@ -119,7 +123,9 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     )
     p.add_argument("--parts", default=",".join(PARTS), help="what to play: base (§4.1), t1, t2 (default all)")
     p.add_argument("--opening-plies", type=int, default=0, help="random opening plies per game pair (default 0)")
-    p.add_argument("--workers", type=int, default=None, help="game processes (default: all cores)")
+    p.add_argument("--workers", type=int, default=None,
+                   help="game processes (default: all cores; with --backend ray, all the Ray cluster's CPUs)")
+    add_backend_args(p)
     p.add_argument("--out", default="runs/alphalone", help="where agents and games are kept (default runs/alphalone)")
     args = p.parse_args(argv)
     for name in ("games", "time_games", "train_games", "baseline_games", "max_plies"):
@@ -138,6 +144,10 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     args.parts = tuple(x.strip() for x in args.parts.split(",") if x.strip())
     if not args.parts or any(x not in PARTS for x in args.parts):
         p.error(f"--parts must be some of {', '.join(PARTS)}")
+    try:  # the weights files the players read are under --out
+        check_shared_folder(args, args.out)
+    except SumitoError as exc:
+        p.error(str(exc))
     return args
 
 
@@ -170,6 +180,7 @@ def trained_agent(config: TDConfig, path: Path) -> tuple[AlphaloneWeights, dict]
 
 
 def run(args: argparse.Namespace, out: Path, t_start: float) -> int:
+    executor = executor_from_args(args, args.workers)  # before training: a missing Ray fails now, in one line
     folder = out / "weights"
     folder.mkdir(parents=True, exist_ok=True)
     inline = args.moves == "inline"
@@ -248,7 +259,6 @@ def run(args: argparse.Namespace, out: Path, t_start: float) -> int:
         keys += [key] * len(cell)
         tasks += cell
     results: dict[tuple, list] = {key: [] for key in cells}
-    executor = make_executor(args.workers)
     journal = GameJournal(out / "games.jsonl")
     print(f"{len(tasks)} games ({len(journal)} in {journal.path}) with {executor.workers} worker(s)",
           file=sys.stderr)

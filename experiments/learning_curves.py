@@ -2,6 +2,7 @@
 train networks, test them at chosen game counts, write a table and a plot.
 
     python experiments/learning_curves.py EXPERIMENT [--seeds 3] [--eval-games 24] [--workers 2]
+                                          [--backend ray [--address ADDR]]
 
 Experiments (``--list`` prints them):
 
@@ -33,7 +34,9 @@ Draws and the *win rate on marbles* (a stopped game scored for the side that pus
 
 The scale defaults are the papers': 10 runs per arm and 100 test games per run and checkpoint
 (Table 2's 100 games a cell per run; Figure 4's 10 agents), 500 test games a point for
-Figures 2 and 3. Independent runs go through the arena's executor (``--workers`` processes); each
+Figures 2 and 3. Independent runs go through the arena's executor (``--workers`` processes, or
+Ray tasks with ``--backend ray``, on a local Ray instance or the cluster at ``--address``; on a
+cluster, ``--out`` is an absolute path on storage every node sees); each
 run saves its trainer and rows after every checkpoint (atomically), so a killed experiment
 resumes at the last checkpoint of each run when started again. The summary table (Markdown) goes
 to standard output, the plot to ``--plot`` (default
@@ -43,6 +46,7 @@ to standard output, the plot to ``--plot`` (default
 from __future__ import annotations
 
 import argparse
+import contextlib
 import csv
 import io
 import sys
@@ -55,10 +59,11 @@ from typing import Any
 
 import numpy as np
 
-from sumito.arena.executor import InlineExecutor, make_executor
+from sumito.arena.executor import Executor, InlineExecutor
 from sumito.arena.match import ArenaSettings, derive_seed, play_game, schedule, summarize_pair
 from sumito.arena.ratings import score_interval
-from sumito.engine import DrawRules
+from sumito.cliargs import add_backend_args, check_shared_folder, executor_from_args
+from sumito.engine import DrawRules, SumitoError
 from sumito.fileio import atomic_write_text
 from sumito.learn.commands import make_trainer
 from sumito.learn.network import network_path
@@ -300,7 +305,7 @@ def run_fig2(args: argparse.Namespace) -> None:
         pairs = [(g, r) for r in FIG2_REFERENCES for g in FIG2_SAMPLES if g != r]
         jobs = [(folder / f"net-{g}.npz", f"td:net={folder / f'net-{r}.npz'}", args.eval_games,
                  derive_seed(seed, g, r)) for g, r in pairs]
-        results = _map(_evaluate_job, jobs, args.workers)
+        results = _map(_evaluate_job, jobs, args.executor)
         rows = [dict(arm=f"Net {r}", seed=seed, games=g, opponent=f"Net {r}", train_seconds="", **res)
                 for (g, r), res in zip(pairs, results)]
         write_rows(folder / "rows.csv", rows)
@@ -313,11 +318,15 @@ def _evaluate_job(job: tuple[Path, str, int, int]) -> dict[str, int]:
     return evaluate(*job)
 
 
-def _map(fn, jobs: list, workers: int) -> list:
-    """``fn`` over ``jobs`` through the arena's executor (``workers`` processes; Ctrl-C stops them all)."""
+def _map(fn, jobs: list, executor: Executor) -> list:
+    """``fn`` over ``jobs`` through the arena's executor (``--workers`` processes, or Ray tasks with
+    ``--backend ray``; Ctrl-C stops them all). ``fn`` is a module-level function of this script: run as
+    ``__main__``, it goes to Ray's workers by value (cloudpickle), so they need not import the script."""
     results: list[Any] = [None] * len(jobs)
-    for i, result in make_executor(workers).run(fn, jobs):
-        results[i] = result
+    with contextlib.closing(executor.run(fn, jobs)) as stream:
+        for done, (i, result) in enumerate(stream, start=1):
+            results[i] = result
+            print(f"{done}/{len(jobs)} done", file=sys.stderr, flush=True)
     return results
 
 
@@ -425,7 +434,9 @@ def main(argv: list[str] | None = None) -> int:
                         help="test games per run and checkpoint (default: the experiment's; fig2: 500)")
     parser.add_argument("--opponent", action="append", default=None,
                         help="a test opponent (repeatable; default: the experiment's, else heuristic at 1 and 2 plies)")
-    parser.add_argument("--workers", type=int, default=2, help="runs trained at once")
+    parser.add_argument("--workers", type=int, default=None,
+                        help="runs trained at once (default 2; with --backend ray, all the Ray cluster's CPUs)")
+    add_backend_args(parser, "the runs")
     parser.add_argument("--out", default="runs/experiments", help="where runs and rows are kept")
     parser.add_argument("--epsilon-min", type=float, default=0.0,
                         help="fig2 only: a floor under epsilon (the paper's Method I has none)")
@@ -437,9 +448,14 @@ def main(argv: list[str] | None = None) -> int:
         print("fig2: Abalearn Figure 2, sampled networks of a Method I run against Net 10, 250, 2750")
         return 0
     if (args.eval_games is not None and args.eval_games < 2) or (args.seeds is not None and args.seeds < 1) or (
-        args.workers < 1
+        args.workers is not None and args.workers < 1
     ):
         parser.error("--eval-games must be at least 2, --seeds and --workers at least 1")
+    try:
+        check_shared_folder(args, args.out)
+        args.executor = executor_from_args(args, args.workers or (None if args.backend == "ray" else 2))
+    except SumitoError as exc:
+        parser.error(str(exc))
     if args.experiment == "fig2":
         args.eval_games = args.eval_games or 500
         run_fig2(args)
@@ -452,7 +468,7 @@ def main(argv: list[str] | None = None) -> int:
              tuple(args.opponent or exp.opponents or DEFAULT_OPPONENTS), args.eval_games, exp.player)
             for arm in exp.arms for seed in seeds]
     t0 = time.perf_counter()
-    rows = [row for rows in _map(run_arm, jobs, args.workers) for row in rows]
+    rows = [row for rows in _map(run_arm, jobs, args.executor) for row in rows]
     print(f"\n{len(jobs)} runs in {time.perf_counter() - t0:.0f} s", file=sys.stderr)
     summarize(args.experiment, rows, exp, args)
     return 0

@@ -3,6 +3,7 @@ input features): the training regimes of his Table 2 / Figures 3-4 and his λ sw
 
     python experiments/wiering_backgammon.py EXPERIMENT [--games 5000] [--test-every 1000] [--test-games 500]
                                              [--seeds 2] [--workers 2] [--outputs 7] [--arms 1,2]
+                                             [--backend ray [--address ADDR]]
 
 Experiments:
 
@@ -23,11 +24,17 @@ the command can simply be run again; ``--report`` tabulates what is on disk with
 the seeds (``--seeds`` × ``--test-games`` games a cell) and give equity in points per game with a 95%
 interval, mean ± 1.96·sd/√n; the Markdown goes to standard output, the plot to
 ``docs/img/backgammon-EXPERIMENT.png`` (written atomically).
+
+The runs train ``--workers`` at once in forked local processes, or as Ray tasks with ``--backend ray`` (a
+local Ray instance, or the cluster at ``--address``, whose nodes need gnubg-nn and, for ``--out``, an absolute
+path on storage they all see). Ctrl-C: a forked run finishes its game and saves a checkpoint; a Ray task is
+cancelled at once, and its run resumes from its last regular checkpoint (at most 100 games earlier).
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import sys
 import time
 from collections import defaultdict
@@ -35,6 +42,8 @@ from multiprocessing import get_context
 from pathlib import Path
 from typing import Any
 
+from sumito.cliargs import add_backend_args, check_shared_folder, executor_from_args
+from sumito.engine import SumitoError
 from sumito.games.backgammon.match import MatchResult
 from sumito.games.backgammon.run import BgRun, BgRunConfig, checkpoint_games
 from sumito.learn.plot import save_figure
@@ -168,7 +177,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--encoding", default="wiering", choices=("wiering", "tesauro198"))
     parser.add_argument("--outputs", type=int, default=7, choices=(1, 7), help="outputs (default 7, the paper's)")
     parser.add_argument("--alpha-scale", type=float, default=1.0, help="multiply every arm's α (default 1)")
-    parser.add_argument("--workers", type=int, default=2, help="runs trained at once (multiprocessing, fork)")
+    parser.add_argument("--workers", type=int, default=None,
+                        help="runs trained at once (default 2, forked processes; with --backend ray, default all the "
+                        "Ray cluster's CPUs)")
+    add_backend_args(parser, "the runs")
     parser.add_argument("--out", default="runs/backgammon", help="where the runs are kept")
     parser.add_argument("--plot", default=None, help="the plot file (default docs/img/backgammon-EXPERIMENT.png)")
     parser.add_argument("--arms", default=None,
@@ -199,18 +211,37 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     from sumito.games.backgammon.players import BgPlayerError, make_bg_player
 
+    if args.workers is not None and args.workers < 1:
+        parser.error("--workers must be at least 1")
     try:
         make_bg_player(EXPERT)  # every experiment here tests against gnubg: a missing package is one line
     except BgPlayerError as exc:
         parser.exit(2, f"{parser.prog}: error: {exc}\n")
+    executor = None
+    try:  # a missing Ray, a bad --address, a relative --out on a cluster: one line
+        check_shared_folder(args, args.out)
+        if args.backend == "ray":
+            executor = executor_from_args(args, args.workers)
+        else:
+            executor_from_args(args, 1)  # --address without --backend ray
+    except SumitoError as exc:
+        parser.error(str(exc))
+    workers = 2 if args.workers is None else args.workers
     jobs = []
     for arm in arms:
         for seed in range(args.seed, args.seed + args.seeds):
             folder = Path(args.out) / args.experiment / folder_name(arm, seed)
             jobs.append((args.experiment, arm, seed, folder, config_of(args.experiment, arm, seed, args)))
     t0 = time.perf_counter()
-    if args.workers > 1 and len(jobs) > 1:
-        with get_context("fork").Pool(args.workers) as pool:
+    if executor is not None:  # Ray: run_one goes to the workers by value (cloudpickle), the jobs as plain data
+        results = []
+        with contextlib.closing(executor.run(run_one, jobs)) as stream:
+            for _, result in stream:
+                results.append(result)
+                print(f"{len(results)}/{len(jobs)} runs done ({result[0]}, seed {result[1]})", file=sys.stderr,
+                      flush=True)
+    elif workers > 1 and len(jobs) > 1:
+        with get_context("fork").Pool(workers) as pool:
             results = list(pool.imap_unordered(run_one, jobs))
     else:
         results = [run_one(job) for job in jobs]

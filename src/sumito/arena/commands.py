@@ -7,7 +7,8 @@ games, marks the run ``interrupted`` and exits with status 130. ``--workers`` is
 :data:`sumito.procs.MAX_WORKERS` with a one-line note; the workers die with the command
 (:mod:`sumito.arena.executor`), and a run whose command was killed outright is marked
 ``interrupted`` the next time the archive is opened (:mod:`sumito.arena.db`);
-``sumito games runs`` lists the runs and how each ended.
+``sumito games runs`` lists the runs and how each ended. ``--backend ray [--address ADDR]`` plays the
+games as Ray tasks instead (:class:`~sumito.arena.executor.RayExecutor`): the same games, stored here.
 """
 
 from __future__ import annotations
@@ -39,12 +40,15 @@ from sumito.arena.match import (
 )
 from sumito.arena.tournament import TournamentSummary, summarize_tournament
 from sumito.cliargs import (
+    add_backend_args,
     add_position_args,
     add_rules_args,
+    executor_from_args,
     output_file,
     position_from_args,
     rules_from_args,
     time_control,
+    uses_ray,
 )
 from sumito.engine import LAYOUTS, DrawRules, Game, write_records
 from sumito.procs import MAX_WORKERS, cap_workers
@@ -53,8 +57,9 @@ if TYPE_CHECKING:
     from rich.console import Console
     from rich.text import Text
 
-# the executor factory; tests replace it to simulate an interruption
-executor_factory: Callable[[int | None], Executor] = make_executor
+# the executor factory; tests replace it to simulate an interruption. It is called as factory(workers) for the
+# default process backend, and as factory(workers, backend=..., address=...) otherwise (--backend, --address)
+executor_factory: Callable[..., Executor] = make_executor
 
 
 # --------------------------------------------------------------------------- argument parsing
@@ -139,8 +144,10 @@ def _add_run_args(p: argparse.ArgumentParser, n_what: str) -> None:
         type=int,
         default=None,
         metavar="K",
-        help=f"worker processes (default: all cores; at most {MAX_WORKERS})",
+        help=f"worker processes (default: all cores; at most {MAX_WORKERS}); with --backend ray, games played at "
+        "once (default: all the Ray cluster's CPUs)",
     )
+    add_backend_args(p)
     p.add_argument("--seed", type=int, default=None, metavar="S", help="master seed (default: a random one, printed)")
     db = p.add_mutually_exclusive_group()
     db.add_argument("--db", default=None, metavar="PATH", help=f"the game database (default {_default_db_text()})")
@@ -175,9 +182,10 @@ class _Run:
         self.settings = _settings_from_args(args)
         self.tasks = schedule(players, games_per_pair, self.settings)
         workers = args.workers
-        if workers is not None and workers >= 1:  # below 1 is the executor's one-line error
+        # below 1 is the executor's one-line error; on Ray the executor bounds it (by the cluster's CPUs)
+        if workers is not None and workers >= 1 and not uses_ray(args):
             workers = cap_workers(workers)  # a note on stderr when it was cut: never 1,000 processes
-        self.executor = executor_factory(workers)
+        self.executor = executor_from_args(args, workers, executor_factory)
         self.results: list[GameResult] = []
         self.stored = 0
         self.archive: GameArchive | None = None if args.no_db else GameArchive(args.db)
@@ -222,7 +230,8 @@ class _Run:
             if show:
                 kind = f"{self.kind.capitalize()} {self.run_id or ''}".rstrip()
                 workers = min(self.executor.workers, len(self.tasks))
-                err.print(_text(f"{kind}: {len(self.tasks)} games on {workers} worker(s); {self.settings_text()}"))
+                on = "Ray worker(s)" if uses_ray(self.args) else "worker(s)"
+                err.print(_text(f"{kind}: {len(self.tasks)} games on {workers} {on}; {self.settings_text()}"))
             columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
             progress = Progress(*columns, console=err, disable=not show)
             with progress, contextlib.closing(self.executor.run(play_game, self.tasks)) as stream:

@@ -31,6 +31,7 @@ import contextlib
 import functools
 import os
 import queue
+import time
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
@@ -129,11 +130,13 @@ class RayExecutor:
     """Runs the items as Ray tasks: on the cluster at ``address`` (``ray start --head`` prints it),
     or, without one, on a Ray instance started here with ``workers`` CPUs (all cores by default).
 
-    At most twice the cluster's CPUs (or ``workers``) items are in flight at once, so a long list
-    never floods the scheduler. A task whose worker process dies (killed, out of memory, its node
-    lost) is run again by Ray (up to :data:`TASK_RETRIES` times): a work item is a pure function of
-    its data, so a retry gives the same result, and each item's result is yielded exactly once.
-    Ctrl-C, or closing the generator, cancels the tasks not finished. A Ray instance started here
+    At most ``workers`` items run at once (by default as many as the cluster has CPUs, and then twice
+    as many are in flight, so a long list never floods the scheduler and a CPU that comes free finds
+    the next item waiting). A task whose worker process dies (killed, out of memory, its node lost)
+    is run again by Ray (up to :data:`TASK_RETRIES` times): a work item is a pure function of its
+    data, so a retry gives the same result, and each item's result is yielded exactly once.
+    Ctrl-C, or closing the generator, cancels the tasks not finished (stopping those that run) and
+    waits a moment (at most 3 s) until they are gone. A Ray instance started here
     ends with this process (Ray's processes share the driver's fate); a cluster stays up.
     """
 
@@ -144,6 +147,9 @@ class RayExecutor:
             init_ray(ray, address, workers)
         cluster_cpus = int(ray.cluster_resources().get("CPU", 1))
         self.workers = max(1, min(workers or cluster_cpus, cluster_cpus if address else MAX_WORKERS))
+        # with fewer workers than CPUs, ``workers`` bounds the items running at once (as a pool's size does);
+        # with all of them, twice as many are queued, so that a CPU that comes free finds one waiting
+        self._window = 2 * self.workers if self.workers >= cluster_cpus else self.workers
         self._ray = ray
 
     def run(self, fn: Callable[[T], R], items: Sequence[T]) -> Iterator[tuple[int, R]]:
@@ -152,7 +158,7 @@ class RayExecutor:
             return
         ray = self._ray
         task = _ray_task(ray)
-        window = 2 * self.workers
+        window = self._window
         pending: dict = {}  # object ref -> item index
         next_item = 0
         finished = False
@@ -168,15 +174,31 @@ class RayExecutor:
                         result = ray.get(ref)
                     except ray.exceptions.RayTaskError as exc:  # the item's own error, as the pool raises it
                         raise exc.as_instanceof_cause() from None
-                    except (ray.exceptions.WorkerCrashedError, ray.exceptions.NodeDiedError) as exc:
+                    except (ray.exceptions.WorkerCrashedError, ray.exceptions.NodeDiedError,
+                            ray.exceptions.OutOfMemoryError) as exc:
                         raise ArenaError(f"a Ray worker died {TASK_RETRIES + 1} times running one item: {exc}") from exc
                     yield index, result
             finished = True
         finally:
-            if not finished:
-                for ref in pending:
-                    with contextlib.suppress(Exception):
-                        ray.cancel(ref, force=True)
+            if not finished and pending:
+                _cancel(ray, list(pending))
+
+
+def _cancel(ray: Any, refs: list, patience: float = 3.0) -> None:
+    """Cancel the tasks of ``refs``, stopping those that run, and wait (at most ``patience`` seconds) until
+    they are all gone: a task handed to a worker just as it was cancelled can start anyway (Ray loses that
+    cancellation), so what is still not done after a moment is cancelled again."""
+    deadline = time.monotonic() + patience
+    while refs:
+        for ref in refs:
+            with contextlib.suppress(Exception):
+                ray.cancel(ref, force=True)
+        if time.monotonic() >= deadline:
+            return
+        try:
+            _, refs = ray.wait(refs, num_returns=len(refs), timeout=0.25)
+        except Exception:
+            return
 
 
 #: how often Ray runs a task again after its worker process died (work items are pure: safe to retry)
@@ -200,6 +222,8 @@ def init_ray(ray: Any, address: str | None, workers: int | None) -> None:
     import logging
 
     options = dict(include_dashboard=False, log_to_driver=False, logging_level=logging.ERROR, configure_logging=True)
+    if address:
+        _check_reachable(address)
     try:
         if address:
             ray.init(address=address, **options)
@@ -208,6 +232,22 @@ def init_ray(ray: Any, address: str | None, workers: int | None) -> None:
     except (ConnectionError, RuntimeError, ValueError) as exc:
         where = f"the Ray cluster at {address}" if address else "a local Ray instance"
         raise ArenaError(f"cannot start or reach {where}: {str(exc).splitlines()[0] if str(exc) else exc}") from None
+
+
+def _check_reachable(address: str, timeout: float = 5.0) -> None:
+    """A one-line error now for a ``HOST:PORT`` that takes no connection (``ray.init`` would retry it for
+    minutes, logging as it goes); other forms (``auto``, ``ray://...``) are left to Ray."""
+    import socket
+
+    host, sep, port = address.rpartition(":")
+    if not sep or not host or not port.isdigit() or "/" in host:
+        return
+    try:
+        socket.create_connection((host.strip("[]"), int(port)), timeout=timeout).close()
+    except (OSError, ValueError) as exc:
+        reason = getattr(exc, "strerror", None) or str(exc) or type(exc).__name__
+        raise ArenaError(f"cannot reach the Ray cluster at {address:.80}: {reason} (is `ray start --head` "
+                         "running there?)") from None
 
 
 def _call(fn: Callable[[T], R], item: T) -> R:

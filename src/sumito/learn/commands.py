@@ -4,16 +4,21 @@ from __future__ import annotations
 
 import argparse
 import collections
+import contextlib
 import dataclasses
 import sys
 import time
 import tomllib
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
+from sumito.cliargs import add_backend_args, check_shared_folder, executor_from_args, uses_ray
 from sumito.learn.run import RunFolder, load_checkpoint, save_checkpoint
 from sumito.learn.training import LEGACY_READINGS, PRESETS, GameStats, Trainer, TrainingConfig, TrainingError
 from sumito.procs import MAX_WORKERS, cap_workers
+
+if TYPE_CHECKING:
+    from sumito.arena.executor import Executor
 
 
 def add_train_command(sub: argparse._SubParsersAction) -> None:
@@ -41,7 +46,16 @@ def add_train_command(sub: argparse._SubParsersAction) -> None:
         help="score evaluation games without a winner as draws (none) or for the side with more marbles pushed off",
     )
     p.add_argument("--workers", type=int, default=None, metavar="K",
-                   help=f"processes for evaluation games (at most {MAX_WORKERS}; they die with the run)")
+                   help=f"processes for evaluation games (at most {MAX_WORKERS}; they die with the run); with "
+                   "--backend ray, evaluation games played at once (default: all the Ray cluster's CPUs)")
+    add_backend_args(p, "the evaluation games", ". Training runs here, or in --actors Ray actors")
+    p.add_argument("--actors", type=int, default=None, metavar="N",
+                   help="play the training games in N Ray actors while this process learns from them (on the Ray "
+                   "cluster of --address, else a local Ray instance); --actors 1 --publish-every 1 is the "
+                   "sequential run exactly (pip install 'sumito[ray]'); may be given with --resume")
+    p.add_argument("--publish-every", type=int, default=None, metavar="K",
+                   help="with --actors: send the actors the learner's weights every K games (default 1); a game is "
+                   "then played with weights up to about N + K games old")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
     p.set_defaults(func=cmd_train)
 
@@ -117,16 +131,19 @@ def make_trainer(config: TrainingConfig) -> Trainer:
 
 def evaluate(
     network_path: Path, opponent: str, games: int, workers: int | None, seed: int, layout: str,
-    adjudicate: bool = False,
+    adjudicate: bool = False, executor: Executor | None = None,
 ) -> tuple[int, int, int]:
     """The network's results (wins, draws, losses) against ``opponent`` in arena games
-    (``adjudicate``: games without a winner scored on marbles)."""
+    (``adjudicate``: games without a winner scored on marbles), played by ``executor`` (default: ``workers``
+    local processes)."""
     from sumito.arena.executor import make_executor
     from sumito.arena.match import ArenaSettings, play_game, schedule, summarize_pair
 
     settings = ArenaSettings.from_layout(layout, seed=seed)
     tasks = schedule([f"td:net={network_path}", opponent], games, settings)
-    results = [r for _, r in make_executor(workers).run(play_game, tasks)]
+    executor = executor or make_executor(workers)
+    with contextlib.closing(executor.run(play_game, tasks)) as stream:  # Ctrl-C: the pool or the tasks stop
+        results = [r for _, r in stream]
     s = summarize_pair(results, adjudicate=adjudicate)
     return s.wins, s.draws, s.losses
 
@@ -160,13 +177,23 @@ def cmd_train(args: argparse.Namespace) -> int:
         raise TrainingError(f"--sample takes game counts separated by commas, not {args.sample!r}") from None
     if "," in str(args.out):
         raise TrainingError(f"--out {args.out!r}: a run folder's path may not hold a comma (it goes in player specs)")
+    if args.actors is not None and args.actors < 1:
+        raise TrainingError(f"--actors must be at least 1, not {args.actors}")
+    if args.publish_every is not None and (args.publish_every < 1 or not args.actors):
+        raise TrainingError("--publish-every takes a number of games, at least 1, and needs --actors")
     if args.workers is not None:
         if args.workers < 1:
             raise TrainingError(f"--workers must be at least 1, not {args.workers}")
-        args.workers = cap_workers(args.workers)  # once, with a note, not at every evaluation
+        if not uses_ray(args):  # on Ray the executor bounds it by the cluster's CPUs
+            args.workers = cap_workers(args.workers)  # once, with a note, not at every evaluation
     folder = RunFolder(args.out)
     if args.resume and (args.preset or args.config or args.set or args.seed is not None):
         raise TrainingError("--resume continues the run as it was configured: no --preset, --config, --set or --seed")
+    # the evaluation games read the network from --out: on a cluster, a folder every node sees
+    check_shared_folder(args, str(args.out))
+    # made once, before training: a missing Ray or a bad --address fails now, not at the first evaluation (no
+    # Ray instance is started for a run that never evaluates)
+    executor = executor_from_args(args, args.workers) if args.eval_every or not uses_ray(args) else None
     if args.resume:
         saved = load_checkpoint(folder.checkpoint)
         try:
@@ -192,12 +219,22 @@ def cmd_train(args: argparse.Namespace) -> int:
         TextColumn("[bold]train"), BarColumn(), MofNCompleteColumn(), TextColumn("{task.fields[status]}"),
         TimeRemainingColumn(), disable=args.quiet or not sys.stderr.isatty(), transient=True,
     )
+    play_game = trainer.play_game
+    pool = None
+    if args.actors:  # distributed self-play: the actors play, this process learns (sumito.learn.actors)
+        from sumito.learn.actors import AbaloneLearner, ActorLearner
+
+        pool = ActorLearner(AbaloneLearner(trainer), args.actors, args.publish_every or 1, limit=args.games,
+                            address=args.address)
+        play_game = pool.play_game
+        print(f"{args.actors} actor(s) play the games, weights published every {args.publish_every or 1} games",
+              file=sys.stderr)
     boundary = trainer.state_dict()  # the state between games: what Ctrl-C saves
     try:
         with progress:
             task = progress.add_task("train", total=args.games, completed=trainer.games, status="")
             while trainer.games < args.games:
-                stats = trainer.play_game()
+                stats = play_game()
                 boundary = trainer.state_dict()
                 results[stats.winner] += 1
                 recent.append((_learner_score(stats), stats.winner != 0))
@@ -215,7 +252,8 @@ def cmd_train(args: argparse.Namespace) -> int:
                     if g % args.checkpoint_every and g != args.games:  # not just saved with the checkpoint
                         trainer.network.save(latest)
                     w, d, lo = evaluate(latest, args.eval_opponent, args.eval_games, args.workers,
-                                        config.seed + g, config.layout, args.eval_adjudicate == "marbles")
+                                        config.seed + g, config.layout, args.eval_adjudicate == "marbles",
+                                        executor)
                     score = (w + 0.5 * d) / max(w + d + lo, 1)
                     folder.append_curve(dict(games=g, epsilon=f"{trainer.epsilon:.6f}", opponent=args.eval_opponent,
                                              adjudicate=args.eval_adjudicate, eval_games=w + d + lo, wins=w, draws=d,
@@ -229,6 +267,13 @@ def cmd_train(args: argparse.Namespace) -> int:
         print(f"sumito: interrupted after game {boundary['games']}; checkpoint saved, continue with --resume",
               file=sys.stderr)
         return 130
+    finally:
+        if pool is not None:
+            pool.close()  # the actors stop; the games they were playing are dropped
+            r = pool.report
+            if r.games:
+                print(f"actors: {r.games} games applied, {r.staleness_text()}, {r.published} publications, "
+                      f"{r.replaced} actor(s) replaced", file=sys.stderr)
     elapsed = time.perf_counter() - t0
     played = trainer.games - start_games
     print(f"{played} games in {elapsed:.1f} s ({played / max(elapsed, 1e-9) * 60:.0f} games/min); "

@@ -7,12 +7,16 @@ status 2.
 
 Matches alternate who is side 0 (player 1 in even games, player 2 in odd ones) and are cut into fixed
 chunks of games, each with its own RNG seeded from ``(seed, chunk)``, so the numbers depend on the seed and
-the game count only, never on how many worker processes played them.
+the game count only, never on how many worker processes played them, nor where: ``bg match --backend ray``
+plays the chunks as Ray tasks (:mod:`sumito.arena.executor`). ``bg train`` learns in this process (each
+game's TD update feeds the next, and its tests share one generator); ``--actors N`` plays its training games
+in N Ray actors (:mod:`sumito.games.backgammon.actors`).
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import multiprocessing
 import re
@@ -24,10 +28,12 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from sumito.cliargs import add_backend_args, executor_from_args, uses_ray
 from sumito.engine.errors import SumitoError
 from sumito.procs import MAX_WORKERS, cap_workers, sigint_ignored, worker_start
 
 if TYPE_CHECKING:
+    from sumito.arena.executor import Executor
     from sumito.games.backgammon.board import BackgammonPosition
     from sumito.games.backgammon.players import BgPlayer
 
@@ -80,8 +86,10 @@ def add_commands(sub: argparse._SubParsersAction) -> None:
     p.add_argument("player2", metavar="PLAYER2", help="player spec")
     p.add_argument("-n", "--games", type=int, required=True, metavar="GAMES", help="number of games")
     p.add_argument("--seed", type=int, default=None, help="seed for the match (default: a random one, reported)")
-    p.add_argument("--workers", type=int, default=1, metavar="K",
-                   help=f"worker processes (default 1, at most {MAX_WORKERS})")
+    p.add_argument("--workers", type=int, default=None, metavar="K",
+                   help=f"worker processes (default 1, at most {MAX_WORKERS}); with --backend ray, chunks of "
+                   f"{CHUNK_GAMES} games played at once (default: all the Ray cluster's CPUs)")
+    add_backend_args(p, note=f"; the games go in chunks of {CHUNK_GAMES}, with the same results either way")
     p.add_argument("--json", action="store_true", help="print a machine-readable summary instead of the table")
     p.set_defaults(func=cmd_match)
 
@@ -93,7 +101,9 @@ def add_commands(sub: argparse._SubParsersAction) -> None:
         "--test-against player (alternating starts) and keeping the best network (best.npz). Ctrl-C finishes "
         "the game in progress, saves a checkpoint and stops; a stopped or killed run continues with --resume, "
         "exactly as if it had not stopped. The defaults are the paper's: his input features, 20/20/40 hidden units, "
-        "alpha 0.01, lambda 0.6, seven outputs.",
+        "alpha 0.01, lambda 0.6, seven outputs. A run learns in this process (each game's TD update feeds the "
+        "next, and its tests share one random generator); --actors N plays its training games in N Ray actors, "
+        "and experiments/wiering_backgammon.py --backend ray trains many runs on Ray.",
     )
     p.add_argument("--out", required=True, help="the run folder (config.json, checkpoint.npz, curve.csv, best.npz)")
     p.add_argument("--resume", action="store_true",
@@ -124,6 +134,15 @@ def add_commands(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--checkpoint-every", type=int, default=None, metavar="K",
                    help="training games between checkpoints (default 100; also at every test and on Ctrl-C); "
                    "may be given with --resume")
+    p.add_argument("--actors", type=int, default=None, metavar="N",
+                   help="play the training games in N Ray actors while this process learns from them (on the Ray "
+                   "cluster of --address, else a local Ray instance); --actors 1 --publish-every 1 is the "
+                   "sequential run exactly (pip install 'sumito[ray]'); may be given with --resume")
+    p.add_argument("--publish-every", type=int, default=None, metavar="K",
+                   help="with --actors: send the actors the learner's weights every K games (default 1)")
+    p.add_argument("--address", default=None, metavar="ADDR",
+                   help="with --actors: the Ray cluster to run the actors on (default $SUMITO_RAY_ADDRESS, else a "
+                   "local Ray instance)")
     p.set_defaults(func=cmd_train)
 
     p = bg.add_parser("play", help="play against a computer player in the terminal (you are X)")
@@ -305,13 +324,22 @@ def summarize(player1: str, player2: str, seed: int, results: Sequence[int]) -> 
     )
 
 
-def run_match(spec1: str, spec2: str, games: int, seed: int, workers: int = 1) -> list[int]:
-    """Player 1's points in each of ``games`` games, in game order; the same for any ``workers``."""
+def run_match(
+    spec1: str, spec2: str, games: int, seed: int, workers: int = 1, executor: Executor | None = None
+) -> list[int]:
+    """Player 1's points in each of ``games`` games, in game order; the same for any ``workers``, and with an
+    ``executor`` (e.g. Ray's), which then plays the chunks instead of ``workers`` forked processes."""
     jobs = [
         (spec1, spec2, seed, c, start, min(start + CHUNK_GAMES, games))
         for c, start in enumerate(range(0, games, CHUNK_GAMES))
     ]
-    if workers <= 1 or len(jobs) <= 1:
+    if executor is not None:
+        found: list[list[int]] = [[] for _ in jobs]
+        with contextlib.closing(executor.run(_play_chunk, jobs)) as stream:  # Ctrl-C: the tasks are cancelled
+            for i, chunk in stream:
+                found[i] = chunk
+        chunks = found
+    elif workers <= 1 or len(jobs) <= 1:
         chunks = [_play_chunk(job) for job in jobs]
     else:
         # fork: the workers inherit the imported (and numba-compiled) modules instead of re-importing them;
@@ -329,9 +357,8 @@ def cmd_match(args: argparse.Namespace) -> int:
 
     if args.games < 1:
         raise BgCommandError(f"a match needs 1 or more games, not {args.games}")
-    if args.workers < 1:
+    if args.workers is not None and args.workers < 1:
         raise BgCommandError(f"--workers must be 1 or more, not {args.workers}")
-    workers = cap_workers(args.workers)  # with a note when it was cut: never 1,000 processes
     seed = _seed(args.seed)
     # make both players once here: a bad spec fails before any worker starts, and names come from them
     names = []
@@ -340,7 +367,13 @@ def cmd_match(args: argparse.Namespace) -> int:
         if player.name == "human":
             raise BgCommandError("a match is between computer players; play yourself with `sumito bg play`")
         names.append(player.name)
-    results = run_match(args.player1, args.player2, args.games, seed, workers)
+    if uses_ray(args):  # Ray bounds --workers by the cluster's CPUs (default: all of them)
+        results = run_match(args.player1, args.player2, args.games, seed,
+                            executor=executor_from_args(args, args.workers))
+    else:
+        executor_from_args(args, 1)  # --address without --backend ray: the one-line error
+        workers = cap_workers(args.workers or 1)  # with a note when it was cut: never 1,000 processes
+        results = run_match(args.player1, args.player2, args.games, seed, workers)
     summary = summarize(names[0], names[1], seed, results)
     if args.json:
         print(json.dumps(asdict(summary), indent=2))
@@ -407,6 +440,12 @@ def cmd_train(args: argparse.Namespace) -> int:
     every = CHECKPOINT_EVERY if args.checkpoint_every is None else args.checkpoint_every
     if every < 1:
         raise BgCommandError(f"--checkpoint-every must be 1 or more, not {every}")
+    if args.actors is not None and args.actors < 1:
+        raise BgCommandError(f"--actors must be at least 1, not {args.actors}")
+    if args.publish_every is not None and (args.publish_every < 1 or not args.actors):
+        raise BgCommandError("--publish-every takes a number of games, at least 1, and needs --actors")
+    if args.address is not None and not args.actors:
+        raise BgCommandError("--address names the Ray cluster of the actors: it needs --actors")
     given = {name: getattr(args, name) for name in RUN_SETTINGS if getattr(args, name) is not None}
     if "hidden" in given:
         given["hidden"] = _hidden(given["hidden"])
@@ -425,7 +464,13 @@ def cmd_train(args: argparse.Namespace) -> int:
     expert = (config.expert,) if config.regime != "self" or config.targets == "expert" else ()
     for spec in (*config.test_against, *expert):
         make_bg_player(spec, rng_seed=0)  # a bad spec or a missing gnubg fails now, not after an hour
-    run = BgRun(args.out, config, resume=args.resume, checkpoint_every=every)
+    if args.actors:  # distributed self-play: the actors play, this process learns (sumito.games.backgammon.actors)
+        from sumito.games.backgammon.actors import ActorBgRun
+
+        run: BgRun = ActorBgRun(args.out, config, resume=args.resume, checkpoint_every=every, actors=args.actors,
+                                publish_every=args.publish_every or 1, address=args.address)
+    else:
+        run = BgRun(args.out, config, resume=args.resume, checkpoint_every=every)
     c = run.config
     print(f"training {c.games} games ({c.regime}, targets {c.targets}, {c.encoding}, {c.outputs} output(s), "
           f"alpha {c.alpha}, lambda {c.lam}) into {args.out}", flush=True)
@@ -446,6 +491,10 @@ def cmd_train(args: argparse.Namespace) -> int:
         print(f"sumito: interrupted; continue from the last checkpoint in {run.folder} with --resume",
               file=sys.stderr)
         return 130
+    report = getattr(run, "report", None)
+    if report is not None and report.games:
+        print(f"actors: {report.games} games applied, {report.staleness_text()}, {report.published} publications, "
+              f"{report.replaced} actor(s) replaced")
     best = run.folder / "best.json"
     if best.exists():
         b = json.loads(best.read_text())
