@@ -13,8 +13,9 @@ Run:  python bench/bench_scale.py [--games 40] [--workers 1,2] [--tasks 200] [--
    self-play, the standard board, capped at 200 plies; and observing the 2-ply ABLA player, the
    cost of the arms that train with a searching expert), an Abalearn test game (``td`` against the
    heuristic player at 1 and at 2 plies), a Wiering training game (his modular network with his
-   features, self-play) and a backgammon test game (that network against pubeval, and against GNU
-   Backgammon at 0 ply when gnubg-nn is installed: the experiments test against both). Wiering's
+   features and seven outputs, fresh, self-play) and a backgammon test game (the shipped network
+   against pubeval, and against GNU Backgammon at 0 ply when gnubg-nn is installed: the experiments
+   test against both). Wiering's
    arms that play or watch gnubg also pay gnubg's evaluation in every training game, which the
    projection leaves out: it is a lower bound for those arms.
 4. **Projections**: for each reproduction at the papers' scale, the training games (sequential
@@ -121,9 +122,10 @@ def game_costs(games: int) -> dict[str, float]:
     from sumito.games.backgammon.pubeval import PubevalPlayer
     from sumito.games.backgammon.pubeval import play_game as bg_play
 
-    model = ModularValue.load(files("sumito") / "data" / BUILTIN_NETWORK)  # Wiering's features, 7 outputs
-    modular = ModularTrainer(model, np.random.default_rng(1), alpha=0.01)
-    costs["backgammon-train"] = per_game(modular.play_game, games)
+    # a run starts from a fresh network (Wiering's features, 7 outputs), whose first games are the longest
+    fresh = ModularTrainer(ModularValue(1, encoding="wiering", outputs=7), np.random.default_rng(1), alpha=0.01)
+    costs["backgammon-train"] = per_game(fresh.play_game, games)
+    model = ModularValue.load(files("sumito") / "data" / BUILTIN_NETWORK)  # the shipped, trained network
     rng, player, start = np.random.default_rng(1), PubevalPlayer(), BackgammonPosition.start().board
     tested = model.copy()  # a test game: Wiering's network against pubeval
     costs["backgammon-test"] = per_game(lambda: bg_play(tested.choose, player, rng, start), games)
