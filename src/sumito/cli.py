@@ -14,6 +14,7 @@ from sumito import __version__
 from sumito.analysis import add_analyse_command
 from sumito.arena.commands import add_commands
 from sumito.arena.db import load_record
+from sumito.arena.sprt import add_sprt_command
 from sumito.cliargs import (
     GAME_RULES,
     add_position_args,
@@ -242,6 +243,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.set_defaults(func=cmd_replay)
     add_commands(sub)
+    add_sprt_command(sub)
     add_analyse_command(sub)
 
     from sumito.games.backgammon.commands import add_commands as add_bg_commands

@@ -1,0 +1,118 @@
+"""The opening suite of strength tests: balanced positions a few plies into Standard and Belgian Daisy.
+
+    python -m sumito.arena.openings --count 200 --seed 2026 --out src/sumito/data/openings.txt
+
+Each candidate is a start (Standard and Belgian Daisy in turn) followed by 2 to 4 uniformly random
+legal plies that push nothing off; it is kept when the engine's search (``engine:depth=4``) scores it
+within ``--balance`` marbles of equal for the side to move, and when it is not already in the suite
+(a position and its mirror image are one). The suite is a file of position strings, one a line (``#``
+comments allowed); ``sumito sprt`` plays its openings in order, one pair of games each, from the
+first again when they run out.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from importlib.resources import files
+from pathlib import Path
+
+import numpy as np
+
+from sumito.arena.errors import ArenaError
+from sumito.engine import Position, SumitoError
+from sumito.fileio import atomic_write_text
+
+LAYOUTS = ("standard", "belgian-daisy")
+DEFAULT_BALANCE = 0.25  # marbles
+MAX_SUITE_BYTES = 4 * 1024 * 1024
+MAX_SUITE_POSITIONS = 100_000
+
+
+def default_suite_path() -> Path:
+    return Path(str(files("sumito") / "data" / "openings.txt"))
+
+
+def load_openings(path: str | Path | None = None) -> list[str]:
+    """The suite's position strings (the shipped suite by default); a one-line error for a bad file."""
+    path = Path(path) if path is not None else default_suite_path()
+    try:
+        if not path.is_file():
+            raise ArenaError(f"opening suite {path}: not a file")
+        if path.stat().st_size > MAX_SUITE_BYTES:
+            raise ArenaError(f"opening suite {path}: larger than {MAX_SUITE_BYTES // (1024 * 1024)} MB")
+        lines = path.read_text(encoding="utf-8").splitlines()
+    except OSError as exc:
+        raise ArenaError(f"opening suite {path}: {exc.strerror or exc}") from None
+    except UnicodeDecodeError:
+        raise ArenaError(f"opening suite {path}: not UTF-8 text") from None
+    suite = []
+    for number, line in enumerate(lines, start=1):
+        text = line.split("#", 1)[0].strip()
+        if not text:
+            continue
+        try:
+            Position.from_string(text)
+        except SumitoError as exc:
+            raise ArenaError(f"opening suite {path}, line {number}: {exc}") from None
+        suite.append(text)
+        if len(suite) > MAX_SUITE_POSITIONS:
+            raise ArenaError(f"opening suite {path}: more than {MAX_SUITE_POSITIONS} positions")
+    if not suite:
+        raise ArenaError(f"opening suite {path}: no positions")
+    return suite
+
+
+def _mirror_key(position: Position) -> str:
+    """The same for a position and its point reflection with colours swapped (the same opening for a pair)."""
+    rows = position.to_string().split()[0].split("/")
+    flipped = "/".join(row[::-1].translate(str.maketrans("bw", "wb")) for row in reversed(rows))
+    return min(position.to_string().split()[0], flipped)
+
+
+def make_openings(count: int, seed: int, balance: float = DEFAULT_BALANCE, depth: int = 4) -> list[str]:
+    """``count`` balanced openings (see the module's docstring), the same for the same arguments."""
+    from sumito.analysis import analyse_position
+
+    rng = np.random.default_rng(seed)
+    suite: list[str] = []
+    seen: set[str] = set()
+    tries = 0
+    while len(suite) < count:
+        tries += 1
+        if tries > 200 * count:
+            raise ArenaError(f"found only {len(suite)} openings within {balance} marbles in {tries - 1} tries")
+        position = Position.start(LAYOUTS[tries % len(LAYOUTS)])
+        for _ in range(int(rng.integers(2, 5))):
+            quiet = [m for m in position.legal_moves() if not m.is_push_off]
+            position = position.play(quiet[int(rng.integers(len(quiet)))])
+        key = _mirror_key(position)
+        if key in seen:
+            continue
+        seen.add(key)
+        analysis = analyse_position(position, depth=depth, engine=f"engine:depth={depth}")
+        if analysis.lines and abs(analysis.lines[0].score.marbles) <= balance:
+            suite.append(position.to_string())
+    return suite
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--count", type=int, default=200)
+    parser.add_argument("--seed", type=int, default=2026)
+    parser.add_argument("--balance", type=float, default=DEFAULT_BALANCE, help="marbles from equal (default 0.25)")
+    parser.add_argument("--depth", type=int, default=4, help="the engine's depth for the balance check")
+    parser.add_argument("--out", default=str(default_suite_path()))
+    args = parser.parse_args(argv)
+    suite = make_openings(args.count, args.seed, args.balance, args.depth)
+    header = (f"# sumito opening suite: {len(suite)} positions 2-4 random plies into {' and '.join(LAYOUTS)}, "
+              f"within {args.balance} marbles of equal at engine depth {args.depth}\n"
+              f"# made by: python -m sumito.arena.openings --count {args.count} --seed {args.seed} "
+              f"--balance {args.balance} --depth {args.depth}\n")
+    atomic_write_text(args.out, header + "\n".join(suite) + "\n")
+    print(f"{len(suite)} openings written to {args.out}", file=sys.stderr)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,320 @@
+"""Sequential probability ratio test between two players, as fishtest runs them (``sumito sprt A B``).
+
+**Pairs of games.** The games come in pairs from one opening of the suite (:mod:`sumito.arena.openings`):
+A plays Black in the first game and White in the second. A pair scores 0, ½, 1, 1½ or 2 points for
+A, and the test counts pairs by that score — the *pentanomial* counts ``(n0, n½, n1, n1½, n2)``.
+Counting pairs rather than games takes away most of the opening's and the first move's share of
+the variance (a pair won by the side that had an easy opening twice shows as 1–1), so a test needs
+fewer games than one on single games; it is fishtest's default for the same reason.
+
+**The test** (Wald's SPRT, in the generalised form of M. Van den Bergh used by fishtest): H0 "A is
+``elo0`` stronger than B" against H1 "A is ``elo1`` stronger", Elo on the logistic scale (a per-game
+expected score of ``1 / (1 + 10^(−elo/400))``). For each hypothesis the pentanomial distribution
+closest to the observed one (maximum likelihood) with that expected score is found — ``p_i =
+p̂_i / (1 + λ(a_i − s))``, ``a_i`` the pair's score per game, λ solved so that the ``p_i`` sum to one —
+and the log-likelihood ratio is ``LLR = N · Σ p̂_i log(p1_i / p0_i)`` over the ``N`` pairs. The test
+stops for H1 when the LLR reaches ``log((1 − β)/α)`` and for H0 when it falls to ``log(β/(1 − α))``
+(α, β the error rates; 0.05 each gives ±2.94). Zero counts are regularised as fishtest does (a count
+of 0 counts as 0.001) so that the distributions stay strictly positive.
+
+**The Elo estimate** is the mean score per game over the pairs, mapped to Elo, with a 95% interval
+from the pairs' standard error (a normal approximation: the pairs are independent).
+"""
+
+from __future__ import annotations
+
+import math
+import sys
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from sumito.arena.errors import ArenaError
+from sumito.arena.ratings import Z95, elo_from_score, expected_score
+from sumito.engine import Position
+
+#: a pair's score per game, for the pentanomial counts 0, ½, 1, 1½, 2 points over two games
+PAIR_SCORES = np.array([0.0, 0.25, 0.5, 0.75, 1.0])
+REGULARISE = 1e-3  # what a zero count counts as (fishtest's)
+
+
+@dataclass(frozen=True)
+class SprtBounds:
+    """The hypotheses (Elo of A over B: ``elo0`` under H0, ``elo1`` under H1) and the error rates."""
+
+    elo0: float = 0.0
+    elo1: float = 10.0
+    alpha: float = 0.05
+    beta: float = 0.05
+
+    def __post_init__(self) -> None:
+        for name in ("elo0", "elo1"):
+            value = getattr(self, name)
+            if not math.isfinite(value) or abs(value) > 1000:
+                raise ArenaError(f"--{name} must be an Elo difference within ±1000, not {value}")
+        if not self.elo0 < self.elo1:
+            raise ArenaError(f"--elo0 must be below --elo1 (H0: A is elo0 stronger, H1: elo1), not {self.elo0} ≥ "
+                             f"{self.elo1}")
+        for name in ("alpha", "beta"):
+            value = getattr(self, name)
+            if not 0.0 < value < 0.5:
+                raise ArenaError(f"--{name} is an error rate between 0 and 0.5, not {value}")
+
+    @property
+    def lower(self) -> float:
+        """Accept H0 at or below this LLR."""
+        return math.log(self.beta / (1.0 - self.alpha))
+
+    @property
+    def upper(self) -> float:
+        """Accept H1 at or above this LLR."""
+        return math.log((1.0 - self.beta) / self.alpha)
+
+
+def pair_category(points: float) -> int:
+    """The pentanomial category (0..4) of a pair in which A scored ``points`` (0, ½, …, 2)."""
+    k = round(points * 2)
+    if not 0 <= k <= 4 or abs(points * 2 - k) > 1e-9:
+        raise ArenaError(f"a pair of games scores 0, 0.5, 1, 1.5 or 2 points, not {points}")
+    return k
+
+
+def pentanomial(pair_points: Iterable[float]) -> tuple[int, int, int, int, int]:
+    counts = [0] * 5
+    for points in pair_points:
+        counts[pair_category(points)] += 1
+    return tuple(counts)  # type: ignore[return-value]
+
+
+def _closest(p_hat: Sequence[float], s: float) -> list[float]:
+    """The distribution over :data:`PAIR_SCORES` with mean ``s`` that is closest to ``p_hat`` in likelihood."""
+    d = [a - s for a in PAIR_SCORES.tolist()]
+    if max(d) <= 0 or min(d) >= 0:  # s outside (0, 1): no such distribution
+        raise ArenaError(f"an expected score must be strictly between 0 and 1, not {s}")
+    # f(λ) = Σ p̂ d / (1 + λ d) falls from +∞ to −∞ on (−1/max d, −1/min d): bisect for its root (plain
+    # floats: five terms, called after every pair)
+    lo, hi = -1.0 / max(d), -1.0 / min(d)
+    for _ in range(100):
+        mid = 0.5 * (lo + hi)
+        if sum(p * x / (1.0 + mid * x) for p, x in zip(p_hat, d)) > 0:
+            lo = mid
+        else:
+            hi = mid
+    lam = 0.5 * (lo + hi)
+    q = [p / (1.0 + lam * x) for p, x in zip(p_hat, d)]
+    total = sum(q)
+    return [x / total for x in q]
+
+
+def llr(counts: Sequence[int], bounds: SprtBounds) -> float:
+    """The log-likelihood ratio of H1 against H0 for the pentanomial ``counts`` (0 with no pairs)."""
+    n = float(sum(counts))
+    if n == 0:
+        return 0.0
+    regular = [c if c > 0 else REGULARISE for c in counts]
+    total = sum(regular)
+    p_hat = [c / total for c in regular]
+    p0 = _closest(p_hat, expected_score(bounds.elo0))
+    p1 = _closest(p_hat, expected_score(bounds.elo1))
+    return total * sum(p * math.log(b / a) for p, a, b in zip(p_hat, p0, p1))
+
+
+@dataclass(frozen=True)
+class EloEstimate:
+    elo: float
+    low: float
+    high: float
+    score: float  # A's mean score a game
+
+
+def elo_estimate(counts: Sequence[int]) -> EloEstimate:
+    """A's Elo over B from the pentanomial ``counts``, with its 95% interval (normal approximation over pairs)."""
+    n = sum(counts)
+    if n == 0:
+        raise ArenaError("no pairs of games yet")
+    p = np.array(counts, dtype=float) / n
+    mean = float(np.sum(p * PAIR_SCORES))
+    se = math.sqrt(float(np.sum(p * (PAIR_SCORES - mean) ** 2)) / n)
+    low, high = max(mean - Z95 * se, 0.0), min(mean + Z95 * se, 1.0)
+    return EloEstimate(elo_from_score(mean), elo_from_score(low), elo_from_score(high), mean)
+
+
+@dataclass
+class SprtState:
+    """The test so far: the pairs finished, their pentanomial counts, the games' W/D/L for A."""
+
+    bounds: SprtBounds
+    counts: list[int] = field(default_factory=lambda: [0] * 5)
+    wins: int = 0
+    draws: int = 0
+    losses: int = 0
+
+    def add_pair(self, scores: Sequence[float]) -> None:
+        """A finished pair: A's score (1, ½, 0) in each of its two games."""
+        for s in scores:
+            if s == 1.0:
+                self.wins += 1
+            elif s == 0.0:
+                self.losses += 1
+            else:
+                self.draws += 1
+        self.counts[pair_category(sum(scores))] += 1
+
+    @property
+    def pairs(self) -> int:
+        return sum(self.counts)
+
+    @property
+    def llr(self) -> float:
+        return llr(self.counts, self.bounds)
+
+    @property
+    def decision(self) -> str | None:
+        """``"H1"`` (A is at least elo1 stronger), ``"H0"`` (at most elo0), or ``None`` while undecided."""
+        value = self.llr
+        if value >= self.bounds.upper:
+            return "H1"
+        if value <= self.bounds.lower:
+            return "H0"
+        return None
+
+    def summary(self) -> str:
+        b = self.bounds
+        text = (f"{2 * self.pairs} games ({self.pairs} pairs): A {self.wins} won, {self.draws} drawn, {self.losses} "
+                f"lost; pentanomial {self.counts}; LLR {self.llr:+.2f} [{b.lower:+.2f}, {b.upper:+.2f}]")
+        if self.pairs:
+            e = elo_estimate(self.counts)
+            text += f"; Elo {_elo(e.elo)} (95%: {_elo(e.low)} to {_elo(e.high)})"
+        return text
+
+
+def _elo(x: float) -> str:
+    return "+inf" if x == math.inf else "-inf" if x == -math.inf else f"{x:+.1f}"
+
+
+def run_sprt(
+    state: SprtState,
+    results: Iterable[tuple[int, float]],
+    *,
+    on_pair: Callable[[SprtState], None] | None = None,
+    max_pairs: int | None = None,
+) -> SprtState:
+    """Feed ``results`` — ``(game index, A's score)`` as games finish, game 2k and 2k + 1 forming pair k — into
+    ``state`` until a bound is crossed or ``max_pairs`` pairs are in; ``on_pair`` sees the state after each pair."""
+    halves: dict[int, float] = {}
+    for index, score in results:
+        k = index // 2
+        if k in halves:
+            state.add_pair((halves.pop(k), score))
+            if on_pair is not None:
+                on_pair(state)
+            if state.decision is not None or (max_pairs is not None and state.pairs >= max_pairs):
+                break
+        else:
+            halves[k] = score
+    return state
+
+
+# --------------------------------------------------------------------------- sumito sprt
+def sprt_tasks(a: str, b: str, openings: Sequence[str], pairs: int, seed: int, rules, movetime: float | None,
+               clock: tuple[float, float] | None) -> list:
+    """The games of the test: pair k from opening k (cycling), A Black in game 2k and White in game 2k + 1.
+    Player A is player 0 of the arena's results, B player 1; every game has its own derived seed."""
+    from sumito.arena.match import GameTask, derive_seed, game_seed
+    from sumito.players.base import seeded_spec
+
+    tasks = []
+    for k in range(pairs):
+        start = Position.from_string(openings[k % len(openings)])
+        for half in (0, 1):
+            index = 2 * k + half
+            s = game_seed(seed, index)
+            black, white = (0, 1) if half == 0 else (1, 0)
+            specs = (a, b)
+            tasks.append(GameTask(
+                black=seeded_spec(specs[black], derive_seed(s, 1)), white=seeded_spec(specs[white], derive_seed(s, 2)),
+                start=start.to_string(), win_threshold=start.variant.win_threshold, inline_only=False, rules=rules,
+                movetime=movetime, clock=clock, seed=s, index=index, black_id=black, white_id=white,
+            ))
+    return tasks
+
+
+def add_sprt_command(sub: Any) -> None:
+    from sumito.arena.match import DEFAULT_RULES
+    from sumito.cliargs import add_backend_args, add_rules_args, time_control
+
+    p = sub.add_parser(
+        "sprt",
+        help="a sequential probability ratio test: is A at least ELO1 stronger than B, or at most ELO0?",
+        description="Play pairs of games between A and B (each pair from one opening of the suite, colours swapped) "
+        "until the log-likelihood ratio of H1 (A is elo1 Elo stronger) against H0 (elo0) crosses a bound, as "
+        "fishtest does (pentanomial statistics); print A's Elo with its 95%% interval and the LLR.",
+    )
+    p.add_argument("a", metavar="A", help="player spec, e.g. engine:time=0.1")
+    p.add_argument("b", metavar="B", help="player spec")
+    p.add_argument("--elo0", type=float, default=0.0, help="H0: A is elo0 stronger (default 0)")
+    p.add_argument("--elo1", type=float, default=10.0, help="H1: A is elo1 stronger (default 10)")
+    p.add_argument("--alpha", type=float, default=0.05, help="false H1 rate (default 0.05)")
+    p.add_argument("--beta", type=float, default=0.05, help="false H0 rate (default 0.05)")
+    p.add_argument("--max-games", type=int, default=20_000, metavar="N",
+                   help="stop undecided after N games (default 20000)")
+    p.add_argument("--openings", default=None, metavar="FILE",
+                   help="the opening suite, one position string a line (default: the shipped suite of 200 balanced "
+                   "positions from Standard and Belgian Daisy)")
+    p.add_argument("--movetime", type=float, default=None, metavar="S", help="seconds per move given to the players")
+    p.add_argument("--tc", type=time_control, default=None, metavar="BASE+INC", help="a clock for each side")
+    add_rules_args(p, DEFAULT_RULES)
+    p.add_argument("--seed", type=int, default=0, help="seed of the players' random choices (default 0)")
+    p.add_argument("--workers", type=int, default=None, metavar="K", help="games at once (default: all cores)")
+    add_backend_args(p)
+    p.set_defaults(func=cmd_sprt)
+
+
+def cmd_sprt(args: Any) -> int:
+    import contextlib
+
+    from sumito.arena.match import ArenaSettings, play_game
+    from sumito.arena.openings import load_openings
+    from sumito.cliargs import executor_from_args, rules_from_args
+    from sumito.procs import cap_workers
+
+    bounds = SprtBounds(args.elo0, args.elo1, args.alpha, args.beta)
+    if not 2 <= args.max_games <= 10_000_000:
+        raise ArenaError(f"--max-games must be from 2 to 10000000, not {args.max_games}")
+    openings = load_openings(args.openings)
+    rules = rules_from_args(args)
+    ArenaSettings(start=openings[0], win_threshold=6, rules=rules, movetime=args.movetime, clock=args.tc,
+                  seed=args.seed)  # the arena's own checks of the clock, movetime and seed
+    tasks = sprt_tasks(args.a, args.b, openings, args.max_games // 2, args.seed, rules, args.movetime, args.tc)
+    workers = args.workers
+    if workers is not None and workers >= 1 and args.backend == "process":
+        workers = cap_workers(workers)
+    executor = executor_from_args(args, workers)
+    state = SprtState(bounds)
+    print(f"sprt: {args.a} (A) against {args.b} (B); H0 {bounds.elo0:+g} Elo, H1 {bounds.elo1:+g} Elo, alpha "
+          f"{bounds.alpha:g}, beta {bounds.beta:g}; {len(openings)} openings; at most {len(tasks)} games on "
+          f"{executor.workers} worker(s)", file=sys.stderr)
+
+    def scores():
+        with contextlib.closing(executor.run(play_game, tasks)) as stream:
+            for index, result in stream:
+                yield index, result.score_of(0)
+
+    def report(s: SprtState) -> None:
+        if s.pairs % 10 == 0:
+            print(f"  {s.summary()}", file=sys.stderr, flush=True)
+
+    try:
+        run_sprt(state, scores(), on_pair=report, max_pairs=len(tasks) // 2)
+    except KeyboardInterrupt:
+        print(f"sprt: interrupted; {state.summary()}", file=sys.stderr)
+        return 130
+    decision = state.decision
+    verdict = {"H1": f"H1 accepted: A is at least {bounds.elo1:+g} Elo stronger than B",
+               "H0": f"H0 accepted: A is at most {bounds.elo0:+g} Elo stronger than B",
+               None: "undecided after the maximum number of games"}[decision]
+    print(verdict)
+    print(state.summary())
+    return 0
