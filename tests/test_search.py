@@ -300,3 +300,19 @@ def test_a_single_root_move_is_searched_to_full_depth_for_analysis():
     searcher = Searcher(ev.kind, ev.params, 1 << 14)
     assert searcher.search(SearchContext.of(pos), one, max_depth=4).depth == 1  # play: no need to think
     assert searcher.search(SearchContext.of(pos), one, max_depth=4, quick_single=False).depth == 4
+
+
+@pytest.mark.parametrize("width", [1.0, 250.0])
+def test_aspiration_windows_give_the_full_window_score(width):
+    """A narrow window (1 point: it fails on almost every iteration, so the widening runs) and the
+    default-sized one both end on the score the full-window search finds at the same depth."""
+    ev = named_evaluation("linear")
+    for pos in multipv_positions():
+        codes = pos.legal_move_codes()
+        full = Searcher(ev.kind, ev.params, 1 << 16).search(SearchContext.of(pos), codes, max_depth=6)
+        narrow = Searcher(ev.kind, ev.params, 1 << 16, aspiration=width).search(
+            SearchContext.of(pos), codes, max_depth=6
+        )
+        assert narrow.depth == full.depth == 6
+        assert narrow.score == pytest.approx(full.score), pos.to_string()
+        assert narrow.move in set(codes.tolist()) and narrow.pv[0] == narrow.move

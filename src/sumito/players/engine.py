@@ -53,6 +53,7 @@ class EnginePlayer(PlayerBase):
         contempt: float = 20.0,
         net: str | None = None,
         multipv: int = 1,
+        aspiration: float = 0.0,
     ) -> None:
         if not 1 <= multipv <= MAX_MULTIPV:
             raise PlayerSpecError(f"engine multipv must be from 1 to {MAX_MULTIPV}, not {multipv}")
@@ -86,7 +87,9 @@ class EnginePlayer(PlayerBase):
         self.time = time
         self.depth = depth
         entries = 1 << max(10, int(np.log2(hash * 2**20 / 22)))  # about 22 bytes an entry
-        self.searcher = Searcher(self.evaluation.kind, self.evaluation.params, entries, contempt)
+        if not (math.isfinite(aspiration) and aspiration >= 0):
+            raise PlayerSpecError(f"engine aspiration must be 0 (off) or a positive width, not {aspiration}")
+        self.searcher = Searcher(self.evaluation.kind, self.evaluation.params, entries, contempt, aspiration)
         parts = []
         if time is not None:
             parts.append(f"time={time:g}")
@@ -102,6 +105,8 @@ class EnginePlayer(PlayerBase):
             parts.append(f"net={net}")
         if multipv != 1:
             parts.append(f"multipv={multipv}")
+        if aspiration:
+            parts.append(f"aspiration={aspiration:g}")
         self.multipv = multipv
         #: called after each completed iteration of :meth:`choose` or :meth:`analyse` (in the thread
         #: that searches) with what the search found so far; the protocol streams its info lines so
@@ -213,6 +218,8 @@ register(
             "weights": Option(str, None, f"evaluation weights separated by '/' (linear: {'/'.join(LINEAR_TERMS)})"),
             "multipv": Option(int, 1, "search the best N moves with exact scores (for analysis; slower)", low=1,
                               high=MAX_MULTIPV),
+            "aspiration": Option(float, 0.0, "aspiration window from depth 5, in evaluation units (a marble is "
+                                 "1000 with the linear evaluation); 0 = full windows", low=0, high=1e6),
         },
         help="Sumito's engine: iterative-deepening PVS with a transposition table and quiescence",
     )

@@ -45,6 +45,8 @@ from sumito.search.context import MAX_PLY, WIN, WIN_BOUND, SearchContext
 from sumito.stopping import STOP, call_stoppable
 
 EXACT, LOWER, UPPER = 1, 2, 3
+ASPIRATION_DEPTH = 5  # shallower iterations are too cheap to gain from a narrow window
+ASPIRATION_FULL = 16_000.0  # a window wider than this (16 marbles) is the full one
 HISTORY_SIZE = 1 << 15  # history is indexed by the move's start, direction, count and broadside bits
 KILLERS = HISTORY_SIZE  # the killer moves live in the history array after the counts
 NULL_REDUCTION = 2
@@ -379,11 +381,15 @@ def mate_moves(score: float) -> int | None:
 class Searcher:
     """Iterative deepening over :func:`_pvs`, keeping its tables from one move to the next."""
 
-    def __init__(self, kind: int, params: np.ndarray, hash_entries: int = 1 << 20, contempt: float = 0.0) -> None:
+    def __init__(self, kind: int, params: np.ndarray, hash_entries: int = 1 << 20, contempt: float = 0.0,
+                 aspiration: float = 0.0) -> None:
         if hash_entries & (hash_entries - 1):
             raise ValueError("the number of hash entries must be a power of two")
         self.kind = kind
         self.contempt = contempt  # what a draw (repetition, no moves) costs the searching side
+        # aspiration windows: from ASPIRATION_DEPTH on, each iteration first searches the previous score
+        # ± this many points (0: always the full window), widening fourfold on each failure
+        self.aspiration = aspiration
         self.params = np.ascontiguousarray(params, dtype=np.float64)
         self.tt_keys = np.zeros(hash_entries, dtype=np.uint64)
         self.tt_info = np.zeros(hash_entries, dtype=np.int32)  # move, depth and bound kind in one
@@ -455,7 +461,7 @@ class Searcher:
                 stats[BEST] = -1
                 stats[ROOT_COUNT] = n_root
                 self.moves[0, :n_root] = root_moves
-                call_stoppable(_pvs, ctx.board, ctx.side, ctx.lost, depth, -np.inf, np.inf, 0, ctx.hash, False, shared)
+                self._aspirated_iteration(ctx, depth, best_score, shared, stats, iteration_scores)
                 index = int(stats[BEST])
                 if stats[ABORTED]:
                     # a move that beat the previous best in the unfinished iteration is still better
@@ -493,6 +499,29 @@ class Searcher:
         if not lines or lines[0].move != best_move:
             lines = [PVLine(best_move, best_score, self.principal_variation(ctx, best_move))]
         return SearchResult(best_move, best_score, depth_done, int(stats[NODES]), seconds_used, lines[0].pv, lines)
+
+    def _aspirated_iteration(self, ctx: SearchContext, depth: int, previous: float, shared: tuple,
+                             stats: np.ndarray, iteration_scores: np.ndarray) -> None:
+        """One single-PV iteration at the root: in a window around ``previous`` (aspiration), searched again
+        with a wider window while the score falls outside it, or with the full window."""
+        alpha, beta = -np.inf, np.inf
+        delta = self.aspiration
+        if delta > 0 and depth >= ASPIRATION_DEPTH and abs(previous) < WIN_BOUND:
+            alpha, beta = previous - delta, previous + delta
+        while True:
+            call_stoppable(_pvs, ctx.board, ctx.side, ctx.lost, depth, alpha, beta, 0, ctx.hash, False, shared)
+            if stats[ABORTED] or stats[BEST] < 0:
+                return
+            score = float(iteration_scores[int(stats[BEST])])
+            if alpha < score < beta or (alpha == -np.inf and beta == np.inf):
+                return
+            delta *= 4
+            if score <= alpha:
+                alpha = previous - delta if delta < ASPIRATION_FULL else -np.inf
+            if score >= beta:
+                beta = previous + delta if delta < ASPIRATION_FULL else np.inf
+            iteration_scores[:] = -np.inf
+            stats[BEST] = -1
 
     def _multipv_iteration(
         self,
