@@ -36,8 +36,10 @@ from sumito.engine import BLACK, DrawRules, Position
 from sumito.engine.game import Outcome
 from sumito.players import make_player
 from sumito.players.base import MAX_SEED, seeded_spec
-from sumito.rl.core import CHANNELS, ArrayGame
+from sumito.rl.core import ArrayGame
 from sumito.rl.options import EnvOptionError, EnvOptions
+from sumito.rl.render import render_frame
+from sumito.rl.spaces import observation_space
 
 COLORS = ("black", "white", "random")
 ILLEGAL_ACTION = "illegal-action"  # why a game ended that the agent forfeited by an illegal action
@@ -97,11 +99,8 @@ class SingleAgentEnv(gymnasium.Env):
         self.color_choice = color
         self.render_mode = render_mode
         self.game = ArrayGame(self.options.start_position(), self.options.rules)
-        rows, n = self.game.rows, self.game.space.n
-        self.observation_space = spaces.Dict({
-            "observation": spaces.Box(0.0, 1.0, (rows, rows, CHANNELS), dtype=np.float32),
-            "action_mask": spaces.Box(0, 1, (n,), dtype=np.int8),
-        })
+        n = self.game.space.n
+        self.observation_space = observation_space(self.game)
         self.action_space = LegalActions(n, self.game)
         self.color = BLACK
         self._history: list[int] = []
@@ -184,19 +183,7 @@ class SingleAgentEnv(gymnasium.Env):
         return self.game.position()
 
     def render(self) -> str | np.ndarray | None:
-        if self.render_mode is None:
-            return None
-        if self.render_mode == "rgb_array":
-            from sumito.rl.render import board_image
-
-            return board_image(self.game.position())
-        from sumito.engine import render
-
-        text = render(self.game.position())
-        if self.render_mode == "human":
-            print(text)
-            return None
-        return text
+        return render_frame(self.game.position(), self.render_mode)
 
 
 def single_agent_env(opponent: str = "engine:depth=2", color: str = "black", **options: Any) -> SingleAgentEnv:

@@ -30,8 +30,10 @@ from pettingzoo import AECEnv
 from pettingzoo.utils import OrderEnforcingWrapper
 
 from sumito.engine import BLACK, DrawRules, Position
-from sumito.rl.core import CHANNELS, ArrayGame
+from sumito.rl.core import ArrayGame
 from sumito.rl.options import EnvOptions
+from sumito.rl.render import render_frame
+from sumito.rl.spaces import observation_space
 
 AGENTS = ("black", "white")
 
@@ -52,12 +54,8 @@ class AbaloneEnv(AECEnv):
         self.render_mode = options.render_mode
         self.game = ArrayGame(options.start_position(), options.rules)
         self.possible_agents = list(AGENTS)
-        rows = self.game.rows
         n = self.game.space.n
-        space = spaces.Dict({
-            "observation": spaces.Box(0.0, 1.0, (rows, rows, CHANNELS), dtype=np.float32),
-            "action_mask": spaces.Box(0, 1, (n,), dtype=np.int8),
-        })
+        space = observation_space(self.game)
         self.observation_spaces = dict.fromkeys(AGENTS, space)
         self.action_spaces = {agent: spaces.Discrete(n) for agent in AGENTS}
         self._no_actions = np.zeros(n, dtype=np.int8)
@@ -147,19 +145,7 @@ class AbaloneEnv(AECEnv):
         return self.game.position()
 
     def render(self) -> str | np.ndarray | None:
-        if self.render_mode is None:
-            return None
-        if self.render_mode == "rgb_array":
-            from sumito.rl.render import board_image
-
-            return board_image(self.game.position())
-        from sumito.engine import render
-
-        text = render(self.game.position())
-        if self.render_mode == "human":
-            print(text)
-            return None
-        return text
+        return render_frame(self.game.position(), self.render_mode)
 
     def close(self) -> None:
         pass

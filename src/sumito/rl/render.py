@@ -19,6 +19,22 @@ MARBLE = {BLACK: "#1b1b1b", WHITE: "#f4f4f0"}
 RIM = {BLACK: "#000000", WHITE: "#9a9a9a"}
 
 
+def render_frame(position: Position, mode: str | None) -> str | np.ndarray | None:
+    """What an environment's ``render()`` returns in ``mode``: ``"rgb_array"`` the image, ``"ansi"``
+    the text board, ``"human"`` prints the text board (and returns None), ``None`` nothing."""
+    if mode is None:
+        return None
+    if mode == "rgb_array":
+        return board_image(position)
+    from sumito.engine import render
+
+    text = render(position)
+    if mode == "human":
+        print(text)
+        return None
+    return text
+
+
 def cell_xy(row: int, diag: int, side: int) -> tuple[float, float]:
     """Centre of cell (row, diagonal) in unit cell spacings: rows upwards, a1 at the lower left."""
     return diag - 0.5 * row - 0.5 * (side - 1), (row - (side - 1)) * math.sqrt(3) / 2
