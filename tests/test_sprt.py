@@ -125,3 +125,17 @@ def test_sumito_sprt_bad_arguments_are_one_line_errors(capsys):
     assert "--elo0 must be below --elo1" in err and err.count("\n") == 1
     assert main(["sprt", "greedy", "random", "--openings", "/nonexistent/suite.txt"]) == 2
     assert "not a file" in capsys.readouterr().err
+
+
+def test_sumito_sprt_goes_on_from_its_journal(tmp_path, capsys):
+    journal = tmp_path / "games.jsonl"
+    args = ["sprt", "greedy", "random", "--elo1", "50", "--workers", "1", "--journal", str(journal)]
+    assert main([*args, "--max-games", "10"]) == 0
+    first = capsys.readouterr().out
+    assert "undecided" in first and len(journal.read_text().splitlines()) == 10
+    # a larger --max-games keeps the first ten games and plays on to a decision
+    assert main([*args, "--max-games", "400"]) == 0
+    out = capsys.readouterr()
+    assert "10 games kept" in out.err and out.out.startswith("H1 accepted")
+    again = main([*args, "--max-games", "400"])
+    assert again == 0 and capsys.readouterr().out == out.out  # all from the journal: the same test

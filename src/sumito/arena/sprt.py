@@ -267,6 +267,9 @@ def add_sprt_command(sub: Any) -> None:
     p.add_argument("--tc", type=time_control, default=None, metavar="BASE+INC", help="a clock for each side")
     add_rules_args(p, DEFAULT_RULES)
     p.add_argument("--seed", type=int, default=0, help="seed of the players' random choices (default 0)")
+    p.add_argument("--journal", default=None, metavar="FILE",
+                   help="keep every finished game in FILE (JSON lines): the same command again, or with a larger "
+                   "--max-games, takes the games from there and plays only the rest")
     p.add_argument("--workers", type=int, default=None, metavar="K", help="games at once (default: all cores)")
     add_backend_args(p)
     p.set_defaults(func=cmd_sprt)
@@ -297,8 +300,17 @@ def cmd_sprt(args: Any) -> int:
           f"{bounds.alpha:g}, beta {bounds.beta:g}; {len(openings)} openings; at most {len(tasks)} games on "
           f"{executor.workers} worker(s)", file=sys.stderr)
 
+    if args.journal:
+        from sumito.arena.journal import GameJournal
+
+        journal = GameJournal(args.journal)
+        print(f"journal {args.journal}: {len(journal)} games kept", file=sys.stderr)
+        games = journal.play(executor, tasks)
+    else:
+        games = executor.run(play_game, tasks)
+
     def scores():
-        with contextlib.closing(executor.run(play_game, tasks)) as stream:
+        with contextlib.closing(games) as stream:
             for index, result in stream:
                 yield index, result.score_of(0)
 
