@@ -84,7 +84,7 @@ def main() -> None:
                     break
                 depth, spent, nodes = depth + 1, spent + last, nodes + n
             base_nps = nodes / spent if spent else 0.0
-            print(f"{name:<52} {budget:>5.0f}s | {r.depth:>12} {r.nodes_per_second:>10,.0f} | {depth:>14} "
+            print(f"{name:<52} {budget:>5g}s | {r.depth:>12} {r.nodes_per_second:>10,.0f} | {depth:>14} "
                   f"{base_nps:>10,.0f}")
     print()
     print("target (issue 3): at least 1,000,000 nodes/s, and depth 7 from the Standard start within 10 s")
