@@ -21,6 +21,7 @@ from dataclasses import asdict, fields
 from pathlib import Path
 from typing import Any
 
+from sumito.arena.errors import ArenaError
 from sumito.arena.executor import Executor
 from sumito.arena.match import GameResult, GameTask, play_game
 from sumito.engine import DrawRules
@@ -53,14 +54,20 @@ class GameJournal:
     def __init__(self, path: str | os.PathLike[str]) -> None:
         self.path = Path(path)
         self.done: dict[str, GameResult] = {}
-        if self.path.exists():
-            with self.path.open(encoding="utf-8", errors="replace") as fh:
-                for line in fh:
-                    try:
-                        row = json.loads(line)
-                        self.done[row["key"]] = result_from_json(row["result"])
-                    except (ValueError, TypeError, KeyError, AttributeError):
-                        continue  # a line cut short by a kill
+        if self.path.exists() and not self.path.is_file():
+            raise ArenaError(f"games journal {self.path}: not a regular file")
+        try:
+            if self.path.exists():
+                with self.path.open(encoding="utf-8", errors="replace") as fh:
+                    for line in fh:
+                        try:
+                            row = json.loads(line)
+                            self.done[row["key"]] = result_from_json(row["result"])
+                        except (ValueError, TypeError, KeyError, AttributeError):
+                            continue  # a line cut short by a kill
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise ArenaError(f"games journal {self.path}: {exc.strerror or exc}") from None
 
     def __len__(self) -> int:
         return len(self.done)
@@ -77,7 +84,6 @@ class GameJournal:
                 todo.append(i)
         if not todo:
             return
-        self.path.parent.mkdir(parents=True, exist_ok=True)
         with self.path.open("a+b") as fh:
             fh.seek(0, os.SEEK_END)
             if fh.tell():  # a line cut short by a kill has no newline: end it, or the next game joins it

@@ -280,12 +280,16 @@ def _describe(exc: BaseException) -> str:
 
 
 # --------------------------------------------------------------------------- scheduling
-def schedule(players: Sequence[str], games_per_pair: int, settings: ArenaSettings) -> list[GameTask]:
+def schedule(
+    players: Sequence[str], games_per_pair: int, settings: ArenaSettings, starts: Sequence[str] | None = None
+) -> list[GameTask]:
     """The games of a round robin among ``players`` (a match is the two-player case).
 
     Every pair plays ``games_per_pair`` games: for each pair of games (one per colour assignment,
     the lower-numbered player Black first) the same random opening. The schedule goes round by
     round (games 1–2 of every pair, then games 3–4, …), so an interrupted tournament is balanced.
+    With ``starts`` (position strings of ``settings``' board, an opening suite), the k-th pair of
+    games starts from ``starts[k % len(starts)]`` instead, without random plies.
     """
     if games_per_pair < 1:
         raise ArenaError(f"the number of games must be at least 1, not {games_per_pair}")
@@ -301,8 +305,14 @@ def schedule(players: Sequence[str], games_per_pair: int, settings: ArenaSetting
     for rnd in range(math.ceil(games_per_pair / 2)):
         for i, j in pairs:
             first = len(tasks)
-            opening_rng = np.random.default_rng(np.random.SeedSequence(game_seed(settings.seed, first), spawn_key=(0,)))
-            opening = choose_opening(start, settings.rules, settings.opening_plies, opening_rng)
+            if starts:
+                pair_start, opening = starts[(first // 2) % len(starts)], ()
+            else:
+                pair_start = settings.start
+                opening_rng = np.random.default_rng(
+                    np.random.SeedSequence(game_seed(settings.seed, first), spawn_key=(0,))
+                )
+                opening = choose_opening(start, settings.rules, settings.opening_plies, opening_rng)
             for k in (2 * rnd, 2 * rnd + 1):
                 if k >= games_per_pair:
                     break
@@ -313,7 +323,7 @@ def schedule(players: Sequence[str], games_per_pair: int, settings: ArenaSetting
                     GameTask(
                         black=seeded_spec(players[black], derive_seed(seed, 1)),
                         white=seeded_spec(players[white], derive_seed(seed, 2)),
-                        start=settings.start,
+                        start=pair_start,
                         win_threshold=settings.win_threshold,
                         inline_only=settings.inline_only,
                         rules=settings.rules,

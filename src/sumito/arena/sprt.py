@@ -29,14 +29,12 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-import numpy as np
-
 from sumito.arena.errors import ArenaError
 from sumito.arena.ratings import Z95, elo_from_score, expected_score
 from sumito.engine import Position
 
 #: a pair's score per game, for the pentanomial counts 0, ½, 1, 1½, 2 points over two games
-PAIR_SCORES = np.array([0.0, 0.25, 0.5, 0.75, 1.0])
+PAIR_SCORES = (0.0, 0.25, 0.5, 0.75, 1.0)
 REGULARISE = 1e-3  # what a zero count counts as (fishtest's)
 
 
@@ -90,7 +88,7 @@ def pentanomial(pair_points: Iterable[float]) -> tuple[int, int, int, int, int]:
 
 def _closest(p_hat: Sequence[float], s: float) -> list[float]:
     """The distribution over :data:`PAIR_SCORES` with mean ``s`` that is closest to ``p_hat`` in likelihood."""
-    d = [a - s for a in PAIR_SCORES.tolist()]
+    d = [a - s for a in PAIR_SCORES]
     if max(d) <= 0 or min(d) >= 0:  # s outside (0, 1): no such distribution
         raise ArenaError(f"an expected score must be strictly between 0 and 1, not {s}")
     # f(λ) = Σ p̂ d / (1 + λ d) falls from +∞ to −∞ on (−1/max d, −1/min d): bisect for its root (plain
@@ -134,9 +132,9 @@ def elo_estimate(counts: Sequence[int]) -> EloEstimate:
     n = sum(counts)
     if n == 0:
         raise ArenaError("no pairs of games yet")
-    p = np.array(counts, dtype=float) / n
-    mean = float(np.sum(p * PAIR_SCORES))
-    se = math.sqrt(float(np.sum(p * (PAIR_SCORES - mean) ** 2)) / n)
+    p = [c / n for c in counts]
+    mean = sum(q * a for q, a in zip(p, PAIR_SCORES))
+    se = math.sqrt(sum(q * (a - mean) ** 2 for q, a in zip(p, PAIR_SCORES)) / n)
     low, high = max(mean - Z95 * se, 0.0), min(mean + Z95 * se, 1.0)
     return EloEstimate(elo_from_score(mean), elo_from_score(low), elo_from_score(high), mean)
 
@@ -218,29 +216,6 @@ def run_sprt(
 
 
 # --------------------------------------------------------------------------- sumito sprt
-def sprt_tasks(a: str, b: str, openings: Sequence[str], pairs: int, seed: int, rules, movetime: float | None,
-               clock: tuple[float, float] | None) -> list:
-    """The games of the test: pair k from opening k (cycling), A Black in game 2k and White in game 2k + 1.
-    Player A is player 0 of the arena's results, B player 1; every game has its own derived seed."""
-    from sumito.arena.match import GameTask, derive_seed, game_seed
-    from sumito.players.base import seeded_spec
-
-    tasks = []
-    for k in range(pairs):
-        start = Position.from_string(openings[k % len(openings)])
-        for half in (0, 1):
-            index = 2 * k + half
-            s = game_seed(seed, index)
-            black, white = (0, 1) if half == 0 else (1, 0)
-            specs = (a, b)
-            tasks.append(GameTask(
-                black=seeded_spec(specs[black], derive_seed(s, 1)), white=seeded_spec(specs[white], derive_seed(s, 2)),
-                start=start.to_string(), win_threshold=start.variant.win_threshold, inline_only=False, rules=rules,
-                movetime=movetime, clock=clock, seed=s, index=index, black_id=black, white_id=white,
-            ))
-    return tasks
-
-
 def add_sprt_command(sub: Any) -> None:
     from sumito.arena.match import DEFAULT_RULES
     from sumito.cliargs import add_backend_args, add_rules_args, time_control
@@ -278,7 +253,7 @@ def add_sprt_command(sub: Any) -> None:
 def cmd_sprt(args: Any) -> int:
     import contextlib
 
-    from sumito.arena.match import ArenaSettings, play_game
+    from sumito.arena.match import ArenaSettings, play_game, schedule
     from sumito.arena.openings import load_openings
     from sumito.cliargs import executor_from_args, rules_from_args
     from sumito.procs import cap_workers
@@ -288,26 +263,28 @@ def cmd_sprt(args: Any) -> int:
         raise ArenaError(f"--max-games must be from 2 to 10000000, not {args.max_games}")
     openings = load_openings(args.openings)
     rules = rules_from_args(args)
-    ArenaSettings(start=openings[0], win_threshold=6, rules=rules, movetime=args.movetime, clock=args.tc,
-                  seed=args.seed)  # the arena's own checks of the clock, movetime and seed
-    tasks = sprt_tasks(args.a, args.b, openings, args.max_games // 2, args.seed, rules, args.movetime, args.tc)
+    first = Position.from_string(openings[0])
+    settings = ArenaSettings(start=openings[0], win_threshold=first.variant.win_threshold, rules=rules,
+                             movetime=args.movetime, clock=args.tc, seed=args.seed, opening_plies=0)
+    # pair k from opening k (cycling), A Black in game 2k and White in game 2k + 1: player 0 is A
+    tasks = schedule([args.a, args.b], 2 * (args.max_games // 2), settings, starts=openings)
     workers = args.workers
     if workers is not None and workers >= 1 and args.backend == "process":
         workers = cap_workers(workers)
+    journal = None
+    if args.journal:  # opened before anything runs: a bad path is an error now
+        from sumito.arena.journal import GameJournal
+
+        journal = GameJournal(args.journal)
     executor = executor_from_args(args, workers)
     state = SprtState(bounds)
     print(f"sprt: {args.a} (A) against {args.b} (B); H0 {bounds.elo0:+g} Elo, H1 {bounds.elo1:+g} Elo, alpha "
           f"{bounds.alpha:g}, beta {bounds.beta:g}; {len(openings)} openings; at most {len(tasks)} games on "
           f"{executor.workers} worker(s)", file=sys.stderr)
-
-    if args.journal:
-        from sumito.arena.journal import GameJournal
-
-        journal = GameJournal(args.journal)
+    if journal is not None:
         print(f"journal {args.journal}: {len(journal)} games kept", file=sys.stderr)
-        games = journal.play(executor, tasks)
-    else:
-        games = executor.run(play_game, tasks)
+
+    games = journal.play(executor, tasks) if journal is not None else executor.run(play_game, tasks)
 
     def scores():
         with contextlib.closing(games) as stream:

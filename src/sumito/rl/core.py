@@ -36,6 +36,7 @@ from sumito.engine.geometry import geometry
 from sumito.rl.actions import action_space, fill_action_mask
 
 CHANNELS = 7
+ILLEGAL_ACTION = "illegal-action"  # why a game ended that a side forfeited by an illegal action
 
 #: the arena's draw rules: threefold repetition, a draw after 400 plies
 DEFAULT_RULES = DrawRules(max_plies=400, repetitions=3)
@@ -156,13 +157,24 @@ class ArrayGame:
         return other
 
     # ----------------------------------------------------------------- moves
+    def is_legal(self, action: object) -> bool:
+        """Whether ``action`` is one of this board's actions and legal now."""
+        return (isinstance(action, (np.integer, int)) and not isinstance(action, bool)
+                and 0 <= action < self.space.n and bool(self.mask[action]))
+
+    def forfeit(self, loser: int, reason: str) -> None:
+        """End the game for a reason the board does not show (an illegal action): ``loser`` loses, and
+        no action is legal any more; the marbles stay as they are."""
+        self.outcome = Outcome(3 - loser, reason)
+        self.mask[:] = 0
+
     def check(self, action: int) -> int:
         """``action`` as an int when it is legal now; an :class:`IllegalActionError` naming it otherwise."""
         space = self.space
+        if self.is_legal(action):
+            return int(action)
         if isinstance(action, (np.integer, int)) and not isinstance(action, bool) and 0 <= action < space.n:
             action = int(action)
-            if self.mask[action]:
-                return action
             why = "the game is over" if self.outcome is not None else "it is not a legal move in this position"
             raise IllegalActionError(f"action {action} ({space.notations[action]}) cannot be played: {why}")
         shown = repr(action)[:40]

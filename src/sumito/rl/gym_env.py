@@ -33,16 +33,14 @@ import numpy as np
 from gymnasium import spaces
 
 from sumito.engine import BLACK, DrawRules, Position
-from sumito.engine.game import Outcome
 from sumito.players import make_player
 from sumito.players.base import MAX_SEED, seeded_spec
-from sumito.rl.core import ArrayGame
+from sumito.rl.core import ILLEGAL_ACTION, ArrayGame
 from sumito.rl.options import EnvOptionError, EnvOptions
 from sumito.rl.render import render_frame
 from sumito.rl.spaces import observation_space
 
 COLORS = ("black", "white", "random")
-ILLEGAL_ACTION = "illegal-action"  # why a game ended that the agent forfeited by an illegal action
 
 
 class LegalActions(spaces.Discrete):
@@ -132,11 +130,8 @@ class SingleAgentEnv(gymnasium.Env):
         game = self.game
         if game.is_over:
             raise gymnasium.error.ResetNeeded("the game is over: call reset() before step()")
-        if self.options.illegal_action == "penalty" and not (
-            isinstance(action, (int, np.integer)) and 0 <= action < game.space.n and game.mask[action]
-        ):
-            game.outcome = Outcome(3 - self.color, ILLEGAL_ACTION)  # the agent forfeits; the board is untouched
-            game.mask[:] = 0
+        if self.options.illegal_action == "penalty" and not game.is_legal(action):
+            game.forfeit(self.color, ILLEGAL_ACTION)  # the agent loses; the board is untouched
             info = self._info()
             info["illegal_action"] = action
             return self._observation(), self.options.illegal_reward, True, False, info

@@ -30,7 +30,7 @@ from pettingzoo import AECEnv
 from pettingzoo.utils import OrderEnforcingWrapper
 
 from sumito.engine import BLACK, DrawRules, Position
-from sumito.rl.core import ArrayGame
+from sumito.rl.core import ILLEGAL_ACTION, ArrayGame
 from sumito.rl.options import EnvOptions
 from sumito.rl.render import render_frame
 from sumito.rl.spaces import observation_space
@@ -98,9 +98,8 @@ class AbaloneEnv(AECEnv):
         for name in AGENTS:
             self.rewards[name] = 0.0
         self._cumulative_rewards[agent] = 0.0
-        if self.options.illegal_action == "penalty" and not (
-            isinstance(action, (int, np.integer)) and 0 <= action < game.space.n and game.mask[action]
-        ):
+        if self.options.illegal_action == "penalty" and not game.is_legal(action):
+            game.forfeit(game.side, ILLEGAL_ACTION)  # the board untouched; no action legal any more
             self.rewards[agent] = self.options.illegal_reward
             self.terminations = dict.fromkeys(self.agents, True)
             self.infos[agent]["illegal_action"] = action
