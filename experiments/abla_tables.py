@@ -26,10 +26,9 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import json
 import sys
 from collections import defaultdict
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -37,8 +36,9 @@ from rich.console import Console
 from rich.table import Table
 
 from sumito.arena.db import GameArchive
-from sumito.arena.executor import Executor, available_cores, make_executor
-from sumito.arena.match import ArenaSettings, derive_seed, play_game, schedule
+from sumito.arena.executor import Executor, InlineExecutor, available_cores, make_executor
+from sumito.arena.journal import GameJournal, task_key
+from sumito.arena.match import ArenaSettings, derive_seed, schedule
 from sumito.arena.ratings import score_interval
 from sumito.cliargs import add_backend_args, executor_from_args
 from sumito.engine import SumitoError
@@ -78,39 +78,29 @@ class Played:
 
 def play(games: int, out: Path, workers: int | None, seed: int, report_only: bool = False, opening_plies: int = 2,
          extra: str = "", executor: Executor | None = None) -> list[Played]:
-    """The paper's pairings, ``games`` each, resuming from ``out/games.jsonl`` (``report_only``:
-    just the games played so far), played by ``executor`` (default: ``workers`` local processes)."""
-    out.mkdir(parents=True, exist_ok=True)
-    log = out / "games.jsonl"
-    done: dict[str, Played] = {}
-    if log.exists():
-        for line in log.read_text().splitlines():
-            try:
-                row = json.loads(line)
-                key = row.pop("key")
-                done[key] = Played(**row)
-            except (ValueError, TypeError, KeyError):
-                continue  # a line cut by a kill
-    todo, keys = [], []
+    """The paper's pairings, ``games`` each, resuming from the games journal ``out/games.jsonl``
+    (:class:`~sumito.arena.journal.GameJournal`; ``report_only``: just the games played so far),
+    played by ``executor`` (default: ``workers`` local processes)."""
+    journal = GameJournal(out / "games.jsonl")
+    tasks = []
     for k, pair in enumerate(PAIRINGS):
         settings = ArenaSettings.from_layout("standard", seed=derive_seed(seed, k), opening_plies=opening_plies)
-        for task in schedule([spec + extra for spec in pair], games, settings):
-            key = f"{k}:{task.index}"
-            if key not in done and not report_only:
-                todo.append(task)
-                keys.append(key)
+        tasks += schedule([spec + extra for spec in pair], games, settings)
+    if report_only:
+        tasks = [t for t in tasks if task_key(t) in journal.done]
+    todo = sum(1 for t in tasks if task_key(t) not in journal.done)
     if not todo:
-        return list(done.values())
+        executor = InlineExecutor()  # everything is in the journal: no workers to start
     executor = executor or make_executor(workers)
-    with log.open("a") as f, contextlib.closing(executor.run(play_game, todo)) as stream:
-        for n, (i, r) in enumerate(stream, 1):
+    played = []
+    with contextlib.closing(journal.play(executor, tasks)) as stream:
+        for n, (_, r) in enumerate(stream, 1):
             g = Played(r.task.black, r.task.white, r.result, r.lost_black, r.lost_white)
-            done[keys[i]] = g
-            f.write(json.dumps({"key": keys[i], **asdict(g)}) + "\n")
-            f.flush()
-            print(f"{n}/{len(todo)}: {g.black} - {g.white} {g.result} ({g.lost_white}-{g.lost_black})",
-                  file=sys.stderr, flush=True)
-    return list(done.values())
+            played.append(g)
+            if n > len(tasks) - todo:  # a game played now, not one from the journal
+                print(f"{n - (len(tasks) - todo)}/{todo}: {g.black} - {g.white} {g.result} "
+                      f"({g.lost_white}-{g.lost_black})", file=sys.stderr, flush=True)
+    return played
 
 
 def score_cell(wins: int, draws: int, losses: int) -> str:
