@@ -258,9 +258,11 @@ def build_parser() -> argparse.ArgumentParser:
 
     from sumito.learn.alphalone_td import add_alphalone_td_command
     from sumito.learn.commands import add_train_command
+    from sumito.learn.nnue_commands import add_nnue_command
     from sumito.learn.plot import add_plot_command
 
     add_train_command(sub)
+    add_nnue_command(sub)
     add_alphalone_td_command(sub)
     add_plot_command(sub)
 

@@ -185,3 +185,65 @@ def claim_sqlite(
     if found != version:
         newer = " (written by a newer Sumito)" if found > version else ""
         raise error(f"{path} has schema version {found}{newer}; this Sumito reads version {version} of {what}")
+
+
+def read_file_bounded(path: str | os.PathLike[str], max_bytes: int, what: str) -> bytes:
+    """The bytes of ``path``, read only when it is a regular file of at most ``max_bytes`` (a FIFO or
+    ``/dev/zero`` is never read); otherwise a one-line :class:`ValueError` naming the file as ``what``."""
+    source = str(path)
+    try:
+        if Path(path).exists() and not Path(path).is_file():
+            raise ValueError(f"{source}: not a {what} (not a regular file)")
+        with Path(path).open("rb") as fh:
+            data = fh.read(max_bytes + 1)
+    except FileNotFoundError:
+        raise ValueError(f"{source}: no such file") from None
+    except OSError as exc:
+        raise ValueError(f"{source}: cannot read ({exc.strerror or exc})") from None
+    if len(data) > max_bytes:
+        raise ValueError(f"{source}: larger than {max_bytes // 2**20} MB; not a {what} of ours")
+    return data
+
+
+def read_npz_with_header(data: bytes, source: str, max_bytes: int, names: tuple[str, ...], what: str) -> tuple[
+        dict, dict]:
+    """The JSON header (the ``meta`` string) and the arrays ``names`` of a ``.npz`` archive in ``data``.
+
+    The sizes the archive declares are checked before anything is inflated (no zip bombs), pickles
+    are refused, and anything wrong is a one-line :class:`ValueError` naming ``source``. Missing
+    arrays are simply absent from the result (the caller names what it needs).
+    """
+    import io
+    import json
+    import zipfile
+
+    import numpy as np
+
+    if not data.startswith(b"PK\x03\x04"):
+        raise ValueError(f"{source}: not a {what} (expected a .npz archive)")
+    try:
+        with zipfile.ZipFile(io.BytesIO(data)) as archive:
+            inflated = sum(info.file_size for info in archive.infolist())
+        if inflated > max_bytes:
+            raise ValueError(f"{source}: its arrays would take {inflated:,} bytes; at most {max_bytes:,}")
+        with np.load(io.BytesIO(data), allow_pickle=False) as npz:
+            present = set(npz.files)
+            arrays = {name: npz[name] for name in (*names, "meta") if name in present}
+    except (zipfile.BadZipFile, EOFError, OSError, ValueError, KeyError) as exc:
+        if isinstance(exc, ValueError) and str(exc).startswith(source):
+            raise
+        lines = str(exc).strip().splitlines()
+        reason = lines[0] if lines else type(exc).__name__
+        raise ValueError(f"{source}: damaged or truncated {what} ({reason})") from None
+    if "meta" not in arrays:
+        raise ValueError(f"{source}: not a {what} (no 'meta' header)")
+    meta = arrays.pop("meta")
+    if meta.shape != () or meta.dtype.kind != "U":
+        raise ValueError(f"{source}: the 'meta' header is not a JSON string")
+    try:
+        header = json.loads(str(meta))
+    except json.JSONDecodeError as exc:
+        raise ValueError(f"{source}: the 'meta' header is not JSON ({exc.msg})") from None
+    if not isinstance(header, dict):
+        raise ValueError(f"{source}: the 'meta' header is not a JSON object")
+    return header, arrays

@@ -26,6 +26,8 @@ from numba import njit
 
 from sumito.engine.kernels import count_pushes
 from sumito.evaluation.learned import network_score
+from sumito.evaluation.nnue import BASE as NNUE_BASE
+from sumito.evaluation.nnue import nnue_score
 
 DIST, ADJ, EDGE, LINE3, TOUCHED, COUNT = range(6)
 N_RAW = 6
@@ -38,6 +40,7 @@ EVAL_ABLA = 1  # ABLA: w1*f1 + w2*f2, f1 = own - opponent summed distance, f2 = 
 EVAL_ALPHALONE = 2  # Alphalone: per-colour weights over five feature pairs (see ALPHALONE_FEATURES)
 EVAL_LINEAR = 3  # ours: material plus positional terms, all own minus opponent (see LINEAR_TERMS)
 EVAL_NETWORK = 4  # a trained value network (see sumito.evaluation.learned)
+EVAL_NNUE = 5  # an efficiently updatable network (see sumito.evaluation.nnue; the search keeps its accumulator)
 
 ALPHALONE_FEATURES = (
     "black_off",
@@ -145,7 +148,12 @@ def evaluate(board, side, lost_black, lost_white, cells, ring, offsets, edge_rin
     """
     if kind == EVAL_NETWORK:
         return network_score(board, side, lost_black, lost_white, cells, ring, offsets, params, scratch)
-    touches = kind == EVAL_ALPHALONE or (kind == EVAL_LINEAR and params[5] != 0.0)
+    if kind == EVAL_NNUE:
+        return nnue_score(board, side, lost_black, lost_white, cells, params, scratch) + nnue_base(
+            board, side, lost_black, lost_white, cells, ring, offsets, edge_ring, params, raw)
+    if kind == EVAL_LINEAR:
+        return linear_score(board, side, lost_black, lost_white, cells, ring, offsets, edge_ring, params, raw)
+    touches = kind == EVAL_ALPHALONE
     raw_features(board, cells, ring, offsets, edge_ring, raw, touches)
     me = side - 1
     op = 1 - me
@@ -168,7 +176,16 @@ def evaluate(board, side, lost_black, lost_white, cells, ring, offsets, edge_rin
         for j in range(N_ALPHALONE):
             total += params[base + j] * scratch[j]
         return total
-    # EVAL_LINEAR
+    return 0.0  # no other kinds
+
+
+@njit(cache=True, inline="always")
+def linear_score(board, side, lost_black, lost_white, cells, ring, offsets, edge_ring, params, raw):
+    """Our hand-set linear evaluation (see LINEAR_TERMS) with weights ``params[0:7]``."""
+    touches = params[5] != 0.0
+    raw_features(board, cells, ring, offsets, edge_ring, raw, touches)
+    me = side - 1
+    op = 1 - me
     lost_me = lost_black if side == 1 else lost_white
     lost_op = lost_white if side == 1 else lost_black
     total = params[0] * (lost_op - lost_me)
@@ -181,6 +198,15 @@ def evaluate(board, side, lost_black, lost_white, cells, ring, offsets, edge_rin
         # attacking pressure: the pushes each side could make now
         total += params[6] * (count_pushes(board, side, offsets, cells) - count_pushes(board, 3 - side, offsets, cells))
     return total
+
+
+@njit(cache=True, inline="always")
+def nnue_base(board, side, lost_black, lost_white, cells, ring, offsets, edge_ring, params, raw):
+    """The base evaluation an NNUE corrects (0 for a network without one; see sumito.evaluation.nnue)."""
+    if params[NNUE_BASE] == 0.0:
+        return 0.0
+    return linear_score(board, side, lost_black, lost_white, cells, ring, offsets, edge_ring,
+                        params[NNUE_BASE + 1 : NNUE_BASE + 8], raw)
 
 
 def work_arrays() -> tuple[np.ndarray, np.ndarray]:

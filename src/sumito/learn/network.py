@@ -43,14 +43,13 @@ from __future__ import annotations
 import io
 import json
 import math
-import zipfile
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
 from sumito.engine.errors import SumitoError
-from sumito.fileio import atomic_write_bytes
+from sumito.fileio import atomic_write_bytes, read_file_bounded, read_npz_with_header
 from sumito.nn import (  # noqa: F401  (the kernels, re-exported for the learning code)
     FAST,
     LINEAR,
@@ -362,44 +361,18 @@ class ValueNetwork:
     @classmethod
     def load(cls, path: str | Path) -> ValueNetwork:
         """Read a network written by :meth:`save`; a bad file raises :class:`NetworkError`."""
-        source = str(path)
         try:
-            if Path(path).exists() and not Path(path).is_file():  # /dev/zero, a FIFO, a folder: never read
-                raise NetworkError(f"{source}: not a network file (not a regular file)")
-            with Path(path).open("rb") as fh:
-                data = fh.read(MAX_NETWORK_BYTES + 1)
-        except FileNotFoundError:
-            raise NetworkError(f"{source}: no such file") from None
-        except OSError as exc:
-            raise NetworkError(f"{source}: cannot read ({exc.strerror or exc})") from None
-        if len(data) > MAX_NETWORK_BYTES:
-            raise NetworkError(f"{source}: larger than {MAX_NETWORK_BYTES // 2**20} MB; not a network file of ours")
-        return cls.from_bytes(data, source)
+            data = read_file_bounded(path, MAX_NETWORK_BYTES, "network file")
+        except ValueError as exc:
+            raise NetworkError(str(exc)) from None
+        return cls.from_bytes(data, str(path))
 
     @classmethod
     def from_bytes(cls, data: bytes, source: str = "network") -> ValueNetwork:
-        if not data.startswith(b"PK\x03\x04"):
-            raise NetworkError(f"{source}: not a network file (expected a .npz archive)")
         try:
-            # the sizes the archive declares, checked before anything is inflated (no zip bombs)
-            with zipfile.ZipFile(io.BytesIO(data)) as archive:
-                inflated = sum(info.file_size for info in archive.infolist())
-            if inflated > MAX_NETWORK_BYTES:
-                raise NetworkError(f"{source}: its arrays would take {inflated:,} bytes; at most {MAX_NETWORK_BYTES:,}")
-            with np.load(io.BytesIO(data), allow_pickle=False) as npz:
-                names = set(npz.files)
-                arrays = {name: npz[name] for name in (*ARRAY_NAMES, "meta") if name in names}
-        except (zipfile.BadZipFile, EOFError, OSError, ValueError, KeyError) as exc:
-            raise NetworkError(f"{source}: damaged or truncated network file ({_one_line(exc)})") from None
-        if "meta" not in arrays:
-            raise NetworkError(f"{source}: not a network file (no 'meta' header)")
-        meta = arrays["meta"]
-        if meta.shape != () or meta.dtype.kind != "U":
-            raise NetworkError(f"{source}: the 'meta' header is not a JSON string")
-        try:
-            header = json.loads(str(meta))
-        except json.JSONDecodeError as exc:
-            raise NetworkError(f"{source}: the 'meta' header is not JSON ({exc.msg})") from None
+            header, arrays = read_npz_with_header(data, source, MAX_NETWORK_BYTES, ARRAY_NAMES, "network file")
+        except ValueError as exc:
+            raise NetworkError(str(exc)) from None
         if not isinstance(header, dict) or header.get("format") != FORMAT:
             raise NetworkError(f"{source}: not a Sumito value network (format {_get(header, 'format')!r})")
         version = header.get("version")

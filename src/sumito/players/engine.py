@@ -21,8 +21,9 @@ import numpy as np
 
 from sumito.engine import Move, Position
 from sumito.evaluation import EVAL_LINEAR, LINEAR_TERMS, Evaluation, evaluation_names, named_evaluation
-from sumito.evaluation.features import EVAL_ALPHALONE, EVAL_NETWORK
+from sumito.evaluation.features import EVAL_ALPHALONE, EVAL_NETWORK, EVAL_NNUE
 from sumito.evaluation.learned import HEADER, SCALE, network_params
+from sumito.evaluation.nnue import NNUE, NNUEError, load_network
 from sumito.learn.network import ValueNetwork, network_path
 from sumito.players.base import (
     MAX_HASH_MB,
@@ -54,6 +55,7 @@ class EnginePlayer(PlayerBase):
         net: str | None = None,
         multipv: int = 1,
         aspiration: float = 0.0,
+        nnue: str | None = None,
     ) -> None:
         if not 1 <= multipv <= MAX_MULTIPV:
             raise PlayerSpecError(f"engine multipv must be from 1 to {MAX_MULTIPV}, not {multipv}")
@@ -82,6 +84,15 @@ class EnginePlayer(PlayerBase):
                 raise PlayerSpecError("engine: give either net= or eval=/weights=, not both")
             ValueNetwork.load(self.net)  # a bad file fails now, not mid-game; it is fitted to each board later
             self.evaluation = Evaluation(f"net {net}", EVAL_NETWORK, np.zeros(HEADER))
+        self.nnue: NNUE | None = None
+        if nnue is not None:
+            if weights is not None or eval != "linear" or net is not None:
+                raise PlayerSpecError("engine: give either nnue= or net=/eval=/weights=, not several")
+            try:
+                self.nnue = load_network(nnue)
+            except NNUEError as exc:
+                raise PlayerSpecError(f"engine: {exc}") from None
+            self.evaluation = Evaluation(f"nnue {nnue}", EVAL_NNUE, self.nnue.params())
         if time is None and depth is None:
             time = 1.0
         self.time = time
@@ -103,6 +114,8 @@ class EnginePlayer(PlayerBase):
             parts.append(f"contempt={contempt:g}")
         if net is not None:
             parts.append(f"net={net}")
+        if nnue is not None:
+            parts.append(f"nnue={nnue}")
         if multipv != 1:
             parts.append(f"multipv={multipv}")
         if aspiration:
@@ -123,7 +136,7 @@ class EnginePlayer(PlayerBase):
         if self.evaluation.kind == EVAL_LINEAR:
             weight = float(self.evaluation.params[0])
             return weight if weight > 0 else 1.0
-        if self.evaluation.kind == EVAL_NETWORK:
+        if self.evaluation.kind in (EVAL_NETWORK, EVAL_NNUE):
             return SCALE
         return 1.0
 
@@ -156,7 +169,10 @@ class EnginePlayer(PlayerBase):
             key = (v.side, v.marbles, v.win_threshold)
             if key not in self._net_params:
                 self._net_params[key] = network_params(self.net, *key)
-            self.searcher.params = self._net_params[key]
+            self.searcher.set_params(self._net_params[key])
+        if self.nnue is not None and position.variant.side != self.nnue.side:
+            raise ValueError(f"engine: the NNUE {self.nnue.source} is for the side-{self.nnue.side} board, "
+                             f"not side {position.variant.side}")
         codes = legal_codes(position) if moves is None else np.asarray(moves, dtype=np.int32)
         if len(codes) == 0:
             raise ValueError("no move to search")
@@ -215,6 +231,8 @@ register(
                 str, None, "a network file from `sumito train` as the evaluation (builtin, builtin-tdleaf: shipped)",
                 path=True,
             ),
+            "nnue": Option(str, None, "an NNUE file from `sumito nnue train` as the evaluation (builtin-nnue: "
+                           "shipped)", path=True),
             "weights": Option(str, None, f"evaluation weights separated by '/' (linear: {'/'.join(LINEAR_TERMS)})"),
             "multipv": Option(int, 1, "search the best N moves with exact scores (for analysis; slower)", low=1,
                               high=MAX_MULTIPV),

@@ -40,7 +40,8 @@ from sumito.engine.kernels import (
     make_move,
     unmake_move,
 )
-from sumito.evaluation.features import evaluate, work_arrays
+from sumito.evaluation.features import EVAL_NNUE, evaluate, nnue_base, work_arrays
+from sumito.evaluation.nnue import nnue_output, refresh_accumulator, update_accumulator
 from sumito.search.context import MAX_PLY, WIN, WIN_BOUND, SearchContext
 from sumito.stopping import STOP, call_stoppable
 
@@ -140,6 +141,16 @@ def _pick(buf, order, i, n):
     return buf[i]
 
 
+@njit(cache=True, inline="always")
+def _static(board, side, lost, cells, ring, offsets, edge_ring, kind, params, raw, scratch, acc, ply):
+    """The static evaluation of the node at ``ply``: an NNUE's from the accumulator the search keeps
+    for that ply, any other evaluation's from the board."""
+    if kind == EVAL_NNUE:
+        return nnue_output(acc[ply], side, lost[0], lost[1], params, scratch) + nnue_base(
+            board, side, lost[0], lost[1], cells, ring, offsets, edge_ring, params, raw)
+    return evaluate(board, side, lost[0], lost[1], cells, ring, offsets, edge_ring, kind, params, raw, scratch)
+
+
 @njit(cache=True, nogil=True)
 def _pvs(board, side, lost, depth, alpha, beta, ply, h, null_ok, shared):
     """One node of the search; ``depth <= 0`` is the quiescence search (``-depth`` plies into it).
@@ -153,7 +164,8 @@ def _pvs(board, side, lost, depth, alpha, beta, ply, h, null_ok, shared):
     """
     (g_win, g_inline, cells, offsets, ring, edge_ring, edge_cells, zobrist, kind, params, tt_keys, tt_info, tt_scores,
      history, path, path_base, moves, orders, raw, scratch, stats, deadline, root_scores, root_side, contempt,
-     stop) = shared
+     stop, acc) = shared
+    nnue = kind == EVAL_NNUE
     # a draw is worth -contempt to the side searching at the root (it plays on rather than draw)
     draw = -contempt if side == root_side else contempt
     _tick(stats, deadline, stop)
@@ -173,10 +185,12 @@ def _pvs(board, side, lost, depth, alpha, beta, ply, h, null_ok, shared):
             return draw
     else:
         path[path_base] = h
+        if nnue:
+            refresh_accumulator(board, cells, params, acc[0])
     if ply > 0 and (depth <= 0 or ply >= MAX_PLY - 1):
         # quiescence: stand pat, or play a push-off
         stats[QNODES] += 1
-        stand = evaluate(board, side, lost[0], lost[1], cells, ring, offsets, edge_ring, kind, params, raw, scratch)
+        stand = _static(board, side, lost, cells, ring, offsets, edge_ring, kind, params, raw, scratch, acc, ply)
         if stand >= beta or -depth >= QUIESCENCE_PLIES or ply >= MAX_PLY - 1:
             return stand
         if stand > alpha:
@@ -187,6 +201,8 @@ def _pvs(board, side, lost, depth, alpha, beta, ply, h, null_ok, shared):
         for i in range(n):
             mv = buf[i]
             delta = make_move(board, mv, side, offsets, zobrist)
+            if nnue:
+                update_accumulator(acc[ply], acc[ply + 1], mv, side, offsets, params)
             if mv & PUSH_OFF_BIT:
                 lost[2 - side] += 1
             score = -_pvs(board, opp, lost, depth - 1, -beta, -alpha, ply + 1, h ^ delta, no, shared)
@@ -216,10 +232,12 @@ def _pvs(board, side, lost, depth, alpha, beta, ply, h, null_ok, shared):
             if f == EXACT or (f == LOWER and s >= beta) or (f == UPPER and s <= alpha):
                 return s
     if ply > 0 and null_ok and not pv_node and depth >= 3 and beta < WIN_BOUND:
-        static = evaluate(board, side, lost[0], lost[1], cells, ring, offsets, edge_ring, kind, params, raw, scratch)
+        static = _static(board, side, lost, cells, ring, offsets, edge_ring, kind, params, raw, scratch, acc, ply)
         if static >= beta:
             # pass: the same marbles with the other side to move
             null_child = h ^ zobrist[0, 0]
+            if nnue:
+                acc[ply + 1, :, :] = acc[ply]
             null_depth = depth - 1 - NULL_REDUCTION
             score = -_pvs(board, opp, lost, null_depth, -beta, -beta + 1e-6, ply + 1, null_child, no, shared)
             if stats[ABORTED]:
@@ -242,6 +260,8 @@ def _pvs(board, side, lost, depth, alpha, beta, ply, h, null_ok, shared):
     for i in range(n):
         mv = buf[i] if ply == 0 else _pick(buf, order, i, n)
         delta = make_move(board, mv, side, offsets, zobrist)
+        if nnue:
+            update_accumulator(acc[ply], acc[ply + 1], mv, side, offsets, params)
         if mv & PUSH_OFF_BIT:
             lost[2 - side] += 1
         quiet = ((mv >> PUSH_SHIFT) & 3) == 0
@@ -259,8 +279,8 @@ def _pvs(board, side, lost, depth, alpha, beta, ply, h, null_ok, shared):
                 score = draw  # the child's draw value is minus ours; negated, it is ours
             elif generate_push_offs(board, opp, offsets, edge_cells, moves[ply + 1]) == 0:
                 stats[QNODES] += 1
-                score = -evaluate(
-                    board, opp, lost[0], lost[1], cells, ring, offsets, edge_ring, kind, params, raw, scratch
+                score = -_static(
+                    board, opp, lost, cells, ring, offsets, edge_ring, kind, params, raw, scratch, acc, ply + 1
                 )
             else:
                 leaf = False
@@ -399,7 +419,19 @@ class Searcher:
         self.moves = np.empty((MAX_PLY, MAX_MOVES), dtype=np.int32)
         self.orders = np.empty((MAX_PLY, MAX_MOVES), dtype=np.int64)
         self.raw, self.scratch = work_arrays()
+        # an NNUE's accumulator for each ply of the line being searched (one number otherwise)
+        self.acc = np.zeros((MAX_PLY + 1, 2, self._acc_width()), dtype=np.float64)
         self._pv_buf = np.empty(MAX_MOVES, dtype=np.int32)  # principal_variation's move list
+
+    def _acc_width(self) -> int:
+        return int(self.params[1]) + 1 if self.kind == EVAL_NNUE else 1  # H, then the PSQT sum
+
+    def set_params(self, params: np.ndarray) -> None:
+        """Search with other parameters of the same evaluation kind from now on (a network fitted
+        to another board, refreshed weights)."""
+        self.params = np.ascontiguousarray(params, dtype=np.float64)
+        if self.acc.shape[2] != self._acc_width():
+            self.acc = np.zeros((MAX_PLY + 1, 2, self._acc_width()), dtype=np.float64)
 
     def clear(self) -> None:
         self.tt_keys[:] = 0
@@ -453,7 +485,7 @@ class Searcher:
             ctx.win, ctx.inline_only, ctx.cells, ctx.offsets, ctx.ring, ctx.edge_ring, ctx.edge_cells, ctx.zobrist,
             self.kind, self.params, self.tt_keys, self.tt_info, self.tt_scores, self.history, path, len(past),
             self.moves, self.orders, self.raw, self.scratch, stats, deadline, iteration_scores, ctx.side,
-            float(self.contempt), STOP,
+            float(self.contempt), STOP, self.acc,
         )  # fmt: skip
         for depth in range(1, max(1, max_depth) + 1):
             if multipv == 1:

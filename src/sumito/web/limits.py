@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from sumito.bounds import MAX_HASH_MB, MAX_SEARCH_DEPTH, MAX_SEARCH_SECONDS
+from sumito.evaluation.nnue import BUILTIN_NNUE
 from sumito.learn.network import BUILTINS
 from sumito.players import PlayerSpecError, parse_spec
 
@@ -54,9 +55,11 @@ class ModelFolder:
     def __call__(self, key: str, value: str) -> str:
         if key == "net" and value in BUILTINS:
             return value  # network_path() turns the name into the shipped file
-        shipped = ", ".join(BUILTINS)
+        if key == "nnue" and value == BUILTIN_NNUE:
+            return value  # nnue_path() turns the name into the shipped file
+        shipped = ", ".join(BUILTINS) if key == "net" else BUILTIN_NNUE
         if self.root is None:
-            where = f"the shipped networks ({shipped})" if key == "net" else "the default"
+            where = f"the shipped networks ({shipped})" if key in ("net", "nnue") else "the default"
             raise PlayerSpecError(
                 f"{key}={value[:60]!r}: this server takes only {where}; "
                 "start `sumito serve --models DIR` to offer files"

@@ -1,0 +1,461 @@
+"""Data and training for the engine's NNUE (:mod:`sumito.evaluation.nnue`).
+
+**Data** (:func:`generate`, ``sumito nnue gen``): self-play games of a search player (by default
+``engine:depth=4`` with the hand-set linear evaluation), each from an opening of the suite
+(:mod:`sumito.arena.openings`) followed by a few uniformly random quiet plies so that no two
+games are alike. Every position before a move is kept with the search's score of it (for the side
+to move, engine points: deeper-search targets), whether it is *quiet* (the side to move has no
+push-off: a static evaluation can be right about it), and, once the game ends, its result for the
+side to move (1, ½, 0). Games come in chunks, one work item each on the executor (processes or
+Ray); a chunk's samples are written atomically to ``chunk-NNNNN.npz`` in the data folder, so a
+killed run goes on from the chunks it has.
+
+**Training** (:func:`train`, ``sumito nnue train``): the network's score ``s`` is fitted in
+win-probability space, as Stockfish's trainer does: minimise the squared difference between
+``σ(s / K)`` and ``λ·σ(search score / K) + (1 − λ)·result``, ``K`` fitted to the data (the scale at
+which the search's scores best predict the results). Each sample is seen under a random one of the
+board's 12 symmetries (the rules and so the value are the same under each). Adam, minibatches,
+a validation split by game; the file printed at the end reports the validation loss beside the
+loss of the hand-set linear evaluation on the same positions, so a network that learned nothing
+shows it. numpy only: the network is small enough that a framework gains nothing on a CPU (and the
+training needs no GPU).
+"""
+
+from __future__ import annotations
+
+import glob
+import io
+import math
+import os
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from sumito.engine import Game, Move, Position
+from sumito.engine.errors import SumitoError
+from sumito.engine.kernels import MAX_MOVES, PUSH_OFF_BIT, generate_push_offs
+from sumito.evaluation import LINEAR_DEFAULT, named_evaluation
+from sumito.evaluation.features import evaluate, work_arrays
+from sumito.evaluation.nnue import NNUE, SCALE, feature_table, n_features, symmetries
+from sumito.fileio import atomic_write_bytes, read_file_bounded, read_npz_with_header
+
+CHUNK_FORMAT = "sumito-nnue-data"
+MAX_CHUNK_BYTES = 256 * 2**20
+SCORE_CLIP = 8000.0  # a won or lost score counts as 8 marbles (more than any game has in hand)
+DATA_ARRAYS = ("boards", "side", "lost", "score", "result", "quiet", "game")
+
+
+class NNUEDataError(SumitoError):
+    """A data folder or chunk that cannot be used."""
+
+
+# --- data -----------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class ChunkTask:
+    """One work item: ``games`` self-play games, game ``first`` to ``first + games - 1`` of the run."""
+
+    index: int
+    first: int
+    games: int
+    seed: int
+    player: str
+    openings: tuple[str, ...]
+    random_plies: int
+    max_plies: int
+
+
+def _play_one(task: ChunkTask, number: int, player, rng: np.random.Generator) -> dict[str, list]:
+    opening = task.openings[number % len(task.openings)]
+    game = Game(Position.from_string(opening))
+    geo = game.position.geometry
+    buf = np.empty(MAX_MOVES, dtype=np.int32)
+    # a few uniformly random plies that push nothing off: another game from every opening
+    for _ in range(int(rng.integers(0, task.random_plies + 1))):
+        codes = game.position.legal_move_codes()
+        quiet = [int(c) for c in codes if not c & PUSH_OFF_BIT]
+        if not quiet or game.is_over():
+            break
+        game.push(Move(quiet[int(rng.integers(len(quiet)))], geo.side))
+    rows: dict[str, list] = {"boards": [], "side": [], "lost": [], "score": [], "quiet": []}
+    from sumito.players.base import MAX_SEARCH_DEPTH, game_history
+
+    while not game.is_over() and game.plies < task.max_plies:
+        position = game.position
+        result = player.analyse(position, seconds=player.time, depth=player.depth or MAX_SEARCH_DEPTH,
+                                history=game_history(game))
+        grid = position.grid
+        rows["boards"].append(grid[geo.cells].copy())
+        rows["side"].append(position.side_to_move)
+        rows["lost"].append(tuple(position.lost))
+        rows["score"].append(float(np.clip(result.score, -SCORE_CLIP, SCORE_CLIP)))
+        rows["quiet"].append(generate_push_offs(grid, position.side_to_move, geo.offsets,
+                                                geo.cells[geo.ring[geo.cells] == geo.side - 1], buf) == 0)
+        game.push(Move(result.move, geo.side))
+    outcome = game.outcome()
+    winner = outcome.winner if outcome is not None else None
+    rows["result"] = [0.5 if winner is None else float(winner == s) for s in rows["side"]]
+    return rows
+
+
+def play_chunk(task: ChunkTask) -> bytes:
+    """Play a chunk's games; its samples as the bytes of a ``.npz`` file (written by the parent)."""
+    from sumito.players import make_player
+
+    player = make_player(task.player)
+    if not hasattr(player, "analyse"):
+        raise NNUEDataError(f"{task.player}: the data needs a searching player with scores (an engine spec)")
+    rng = np.random.default_rng([task.seed, task.index])
+    columns: dict[str, list] = {name: [] for name in DATA_ARRAYS}
+    for k in range(task.games):
+        rows = _play_one(task, task.first + k, player, rng)
+        for name in DATA_ARRAYS[:-1]:
+            columns[name].extend(rows[name])
+        columns["game"].extend([task.first + k] * len(rows["side"]))
+    geo = Position.from_string(task.openings[0]).geometry
+    n_cells = len(geo.cells)
+    arrays = {
+        "boards": np.array(columns["boards"], dtype=np.int8).reshape(-1, n_cells),
+        "side": np.array(columns["side"], dtype=np.int8),
+        "lost": np.array(columns["lost"], dtype=np.int8).reshape(-1, 2),
+        "score": np.array(columns["score"], dtype=np.float32),
+        "result": np.array(columns["result"], dtype=np.float32),
+        "quiet": np.array(columns["quiet"], dtype=bool),
+        "game": np.array(columns["game"], dtype=np.int32),
+    }
+    meta = {"format": CHUNK_FORMAT, "version": 1, "player": task.player, "seed": task.seed,
+            "first": task.first, "games": task.games, "side": geo.side}
+    import json
+
+    buf = io.BytesIO()
+    np.savez_compressed(buf, meta=np.array(json.dumps(meta)), **arrays)
+    return buf.getvalue()
+
+
+def chunk_path(folder: str | Path, index: int) -> Path:
+    return Path(folder) / f"chunk-{index:05d}.npz"
+
+
+def generate(folder: str | Path, games: int, player: str = "engine:depth=4", seed: int = 1, chunk: int = 20,
+             random_plies: int = 6, max_plies: int = 300, openings: Sequence[str] | None = None,
+             executor=None, progress: Callable[[int, int], None] | None = None) -> int:
+    """Play ``games`` self-play games into ``folder`` in chunks of ``chunk``; chunks already there are
+    kept (a resumed run plays only the rest). Returns the number of chunks written now."""
+    from sumito.arena.executor import InlineExecutor
+    from sumito.arena.openings import load_openings
+
+    suite = tuple(openings) if openings is not None else tuple(load_openings())
+    Path(folder).mkdir(parents=True, exist_ok=True)
+    tasks = [ChunkTask(i, first, min(chunk, games - first), seed, player, suite, random_plies, max_plies)
+             for i, first in enumerate(range(0, games, chunk))]
+    todo = [t for t in tasks if not chunk_path(folder, t.index).exists()]
+    executor = executor or InlineExecutor()
+    done = len(tasks) - len(todo)
+    if progress:
+        progress(done, len(tasks))
+    written = 0
+    import contextlib
+
+    with contextlib.closing(executor.run(play_chunk, todo)) as results:
+        for i, data in results:
+            atomic_write_bytes(chunk_path(folder, todo[i].index), data)
+            written += 1
+            done += 1
+            if progress:
+                progress(done, len(tasks))
+    return written
+
+
+@dataclass
+class Samples:
+    boards: np.ndarray  # int8 [N, cells]: 0 empty, 1 Black, 2 White
+    side: np.ndarray  # int8 [N]: the side to move
+    lost: np.ndarray  # int8 [N, 2]: marbles Black and White have lost
+    score: np.ndarray  # float32 [N]: the search's score for the side to move (engine points)
+    result: np.ndarray  # float32 [N]: the game's result for the side to move
+    quiet: np.ndarray  # bool [N]
+    game: np.ndarray  # int32 [N]: which game (for a split by game)
+
+    def __len__(self) -> int:
+        return len(self.side)
+
+    def take(self, mask: np.ndarray) -> Samples:
+        return Samples(*(getattr(self, name)[mask] for name in DATA_ARRAYS))
+
+
+def load_samples(folders: Sequence[str | Path]) -> Samples:
+    """Every chunk in ``folders`` (one-line errors for a folder without chunks or a bad chunk)."""
+    files: list[tuple[str, int]] = []  # each chunk, with its folder's number
+    for number, folder in enumerate(folders):
+        found = sorted(glob.glob(os.path.join(str(folder), "chunk-*.npz")))
+        if not found:
+            raise NNUEDataError(f"{folder}: no chunk-*.npz files (make them with `sumito nnue gen`)")
+        files.extend((path, number) for path in found)
+    parts: dict[str, list[np.ndarray]] = {name: [] for name in DATA_ARRAYS}
+    for path, number in files:
+        try:
+            data = read_file_bounded(path, MAX_CHUNK_BYTES, "NNUE data chunk")
+            header, arrays = read_npz_with_header(data, path, MAX_CHUNK_BYTES, DATA_ARRAYS, "NNUE data chunk")
+        except ValueError as exc:
+            raise NNUEDataError(str(exc)) from None
+        if header.get("format") != CHUNK_FORMAT:
+            raise NNUEDataError(f"{path}: not an NNUE data chunk")
+        missing = [name for name in DATA_ARRAYS if name not in arrays]
+        if missing:
+            raise NNUEDataError(f"{path}: no {missing[0]!r} array")
+        n = len(arrays["side"])
+        if any(len(arrays[name]) != n for name in DATA_ARRAYS):
+            raise NNUEDataError(f"{path}: its arrays have different lengths")
+        for name in DATA_ARRAYS:
+            parts[name].append(arrays[name])
+        # game numbers restart in another folder: keep them apart
+        parts["game"][-1] = arrays["game"].astype(np.int64) + number * 10_000_000
+    joined = {name: np.concatenate(parts[name]) for name in DATA_ARRAYS}
+    widths = {len(b[0]) for b in parts["boards"]}
+    if len(widths) != 1:
+        raise NNUEDataError("the chunks are from different board sizes")
+    return Samples(**joined)
+
+
+# --- training -------------------------------------------------------------------------------------------
+
+
+def _side_of_cells(n_cells: int) -> int:
+    for side in (3, 4, 5, 6, 7, 8, 9):
+        if 3 * side * (side - 1) + 1 == n_cells:
+            return side
+    raise NNUEDataError(f"no hexagonal board has {n_cells} cells")
+
+
+def features(boards: np.ndarray, side: np.ndarray, board_side: int) -> tuple[np.ndarray, np.ndarray]:
+    """The binary inputs of the side to move's and the other side's perspective (float32 [N, 2n])."""
+    from sumito.engine.geometry import geometry
+
+    geo = geometry(board_side)
+    table = feature_table(board_side)[:, :, geo.cells]  # [P, colour, cell]
+    n = len(boards)
+    nf = n_features(board_side)
+    rows = np.repeat(np.arange(n), boards.shape[1])
+    colour = boards.ravel().astype(np.int64)
+    cell = np.tile(np.arange(boards.shape[1]), n)
+    occupied = colour > 0
+    rows, colour, cell = rows[occupied], colour[occupied], cell[occupied]
+    out = []
+    for stm in (True, False):
+        persp = np.where(stm, side - 1, 2 - side).astype(np.int64)[rows]
+        X = np.zeros((n, nf), dtype=np.float32)
+        X[rows, table[persp, colour, cell]] = 1.0
+        out.append(X)
+    return out[0], out[1]
+
+
+def _sigmoid(z: np.ndarray) -> np.ndarray:
+    return 0.5 * (1.0 + np.tanh(0.5 * z))
+
+
+def fit_scale(score: np.ndarray, result: np.ndarray) -> float:
+    """The ``K`` (engine points) at which ``σ(score / K)`` best predicts the results (log-loss)."""
+    best, best_loss = 1000.0, math.inf
+    for k in np.geomspace(100.0, 20000.0, 60):
+        p = np.clip(_sigmoid(score / k), 1e-6, 1 - 1e-6)
+        loss = -np.mean(result * np.log(p) + (1 - result) * np.log(1 - p))
+        if loss < best_loss:
+            best, best_loss = float(k), loss
+    return best
+
+
+@dataclass
+class TrainReport:
+    epochs: int
+    samples: int
+    validation: int
+    scale_k: float
+    train_loss: float
+    val_loss: float
+    linear_val_loss: float
+    seconds: float
+
+
+def linear_scores(s: Samples, board_side: int) -> np.ndarray:
+    """The hand-set linear evaluation of each sample, for the side to move (the baseline)."""
+    from sumito.engine.geometry import geometry
+
+    geo = geometry(board_side)
+    ev = named_evaluation("linear")
+    raw, scratch = work_arrays()
+    grid = geo.empty_grid
+    out = np.empty(len(s), dtype=np.float64)
+    for i in range(len(s)):
+        grid[geo.cells] = s.boards[i]
+        out[i] = evaluate(grid, int(s.side[i]), int(s.lost[i, 0]), int(s.lost[i, 1]), geo.cells, geo.ring,
+                          geo.offsets, geo.side - 1, ev.kind, ev.params, raw, scratch)
+    return out
+
+
+def linear_psqt(board_side: int) -> np.ndarray:
+    """The hand-set linear evaluation's per-marble terms (centre and edge) as PSQT values, in marbles:
+    the network starts from them (adjacency and lines, which depend on pairs of marbles, are left to
+    the hidden layers). Half on each perspective: PSQT(side to move) − PSQT(other) counts each twice."""
+    from sumito.engine.geometry import geometry
+
+    geo = geometry(board_side)
+    ring = geo.ring[geo.cells].astype(np.float64)
+    material, centre, _adjacency, edge = LINEAR_DEFAULT[:4]
+    value = (centre * ring + edge * (ring == board_side - 1)) / material  # what a marble there costs its side
+    return np.concatenate([-value / 2, value / 2])  # own marbles, then opposing ones
+
+
+class _Adam:
+    def __init__(self, params: list[np.ndarray], lr: float) -> None:
+        self.params, self.lr, self.t = params, lr, 0
+        self.m = [np.zeros_like(p) for p in params]
+        self.v = [np.zeros_like(p) for p in params]
+
+    def step(self, grads: list[np.ndarray]) -> None:
+        self.t += 1
+        b1, b2 = 0.9, 0.999
+        for p, g, m, v in zip(self.params, grads, self.m, self.v):
+            m *= b1
+            m += (1 - b1) * g
+            v *= b2
+            v += (1 - b2) * g * g
+            p -= self.lr * (m / (1 - b1**self.t)) / (np.sqrt(v / (1 - b2**self.t)) + 1e-8)
+
+
+def _forward(P: dict, Xs: np.ndarray, Xo: np.ndarray, mat: np.ndarray, base: np.ndarray | float = 0.0):
+    a = np.concatenate([Xs @ P["W1"] + P["b1"], Xo @ P["W1"] + P["b1"]], axis=1)
+    psqt = Xs @ P["psqt"] - Xo @ P["psqt"]
+    x = np.clip(a, 0.0, 1.0)
+    if P["W2"].shape[0]:
+        z = x @ P["W2"].T + P["b2"]
+        g = np.clip(z, 0.0, 1.0)
+    else:
+        z = g = x
+    out = g @ P["w3"] + P["b3"][0] + P["material"][0] * mat + psqt + base
+    return a, x, z, g, out
+
+
+def _loss_and_grads(P: dict, Xs, Xo, mat, target, k: float, grads: bool = True, base: np.ndarray | float = 0.0,
+                    decay: float = 0.0):
+    a, x, z, g, out = _forward(P, Xs, Xo, mat, base)
+    pred = _sigmoid(out * SCALE / k)
+    err = pred - target
+    loss = float(np.mean(err * err))
+    if not grads:
+        return loss, None
+    # weight decay pulls the output weights and the PSQT towards 0: towards the base evaluation where one
+    # is given, and where the data says little
+    n = len(target)
+    dout = 2.0 * err * pred * (1.0 - pred) * (SCALE / k) / n
+    G = {"w3": g.T @ dout, "b3": np.array([dout.sum()]), "material": np.array([dout @ mat])}
+    if P["W2"].shape[0]:
+        dz = np.outer(dout, P["w3"]) * ((z > 0.0) & (z < 1.0))
+        G["W2"] = dz.T @ x
+        G["b2"] = dz.sum(axis=0)
+        dx = dz @ P["W2"]
+    else:
+        G["W2"], G["b2"] = np.zeros_like(P["W2"]), np.zeros_like(P["b2"])
+        dx = np.outer(dout, P["w3"])
+    da = dx * ((a > 0.0) & (a < 1.0))
+    h = P["b1"].shape[0]
+    G["W1"] = Xs.T @ da[:, :h] + Xo.T @ da[:, h:]
+    G["b1"] = da[:, :h].sum(axis=0) + da[:, h:].sum(axis=0)
+    G["psqt"] = Xs.T @ dout - Xo.T @ dout
+    if decay:
+        for name in ("w3", "psqt", "W2"):
+            G[name] = G[name] + decay * P[name]
+    return loss, G
+
+
+NAMES = ("W1", "b1", "W2", "b2", "w3", "b3", "material", "psqt")
+
+
+def train(samples: Samples, hidden: int = 32, hidden2: int = 16, epochs: int = 10, lam: float = 0.75,
+          lr: float = 1e-3, batch: int = 1024, seed: int = 1, quiet_only: bool = True, validation: float = 0.05,
+          scale_k: float | None = None, base: bool = True, decay: float = 0.0,
+          log: Callable[[str], None] | None = None,
+          stop: Callable[[], bool] | None = None) -> tuple[NNUE, TrainReport]:
+    """Fit an NNUE to ``samples`` (see the module's docstring); returns it and a report. With ``base``
+    the network is a correction of the hand-set linear evaluation (it starts as that evaluation);
+    without, it starts from the linear evaluation's cell terms alone (its PSQT) and a marble's value."""
+    start = time.perf_counter()
+    log = log or (lambda _: None)
+    data = samples.take(samples.quiet) if quiet_only else samples
+    if len(data) < 100:
+        raise NNUEDataError(f"{len(data)} usable samples; train on at least 100")
+    board_side = _side_of_cells(data.boards.shape[1])
+    rng = np.random.default_rng(seed)
+    games = np.unique(data.game)
+    held = set(rng.choice(games, size=max(1, int(len(games) * validation)), replace=False).tolist())
+    is_val = np.array([g in held for g in data.game])
+    tr, va = data.take(~is_val), data.take(is_val)
+    k = scale_k or fit_scale(tr.score.astype(np.float64), tr.result.astype(np.float64))
+    log(f"{len(tr)} training and {len(va)} validation positions; K = {k:.0f} points")
+
+    def targets(s: Samples) -> np.ndarray:
+        return lam * _sigmoid(s.score.astype(np.float64) / k) + (1 - lam) * s.result.astype(np.float64)
+
+    def material(s: Samples) -> np.ndarray:
+        me = np.where(s.side == 1, s.lost[:, 0], s.lost[:, 1]).astype(np.float64)
+        op = np.where(s.side == 1, s.lost[:, 1], s.lost[:, 0]).astype(np.float64)
+        return op - me
+
+    nf = n_features(board_side)
+    P = {
+        "W1": rng.normal(0.0, 0.5 / math.sqrt(14), (nf, hidden)),
+        "b1": np.full(hidden, 0.5),
+        "W2": rng.normal(0.0, 1.0 / math.sqrt(2 * hidden), (hidden2, 2 * hidden)),
+        "b2": np.full(hidden2, 0.5),
+        "w3": rng.normal(0.0, 0.01, hidden2 if hidden2 else 2 * hidden),  # start near the PSQT alone
+        "b3": np.zeros(1),
+        "material": np.zeros(1) if base else np.ones(1),
+        "psqt": np.zeros(nf) if base else linear_psqt(board_side),
+    }
+    opt = _Adam([P[n] for n in NAMES], lr)
+    Xs_va, Xo_va = features(va.boards, va.side.astype(np.int64), board_side)
+    t_va, m_va = targets(va), material(va)
+    linear_va = linear_scores(va, board_side)
+    linear_loss = float(np.mean((_sigmoid(linear_va / k) - t_va) ** 2))
+    base_va = linear_va / SCALE if base else 0.0
+    base_tr = linear_scores(tr, board_side) / SCALE if base else np.zeros(len(tr))
+    perms = symmetries(board_side)
+    t_tr, m_tr = targets(tr), material(tr)
+    train_loss = val_loss = math.nan
+    for epoch in range(1, epochs + 1):
+        order = rng.permutation(len(tr))
+        total, count = 0.0, 0
+        for lo in range(0, len(order), batch):
+            idx = order[lo : lo + batch]
+            sym = perms[rng.integers(0, len(perms), len(idx))]
+            boards = np.empty_like(tr.boards[idx])
+            # the board under a random symmetry: the marble of cell i goes to cell perm[i]
+            np.put_along_axis(boards, sym, tr.boards[idx], axis=1)
+            Xs, Xo = features(boards, tr.side[idx].astype(np.int64), board_side)
+            loss, G = _loss_and_grads(P, Xs, Xo, m_tr[idx], t_tr[idx], k, base=base_tr[idx], decay=decay)
+            opt.step([G[n] for n in NAMES])
+            total += loss * len(idx)
+            count += len(idx)
+            if stop is not None and stop():
+                break
+        train_loss = total / max(count, 1)
+        val_loss, _ = _loss_and_grads(P, Xs_va, Xo_va, m_va, t_va, k, grads=False, base=base_va)
+        log(f"epoch {epoch}: training loss {train_loss:.5f}, validation {val_loss:.5f} "
+            f"(the linear evaluation: {linear_loss:.5f})")
+        if stop is not None and stop():
+            break
+    metadata = {"lambda": lam, "K": k, "epochs": epochs, "samples": len(tr), "seed": seed, "decay": decay,
+                "validation_loss": val_loss, "linear_validation_loss": linear_loss}
+    net = NNUE(P["W1"], P["b1"], P["W2"], P["b2"], P["w3"], float(P["b3"][0]), float(P["material"][0]),
+               psqt=P["psqt"], side=board_side, metadata=metadata,
+               base=np.array(LINEAR_DEFAULT) if base else None)
+    report = TrainReport(epochs, len(tr), len(va), k, train_loss, val_loss, linear_loss,
+                         time.perf_counter() - start)
+    return net, report
+
+
+__all__ = ["ChunkTask", "NNUEDataError", "Samples", "TrainReport", "generate", "load_samples",
+           "play_chunk", "train"]
