@@ -139,3 +139,9 @@ def test_sumito_sprt_goes_on_from_its_journal(tmp_path, capsys):
     assert "10 games kept" in out.err and out.out.startswith("H1 accepted")
     again = main([*args, "--max-games", "400"])
     assert again == 0 and capsys.readouterr().out == out.out  # all from the journal: the same test
+    # a fixed-length test plays every game past the bound, keeping the games already played
+    assert main([*args, "--max-games", "60", "--fixed"]) == 0
+    fixed = capsys.readouterr()
+    assert fixed.out.startswith("fixed-length test of 60 games; at its end: H1 accepted")
+    assert "60 games (30 pairs)" in fixed.out
+    assert len(journal.read_text().splitlines()) >= 60

@@ -198,9 +198,11 @@ def run_sprt(
     *,
     on_pair: Callable[[SprtState], None] | None = None,
     max_pairs: int | None = None,
+    stop_at_bounds: bool = True,
 ) -> SprtState:
     """Feed ``results`` — ``(game index, A's score)`` as games finish, game 2k and 2k + 1 forming pair k — into
-    ``state`` until a bound is crossed or ``max_pairs`` pairs are in; ``on_pair`` sees the state after each pair."""
+    ``state`` until a bound is crossed (unless not ``stop_at_bounds``: a fixed-length test) or ``max_pairs`` pairs
+    are in; ``on_pair`` sees the state after each pair."""
     halves: dict[int, float] = {}
     for index, score in results:
         k = index // 2
@@ -208,7 +210,7 @@ def run_sprt(
             state.add_pair((halves.pop(k), score))
             if on_pair is not None:
                 on_pair(state)
-            if state.decision is not None or (max_pairs is not None and state.pairs >= max_pairs):
+            if (stop_at_bounds and state.decision is not None) or (max_pairs is not None and state.pairs >= max_pairs):
                 break
         else:
             halves[k] = score
@@ -245,6 +247,9 @@ def add_sprt_command(sub: Any) -> None:
     p.add_argument("--journal", default=None, metavar="FILE",
                    help="keep every finished game in FILE (JSON lines): the same command again, or with a larger "
                    "--max-games, takes the games from there and plays only the rest")
+    p.add_argument("--fixed", action="store_true",
+                   help="a fixed-length test: play all --max-games games whatever the LLR (to measure the Elo "
+                   "difference to a given precision); the LLR and the bound it stands beyond are reported at the end")
     p.add_argument("--workers", type=int, default=None, metavar="K", help="games at once (default: all cores)")
     add_backend_args(p)
     p.set_defaults(func=cmd_sprt)
@@ -296,7 +301,7 @@ def cmd_sprt(args: Any) -> int:
             print(f"  {s.summary()}", file=sys.stderr, flush=True)
 
     try:
-        run_sprt(state, scores(), on_pair=report, max_pairs=len(tasks) // 2)
+        run_sprt(state, scores(), on_pair=report, max_pairs=len(tasks) // 2, stop_at_bounds=not args.fixed)
     except KeyboardInterrupt:
         print(f"sprt: interrupted; {state.summary()}", file=sys.stderr)
         return 130
@@ -304,6 +309,9 @@ def cmd_sprt(args: Any) -> int:
     verdict = {"H1": f"H1 accepted: A is at least {bounds.elo1:+g} Elo stronger than B",
                "H0": f"H0 accepted: A is at most {bounds.elo0:+g} Elo stronger than B",
                None: "undecided after the maximum number of games"}[decision]
+    if args.fixed:
+        verdict = f"fixed-length test of {2 * state.pairs} games; at its end: " + (
+            verdict if decision is not None else "the LLR is between the bounds")
     print(verdict)
     print(state.summary())
     return 0
