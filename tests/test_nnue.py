@@ -256,3 +256,16 @@ def test_bad_data_is_a_one_line_error(tmp_path):
         load_samples([tmp_path])
     assert main(["nnue", "train", str(tmp_path / "none"), "--out", str(tmp_path / "x.npz")]) == 2
     assert main(["nnue", "gen", "--out", str(tmp_path / "d"), "--games", "1", "--player", "random"]) == 2
+
+
+def test_a_server_offers_the_shipped_nnue_and_no_other_file(tmp_path):
+    from sumito.web.limits import ModelFolder
+
+    folder = ModelFolder()
+    assert folder("nnue", "builtin-nnue") == "builtin-nnue"
+    with pytest.raises(PlayerSpecError, match="only the shipped networks"):
+        folder("nnue", "/etc/passwd")
+    random_net().save(tmp_path / "mine.npz")
+    assert ModelFolder(str(tmp_path))("nnue", "mine.npz") == str((tmp_path / "mine.npz").resolve())
+    with pytest.raises(PlayerSpecError, match="not a file in this server's model folder"):
+        ModelFolder(str(tmp_path))("nnue", "../mine.npz")

@@ -63,8 +63,8 @@ def time_control(text: str) -> tuple[float, float]:
 time_control.__name__ = "time control"
 
 
-def seconds_arg(high: float):
-    """An argparse ``type``: a finite number of seconds from 0 to ``high``."""
+def number_arg(low: float, high: float, what: str = "the value", above_low: bool = False):
+    """An argparse ``type``: a finite number from ``low`` (exclusive with ``above_low``) to ``high``."""
 
     def convert(text: str) -> float:
         try:
@@ -72,11 +72,19 @@ def seconds_arg(high: float):
                 raise ValueError
             value = float(text)
         except ValueError:
-            raise argparse.ArgumentTypeError(f"a number of seconds, not {text[:30]!r}") from None
-        if not 0 <= value <= high:  # also refuses nan and inf
-            raise argparse.ArgumentTypeError(f"seconds must be from 0 to {high:g}, not {text}")
+            raise argparse.ArgumentTypeError(f"{what} must be a number, not {text[:30]!r}") from None
+        if not (low < value <= high if above_low else low <= value <= high):  # also refuses nan and inf
+            bound = f"above {low:g}" if above_low else f"from {low:g}"
+            raise argparse.ArgumentTypeError(f"{what} must be {bound} to {high:g}, not {text}")
         return value
 
+    convert.__name__ = "number"
+    return convert
+
+
+def seconds_arg(high: float):
+    """An argparse ``type``: a finite number of seconds from 0 to ``high``."""
+    convert = number_arg(0, high, "seconds")
     convert.__name__ = "seconds"
     return convert
 

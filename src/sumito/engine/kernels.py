@@ -178,6 +178,14 @@ def generate_push_offs(board, side, offsets, edge_cells, out):
     return n
 
 
+@njit(cache=True, inline="always")
+def move_steps(move, offsets):
+    """A move's trailing (inline) or first (broadside) cell, its step, how many own marbles move and
+    the step along them: what make/unmake, and anything that follows a move's marbles, decode."""
+    return (move & START_MASK, offsets[(move >> DIR_SHIFT) & 7], (move >> COUNT_SHIFT) & 3,
+            offsets[(move >> LINE_SHIFT) & 7])
+
+
 @njit(cache=True)
 def make_move(board, move, side, offsets, zobrist):
     """Play ``move`` for ``side`` on ``board`` in place; return the Zobrist hash delta.
@@ -188,12 +196,9 @@ def make_move(board, move, side, offsets, zobrist):
     and search, as numba passes every array argument anew.)
     """
     opp = 3 - side
-    start = move & START_MASK
-    step = offsets[(move >> DIR_SHIFT) & 7]
-    k = (move >> COUNT_SHIFT) & 3
+    start, step, k, line_step = move_steps(move, offsets)
     delta = zobrist[0, 0]
     if move & BROADSIDE_BIT:
-        line_step = offsets[(move >> LINE_SHIFT) & 7]
         for i in range(k):
             src = start + i * line_step
             board[src] = EMPTY
@@ -218,11 +223,8 @@ def make_move(board, move, side, offsets, zobrist):
 def unmake_move(board, move, side, offsets):
     """Take back ``move`` (just played by ``side``) on ``board`` in place."""
     opp = 3 - side
-    start = move & START_MASK
-    step = offsets[(move >> DIR_SHIFT) & 7]
-    k = (move >> COUNT_SHIFT) & 3
+    start, step, k, line_step = move_steps(move, offsets)
     if move & BROADSIDE_BIT:
-        line_step = offsets[(move >> LINE_SHIFT) & 7]
         for i in range(k):
             src = start + i * line_step
             board[src + step] = EMPTY

@@ -51,15 +51,7 @@ from numba import njit
 
 from sumito.engine.errors import SumitoError
 from sumito.engine.geometry import Geometry, geometry
-from sumito.engine.kernels import (
-    BROADSIDE_BIT,
-    COUNT_SHIFT,
-    DIR_SHIFT,
-    LINE_SHIFT,
-    PUSH_OFF_BIT,
-    PUSH_SHIFT,
-    START_MASK,
-)
+from sumito.engine.kernels import BROADSIDE_BIT, PUSH_OFF_BIT, PUSH_SHIFT, move_steps
 from sumito.fileio import atomic_write_bytes, read_file_bounded, read_npz_with_header
 from sumito.nn import FAST
 
@@ -195,11 +187,8 @@ def update_accumulator(parent, child, move, side, offsets, params):
     for p in range(2):
         for j in range(h + 1):
             child[p, j] = parent[p, j]
-    start = move & START_MASK
-    step = offsets[(move >> DIR_SHIFT) & 7]
-    k = (move >> COUNT_SHIFT) & 3
+    start, step, k, line_step = move_steps(move, offsets)
     if move & BROADSIDE_BIT:
-        line_step = offsets[(move >> LINE_SHIFT) & 7]
         for i in range(k):
             src = start + i * line_step
             _change(child, params, t, size, w1, h, side, src, -1.0)

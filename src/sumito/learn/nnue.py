@@ -374,9 +374,9 @@ def _loss_and_grads(P: dict, Xs, Xo, mat, target, k: float, grads: bool = True, 
 NAMES = ("W1", "b1", "W2", "b2", "w3", "b3", "material", "psqt")
 
 
-def train(samples: Samples, hidden: int = 32, hidden2: int = 16, epochs: int = 10, lam: float = 0.75,
+def train(samples: Samples, hidden: int = 32, hidden2: int = 16, epochs: int = 20, lam: float = 0.5,
           lr: float = 1e-3, batch: int = 1024, seed: int = 1, quiet_only: bool = True, validation: float = 0.05,
-          scale_k: float | None = None, base: bool = True, decay: float = 0.0,
+          scale_k: float | None = None, base: bool = True, decay: float = 1e-3,
           log: Callable[[str], None] | None = None,
           stop: Callable[[], bool] | None = None) -> tuple[NNUE, TrainReport]:
     """Fit an NNUE to ``samples`` (see the module's docstring); returns it and a report. With ``base``

@@ -1,7 +1,7 @@
 """``sumito nnue gen`` and ``sumito nnue train``: the engine's NNUE from self-play data (issue 17).
 
     sumito nnue gen --out runs/nnue/data-d4 --games 2000 --player engine:depth=4 --workers 2
-    sumito nnue train runs/nnue/data-d4 --out runs/nnue/nnue.npz --hidden 32 --hidden2 16 --epochs 20
+    sumito nnue train runs/nnue/data-d4 --out runs/nnue/nnue.npz      # H 32, H2 16, 20 epochs, lambda 0.5
     sumito match engine:time=0.1,nnue=runs/nnue/nnue.npz engine:time=0.1 --games 100
 
 ``gen`` resumes: its chunks are kept as they finish, and the same command plays only the rest
@@ -14,28 +14,8 @@ from __future__ import annotations
 import argparse
 import sys
 
-from sumito.cliargs import add_backend_args, check_shared_folder, count_arg, executor_from_args
+from sumito.cliargs import add_backend_args, check_shared_folder, count_arg, executor_from_args, number_arg
 from sumito.procs import MAX_WORKERS, cap_workers
-
-
-def _unit(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
-    if not 0.0 <= value <= 1.0:
-        raise argparse.ArgumentTypeError(f"must be between 0 and 1, not {text}")
-    return value
-
-
-def _rate(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
-    if not 0.0 < value <= 1.0:
-        raise argparse.ArgumentTypeError(f"must be above 0 and at most 1, not {text}")
-    return value
 
 
 def add_nnue_command(sub: argparse._SubParsersAction) -> None:
@@ -65,17 +45,17 @@ def add_nnue_command(sub: argparse._SubParsersAction) -> None:
     t.add_argument("--hidden2", type=count_arg(0, 512), default=16, metavar="H2",
                    help="the second layer's size (0: none)")
     t.add_argument("--epochs", type=count_arg(1, 10**4), default=20)
-    t.add_argument("--lam", type=_unit, default=0.75, metavar="L",
-                   help="the weight of the search score against the game's result in the target (default 0.75)")
-    t.add_argument("--lr", type=_rate, default=1e-3)
+    t.add_argument("--lam", type=number_arg(0, 1, "--lam"), default=0.5, metavar="L",
+                   help="the weight of the search score against the game's result in the target (default 0.5)")
+    t.add_argument("--lr", type=number_arg(0, 1, "--lr", above_low=True), default=1e-3)
     t.add_argument("--batch", type=count_arg(1, 10**6), default=1024)
     t.add_argument("--seed", type=count_arg(0, 2**31), default=1)
     t.add_argument("--all-positions", action="store_true",
                    help="train on positions with a push-off pending too (default: quiet ones only)")
     t.add_argument("--no-base", action="store_true",
                    help="a network alone, not a correction of the hand-set linear evaluation (the default)")
-    t.add_argument("--decay", type=float, default=1e-4, metavar="D",
-                   help="weight decay of the output weights and the PSQT (default 1e-4)")
+    t.add_argument("--decay", type=number_arg(0, 1, "--decay"), default=1e-3, metavar="D",
+                   help="weight decay of the output weights and the PSQT (default 1e-3)")
     t.set_defaults(func=cmd_train)
 
 
