@@ -164,8 +164,10 @@ def test_engine_with_an_nnue_plays_and_reports(tmp_path):
     move = player.choose(Position.start())
     assert Position.start().is_legal(move)
     assert "nnue=" in player.name
-    with pytest.raises(ValueError, match="side-5 board"):
-        player.choose(Position.start("mini"))
+    # on a board the network does not know, the engine searches with the hand-set evaluation
+    mini = Position.start("mini")
+    assert mini.is_legal(player.choose(mini)) and "NNUE is for the side-5 board" in player.search_info
+    assert player.choose(Position.start()) is not None and "NNUE" not in player.search_info
     builtin = make_player("engine:depth=2,nnue=builtin-nnue")
     assert Position.start("belgian-daisy").is_legal(builtin.choose(Position.start("belgian-daisy")))
 

@@ -159,7 +159,7 @@ def test_newgame_goes_back_to_the_start():
 
 
 def test_default_player():
-    assert default_spec() in ("engine", "random")
+    assert default_spec() == "engine:nnue=builtin-nnue"  # the strongest engine (docs/strength.md)
     proto = EngineProtocol(None, io.StringIO(), io.StringIO())
     assert proto.spec == default_spec()
 

@@ -130,9 +130,13 @@ class ProtocolError(SumitoError):
     """A malformed or impossible command."""
 
 
+#: the strongest engine: the learned evaluation (docs/strength.md), the hand-set one on other boards
+STRONGEST_ENGINE = "engine:nnue=builtin-nnue"
+
+
 def default_spec() -> str:
-    """``engine`` when that player exists, else ``random``."""
-    return "engine" if "engine" in player_names() else "random"
+    """The strongest engine when that player exists, else ``random``."""
+    return STRONGEST_ENGINE if "engine" in player_names() else "random"
 
 
 def spec_with_depth(spec: str, depth: int) -> str:

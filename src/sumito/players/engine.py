@@ -3,7 +3,9 @@
 Iterative-deepening PVS with a transposition table, move ordering, null-move pruning, late-move
 reductions and a push-off quiescence search (see :mod:`sumito.search.pvs`), over a pluggable
 evaluation: by default our hand-set linear evaluation (material first, then centre, cohesion,
-the edge and lines of three), or any named evaluation of :mod:`sumito.evaluation`.
+the edge and lines of three), or any named evaluation of :mod:`sumito.evaluation`, a value network
+(``net=``), or an efficiently updatable network whose accumulator the search updates move by move
+(``nnue=``; :mod:`sumito.evaluation.nnue`, ``builtin-nnue`` shipped).
 
 Time control: ``time`` seconds a move (default 1), or a fixed ``depth`` in plies, or both (the
 first reached stops the search); a caller's clock (``movetime``) caps the time further.
@@ -85,6 +87,7 @@ class EnginePlayer(PlayerBase):
             ValueNetwork.load(self.net)  # a bad file fails now, not mid-game; it is fitted to each board later
             self.evaluation = Evaluation(f"net {net}", EVAL_NETWORK, np.zeros(HEADER))
         self.nnue: NNUE | None = None
+        self._fallback: Searcher | None = None  # the hand-set evaluation's, for boards the NNUE does not know
         if nnue is not None:
             if weights is not None or eval != "linear" or net is not None:
                 raise PlayerSpecError("engine: give either nnue= or net=/eval=/weights=, not several")
@@ -170,13 +173,19 @@ class EnginePlayer(PlayerBase):
             if key not in self._net_params:
                 self._net_params[key] = network_params(self.net, *key)
             self.searcher.set_params(self._net_params[key])
+        searcher, note = self.searcher, ""
         if self.nnue is not None and position.variant.side != self.nnue.side:
-            raise ValueError(f"engine: the NNUE {self.nnue.source} is for the side-{self.nnue.side} board, "
-                             f"not side {position.variant.side}")
+            # a network knows one board: on the others the engine searches with the hand-set evaluation
+            if self._fallback is None:
+                linear = named_evaluation("linear")
+                self._fallback = Searcher(linear.kind, linear.params, len(self.searcher.tt_keys),
+                                          self.searcher.contempt, self.searcher.aspiration)
+            searcher = self._fallback
+            note = f" (hand-set evaluation: the NNUE is for the side-{self.nnue.side} board)"
         codes = legal_codes(position) if moves is None else np.asarray(moves, dtype=np.int32)
         if len(codes) == 0:
             raise ValueError("no move to search")
-        result = self.searcher.search(
+        result = searcher.search(
             SearchContext.of(position),
             codes,
             max_depth=depth,
@@ -192,7 +201,7 @@ class EnginePlayer(PlayerBase):
         pv = " ".join(Move(code, side).notation() for code in result.pv)
         self.search_info = (
             f"depth {result.depth} score {result.score:g} nodes {result.nodes} "
-            f"nps {result.nodes_per_second:.0f} time {result.seconds * 1000:.0f}ms pv {pv}"
+            f"nps {result.nodes_per_second:.0f} time {result.seconds * 1000:.0f}ms pv {pv}{note}"
         )
         return result
 
@@ -232,7 +241,7 @@ register(
                 path=True,
             ),
             "nnue": Option(str, None, "an NNUE file from `sumito nnue train` as the evaluation (builtin-nnue: "
-                           "shipped)", path=True),
+                           "shipped); on other boards than the network's, the hand-set evaluation", path=True),
             "weights": Option(str, None, f"evaluation weights separated by '/' (linear: {'/'.join(LINEAR_TERMS)})"),
             "multipv": Option(int, 1, "search the best N moves with exact scores (for analysis; slower)", low=1,
                               high=MAX_MULTIPV),

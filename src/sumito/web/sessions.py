@@ -129,9 +129,14 @@ PRESETS = (
     Preset("abla", "ABLA", "abla:depth=3", "the ABLA paper's player: 3-ply alpha-beta over centre and cohesion"),
     Preset("alphalone", "Alphalone", "alphalone", "the Alphalone report's agent: 2 moves a side, published weights"),
     Preset("td", "TD network", "td", "a value network trained by TD(λ) self-play (Abalearn 3), one ply"),
-    Preset("engine-fast", "Engine (0.2 s)", "engine:time=0.2", "Sumito's engine, 0.2 seconds a move"),
-    Preset("engine", "Engine (1 s)", "engine:time=1", "Sumito's engine, 1 second a move"),
-    Preset("engine-strong", "Engine (3 s)", "engine:time=3", "Sumito's engine, 3 seconds a move: the strongest"),
+    Preset("engine-fast", "Engine (0.2 s)", "engine:time=0.2,nnue=builtin-nnue",
+           "Sumito's engine with its learned evaluation, 0.2 seconds a move"),
+    Preset("engine", "Engine (1 s)", "engine:time=1,nnue=builtin-nnue",
+           "Sumito's engine with its learned evaluation, 1 second a move"),
+    Preset("engine-strong", "Engine (3 s)", "engine:time=3,nnue=builtin-nnue",
+           "Sumito's engine with its learned evaluation, 3 seconds a move: the strongest"),
+    Preset("engine-classic", "Engine, hand-set evaluation (1 s)", "engine:time=1",
+           "Sumito's engine with the hand-set linear evaluation, 1 second a move"),
 )
 PRESET_BY_ID = {p.id: p for p in PRESETS}
 

@@ -50,7 +50,7 @@ READY_TIMEOUT = 300.0  # seconds a fresh worker may take to load the kernels bef
 
 #: the engine that analyses positions (hints, the evaluation bar, the analysis of a game): its own
 #: small table, so that analysing never disturbs a playing engine's
-ANALYSIS_SPEC = "engine:time=30,hash=16"
+ANALYSIS_SPEC = "engine:time=30,hash=16,nnue=builtin-nnue"
 
 
 class ThinkError(Exception):
