@@ -298,7 +298,8 @@ def test_illegal_clicks_and_moves_are_explained(page, server):
 
 def test_not_your_turn_and_watching_are_explained(page, server):
     # the computer (Black) thinks for 3 seconds: a click meanwhile is explained, and resigning works
-    state = api(server, "POST", "api/games", {"black": "engine:time=3", "white": "human", "layout": "standard"})
+    spec = "engine:time=3,nnue=builtin-nnue"  # the "Engine (3 s)" preset's spec
+    state = api(server, "POST", "api/games", {"black": spec, "white": "human", "layout": "standard"})
     page.goto(f"{server}#game={state['id']}")
     page.wait_for_function("() => document.getElementById('play-view').dataset.state === 'thinking'")
     cell(page, "i5").click()
