@@ -190,6 +190,20 @@ def test_bad_nnue_files_are_one_line_errors(tmp_path):
         NNUE(bad.W1, bad.b1, bad.W2, bad.b2, bad.w3, bad.b3, bad.material)
     with pytest.raises(NNUEError, match="shape"):
         NNUE(bad.W1[:5], bad.b1, bad.W2, bad.b2, bad.w3, bad.b3, bad.material)
+    # arrays of the wrong shape or kind, as a hand-made file could hold them
+    import io
+    import json
+
+    arrays = {"W1": bad.W1, "b1": bad.b1, "W2": bad.W2, "b2": bad.b2, "w3": bad.w3, "b3": np.array(0.0),
+              "material": np.array(1.0), "psqt": bad.psqt}
+    for name, value, message in (("W2", np.zeros(7), "W2 has shape"), ("b1", np.zeros((8, 1)), "must be vectors"),
+                                 ("base", np.array(["a"] * 7), "base is not numeric")):
+        buf = io.BytesIO()
+        np.savez(buf, meta=np.array(json.dumps({"format": "sumito-nnue", "version": 1, "side": 5})),
+                 **{**arrays, name: value})
+        (tmp_path / "odd.npz").write_bytes(buf.getvalue())
+        with pytest.raises(NNUEError, match=message):
+            load_network(tmp_path / "odd.npz")
     with pytest.raises(PlayerSpecError, match="no such file"):
         make_player(f"engine:nnue={tmp_path / 'missing.npz'}")
     with pytest.raises(PlayerSpecError, match="not several"):
@@ -256,6 +270,22 @@ def test_bad_data_is_a_one_line_error(tmp_path):
     (tmp_path / "chunk-00000.npz").write_bytes(b"PK\x03\x04junk")
     with pytest.raises(NNUEDataError, match="damaged"):
         load_samples([tmp_path])
+    # a chunk whose values training would index with out of range
+    import io
+    import json
+
+    n = 3
+    good = {"boards": np.zeros((n, 61), np.int8), "side": np.ones(n, np.int8), "lost": np.zeros((n, 2), np.int8),
+            "score": np.zeros(n, np.float32), "result": np.full(n, 0.5, np.float32), "quiet": np.ones(n, bool),
+            "game": np.zeros(n, np.int32)}
+    for change, message in (({"boards": np.full((n, 61), 3, np.int8)}, "out of range"),
+                            ({"lost": np.zeros(n, np.int8)}, "one row a position"),
+                            ({"boards": np.zeros((n, 50), np.int8)}, "50 cells")):
+        buf = io.BytesIO()
+        np.savez(buf, meta=np.array(json.dumps({"format": "sumito-nnue-data"})), **{**good, **change})
+        (tmp_path / "chunk-00000.npz").write_bytes(buf.getvalue())
+        with pytest.raises(NNUEDataError, match=message):
+            load_samples([tmp_path])
     assert main(["nnue", "train", str(tmp_path / "none"), "--out", str(tmp_path / "x.npz")]) == 2
     assert main(["nnue", "gen", "--out", str(tmp_path / "d"), "--games", "1", "--player", "random"]) == 2
 

@@ -20,7 +20,7 @@ from pathlib import Path
 import numpy as np
 
 from sumito.arena.errors import ArenaError
-from sumito.engine import Position, SumitoError
+from sumito.engine import Move, Position, SumitoError
 from sumito.fileio import atomic_write_text
 
 LAYOUTS = ("standard", "belgian-daisy")
@@ -70,6 +70,19 @@ def _mirror_key(position: Position) -> str:
     return min(position.to_string().split()[0], flipped)
 
 
+def random_quiet_moves(position: Position, plies: int, rng: np.random.Generator) -> list[Move]:
+    """``plies`` uniformly random legal moves from ``position`` on, none pushing a marble off (fewer when
+    a position has no such move): the openings of the suite, and of ``sumito nnue gen``'s games."""
+    moves: list[Move] = []
+    for _ in range(plies):
+        quiet = [m for m in position.legal_moves() if not m.is_push_off]
+        if not quiet:
+            break
+        moves.append(quiet[int(rng.integers(len(quiet)))])
+        position = position.play(moves[-1])
+    return moves
+
+
 def make_openings(count: int, seed: int, balance: float = DEFAULT_BALANCE, depth: int = 4) -> list[str]:
     """``count`` balanced openings (see the module's docstring), the same for the same arguments."""
     from sumito.analysis import analyse_position
@@ -83,9 +96,8 @@ def make_openings(count: int, seed: int, balance: float = DEFAULT_BALANCE, depth
         if tries > 200 * count:
             raise ArenaError(f"found only {len(suite)} openings within {balance} marbles in {tries - 1} tries")
         position = Position.start(LAYOUTS[tries % len(LAYOUTS)])
-        for _ in range(int(rng.integers(2, 5))):
-            quiet = [m for m in position.legal_moves() if not m.is_push_off]
-            position = position.play(quiet[int(rng.integers(len(quiet)))])
+        for move in random_quiet_moves(position, int(rng.integers(2, 5)), rng):
+            position = position.play(move)
         key = _mirror_key(position)
         if key in seen:
             continue

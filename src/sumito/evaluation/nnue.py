@@ -62,7 +62,7 @@ FORMAT = "sumito-nnue"
 FORMAT_VERSION = 1
 ARRAY_NAMES = ("W1", "b1", "W2", "b2", "w3", "b3", "material", "psqt", "base")
 MAX_NNUE_BYTES = 64 * 2**20
-MAX_HIDDEN = 512  # the search's work array holds 4H numbers
+MAX_HIDDEN = 511  # the search's 2,048-number work array holds the accumulator and the clipped layer: 4H + 2
 BUILTIN_NNUE = "builtin-nnue"
 BUILTIN_FILE = "nnue-standard.npz"
 
@@ -257,7 +257,7 @@ class NNUE:
                  metadata: dict | None = None, source: str = "network", base: np.ndarray | None = None) -> None:
         self.W1 = np.asarray(W1, dtype=np.float64)
         self.b1 = np.asarray(b1, dtype=np.float64)
-        self.W2 = np.asarray(W2, dtype=np.float64).reshape(-1, 2 * len(self.b1))
+        self.W2 = np.asarray(W2, dtype=np.float64)
         self.b2 = np.asarray(b2, dtype=np.float64)
         self.w3 = np.asarray(w3, dtype=np.float64)
         self.b3 = float(b3)
@@ -270,6 +270,8 @@ class NNUE:
             raise NNUEError(f"{source}: the base evaluation needs 7 finite linear weights")
         self.metadata = dict(metadata or {})
         self.source = source
+        if self.b1.ndim != 1 or self.b2.ndim != 1:
+            raise NNUEError(f"{source}: b1 and b2 must be vectors")
         h, h2 = len(self.b1), len(self.b2)
         shapes = {"W1": (self.W1.shape, (n_features(side), h)), "W2": (self.W2.shape, (h2, 2 * h)),
                   "w3": (self.w3.shape, (h2 if h2 else 2 * h,)), "psqt": (self.psqt.shape, (n_features(side),))}
@@ -333,8 +335,10 @@ def load_network(path: str | Path) -> NNUE:
     side = header.get("side")
     if side not in (3, 4, 5):
         raise NNUEError(f"{source}: board side {side!r}; expected 3, 4 or 5")
-    for name in ARRAY_NAMES[:-1]:  # "base" is optional
+    for name in ARRAY_NAMES:
         if name not in arrays:
+            if name == "base":  # optional: a network on its own
+                continue
             raise NNUEError(f"{source}: no {name!r} array")
         if arrays[name].dtype.kind not in "fi":
             raise NNUEError(f"{source}: {name} is not numeric")

@@ -23,8 +23,10 @@ training needs no GPU).
 
 from __future__ import annotations
 
+import contextlib
 import glob
 import io
+import json
 import math
 import os
 import time
@@ -34,13 +36,16 @@ from pathlib import Path
 
 import numpy as np
 
+from sumito.arena.openings import load_openings, random_quiet_moves
 from sumito.engine import Game, Move, Position
 from sumito.engine.errors import SumitoError
-from sumito.engine.kernels import MAX_MOVES, PUSH_OFF_BIT, generate_push_offs
+from sumito.engine.kernels import MAX_MOVES, generate_push_offs
 from sumito.evaluation import LINEAR_DEFAULT, named_evaluation
 from sumito.evaluation.features import evaluate, work_arrays
 from sumito.evaluation.nnue import NNUE, SCALE, feature_table, n_features, symmetries
 from sumito.fileio import atomic_write_bytes, read_file_bounded, read_npz_with_header
+from sumito.players import make_player
+from sumito.players.base import MAX_SEARCH_DEPTH, game_history
 
 CHUNK_FORMAT = "sumito-nnue-data"
 MAX_CHUNK_BYTES = 256 * 2**20
@@ -73,16 +78,12 @@ def _play_one(task: ChunkTask, number: int, player, rng: np.random.Generator) ->
     opening = task.openings[number % len(task.openings)]
     game = Game(Position.from_string(opening))
     geo = game.position.geometry
+    edge_cells = geo.cells[geo.ring[geo.cells] == geo.side - 1]
     buf = np.empty(MAX_MOVES, dtype=np.int32)
     # a few uniformly random plies that push nothing off: another game from every opening
-    for _ in range(int(rng.integers(0, task.random_plies + 1))):
-        codes = game.position.legal_move_codes()
-        quiet = [int(c) for c in codes if not c & PUSH_OFF_BIT]
-        if not quiet or game.is_over():
-            break
-        game.push(Move(quiet[int(rng.integers(len(quiet)))], geo.side))
+    for move in random_quiet_moves(game.position, int(rng.integers(0, task.random_plies + 1)), rng):
+        game.push(move)
     rows: dict[str, list] = {"boards": [], "side": [], "lost": [], "score": [], "quiet": []}
-    from sumito.players.base import MAX_SEARCH_DEPTH, game_history
 
     while not game.is_over() and game.plies < task.max_plies:
         position = game.position
@@ -93,8 +94,7 @@ def _play_one(task: ChunkTask, number: int, player, rng: np.random.Generator) ->
         rows["side"].append(position.side_to_move)
         rows["lost"].append(tuple(position.lost))
         rows["score"].append(float(np.clip(result.score, -SCORE_CLIP, SCORE_CLIP)))
-        rows["quiet"].append(generate_push_offs(grid, position.side_to_move, geo.offsets,
-                                                geo.cells[geo.ring[geo.cells] == geo.side - 1], buf) == 0)
+        rows["quiet"].append(generate_push_offs(grid, position.side_to_move, geo.offsets, edge_cells, buf) == 0)
         game.push(Move(result.move, geo.side))
     outcome = game.outcome()
     winner = outcome.winner if outcome is not None else None
@@ -104,8 +104,6 @@ def _play_one(task: ChunkTask, number: int, player, rng: np.random.Generator) ->
 
 def play_chunk(task: ChunkTask) -> bytes:
     """Play a chunk's games; its samples as the bytes of a ``.npz`` file (written by the parent)."""
-    from sumito.players import make_player
-
     player = make_player(task.player)
     if not hasattr(player, "analyse"):
         raise NNUEDataError(f"{task.player}: the data needs a searching player with scores (an engine spec)")
@@ -129,8 +127,6 @@ def play_chunk(task: ChunkTask) -> bytes:
     }
     meta = {"format": CHUNK_FORMAT, "version": 1, "player": task.player, "seed": task.seed,
             "first": task.first, "games": task.games, "side": geo.side}
-    import json
-
     buf = io.BytesIO()
     np.savez_compressed(buf, meta=np.array(json.dumps(meta)), **arrays)
     return buf.getvalue()
@@ -146,7 +142,6 @@ def generate(folder: str | Path, games: int, player: str = "engine:depth=4", see
     """Play ``games`` self-play games into ``folder`` in chunks of ``chunk``; chunks already there are
     kept (a resumed run plays only the rest). Returns the number of chunks written now."""
     from sumito.arena.executor import InlineExecutor
-    from sumito.arena.openings import load_openings
 
     suite = tuple(openings) if openings is not None else tuple(load_openings())
     Path(folder).mkdir(parents=True, exist_ok=True)
@@ -158,8 +153,6 @@ def generate(folder: str | Path, games: int, player: str = "engine:depth=4", see
     if progress:
         progress(done, len(tasks))
     written = 0
-    import contextlib
-
     with contextlib.closing(executor.run(play_chunk, todo)) as results:
         for i, data in results:
             atomic_write_bytes(chunk_path(folder, todo[i].index), data)
@@ -207,18 +200,33 @@ def load_samples(folders: Sequence[str | Path]) -> Samples:
         missing = [name for name in DATA_ARRAYS if name not in arrays]
         if missing:
             raise NNUEDataError(f"{path}: no {missing[0]!r} array")
-        n = len(arrays["side"])
-        if any(len(arrays[name]) != n for name in DATA_ARRAYS):
-            raise NNUEDataError(f"{path}: its arrays have different lengths")
+        _check_chunk(path, arrays)
+        if parts["boards"] and arrays["boards"].shape[1] != parts["boards"][0].shape[1]:
+            raise NNUEDataError(f"{path}: from another board size than {files[0][0]}")
         for name in DATA_ARRAYS:
             parts[name].append(arrays[name])
         # game numbers restart in another folder: keep them apart
         parts["game"][-1] = arrays["game"].astype(np.int64) + number * 10_000_000
-    joined = {name: np.concatenate(parts[name]) for name in DATA_ARRAYS}
-    widths = {len(b[0]) for b in parts["boards"]}
-    if len(widths) != 1:
-        raise NNUEDataError("the chunks are from different board sizes")
-    return Samples(**joined)
+    return Samples(**{name: np.concatenate(parts[name]) for name in DATA_ARRAYS})
+
+
+def _check_chunk(path: str, arrays: dict[str, np.ndarray]) -> None:
+    """What training indexes with must be in range: a damaged or foreign chunk is a one-line error."""
+    n = len(arrays["side"]) if arrays["side"].ndim == 1 else -1
+    shapes_ok = (arrays["boards"].ndim == 2 and arrays["lost"].shape == (n, 2)
+                 and all(arrays[name].shape[:1] == (n,) for name in DATA_ARRAYS))
+    if not shapes_ok:
+        raise NNUEDataError(f"{path}: its arrays do not have one row a position")
+    if arrays["boards"].shape[1] not in (19, 37, 61):
+        raise NNUEDataError(f"{path}: {arrays['boards'].shape[1]} cells a board; expected 19, 37 or 61")
+    if any(arrays[name].dtype.kind not in "iub" for name in ("boards", "side", "lost", "quiet", "game")) or any(
+            arrays[name].dtype.kind not in "fiu" for name in ("score", "result")):
+        raise NNUEDataError(f"{path}: an array is not of numbers")
+    values_ok = (np.isin(arrays["boards"], (0, 1, 2)).all() and np.isin(arrays["side"], (1, 2)).all()
+                 and ((arrays["lost"] >= 0) & (arrays["lost"] <= 14)).all()
+                 and np.isfinite(arrays["score"]).all() and np.isin(arrays["result"], (0.0, 0.5, 1.0)).all())
+    if not values_ok:
+        raise NNUEDataError(f"{path}: a value out of range (cells 0-2, side 1-2, results 0, 0.5 or 1)")
 
 
 # --- training -------------------------------------------------------------------------------------------

@@ -15,6 +15,7 @@ import argparse
 import sys
 
 from sumito.cliargs import add_backend_args, check_shared_folder, count_arg, executor_from_args, number_arg
+from sumito.evaluation.nnue import MAX_HIDDEN
 from sumito.procs import MAX_WORKERS, cap_workers
 
 
@@ -41,8 +42,8 @@ def add_nnue_command(sub: argparse._SubParsersAction) -> None:
     t = nsub.add_parser("train", help="fit an NNUE to data folders from `sumito nnue gen`")
     t.add_argument("data", nargs="+", metavar="DIR", help="data folders")
     t.add_argument("--out", required=True, metavar="FILE", help="the network file to write (.npz)")
-    t.add_argument("--hidden", type=count_arg(1, 512), default=32, metavar="H", help="accumulator size a side")
-    t.add_argument("--hidden2", type=count_arg(0, 512), default=16, metavar="H2",
+    t.add_argument("--hidden", type=count_arg(1, MAX_HIDDEN), default=32, metavar="H", help="accumulator size a side")
+    t.add_argument("--hidden2", type=count_arg(0, MAX_HIDDEN), default=16, metavar="H2",
                    help="the second layer's size (0: none)")
     t.add_argument("--epochs", type=count_arg(1, 10**4), default=20)
     t.add_argument("--lam", type=number_arg(0, 1, "--lam"), default=0.5, metavar="L",
