@@ -1,12 +1,16 @@
 """Search speed: nodes per second and the depth reached in 1, 5 and 10 seconds.
 
-Run:  python bench/bench_search.py [--budgets 1 5 10] [--nnue builtin-nnue | FILE | none]
+Run:  python bench/bench_search.py [--budgets 1 5 10] [--prune 0 1 2] [--nnue builtin-nnue | FILE | none]
 
-Positions: the Standard and Belgian Daisy starts, and two mid-game positions reached by the
-engine playing itself at depth 4 (deterministic, so every run searches the same positions).
+Positions: the Standard and Belgian Daisy starts, and six mid-game positions reached by the
+engine playing itself at depth 4 (``engine:depth=4,prune=0``: deterministic, so every run
+searches the same positions; the first two are those of earlier runs of this script).
 For each budget the engine (``sumito.search.pvs``: PVS, transposition table, ordering, null move,
 reductions, push-off quiescence, hand-set linear evaluation) deepens until the clock stops it;
-the depth is the last one completed. Nodes count every node including quiescence.
+the depth is the last one completed. Nodes count every node including quiescence. One pair of
+columns per search level (``--prune``, the engine option ``prune=``): 0 is the search before its
+null-window nodes took table cutoffs and null moves, 1 with them, 2 also futility and late-move
+pruning.
 
 The baseline, in the same run on the same positions, is the plain fixed-depth alpha-beta of the
 paper players (``sumito.search.alphabeta``: generation order, no tables) with the same evaluation,
@@ -32,14 +36,15 @@ from sumito.evaluation.nnue import load_network
 from sumito.players import game_history, make_player
 from sumito.search.alphabeta import search as plain_search
 from sumito.search.context import SearchContext
-from sumito.search.pvs import Searcher
+from sumito.search.pvs import DEFAULT_PRUNE, Searcher
 
 
 def bench_positions() -> list[tuple[str, Position]]:
     out = [("Standard start", Position.start("standard")), ("Belgian Daisy start", Position.start("belgian-daisy"))]
-    for layout, plies in (("standard", 30), ("belgian-daisy", 40)):
+    for layout, plies in (("standard", 30), ("belgian-daisy", 40), ("standard", 20), ("standard", 50),
+                          ("belgian-daisy", 25), ("belgian-daisy", 60)):
         game = Game(Position.start(layout))
-        player = make_player("engine:depth=4")
+        player = make_player("engine:depth=4,prune=0")
         for _ in range(plies):
             if game.is_over():
                 break
@@ -53,6 +58,10 @@ def main() -> None:
     parser.add_argument("--budgets", type=float, nargs="+", default=[1.0, 5.0, 10.0])
     parser.add_argument("--hash-mb", type=int, default=64)
     parser.add_argument("--nnue", default="builtin-nnue", help="an NNUE file for the third column (none: leave out)")
+    parser.add_argument("--prune", type=int, nargs="+", choices=(0, 1, 2), default=[0, 1, 2],
+                        help="the search levels of the hand-set engine's columns (engine option prune=)")
+    parser.add_argument("--nnue-prune", type=int, choices=(0, 1, 2), default=DEFAULT_PRUNE,
+                        help="the NNUE column's search level (default: the engine's)")
     args = parser.parse_args()
     ev = named_evaluation("linear")
     nnue_params = None if args.nnue == "none" else load_network(args.nnue).params()
@@ -72,16 +81,21 @@ def main() -> None:
     print(f"JIT warm-up (compile or load cache): {warmup:.2f} s, not included below")
     entries = 1 << int(np.log2(args.hash_mb * 2**20 / 22))
     header = (
-        f"{'position':<52} {'budget':>6} | {'engine depth':>12} {'nodes/s':>10} | {'baseline depth':>14} "
-        f"{'nodes/s':>10}" + (f" | {'nnue depth':>10} {'nodes/s':>10}" if nnue_params is not None else "")
+        f"{'position':<52} {'budget':>6} | "
+        + " | ".join(f"{f'prune={level} depth':>14} {'nodes/s':>10}" for level in args.prune)
+        + f" | {'baseline depth':>14} {'nodes/s':>10}"
+        + (f" | {'nnue depth':>10} {'nodes/s':>10}" if nnue_params is not None else "")
     )
     print(header)
     print("-" * len(header))
     for name, pos in positions:
         codes = pos.legal_move_codes()
         for budget in args.budgets:
-            searcher = Searcher(ev.kind, ev.params, entries)  # a cold table for every measurement
-            r = searcher.search(SearchContext.of(pos), codes, seconds=budget, predict=False)
+            cells = []
+            for level in args.prune:
+                searcher = Searcher(ev.kind, ev.params, entries, prune=level)  # a cold table for every measurement
+                r = searcher.search(SearchContext.of(pos), codes, seconds=budget, predict=False)
+                cells.append(f"{r.depth:>14} {r.nodes_per_second:>10,.0f}")
             # baseline: plain alpha-beta, deepened while the next depth should still fit
             depth, spent, nodes, last = 0, 0.0, 0, 0.0
             while True:
@@ -94,10 +108,9 @@ def main() -> None:
                     break
                 depth, spent, nodes = depth + 1, spent + last, nodes + n
             base_nps = nodes / spent if spent else 0.0
-            line = (f"{name:<52} {budget:>5g}s | {r.depth:>12} {r.nodes_per_second:>10,.0f} | {depth:>14} "
-                    f"{base_nps:>10,.0f}")
+            line = f"{name:<52} {budget:>5g}s | " + " | ".join(cells) + f" | {depth:>14} {base_nps:>10,.0f}"
             if nnue_params is not None and pos.variant.side == 5:
-                searcher = Searcher(EVAL_NNUE, nnue_params, entries)
+                searcher = Searcher(EVAL_NNUE, nnue_params, entries, prune=args.nnue_prune)
                 n = searcher.search(SearchContext.of(pos), codes, seconds=budget, predict=False)
                 line += f" | {n.depth:>10} {n.nodes_per_second:>10,.0f}"
             print(line)

@@ -760,7 +760,8 @@ def test_a_crash_marks_the_run_failed(capsys, tmp_path):
 
 def test_replay_of_a_file_still_works(capsys, tmp_path):
     path = tmp_path / "g.txt"
-    assert main(["game", "--layout", "mini", "--out", str(path), "--quiet"]) == 0
+    assert main(["game", "--layout", "mini", "--black", "random:seed=1", "--white", "random:seed=2", "--out", str(path),
+                 "--quiet"]) == 0
     capsys.readouterr()
     code, out, _err = run(capsys, "replay", path, "--ply", 1)
     assert code == 0 and "after ply 1" in out

@@ -198,6 +198,9 @@ def test_game_is_deterministic(capsys, tmp_path):
 
 def test_game_draw_rule_options(capsys):
     out = ok(capsys, "game", "--max-plies", "6", "--repetitions", "0", "--quiet")
+    # without players, the strongest engine plays itself
+    spec = "engine:nnue=builtin-nnue,time=0.1"
+    assert f'[Black "{spec}"]' in out and f'[White "{spec}"]' in out
     assert '[MaxPlies "6"]' in out and '[Repetitions "off"]' in out
     assert '[Reason "ply-cap"]' in out and '[Plies "6"]' in out
 

@@ -165,10 +165,10 @@ def test_play_as_white_with_opponent(monkeypatch, capsys):
     assert "Result: 1/2-1/2, draw (ply-cap) after 2 plies" in out
 
 
-def test_play_color_alone_plays_against_random(monkeypatch, capsys):
+def test_play_color_alone_plays_against_the_strongest_engine(monkeypatch, capsys):
     code, out, _ = play(monkeypatch, capsys, "resign\n", "--color", "white", "--max-plies", "2")
     assert code == 0
-    assert "Black: random   White: human" in out
+    assert "Black: engine:nnue=builtin-nnue   White: human" in out
     assert "White resigns" in out
     assert "Result: 1-0, Black wins (resignation) after 1 plies" in out
 

@@ -346,6 +346,9 @@ def test_lambda_zero_is_td0_by_hand(output):
 @pytest.mark.parametrize(("trace_decay", "decay"), [("lambda", 0.7), ("gamma-lambda", 0.9 * 0.7)])
 def test_traces_accumulate_by_hand(trace_decay, decay):
     # eq. 5: e_t = sum_k lambda^(t-k) grad V(s_k); the option decays by gamma*lambda instead
+    # (tolerances of 1e-12: at 1e-15 this failed once in a full-suite run and passed on its own and
+    # in every rerun, a last-digit rounding difference whose cause was not found; a wrong trace is
+    # off by far more)
     net = make_net(4, 3, seed=6)
     learner = TDLambda(net, alpha=0.2, gamma=0.9, lam=0.7, trace_decay=trace_decay)
     rng = np.random.default_rng(2)
@@ -358,16 +361,16 @@ def test_traces_accumulate_by_hand(trace_decay, decay):
     v2, _ = ref_value_grad(net, x2)
     delta = learner.step(x1, 0.0, next_value=v2)  # the caller's own V(s_{t+1})
     e = decay * g0 + g1
-    assert delta == pytest.approx(0.9 * v2 - v1, abs=1e-15)
-    np.testing.assert_allclose(learner.trace, e, rtol=1e-12, atol=1e-15)
-    np.testing.assert_allclose(net.theta, theta + 0.2 * delta * e, rtol=1e-12, atol=1e-15)
+    assert delta == pytest.approx(0.9 * v2 - v1, abs=1e-12)
+    np.testing.assert_allclose(learner.trace, e, rtol=1e-10, atol=1e-12)
+    np.testing.assert_allclose(net.theta, theta + 0.2 * delta * e, rtol=1e-10, atol=1e-12)
     # a third step: the first gradient has decayed twice
     theta = net.theta.copy()
     v2, g2 = ref_value_grad(net, x2)
     delta = learner.step(x2, 1.0, terminal=True)
     e = decay * decay * g0 + decay * g1 + g2
-    np.testing.assert_allclose(learner.trace, e, rtol=1e-10, atol=1e-14)
-    np.testing.assert_allclose(net.theta, theta + 0.2 * delta * e, rtol=1e-10, atol=1e-14)
+    np.testing.assert_allclose(learner.trace, e, rtol=1e-10, atol=1e-12)
+    np.testing.assert_allclose(net.theta, theta + 0.2 * delta * e, rtol=1e-10, atol=1e-12)
     assert learner.state_dict()["trace_decay"] == trace_decay
     learner.end_episode()
     assert not learner.trace.any()

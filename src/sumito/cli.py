@@ -35,6 +35,10 @@ from sumito.engine import (
     write_records,
 )
 from sumito.engine.geometry import COLOR_NAMES
+from sumito.protocol import STRONGEST_ENGINE
+
+#: `sumito game` without players: the strongest engine against itself, at a tenth of a second a move
+GAME_DEFAULT = f"{STRONGEST_ENGINE},time=0.1"
 
 #: the deepest perft (depth 6 from the start already counts 267 million leaves)
 MAX_PERFT_DEPTH = 20
@@ -220,8 +224,8 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("game", help="play one game between two players and print its record")
     add_position_args(p)
-    p.add_argument("--black", default="random:seed=1", help="player spec for Black (default random:seed=1)")
-    p.add_argument("--white", default="random:seed=2", help="player spec for White (default random:seed=2)")
+    p.add_argument("--black", default=GAME_DEFAULT, help=f"player spec for Black (default {GAME_DEFAULT})")
+    p.add_argument("--white", default=GAME_DEFAULT, help=f"player spec for White (default {GAME_DEFAULT})")
     add_rules_args(p, GAME_RULES)
     p.add_argument("--out", type=output_file, default=None, metavar="FILE", help="also write the record to FILE")
     p.add_argument("--quiet", action="store_true", help="print only the record")

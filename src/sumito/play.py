@@ -23,6 +23,7 @@ from sumito.cliargs import (
 )
 from sumito.engine import Game, GameRecord, SumitoError, render, write_records
 from sumito.engine.geometry import BLACK, COLOR_NAMES, WHITE
+from sumito.protocol import STRONGEST_ENGINE
 
 
 def add_play_command(sub: argparse._SubParsersAction) -> None:
@@ -30,8 +31,10 @@ def add_play_command(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("play", help="play a game in the terminal (you against a player, or any two players)")
     add_position_args(p)
     p.add_argument("--black", default=None, metavar="SPEC", help="player spec for Black (default human)")
-    p.add_argument("--white", default=None, metavar="SPEC", help="player spec for White (default random)")
-    p.add_argument("--opponent", default=None, metavar="SPEC", help="you (human) against this player")
+    p.add_argument("--white", default=None, metavar="SPEC",
+                   help=f"player spec for White (default {STRONGEST_ENGINE}, the strongest engine, 1 s a move)")
+    p.add_argument("--opponent", default=None, metavar="SPEC",
+                   help=f"you (human) against this player (default {STRONGEST_ENGINE})")
     p.add_argument(
         "--color", choices=("black", "white"), default=None, help="the colour you play with --opponent (default black)"
     )
@@ -52,9 +55,9 @@ def player_specs(args: argparse.Namespace) -> tuple[str, str]:
     if args.opponent is not None or args.color is not None:
         if args.black is not None or args.white is not None:
             raise SumitoError("use either --black/--white or --opponent/--color, not both")
-        opponent = args.opponent or "random"
+        opponent = args.opponent or STRONGEST_ENGINE
         return ("human", opponent) if (args.color or "black") == "black" else (opponent, "human")
-    return args.black or "human", args.white or "random"
+    return args.black or "human", args.white or STRONGEST_ENGINE
 
 
 def cmd_play(args: argparse.Namespace) -> int:

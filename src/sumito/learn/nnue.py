@@ -1,7 +1,8 @@
 """Data and training for the engine's NNUE (:mod:`sumito.evaluation.nnue`).
 
 **Data** (:func:`generate`, ``sumito nnue gen``): self-play games of a search player (by default
-``engine:depth=4`` with the hand-set linear evaluation), each from an opening of the suite
+``engine:depth=4,prune=0``: the hand-set linear evaluation and the search the shipped data came
+from), each from an opening of the suite
 (:mod:`sumito.arena.openings`) followed by a few uniformly random quiet plies so that no two
 games are alike. Every position before a move is kept with the search's score of it (for the side
 to move, engine points: deeper-search targets), whether it is *quiet* (the side to move has no
@@ -136,8 +137,8 @@ def chunk_path(folder: str | Path, index: int) -> Path:
     return Path(folder) / f"chunk-{index:05d}.npz"
 
 
-def generate(folder: str | Path, games: int, player: str = "engine:depth=4", seed: int = 1, chunk: int = 20,
-             random_plies: int = 6, max_plies: int = 300, openings: Sequence[str] | None = None,
+def generate(folder: str | Path, games: int, player: str = "engine:depth=4,prune=0", seed: int = 1,
+             chunk: int = 20, random_plies: int = 6, max_plies: int = 300, openings: Sequence[str] | None = None,
              executor=None, progress: Callable[[int, int], None] | None = None) -> int:
     """Play ``games`` self-play games into ``folder`` in chunks of ``chunk``; chunks already there are
     kept (a resumed run plays only the rest). Returns the number of chunks written now."""

@@ -45,7 +45,8 @@ class LeafSearch:
         self.encoding = encoding
         self.variant = variant
         params = network_params_of(network, variant.side, variant.marbles, variant.win_threshold)
-        self.searcher = Searcher(EVAL_NETWORK, params, hash_entries, contempt=0.0)
+        # prune=0: the search builtin-tdleaf was trained with, so that training reproduces it
+        self.searcher = Searcher(EVAL_NETWORK, params, hash_entries, contempt=0.0, prune=0)
         self._out = np.empty((1, network.n_inputs), dtype=np.float64)
 
     def search(self, position: Position, depth: int, history: list[int]) -> list[int]:

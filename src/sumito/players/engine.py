@@ -39,7 +39,7 @@ from sumito.players.base import (
     register,
 )
 from sumito.search.context import SearchContext
-from sumito.search.pvs import Searcher, SearchResult
+from sumito.search.pvs import DEFAULT_PRUNE, Searcher, SearchResult
 
 #: the most MultiPV lines (more than any position has moves would be pointless; the search clips it)
 MAX_MULTIPV = 256
@@ -58,6 +58,7 @@ class EnginePlayer(PlayerBase):
         multipv: int = 1,
         aspiration: float = 0.0,
         nnue: str | None = None,
+        prune: int = DEFAULT_PRUNE,
     ) -> None:
         if not 1 <= multipv <= MAX_MULTIPV:
             raise PlayerSpecError(f"engine multipv must be from 1 to {MAX_MULTIPV}, not {multipv}")
@@ -103,7 +104,9 @@ class EnginePlayer(PlayerBase):
         entries = 1 << max(10, int(np.log2(hash * 2**20 / 22)))  # about 22 bytes an entry
         if not (math.isfinite(aspiration) and aspiration >= 0):
             raise PlayerSpecError(f"engine aspiration must be 0 (off) or a positive width, not {aspiration}")
-        self.searcher = Searcher(self.evaluation.kind, self.evaluation.params, entries, contempt, aspiration)
+        if prune not in (0, 1, 2):
+            raise PlayerSpecError(f"engine prune must be 0, 1 or 2, not {prune}")
+        self.searcher = Searcher(self.evaluation.kind, self.evaluation.params, entries, contempt, aspiration, prune)
         parts = []
         if time is not None:
             parts.append(f"time={time:g}")
@@ -123,6 +126,8 @@ class EnginePlayer(PlayerBase):
             parts.append(f"multipv={multipv}")
         if aspiration:
             parts.append(f"aspiration={aspiration:g}")
+        if prune != DEFAULT_PRUNE:
+            parts.append(f"prune={prune}")
         self.multipv = multipv
         #: called after each completed iteration of :meth:`choose` or :meth:`analyse` (in the thread
         #: that searches) with what the search found so far; the protocol streams its info lines so
@@ -179,7 +184,7 @@ class EnginePlayer(PlayerBase):
             if self._fallback is None:
                 linear = named_evaluation("linear")
                 self._fallback = Searcher(linear.kind, linear.params, len(self.searcher.tt_keys),
-                                          self.searcher.contempt, self.searcher.aspiration)
+                                          self.searcher.contempt, self.searcher.aspiration, self.searcher.prune)
             searcher = self._fallback
             note = f" (hand-set evaluation: the NNUE is for the side-{self.nnue.side} board)"
         codes = legal_codes(position) if moves is None else np.asarray(moves, dtype=np.int32)
@@ -247,6 +252,9 @@ register(
                               high=MAX_MULTIPV),
             "aspiration": Option(float, 0.0, "aspiration window from depth 5, in evaluation units (a marble is "
                                  "1000 with the linear evaluation); 0 = full windows", low=0, high=1e6),
+            "prune": Option(int, DEFAULT_PRUNE, "search: 0 without table cutoffs or null moves (the search before they "
+                            "worked), 1 with them, 2 also futility and late-move pruning and deeper reductions",
+                            low=0, high=2),
         },
         help="Sumito's engine: iterative-deepening PVS with a transposition table and quiescence",
     )

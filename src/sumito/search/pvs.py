@@ -8,6 +8,11 @@ Pieces, as in a chess engine (Stockfish's split of search, ordering and transpos
   two killer moves a ply, then the history heuristic;
 - null-move pruning (Abalone has no zugzwang to speak of) and late-move reductions of quiet
   moves, both re-searched at full depth when they look good;
+- search levels (``Searcher(prune=)``, the engine option ``prune=``): 1, the default, takes the
+  table's bounds and null moves in null-window nodes; 0 is the search before it, which mistook
+  every null-window node for a PV node and so did neither (kept to measure against: SPRT +166 Elo
+  for 1 over 0); 2 adds reverse futility, futility and late-move pruning near the leaves and
+  reductions that grow with depth and move number (not accepted by its SPRT: off);
 - a quiescence search over push-offs at the horizon, so that a pending push-off is never
   misjudged by a static evaluation;
 - repetition of a position on the current line (or in the game before the root) scores a draw,
@@ -51,7 +56,20 @@ ASPIRATION_FULL = 16_000.0  # a window wider than this (16 marbles) is the full 
 HISTORY_SIZE = 1 << 15  # history is indexed by the move's start, direction, count and broadside bits
 KILLERS = HISTORY_SIZE  # the killer moves live in the history array after the counts
 NULL_REDUCTION = 2
+NULL_WINDOW = 1e-6  # the width of a null-window (zero-window) search; scores are float64
 QUIESCENCE_PLIES = 8
+#: the search level a Searcher (and the engine player) uses unless told otherwise: 1, table cutoffs and
+#: null moves, accepted by SPRT against 0 (docs/strength.md)
+DEFAULT_PRUNE = 1
+# selective search (Searcher(prune=2)): reverse futility pruning, futility pruning and late-move
+# pruning near the leaves of non-PV nodes, and late-move reductions growing with depth and move number
+RFP_DEPTH = 3  # a node this shallow whose static score beats beta by the margin returns it
+RFP_MARGIN = 150.0  # a depth (a marble is 1000 with the linear evaluation)
+FUTILITY_DEPTH = 2  # a quiet move this near the leaves cannot lift a static score this far below alpha
+FUTILITY_MARGIN = 200.0  # a depth
+LMP_DEPTH = 3  # this near the leaves, quiet moves after the first LMP_BASE + LMP_SCALE·depth² are skipped
+LMP_BASE = 8
+LMP_SCALE = 4
 
 # stats slots
 NODES, ABORTED, QNODES, TT_HITS, BEST, NEXT_CHECK, ROOT_COUNT = range(7)
@@ -164,7 +182,7 @@ def _pvs(board, side, lost, depth, alpha, beta, ply, h, null_ok, shared):
     """
     (g_win, g_inline, cells, offsets, ring, edge_ring, edge_cells, zobrist, kind, params, tt_keys, tt_info, tt_scores,
      history, path, path_base, moves, orders, raw, scratch, stats, deadline, root_scores, root_side, contempt,
-     stop, acc) = shared
+     stop, acc, prune) = shared
     nnue = kind == EVAL_NNUE
     # a draw is worth -contempt to the side searching at the root (it plays on rather than draw)
     draw = -contempt if side == root_side else contempt
@@ -218,7 +236,10 @@ def _pvs(board, side, lost, depth, alpha, beta, ply, h, null_ok, shared):
                     if alpha >= beta:
                         break
         return best
-    pv_node = beta - alpha > 1e-9
+    # a null-window search (width NULL_WINDOW) is a non-PV node: it may take the table's bound and
+    # be pruned. (Before prune=1 this test compared with 1e-9, so that every node counted as a PV
+    # node and no table cutoff or null move ever happened; prune=0 keeps that search, to measure against.)
+    pv_node = beta - alpha > (2 * NULL_WINDOW if prune != 0 else 0.0) or prune == 0
     mask = tt_keys.shape[0] - 1
     slot = h & mask
     tt_move = -1
@@ -231,15 +252,22 @@ def _pvs(board, side, lost, depth, alpha, beta, ply, h, null_ok, shared):
             f = info & 3
             if f == EXACT or (f == LOWER and s >= beta) or (f == UPPER and s <= alpha):
                 return s
-    if ply > 0 and null_ok and not pv_node and depth >= 3 and beta < WIN_BOUND:
+    static = np.nan
+    selective = prune >= 2 and ply > 0 and not pv_node and alpha > -WIN_BOUND and beta < WIN_BOUND
+    if selective and depth <= RFP_DEPTH:
         static = _static(board, side, lost, cells, ring, offsets, edge_ring, kind, params, raw, scratch, acc, ply)
+        if static - RFP_MARGIN * depth >= beta:
+            return static  # so far above beta that a shallow search will not bring it back
+    if ply > 0 and null_ok and not pv_node and depth >= 3 and beta < WIN_BOUND:
+        if np.isnan(static):
+            static = _static(board, side, lost, cells, ring, offsets, edge_ring, kind, params, raw, scratch, acc, ply)
         if static >= beta:
             # pass: the same marbles with the other side to move
             null_child = h ^ zobrist[0, 0]
             if nnue:
                 acc[ply + 1, :, :] = acc[ply]
             null_depth = depth - 1 - NULL_REDUCTION
-            score = -_pvs(board, opp, lost, null_depth, -beta, -beta + 1e-6, ply + 1, null_child, no, shared)
+            score = -_pvs(board, opp, lost, null_depth, -beta, -beta + NULL_WINDOW, ply + 1, null_child, no, shared)
             if stats[ABORTED]:
                 return 0.0
             if score >= beta:
@@ -257,14 +285,23 @@ def _pvs(board, side, lost, depth, alpha, beta, ply, h, null_ok, shared):
     best = -np.inf
     best_move = buf[0]
     alpha0 = alpha
+    futile = False
+    if selective and depth <= FUTILITY_DEPTH:
+        if np.isnan(static):
+            static = _static(board, side, lost, cells, ring, offsets, edge_ring, kind, params, raw, scratch, acc, ply)
+        futile = static + FUTILITY_MARGIN * depth <= alpha
+    late = LMP_BASE + LMP_SCALE * depth * depth if selective and depth <= LMP_DEPTH else MAX_MOVES
     for i in range(n):
         mv = buf[i] if ply == 0 else _pick(buf, order, i, n)
+        quiet = ((mv >> PUSH_SHIFT) & 3) == 0
+        killer = mv == history[0, KILLERS + ply] or mv == history[1, KILLERS + ply]
+        if i > 0 and quiet and not killer and (futile or i >= late) and best > -WIN_BOUND:
+            continue  # a quiet move that will not matter this near the leaves: not searched
         delta = make_move(board, mv, side, offsets, zobrist)
         if nnue:
             update_accumulator(acc[ply], acc[ply + 1], mv, side, offsets, params)
         if mv & PUSH_OFF_BIT:
             lost[2 - side] += 1
-        quiet = ((mv >> PUSH_SHIFT) & 3) == 0
         child = h ^ delta
         # The children of a depth-1 node are quiescence nodes; most have no push-off, and then
         # their value is their evaluation whatever the window. Score those here: a recursive
@@ -291,12 +328,18 @@ def _pvs(board, side, lost, depth, alpha, beta, ply, h, null_ok, shared):
             score = -_pvs(board, opp, lost, depth - 1, -beta, -alpha, ply + 1, child, yes, shared)
         else:
             r = 0
-            killer = mv == history[0, KILLERS + ply] or mv == history[1, KILLERS + ply]
-            if ply > 0 and depth >= 3 and i >= 4 and quiet and not killer:
+            if prune >= 2:
+                if ply > 0 and depth >= 3 and i >= 3 and quiet and not killer:
+                    r = int(0.5 + np.log(depth) * np.log(i) / 2.25) - (1 if pv_node else 0)
+                    if r > depth - 2:
+                        r = depth - 2
+                    if r < 0:
+                        r = 0
+            elif ply > 0 and depth >= 3 and i >= 4 and quiet and not killer:
                 r = 1 if i < 16 else 2
                 if r > depth - 2:
                     r = depth - 2
-            score = -_pvs(board, opp, lost, depth - 1 - r, -alpha - 1e-6, -alpha, ply + 1, child, yes, shared)
+            score = -_pvs(board, opp, lost, depth - 1 - r, -alpha - NULL_WINDOW, -alpha, ply + 1, child, yes, shared)
             if score > alpha and (r > 0 or score < beta) and not stats[ABORTED]:
                 score = -_pvs(board, opp, lost, depth - 1, -beta, -alpha, ply + 1, child, yes, shared)
         unmake_move(board, mv, side, offsets)
@@ -402,7 +445,7 @@ class Searcher:
     """Iterative deepening over :func:`_pvs`, keeping its tables from one move to the next."""
 
     def __init__(self, kind: int, params: np.ndarray, hash_entries: int = 1 << 20, contempt: float = 0.0,
-                 aspiration: float = 0.0) -> None:
+                 aspiration: float = 0.0, prune: int = DEFAULT_PRUNE) -> None:
         if hash_entries & (hash_entries - 1):
             raise ValueError("the number of hash entries must be a power of two")
         self.kind = kind
@@ -410,6 +453,10 @@ class Searcher:
         # aspiration windows: from ASPIRATION_DEPTH on, each iteration first searches the previous score
         # ± this many points (0: always the full window), widening fourfold on each failure
         self.aspiration = aspiration
+        # 0: the search before its null-window nodes were recognised (no table cutoffs, no null
+        # moves), kept to measure against; 1: with them; 2: also futility and late-move pruning
+        # and reductions that grow with depth and move number (see RFP_DEPTH and below)
+        self.prune = prune
         self.params = np.ascontiguousarray(params, dtype=np.float64)
         self.tt_keys = np.zeros(hash_entries, dtype=np.uint64)
         self.tt_info = np.zeros(hash_entries, dtype=np.int32)  # move, depth and bound kind in one
@@ -485,7 +532,7 @@ class Searcher:
             ctx.win, ctx.inline_only, ctx.cells, ctx.offsets, ctx.ring, ctx.edge_ring, ctx.edge_cells, ctx.zobrist,
             self.kind, self.params, self.tt_keys, self.tt_info, self.tt_scores, self.history, path, len(past),
             self.moves, self.orders, self.raw, self.scratch, stats, deadline, iteration_scores, ctx.side,
-            float(self.contempt), STOP, self.acc,
+            float(self.contempt), STOP, self.acc, int(self.prune),
         )  # fmt: skip
         for depth in range(1, max(1, max_depth) + 1):
             if multipv == 1:
