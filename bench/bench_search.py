@@ -1,6 +1,6 @@
 """Search speed: nodes per second and the depth reached in 1, 5 and 10 seconds.
 
-Run:  python bench/bench_search.py [--budgets 1 5 10] [--prune 0 1 2] [--nnue builtin-nnue | FILE | none]
+Run:  python bench/bench_search.py [--budgets 1 5 10] [--prune 0 1] [--nnue builtin-nnue | FILE | none]
 
 Positions: the Standard and Belgian Daisy starts, and six mid-game positions reached by the
 engine playing itself at depth 4 (``engine:depth=4,prune=0``: deterministic, so every run
@@ -9,8 +9,7 @@ For each budget the engine (``sumito.search.pvs``: PVS, transposition table, ord
 reductions, push-off quiescence, hand-set linear evaluation) deepens until the clock stops it;
 the depth is the last one completed. Nodes count every node including quiescence. One pair of
 columns per search level (``--prune``, the engine option ``prune=``): 0 is the search before its
-null-window nodes took table cutoffs and null moves, 1 with them, 2 also futility and late-move
-pruning.
+null-window nodes took table cutoffs and null moves, 1 (the default) with them.
 
 The baseline, in the same run on the same positions, is the plain fixed-depth alpha-beta of the
 paper players (``sumito.search.alphabeta``: generation order, no tables) with the same evaluation,
@@ -58,9 +57,9 @@ def main() -> None:
     parser.add_argument("--budgets", type=float, nargs="+", default=[1.0, 5.0, 10.0])
     parser.add_argument("--hash-mb", type=int, default=64)
     parser.add_argument("--nnue", default="builtin-nnue", help="an NNUE file for the third column (none: leave out)")
-    parser.add_argument("--prune", type=int, nargs="+", choices=(0, 1, 2), default=[0, 1, 2],
+    parser.add_argument("--prune", type=int, nargs="+", choices=(0, 1), default=[0, 1],
                         help="the search levels of the hand-set engine's columns (engine option prune=)")
-    parser.add_argument("--nnue-prune", type=int, choices=(0, 1, 2), default=DEFAULT_PRUNE,
+    parser.add_argument("--nnue-prune", type=int, choices=(0, 1), default=DEFAULT_PRUNE,
                         help="the NNUE column's search level (default: the engine's)")
     args = parser.parse_args()
     ev = named_evaluation("linear")

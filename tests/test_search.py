@@ -319,7 +319,7 @@ def test_aspiration_windows_give_the_full_window_score(width):
 
 
 # ------------------------------------------------------------------ search levels (engine option prune=)
-@pytest.mark.parametrize("prune", [0, 1, 2])
+@pytest.mark.parametrize("prune", [0, 1])
 def test_every_search_level_takes_a_win_and_sees_a_threat(prune):
     ev = named_evaluation("linear")
     win = position_with(["g5", "h5", "f5"], ["i5", "a1", "a2"], lost=(0, 5))
@@ -335,27 +335,28 @@ def test_every_search_level_takes_a_win_and_sees_a_threat(prune):
     assert not any(m.is_push_off for m in threat._after(result.move).legal_moves())
 
 
-def test_each_search_level_cuts_the_tree_further():
-    """prune=1 takes the table's bounds and null moves in null-window nodes (prune=0, the search
-    before they worked, never did); prune=2 adds futility and late-move pruning: at the same depth
-    each searches fewer nodes than the one before, in every middlegame position tried."""
+def test_null_window_nodes_take_table_cutoffs_and_null_moves():
+    """prune=1 (the default) takes the table's bounds and null moves in null-window nodes; prune=0,
+    the search before they worked, never did (it took every node for a PV node). At the same depth
+    the default searches fewer nodes in every middlegame position tried, and agrees on who stands
+    better."""
     ev = named_evaluation("linear")
     for pos in multipv_positions()[2:]:
         codes = pos.legal_move_codes()
-        nodes = [
-            Searcher(ev.kind, ev.params, 1 << 16, prune=prune).search(SearchContext.of(pos), codes, max_depth=5).nodes
-            for prune in (0, 1, 2)
-        ]
-        assert nodes[0] > nodes[1] > nodes[2], (nodes, pos.to_string())
+        old, new = (
+            Searcher(ev.kind, ev.params, 1 << 16, prune=prune).search(SearchContext.of(pos), codes, max_depth=5)
+            for prune in (0, 1)
+        )
+        assert new.nodes < old.nodes, (new.nodes, old.nodes, pos.to_string())
+        assert (new.score > 0) == (old.score > 0) or abs(new.score - old.score) < 200, pos.to_string()
 
 
-@pytest.mark.parametrize("prune", [1, 2])
-def test_a_selective_search_leaves_the_position_untouched_and_its_line_is_legal(prune):
+def test_the_default_search_leaves_the_position_untouched_and_its_line_is_legal():
     pos = random_playout(Position.start("belgian-daisy"), 30, np.random.default_rng(5))[-1]
     ctx = SearchContext.of(pos)
     board, lost = ctx.board.copy(), ctx.lost.copy()
     ev = named_evaluation("linear")
-    result = Searcher(ev.kind, ev.params, 1 << 14, prune=prune).search(ctx, pos.legal_move_codes(), max_depth=6)
+    result = Searcher(ev.kind, ev.params, 1 << 14, prune=1).search(ctx, pos.legal_move_codes(), max_depth=6)
     assert np.array_equal(ctx.board, board) and np.array_equal(ctx.lost, lost)
     assert result.depth == 6 and result.pv[0] == result.move
     for code in result.pv:

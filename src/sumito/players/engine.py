@@ -104,8 +104,8 @@ class EnginePlayer(PlayerBase):
         entries = 1 << max(10, int(np.log2(hash * 2**20 / 22)))  # about 22 bytes an entry
         if not (math.isfinite(aspiration) and aspiration >= 0):
             raise PlayerSpecError(f"engine aspiration must be 0 (off) or a positive width, not {aspiration}")
-        if prune not in (0, 1, 2):
-            raise PlayerSpecError(f"engine prune must be 0, 1 or 2, not {prune}")
+        if prune not in (0, 1):
+            raise PlayerSpecError(f"engine prune must be 0 or 1, not {prune}")
         self.searcher = Searcher(self.evaluation.kind, self.evaluation.params, entries, contempt, aspiration, prune)
         parts = []
         if time is not None:
@@ -252,9 +252,8 @@ register(
                               high=MAX_MULTIPV),
             "aspiration": Option(float, 0.0, "aspiration window from depth 5, in evaluation units (a marble is "
                                  "1000 with the linear evaluation); 0 = full windows", low=0, high=1e6),
-            "prune": Option(int, DEFAULT_PRUNE, "search: 0 without table cutoffs or null moves (the search before they "
-                            "worked), 1 with them, 2 also futility and late-move pruning and deeper reductions",
-                            low=0, high=2),
+            "prune": Option(int, DEFAULT_PRUNE, "search: 1 with table cutoffs and null moves in null-window nodes; "
+                            "0 without (the search before they worked, kept to measure against)", low=0, high=1),
         },
         help="Sumito's engine: iterative-deepening PVS with a transposition table and quiescence",
     )

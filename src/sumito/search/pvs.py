@@ -11,8 +11,8 @@ Pieces, as in a chess engine (Stockfish's split of search, ordering and transpos
 - search levels (``Searcher(prune=)``, the engine option ``prune=``): 1, the default, takes the
   table's bounds and null moves in null-window nodes; 0 is the search before it, which mistook
   every null-window node for a PV node and so did neither (kept to measure against: SPRT +166 Elo
-  for 1 over 0); 2 adds reverse futility, futility and late-move pruning near the leaves and
-  reductions that grow with depth and move number (not accepted by its SPRT: off);
+  for 1 over 0). Futility and late-move pruning and deeper reductions lost their SPRTs
+  (docs/strength.md);
 - a quiescence search over push-offs at the horizon, so that a pending push-off is never
   misjudged by a static evaluation;
 - repetition of a position on the current line (or in the game before the root) scores a draw,
@@ -61,15 +61,6 @@ QUIESCENCE_PLIES = 8
 #: the search level a Searcher (and the engine player) uses unless told otherwise: 1, table cutoffs and
 #: null moves, accepted by SPRT against 0 (docs/strength.md)
 DEFAULT_PRUNE = 1
-# selective search (Searcher(prune=2)): reverse futility pruning, futility pruning and late-move
-# pruning near the leaves of non-PV nodes, and late-move reductions growing with depth and move number
-RFP_DEPTH = 3  # a node this shallow whose static score beats beta by the margin returns it
-RFP_MARGIN = 150.0  # a depth (a marble is 1000 with the linear evaluation)
-FUTILITY_DEPTH = 2  # a quiet move this near the leaves cannot lift a static score this far below alpha
-FUTILITY_MARGIN = 200.0  # a depth
-LMP_DEPTH = 3  # this near the leaves, quiet moves after the first LMP_BASE + LMP_SCALE·depth² are skipped
-LMP_BASE = 8
-LMP_SCALE = 4
 
 # stats slots
 NODES, ABORTED, QNODES, TT_HITS, BEST, NEXT_CHECK, ROOT_COUNT = range(7)
@@ -239,7 +230,7 @@ def _pvs(board, side, lost, depth, alpha, beta, ply, h, null_ok, shared):
     # a null-window search (width NULL_WINDOW) is a non-PV node: it may take the table's bound and
     # be pruned. (Before prune=1 this test compared with 1e-9, so that every node counted as a PV
     # node and no table cutoff or null move ever happened; prune=0 keeps that search, to measure against.)
-    pv_node = beta - alpha > (2 * NULL_WINDOW if prune != 0 else 0.0) or prune == 0
+    pv_node = prune == 0 or beta - alpha > 2 * NULL_WINDOW
     mask = tt_keys.shape[0] - 1
     slot = h & mask
     tt_move = -1
@@ -252,15 +243,8 @@ def _pvs(board, side, lost, depth, alpha, beta, ply, h, null_ok, shared):
             f = info & 3
             if f == EXACT or (f == LOWER and s >= beta) or (f == UPPER and s <= alpha):
                 return s
-    static = np.nan
-    selective = prune >= 2 and ply > 0 and not pv_node and alpha > -WIN_BOUND and beta < WIN_BOUND
-    if selective and depth <= RFP_DEPTH:
-        static = _static(board, side, lost, cells, ring, offsets, edge_ring, kind, params, raw, scratch, acc, ply)
-        if static - RFP_MARGIN * depth >= beta:
-            return static  # so far above beta that a shallow search will not bring it back
     if ply > 0 and null_ok and not pv_node and depth >= 3 and beta < WIN_BOUND:
-        if np.isnan(static):
-            static = _static(board, side, lost, cells, ring, offsets, edge_ring, kind, params, raw, scratch, acc, ply)
+        static = _static(board, side, lost, cells, ring, offsets, edge_ring, kind, params, raw, scratch, acc, ply)
         if static >= beta:
             # pass: the same marbles with the other side to move
             null_child = h ^ zobrist[0, 0]
@@ -285,23 +269,14 @@ def _pvs(board, side, lost, depth, alpha, beta, ply, h, null_ok, shared):
     best = -np.inf
     best_move = buf[0]
     alpha0 = alpha
-    futile = False
-    if selective and depth <= FUTILITY_DEPTH:
-        if np.isnan(static):
-            static = _static(board, side, lost, cells, ring, offsets, edge_ring, kind, params, raw, scratch, acc, ply)
-        futile = static + FUTILITY_MARGIN * depth <= alpha
-    late = LMP_BASE + LMP_SCALE * depth * depth if selective and depth <= LMP_DEPTH else MAX_MOVES
     for i in range(n):
         mv = buf[i] if ply == 0 else _pick(buf, order, i, n)
-        quiet = ((mv >> PUSH_SHIFT) & 3) == 0
-        killer = mv == history[0, KILLERS + ply] or mv == history[1, KILLERS + ply]
-        if i > 0 and quiet and not killer and (futile or i >= late) and best > -WIN_BOUND:
-            continue  # a quiet move that will not matter this near the leaves: not searched
         delta = make_move(board, mv, side, offsets, zobrist)
         if nnue:
             update_accumulator(acc[ply], acc[ply + 1], mv, side, offsets, params)
         if mv & PUSH_OFF_BIT:
             lost[2 - side] += 1
+        quiet = ((mv >> PUSH_SHIFT) & 3) == 0
         child = h ^ delta
         # The children of a depth-1 node are quiescence nodes; most have no push-off, and then
         # their value is their evaluation whatever the window. Score those here: a recursive
@@ -328,14 +303,8 @@ def _pvs(board, side, lost, depth, alpha, beta, ply, h, null_ok, shared):
             score = -_pvs(board, opp, lost, depth - 1, -beta, -alpha, ply + 1, child, yes, shared)
         else:
             r = 0
-            if prune >= 2:
-                if ply > 0 and depth >= 3 and i >= 3 and quiet and not killer:
-                    r = int(0.5 + np.log(depth) * np.log(i) / 2.25) - (1 if pv_node else 0)
-                    if r > depth - 2:
-                        r = depth - 2
-                    if r < 0:
-                        r = 0
-            elif ply > 0 and depth >= 3 and i >= 4 and quiet and not killer:
+            killer = mv == history[0, KILLERS + ply] or mv == history[1, KILLERS + ply]
+            if ply > 0 and depth >= 3 and i >= 4 and quiet and not killer:
                 r = 1 if i < 16 else 2
                 if r > depth - 2:
                     r = depth - 2
@@ -454,8 +423,7 @@ class Searcher:
         # ± this many points (0: always the full window), widening fourfold on each failure
         self.aspiration = aspiration
         # 0: the search before its null-window nodes were recognised (no table cutoffs, no null
-        # moves), kept to measure against; 1: with them; 2: also futility and late-move pruning
-        # and reductions that grow with depth and move number (see RFP_DEPTH and below)
+        # moves), kept to measure against; 1: with them
         self.prune = prune
         self.params = np.ascontiguousarray(params, dtype=np.float64)
         self.tt_keys = np.zeros(hash_entries, dtype=np.uint64)
