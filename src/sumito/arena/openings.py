@@ -115,7 +115,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=2026)
     parser.add_argument("--balance", type=float, default=DEFAULT_BALANCE, help="marbles from equal (default 0.25)")
     parser.add_argument("--depth", type=int, default=4, help="the engine's depth for the balance check")
-    parser.add_argument("--out", default=str(default_suite_path()))
+    # no default: writing over the shipped suite by accident is too easy (give its path to remake it)
+    parser.add_argument("--out", required=True, help=f"the file to write (the shipped suite: {default_suite_path()})")
     args = parser.parse_args(argv)
     suite = make_openings(args.count, args.seed, args.balance, args.depth)
     header = (f"# sumito opening suite: {len(suite)} positions 2-4 random plies into {' and '.join(LAYOUTS)}, "
