@@ -417,6 +417,8 @@ class Searcher:
                  aspiration: float = 0.0, prune: int = DEFAULT_PRUNE) -> None:
         if hash_entries & (hash_entries - 1):
             raise ValueError("the number of hash entries must be a power of two")
+        if prune not in (0, 1):
+            raise ValueError(f"the search level prune must be 0 or 1, not {prune}")
         self.kind = kind
         self.contempt = contempt  # what a draw (repetition, no moves) costs the searching side
         # aspiration windows: from ASPIRATION_DEPTH on, each iteration first searches the previous score
