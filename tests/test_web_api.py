@@ -13,6 +13,7 @@ import time
 import pytest
 
 from sumito.arena.db import GameArchive
+from sumito.arena.match import DEFAULT_RULES
 from sumito.cli import main
 from sumito.engine import LAYOUTS, Game, GameRecord, Position, parse_records
 from sumito.players import parse_spec, player_names
@@ -278,7 +279,7 @@ def test_a_computer_game_reaches_an_outcome_and_is_archived(client):
     state = until(client, game["id"], lambda s: s["outcome"] is not None, seconds=25)
     assert state["outcome"] is not None and not state["thinking"] and state["error"] is None
     assert "cannot" not in str(state)
-    ok = Game("mini")
+    ok = Game("mini", DEFAULT_RULES)  # the server's draw rules: a random game may reach the ply cap
     for move in state["moves"]:
         ok.push(move)
     assert ok.outcome().result == state["outcome"]["result"] and ok.position.to_string() == state["board"]["position"]
