@@ -149,9 +149,9 @@ def _layout(params):
 
 @njit(cache=True, inline="always")
 def _add_feature(acc_p, params, w1, h, f, sign):
-    base = w1 + f * (h + 1)
+    row = params[w1 + f * (h + 1) : w1 + (f + 1) * (h + 1)]
     for j in range(h + 1):
-        acc_p[j] += sign * params[base + j]
+        acc_p[j] += sign * row[j]
 
 
 @njit(cache=True, inline="always")
@@ -184,9 +184,7 @@ def update_accumulator(parent, child, move, side, offsets, params):
     move; the board is not read), both float64[2, ≥H]."""
     _nf, h, _h2, t, w1, _b1, _w2, _b2, _w3, _b3 = _layout(params)
     size = int(params[3])
-    for p in range(2):
-        for j in range(h + 1):
-            child[p, j] = parent[p, j]
+    child[:, : h + 1] = parent[:, : h + 1]
     start, step, k, line_step = move_steps(move, offsets)
     if move & BROADSIDE_BIT:
         for i in range(k):
@@ -213,23 +211,28 @@ def nnue_output(acc, side, lost_black, lost_white, params, x):
     _nf, h, h2, _t, _w1, _b1, w2, b2, w3, b3 = _layout(params)
     me = side - 1
     op = 1 - me
+    # Slices and min/max rather than offsets into ``params`` and if/else: the same sums in the
+    # same order (scores are bit-identical), but the loops vectorise, about 3 times faster
+    # (bench/bench_nnue.py).
+    xs = x[: 2 * h]
     for j in range(h):
-        a = acc[me, j]
-        x[j] = 0.0 if a < 0.0 else (1.0 if a > 1.0 else a)
-        b = acc[op, j]
-        x[h + j] = 0.0 if b < 0.0 else (1.0 if b > 1.0 else b)
+        xs[j] = min(max(acc[me, j], 0.0), 1.0)
+        xs[h + j] = min(max(acc[op, j], 0.0), 1.0)
     out = params[b3]
     if h2 == 0:
+        w = params[w3 : w3 + 2 * h]
         for j in range(2 * h):
-            out += params[w3 + j] * x[j]
+            out += w[j] * xs[j]
     else:
+        layer = params[w2 : w2 + h2 * 2 * h].reshape((h2, 2 * h))
+        bias = params[b2 : b2 + h2]
+        w = params[w3 : w3 + h2]
         for u in range(h2):
-            z = params[b2 + u]
-            row = w2 + u * 2 * h
+            row = layer[u]
+            z = bias[u]
             for j in range(2 * h):
-                z += params[row + j] * x[j]
-            z = 0.0 if z < 0.0 else (1.0 if z > 1.0 else z)
-            out += params[w3 + u] * z
+                z += row[j] * xs[j]
+            out += w[u] * min(max(z, 0.0), 1.0)
     lost_me = lost_black if side == 1 else lost_white
     lost_op = lost_white if side == 1 else lost_black
     return SCALE * (out + acc[me, h] - acc[op, h] + params[4] * (lost_op - lost_me))

@@ -1,0 +1,215 @@
+"""The NNUE's kernels, float64 (as shipped) beside float32: nanoseconds a call, and how far apart.
+
+Run:  python bench/bench_nnue.py [--nnue builtin-nnue | FILE] [--positions 2000] [--repeat 50]
+
+Issue 17 asks for the learned evaluation in "quantised or float32, whichever is faster at equal
+strength". The search runs the network as float64. Before rewriting the search's arrays for
+float32, this measures what it could gain: the same compiled kernels (numba compiles one
+specialisation per dtype, so the code timed is the code the search runs) on float64 and on
+float32 copies of the network's parameters and accumulators, in the same run. It also times the
+kernels against each other, which is how ``nnue_output`` was found to take most of the network's
+cost before its loops were written to vectorise.
+
+- ``update``: ``update_accumulator``, a child's accumulator from its parent's and the move
+  (copy both perspectives, then add and take away the 2-6 marbles the move changes);
+- ``output``: ``nnue_output``, clip both accumulators, the hidden layer of 16, the output;
+- ``output before``: the same function as it was before its loops were rewritten to vectorise
+  (kept here as the baseline; the bench checks that both give the same scores, bit for bit);
+- ``base``: the hand-set linear evaluation the shipped network corrects (float64 only: it is the
+  hand-set engine's own evaluation, computed from the board), for scale;
+- ``refresh``: the accumulator summed from scratch, what the incremental update replaces.
+
+The positions are those before a random legal move of random games from the shipped opening suite,
+each with that move (pushes and push-offs included). A call's time is the loop's total over
+``--repeat`` passes divided by the calls, in the process's CPU time (``time.process_time``: the
+kernels are single-threaded, and CPU time is not inflated by other work on the machine); JIT
+compilation is excluded (a first pass warms up).
+The last lines print the largest difference float32 makes to a score, in engine points and as a
+fraction of the scores' spread: how far from "equal strength" float32 could be at equal depth.
+"""
+
+from __future__ import annotations
+
+import argparse
+import platform
+import time
+
+import numpy as np
+from numba import njit
+
+from sumito.arena.openings import load_openings
+from sumito.engine import Position
+from sumito.evaluation.features import nnue_base, work_arrays
+from sumito.evaluation.nnue import SCALE, _layout, load_network, nnue_output, refresh_accumulator, update_accumulator
+from sumito.nn import FAST
+
+
+@njit(cache=False, fastmath=FAST)
+def output_before(acc, side, lost_black, lost_white, params, x):
+    """``nnue_output`` as it was until 2026-11-24 (offsets into ``params``, if/else clipping): the
+    baseline for the ``output`` row. Same sums in the same order; its loops did not vectorise."""
+    _nf, h, h2, _t, _w1, _b1, w2, b2, w3, b3 = _layout(params)
+    me = side - 1
+    op = 1 - me
+    for j in range(h):
+        a = acc[me, j]
+        x[j] = 0.0 if a < 0.0 else (1.0 if a > 1.0 else a)
+        b = acc[op, j]
+        x[h + j] = 0.0 if b < 0.0 else (1.0 if b > 1.0 else b)
+    out = params[b3]
+    if h2 == 0:
+        for j in range(2 * h):
+            out += params[w3 + j] * x[j]
+    else:
+        for u in range(h2):
+            z = params[b2 + u]
+            row = w2 + u * 2 * h
+            for j in range(2 * h):
+                z += params[row + j] * x[j]
+            z = 0.0 if z < 0.0 else (1.0 if z > 1.0 else z)
+            out += params[w3 + u] * z
+    lost_me = lost_black if side == 1 else lost_white
+    lost_op = lost_white if side == 1 else lost_black
+    return SCALE * (out + acc[me, h] - acc[op, h] + params[4] * (lost_op - lost_me))
+
+
+@njit(cache=False)
+def _time_update(parents, moves, sides, offsets, params, child, repeat):
+    total = 0.0
+    for _ in range(repeat):
+        for i in range(moves.shape[0]):
+            update_accumulator(parents[i], child, moves[i], sides[i], offsets, params)
+            total += child[0, 0]
+    return total
+
+
+@njit(cache=False)
+def _time_output(children, sides, lost, params, x, repeat):
+    total = 0.0
+    for _ in range(repeat):
+        for i in range(sides.shape[0]):
+            total += nnue_output(children[i], 3 - sides[i], lost[i, 0], lost[i, 1], params, x)
+    return total
+
+
+@njit(cache=False)
+def _time_output_before(children, sides, lost, params, x, repeat):
+    total = 0.0
+    for _ in range(repeat):
+        for i in range(sides.shape[0]):
+            total += output_before(children[i], 3 - sides[i], lost[i, 0], lost[i, 1], params, x)
+    return total
+
+
+@njit(cache=False)
+def _time_base(boards, sides, lost, cells, ring, offsets, edge_ring, params, raw, repeat):
+    total = 0.0
+    for _ in range(repeat):
+        for i in range(sides.shape[0]):
+            total += nnue_base(boards[i], sides[i], lost[i, 0], lost[i, 1], cells, ring, offsets, edge_ring,
+                               params, raw)
+    return total
+
+
+@njit(cache=False)
+def _time_refresh(boards, cells, params, acc, repeat):
+    total = 0.0
+    for _ in range(repeat):
+        for i in range(boards.shape[0]):
+            refresh_accumulator(boards[i], cells, params, acc)
+            total += acc[0, 0]
+    return total
+
+
+def sample_positions(n: int, seed: int) -> tuple[list[Position], list[int]]:
+    """``n`` positions of random play from the opening suite, each with a random legal move."""
+    rng = np.random.default_rng(seed)
+    openings = load_openings()
+    positions: list[Position] = []
+    moves: list[int] = []
+    while len(positions) < n:
+        pos = Position.from_string(openings[int(rng.integers(len(openings)))])
+        for _ in range(int(rng.integers(10, 120))):
+            codes = pos.legal_move_codes()
+            if len(codes) == 0 or max(pos.lost) >= pos.variant.win_threshold:
+                break
+            mv = int(codes[rng.integers(len(codes))])
+            positions.append(pos)
+            moves.append(mv)
+            pos = pos._after(mv)
+            if len(positions) == n:
+                break
+    return positions, moves
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--nnue", default="builtin-nnue", help="the network (default: the shipped one)")
+    parser.add_argument("--positions", type=int, default=2000)
+    parser.add_argument("--repeat", type=int, default=50)
+    parser.add_argument("--seed", type=int, default=0)
+    args = parser.parse_args()
+
+    positions, move_list = sample_positions(args.positions, args.seed)
+    geo = positions[0].geometry
+    n = len(positions)
+    boards = np.stack([p.grid for p in positions])
+    sides = np.array([p.side_to_move for p in positions], dtype=np.int64)
+    lost = np.array([p.lost for p in positions], dtype=np.int64)
+    moves = np.array(move_list, dtype=np.int64)
+    net = load_network(args.nnue)
+    h = net.hidden[0]
+    raw, _scratch = work_arrays()
+
+    print(f"{platform.processor() or platform.machine()}, Python {platform.python_version()}; network {args.nnue} "
+          f"(hidden {net.hidden[0]}, {net.hidden[1]}); {n} positions, seed {args.seed}, {args.repeat} passes")
+    print(f"{'kernel':<14} {'float64 ns':>11} {'float32 ns':>11} {'f64/f32':>8}")
+    results: dict[str, dict[type, float]] = {}
+    outputs: dict[type, np.ndarray] = {}
+    for dtype in (np.float64, np.float32):
+        params = net.params().astype(dtype)
+        parents = np.zeros((n, 2, h + 1), dtype=dtype)
+        children = np.zeros((n, 2, h + 1), dtype=dtype)
+        for i in range(n):
+            refresh_accumulator(boards[i], geo.cells, params, parents[i])
+            update_accumulator(parents[i], children[i], moves[i], sides[i], geo.offsets, params)
+        x = np.zeros(4 * h, dtype=dtype)
+        child = np.zeros((2, h + 1), dtype=dtype)
+        outputs[dtype] = np.array([nnue_output(children[i], 3 - sides[i], lost[i, 0], lost[i, 1], params, x)
+                                   for i in range(n)])
+        kernels = {
+            "update": lambda r, p=params, pa=parents, c=child: _time_update(pa, moves, sides, geo.offsets, p, c, r),
+            "output": lambda r, p=params, ch=children, xx=x: _time_output(ch, sides, lost, p, xx, r),
+            "refresh": lambda r, p=params, c=child: _time_refresh(boards, geo.cells, p, c, r),
+        }
+        if dtype is np.float64:
+            kernels["output before"] = lambda r, p=params, ch=children, xx=x: _time_output_before(
+                ch, sides, lost, p, xx, r)
+            before = np.array([output_before(children[i], 3 - sides[i], lost[i, 0], lost[i, 1], params, x)
+                               for i in range(n)])
+            assert np.array_equal(before, outputs[dtype]), "nnue_output no longer equals its baseline"
+            kernels["base"] = lambda r, p=params: _time_base(boards, sides, lost, geo.cells, geo.ring, geo.offsets,
+                                                             geo.side - 1, p, raw, r)
+        for name, run in kernels.items():
+            run(1)  # compile
+            t0 = time.process_time()
+            run(args.repeat)
+            results.setdefault(name, {})[dtype] = (time.process_time() - t0) / (n * args.repeat) * 1e9
+    for name in ("update", "output", "output before", "base", "refresh"):
+        f64 = results[name][np.float64]
+        f32 = results[name].get(np.float32)
+        ratio = f"{f64 / f32:8.2f}" if f32 else f"{'-':>8}"
+        print(f"{name:<14} {f64:11.1f} {f32 if f32 else float('nan'):11.1f} {ratio}")
+    diff = np.abs(outputs[np.float64] - outputs[np.float32])
+    spread = float(np.std(outputs[np.float64]))
+    print(f"float32 against float64, the network's part of the score: largest difference {diff.max():.4g} points, "
+          f"mean {diff.mean():.3g}; the scores' standard deviation {spread:.4g} points "
+          f"(largest difference / sd = {diff.max() / spread:.2g})")
+    per_node = results["update"][np.float64] + results["output"][np.float64]
+    saved = per_node - results["update"][np.float32] - results["output"][np.float32]
+    print(f"update + output a node: float64 {per_node:.1f} ns, float32 {per_node - saved:.1f} ns "
+          f"({saved:.1f} ns saved a node)")
+
+
+if __name__ == "__main__":
+    main()
