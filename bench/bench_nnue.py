@@ -83,22 +83,24 @@ def _time_update(parents, moves, sides, offsets, params, child, repeat):
     return total
 
 
-@njit(cache=False)
-def _time_output(children, sides, lost, params, x, repeat):
-    total = 0.0
-    for _ in range(repeat):
-        for i in range(sides.shape[0]):
-            total += nnue_output(children[i], 3 - sides[i], lost[i, 0], lost[i, 1], params, x)
-    return total
+def _output_loop(kernel):
+    """A timing loop for one output kernel. ``kernel`` is closed over, not passed: numba compiles a
+    closed-over function as a direct call, but one passed as an argument as an indirect call, which
+    would be timed too."""
+
+    @njit(cache=False)
+    def run(children, sides, lost, params, x, repeat):
+        total = 0.0
+        for _ in range(repeat):
+            for i in range(sides.shape[0]):
+                total += kernel(children[i], 3 - sides[i], lost[i, 0], lost[i, 1], params, x)
+        return total
+
+    return run
 
 
-@njit(cache=False)
-def _time_output_before(children, sides, lost, params, x, repeat):
-    total = 0.0
-    for _ in range(repeat):
-        for i in range(sides.shape[0]):
-            total += output_before(children[i], 3 - sides[i], lost[i, 0], lost[i, 1], params, x)
-    return total
+_time_output = _output_loop(nnue_output)
+_time_output_before = _output_loop(output_before)
 
 
 @njit(cache=False)
