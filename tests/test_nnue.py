@@ -12,6 +12,7 @@ from sumito.engine.kernels import PUSH_OFF_BIT, generate_push_offs, make_move
 from sumito.evaluation.features import EVAL_NNUE
 from sumito.evaluation.nnue import (
     NNUE,
+    SCALE,
     NNUEError,
     load_network,
     n_features,
@@ -23,6 +24,7 @@ from sumito.evaluation.nnue import (
 )
 from sumito.learn.nnue import (
     NNUEDataError,
+    _forward,
     _loss_and_grads,
     features,
     generate,
@@ -208,6 +210,29 @@ def test_bad_nnue_files_are_one_line_errors(tmp_path):
         make_player(f"engine:nnue={tmp_path / 'missing.npz'}")
     with pytest.raises(PlayerSpecError, match="not several"):
         EnginePlayer(nnue=str(good), eval="abla")
+
+
+@pytest.mark.parametrize(("layout", "h2"), [("belgian-daisy", 16), ("standard", 0), ("small", 4)])
+def test_the_search_kernel_and_the_training_forward_pass_agree(layout, h2):
+    """The network the search evaluates (sumito.evaluation.nnue, numba) and the one training fits
+    (sumito.learn.nnue, numpy) are written twice, for speed; they must be one function: inputs,
+    perspectives, clipping, layers, PSQT and marble value."""
+    start = Position.start(layout)
+    geo = start.geometry
+    net = random_net(geo.side, h=32, h2=h2, seed=7)
+    params = net.params()
+    P = {"W1": net.W1, "b1": net.b1, "W2": net.W2, "b2": net.b2, "w3": net.w3, "b3": np.array([net.b3]),
+         "material": np.array([net.material]), "psqt": net.psqt}
+    positions = [p for game in range(6) for p in random_playout(start, 150, np.random.default_rng(game))]
+    boards = np.array([p.grid[geo.cells] for p in positions])
+    side = np.array([p.side_to_move for p in positions], dtype=np.int64)
+    mat = np.array([p.lost[2 - p.side_to_move] - p.lost[p.side_to_move - 1] for p in positions], dtype=np.float64)
+    Xs, Xo = features(boards, side, geo.side)
+    expected = SCALE * _forward(P, Xs.astype(np.float64), Xo.astype(np.float64), mat)[-1]
+    scratch = np.zeros(2048)
+    got = [nnue_score(p.grid, p.side_to_move, p.lost[0], p.lost[1], geo.cells, params, scratch) for p in positions]
+    assert np.any(mat != 0) and len(set(np.round(expected, 6))) > len(positions) // 2  # marbles lost; scores differ
+    assert np.allclose(got, expected, rtol=1e-9, atol=1e-6)
 
 
 def test_training_gradients_match_finite_differences():
