@@ -8,12 +8,12 @@ float32, this measures what it could gain: the same compiled kernels (numba comp
 specialisation per dtype, so the code timed is the code the search runs) on float64 and on
 float32 copies of the network's parameters and accumulators, in the same run. It also times the
 kernels against each other, which is how ``nnue_output`` was found to take most of the network's
-cost before its loops were written to vectorise.
+cost before its loops were rewritten over slices of ``params`` rather than offsets into it.
 
 - ``update``: ``update_accumulator``, a child's accumulator from its parent's and the move
   (copy both perspectives, then add and take away the 2-6 marbles the move changes);
 - ``output``: ``nnue_output``, clip both accumulators, the hidden layer of 16, the output;
-- ``output before``: the same function as it was before its loops were rewritten to vectorise
+- ``output before``: the same function as it was before its loops were rewritten over slices
   (kept here as the baseline; the bench checks that both give the same scores, bit for bit);
 - ``base``: the hand-set linear evaluation the shipped network corrects (float64 only: it is the
   hand-set engine's own evaluation, computed from the board), for scale;
@@ -47,7 +47,7 @@ from sumito.nn import FAST
 @njit(cache=False, fastmath=FAST)
 def output_before(acc, side, lost_black, lost_white, params, x):
     """``nnue_output`` as it was until 2026-11-24 (offsets into ``params``, if/else clipping): the
-    baseline for the ``output`` row. Same sums in the same order; its loops did not vectorise."""
+    baseline for the ``output`` row. Same sums in the same order, indexed by offsets into ``params``."""
     _nf, h, h2, _t, _w1, _b1, w2, b2, w3, b3 = _layout(params)
     me = side - 1
     op = 1 - me
