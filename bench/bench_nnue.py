@@ -38,9 +38,18 @@ import numpy as np
 from numba import njit
 
 from sumito.arena.openings import load_openings
+from sumito.cliargs import count_arg
 from sumito.engine import Position
 from sumito.evaluation.features import nnue_base, work_arrays
-from sumito.evaluation.nnue import SCALE, _layout, load_network, nnue_output, refresh_accumulator, update_accumulator
+from sumito.evaluation.nnue import (
+    SCALE,
+    NNUEError,
+    _layout,
+    load_network,
+    nnue_output,
+    refresh_accumulator,
+    update_accumulator,
+)
 from sumito.nn import FAST
 
 
@@ -147,10 +156,14 @@ def sample_positions(n: int, seed: int) -> tuple[list[Position], list[int]]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--nnue", default="builtin-nnue", help="the network (default: the shipped one)")
-    parser.add_argument("--positions", type=int, default=2000)
-    parser.add_argument("--repeat", type=int, default=50)
-    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--positions", type=count_arg(1, 100_000), default=2000)
+    parser.add_argument("--repeat", type=count_arg(1, 10_000), default=50)
+    parser.add_argument("--seed", type=count_arg(0, 2**63 - 1), default=0)
     args = parser.parse_args()
+    try:
+        net = load_network(args.nnue)
+    except NNUEError as exc:
+        parser.error(str(exc))
 
     positions, move_list = sample_positions(args.positions, args.seed)
     geo = positions[0].geometry
@@ -159,7 +172,6 @@ def main() -> None:
     sides = np.array([p.side_to_move for p in positions], dtype=np.int64)
     lost = np.array([p.lost for p in positions], dtype=np.int64)
     moves = np.array(move_list, dtype=np.int64)
-    net = load_network(args.nnue)
     h = net.hidden[0]
     raw, _scratch = work_arrays()
 

@@ -212,9 +212,9 @@ def nnue_output(acc, side, lost_black, lost_white, params, x):
     me = side - 1
     op = 1 - me
     # Loops over slices, not over offsets into ``params``: the same sums in the same order (scores
-    # are bit-identical), about 3 times faster (bench/bench_nnue.py: 382 -> 151 ns a call). The
-    # slices made the difference, not min/max for if/else. Why is our reading, not verified:
-    # numba checks a computed index for negative wraparound at every access, a slice's loop index not.
+    # are bit-identical), about 2.5 times faster (bench/bench_nnue.py, whose baseline is the old
+    # loop). Why is our reading, not verified: numba checks a computed index for negative
+    # wraparound at every access, a slice's loop index not.
     xs = x[: 2 * h]
     for j in range(h):
         xs[j] = min(max(acc[me, j], 0.0), 1.0)
