@@ -66,12 +66,17 @@ def main() -> None:
     nnue_params = None if args.nnue == "none" else load_network(args.nnue).params()
 
     t = time.perf_counter()
+    # Every configuration a cell measures, called once the way the cell calls it (a time budget, each
+    # search level): a first call of one not warmed here would be timed with its compile or cache load.
     warm = Position.start("mini")
-    Searcher(ev.kind, ev.params, 1 << 10).search(SearchContext.of(warm), warm.legal_move_codes(), max_depth=3)
+    for level in sorted({*args.prune, args.nnue_prune}):
+        Searcher(ev.kind, ev.params, 1 << 10, prune=level).search(
+            SearchContext.of(warm), warm.legal_move_codes(), seconds=0.05, predict=False)
     plain_search(SearchContext.of(warm), warm.legal_move_codes(), 2, ev.kind, ev.params)
     if nnue_params is not None:
         std = Position.start()
-        Searcher(EVAL_NNUE, nnue_params, 1 << 10).search(SearchContext.of(std), std.legal_move_codes(), max_depth=3)
+        Searcher(EVAL_NNUE, nnue_params, 1 << 10, prune=args.nnue_prune).search(
+            SearchContext.of(std), std.legal_move_codes(), seconds=0.05, predict=False)
     warmup = time.perf_counter() - t
     positions = bench_positions()
 
