@@ -28,10 +28,11 @@ import time
 
 import numpy as np
 
+from sumito.cliargs import count_arg, number_arg
 from sumito.engine import Game, Position
 from sumito.evaluation import named_evaluation
 from sumito.evaluation.features import EVAL_NNUE
-from sumito.evaluation.nnue import load_network
+from sumito.evaluation.nnue import NNUEError, load_network
 from sumito.players import game_history, make_player
 from sumito.search.alphabeta import search as plain_search
 from sumito.search.context import SearchContext
@@ -54,8 +55,9 @@ def bench_positions() -> list[tuple[str, Position]]:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--budgets", type=float, nargs="+", default=[1.0, 5.0, 10.0])
-    parser.add_argument("--hash-mb", type=int, default=64)
+    parser.add_argument("--budgets", type=number_arg(0, 3600, "a budget in seconds", above_low=True), nargs="+",
+                        default=[1.0, 5.0, 10.0])
+    parser.add_argument("--hash-mb", type=count_arg(1, 4096), default=64)
     parser.add_argument("--nnue", default="builtin-nnue", help="an NNUE file for the third column (none: leave out)")
     parser.add_argument("--prune", type=int, nargs="+", choices=(0, 1), default=[0, 1],
                         help="the search levels of the hand-set engine's columns (engine option prune=)")
@@ -63,13 +65,16 @@ def main() -> None:
                         help="the NNUE column's search level (default: the engine's)")
     args = parser.parse_args()
     ev = named_evaluation("linear")
-    nnue_params = None if args.nnue == "none" else load_network(args.nnue).params()
+    try:
+        nnue_params = None if args.nnue == "none" else load_network(args.nnue).params()
+    except NNUEError as exc:
+        parser.error(str(exc))
 
     t = time.perf_counter()
     # Every configuration a cell measures, called once the way the cell calls it (a time budget, each
     # search level): a first call of one not warmed here would be timed with its compile or cache load.
     warm = Position.start("mini")
-    for level in sorted({*args.prune, args.nnue_prune}):
+    for level in sorted(set(args.prune)):
         Searcher(ev.kind, ev.params, 1 << 10, prune=level).search(
             SearchContext.of(warm), warm.legal_move_codes(), seconds=0.05, predict=False)
     plain_search(SearchContext.of(warm), warm.legal_move_codes(), 2, ev.kind, ev.params)
