@@ -8,7 +8,7 @@ Measures positions×rolls per second and afterstates per second for the numba ke
 the slow brute-force reference generator of tests/test_backgammon.py on a subset of the same positions,
 in the same run. JIT warm-up (compiling or loading the on-disk cache) is timed and reported apart.
 Training: the shared trainer (:class:`sumito.learn.training.Trainer`) on
-:class:`~sumito.games.backgammon.learning.BackgammonLearningGame`, self-play with 40 hidden units,
+:class:`~sumito.models.backgammon.learning.BackgammonLearningGame`, self-play with 40 hidden units,
 rewards at the end, after one warm-up game; beside it, in the same run, the pubeval player against
 itself over as many games (the cost of the game alone, with no learning); then Wiering's modular trainer
 (Tesauro's inputs, and his features with seven outputs), and the feature encoders' speed.
@@ -88,9 +88,10 @@ def main() -> None:
 
 def training_benchmark(games: int, seed: int) -> None:
     from sumito.games.backgammon.board import BackgammonPosition
-    from sumito.games.backgammon.learning import BackgammonLearningGame
-    from sumito.games.backgammon.pubeval import PubevalPlayer, play_game
+    from sumito.games.backgammon.game import play_game
     from sumito.learn.training import Trainer, TrainingConfig
+    from sumito.models.backgammon.learning import BackgammonLearningGame
+    from sumito.players.backgammon.pubeval import PubevalPlayer
 
     config = TrainingConfig(regime="self", rewards="end", hidden=40, gamma=1.0, output="linear", alpha=0.05,
                             epsilon=0.0, seed=seed, encoding="tesauro198")
@@ -119,10 +120,10 @@ def training_benchmark(games: int, seed: int) -> None:
     # modular.MAX_PLIES). pubeval self-play above is the same-run baseline for the cost of the games alone.
     from importlib.resources import files
 
-    from sumito.games.backgammon.features import encode_general
-    from sumito.games.backgammon.learning import encode_afterstates
-    from sumito.games.backgammon.modular import ModularTrainer, ModularValue
-    from sumito.games.backgammon.players import BUILTIN_NETWORK
+    from sumito.models.backgammon.features import encode_general
+    from sumito.models.backgammon.learning import encode_afterstates
+    from sumito.models.backgammon.modular import ModularTrainer, ModularValue
+    from sumito.players.backgammon.players import BUILTIN_NETWORK
 
     shipped = ModularValue.load(files("sumito") / "data" / BUILTIN_NETWORK)
     for name, model, alpha in (("tesauro198, 1 output, fresh", ModularValue(seed), 0.1),

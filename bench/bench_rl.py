@@ -33,7 +33,7 @@ from collections.abc import Callable
 import numpy as np
 
 from sumito.engine import Game, Position
-from sumito.rl.core import DEFAULT_RULES, ArrayGame
+from sumito.rlcore.core import DEFAULT_RULES, ArrayGame
 
 
 def engine_loop(layout: str, steps: int, rng: np.random.Generator) -> int:
@@ -100,7 +100,7 @@ def gym_loop(layout: str, steps: int, rng: np.random.Generator) -> tuple[int, in
 def openspiel_loop(layout: str, steps: int, rng: np.random.Generator) -> int:
     import pyspiel
 
-    import sumito.rl.openspiel_game  # noqa: F401  (registers the game)
+    import sumito.rlcore.openspiel_game  # noqa: F401  (registers the game)
 
     game = pyspiel.load_game("python_sumito_abalone", {"layout": layout})
     state = game.new_initial_state()

@@ -117,10 +117,10 @@ def game_costs(games: int) -> dict[str, float]:
     from importlib.resources import files
 
     from sumito.games.backgammon.board import BackgammonPosition
-    from sumito.games.backgammon.modular import ModularTrainer, ModularValue
-    from sumito.games.backgammon.players import BUILTIN_NETWORK
-    from sumito.games.backgammon.pubeval import PubevalPlayer
-    from sumito.games.backgammon.pubeval import play_game as bg_play
+    from sumito.games.backgammon.game import play_game as bg_play
+    from sumito.models.backgammon.modular import ModularTrainer, ModularValue
+    from sumito.players.backgammon.players import BUILTIN_NETWORK
+    from sumito.players.backgammon.pubeval import PubevalPlayer
 
     # a run starts from a fresh network (Wiering's features, 7 outputs), whose first games are the longest
     fresh = ModularTrainer(ModularValue(1, encoding="wiering", outputs=7), np.random.default_rng(1), alpha=0.01)
@@ -130,7 +130,7 @@ def game_costs(games: int) -> dict[str, float]:
     tested = model.copy()  # a test game: Wiering's network against pubeval
     costs["backgammon-test"] = per_game(lambda: bg_play(tested.choose, player, rng, start), games)
     try:  # and against GNU Backgammon at 0 ply, the experiments' other test opponent (gnubg-nn, optional)
-        from sumito.games.backgammon.players import make_bg_player
+        from sumito.players.backgammon.players import make_bg_player
 
         gnubg = make_bg_player("gnubg:ply=0", rng_seed=1)
         costs["backgammon-test-gnubg"] = per_game(lambda: bg_play(tested.choose, gnubg, rng, start), games)

@@ -3,7 +3,7 @@
 Run:  python bench/bench_td.py [--inputs 14] [--hidden 40] [--rows 60] [--seconds 0.5]
 
 The network is Abalearn 3's size by default: 14 inputs, 40 sigmoid hidden units, one sigmoid
-output (641 parameters). One online TD(λ) update (``sumito.learn.td``) evaluates V(s_{t+1}),
+output (641 parameters). One online TD(λ) update (``sumito.models.td``) evaluates V(s_{t+1}),
 evaluates V(s_t) with its gradient, decays the traces and adds the gradient, and moves the
 weights. It is timed four ways in the same run, on the same input rows:
 
@@ -30,8 +30,8 @@ from collections.abc import Callable
 import numpy as np
 from numba import njit
 
-from sumito.learn.network import ValueNetwork, batch_values, forward
-from sumito.learn.td import TDLambda, td_step
+from sumito.models.network import ValueNetwork, batch_values, forward
+from sumito.models.td import TDLambda, td_step
 
 
 @njit(cache=True)

@@ -8,7 +8,7 @@ import numpy as np
 import pyspiel
 from open_spiel.python.algorithms import evaluate_bots, mcts
 
-import sumito.rl.openspiel_game  # noqa: F401  (registers python_sumito_abalone)
+import sumito.rlcore.openspiel_game  # noqa: F401  (registers python_sumito_abalone)
 from sumito.arena.executor import make_executor
 from sumito.arena.match import ArenaSettings, play_game, schedule, summarize_pair
 

@@ -35,7 +35,7 @@ from sumito.arena.match import ArenaSettings, play_game, schedule, summarize_pai
 from sumito.arena.ratings import score_interval
 from sumito.engine import Move, Position
 from sumito.players.base import Option, PlayerBase, PlayerKind, register
-from sumito.rl.core import ArrayGame
+from sumito.rlcore.core import ArrayGame
 
 
 class FlatPlanes(gymnasium.ObservationWrapper):

@@ -5,9 +5,9 @@
 
 Backgammon, Wiering's small modular network learning by self-play (his input features, seven outputs,
 α = 0.01, λ = 0.6: ``sumito bg train``'s defaults), which learns to beat pubeval within a few thousand games.
-Each seed is trained twice to the same game count: sequentially (:class:`~sumito.games.backgammon.run.BgRun`,
+Each seed is trained twice to the same game count: sequentially (:class:`~sumito.learn.backgammon.run.BgRun`,
 what ``sumito bg train`` does) and by ``--actors`` Ray actors with one learner publishing its weights every
-``--publish-every`` games (:class:`~sumito.games.backgammon.actors.ActorBgRun`, ``sumito bg train --actors 4
+``--publish-every`` games (:class:`~sumito.learn.backgammon.actors.ActorBgRun`, ``sumito bg train --actors 4
 --publish-every 4``). Same seed, same initial weights; the dice differ (the actor run gives each game its own
 generator), so the two runs of a seed are two samples of the same learning process, not the same games.
 
@@ -40,8 +40,8 @@ import numpy as np
 
 from sumito.arena.ratings import score_interval
 from sumito.fileio import atomic_write_text
-from sumito.games.backgammon.actors import ActorBgRun
-from sumito.games.backgammon.run import BgRun, BgRunConfig, checkpoint_games
+from sumito.learn.backgammon.actors import ActorBgRun
+from sumito.learn.backgammon.run import BgRun, BgRunConfig, checkpoint_games
 
 OPPONENT = "pubeval"
 # Student's t, 97.5% quantile, by degrees of freedom (index); the last entry stands for df >= 30

@@ -59,17 +59,16 @@ from typing import Any
 
 import numpy as np
 
-from sumito.arena.executor import Executor, InlineExecutor
+from sumito.arena.executor import Executor, InlineExecutor, add_backend_args, check_shared_folder, executor_from_args
 from sumito.arena.match import ArenaSettings, derive_seed, play_game, schedule, summarize_pair
 from sumito.arena.ratings import score_interval
-from sumito.cliargs import add_backend_args, check_shared_folder, executor_from_args
 from sumito.engine import DrawRules, SumitoError
 from sumito.fileio import atomic_write_text
 from sumito.learn.commands import make_trainer
-from sumito.learn.network import network_path
 from sumito.learn.plot import save_figure
 from sumito.learn.run import load_checkpoint, save_checkpoint
 from sumito.learn.training import PRESETS, TrainingConfig
+from sumito.models.network import network_path
 from sumito.stopping import run_main
 
 # test games: a tie when the same position comes back 20 times (the paper's footnote 4), or at 400 plies

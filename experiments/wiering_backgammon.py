@@ -15,7 +15,7 @@ Experiments:
 - ``inputs`` (not in the paper): self-play with Tesauro's 198 raw inputs and one output, Wiering's features
   and one output, and his features and seven outputs.
 
-Each (arm, seed) is one :class:`~sumito.games.backgammon.run.BgRun` (offline minimax TD(λ), α = 0.01, λ = 0.6,
+Each (arm, seed) is one :class:`~sumito.learn.backgammon.run.BgRun` (offline minimax TD(λ), α = 0.01, λ = 0.6,
 Wiering's inputs and seven outputs unless the arm or the options say otherwise) in
 ``OUT/EXPERIMENT/ARM-sSEED``: every ``--test-every`` training games it plays ``--test-games`` games against
 ``pubeval`` and as many against gnubg 0-ply, starts alternating. Runs resume after a kill (``sumito bg train
@@ -42,10 +42,10 @@ from multiprocessing import get_context
 from pathlib import Path
 from typing import Any
 
-from sumito.cliargs import add_backend_args, check_shared_folder, executor_from_args
+from sumito.arena.backgammon import MatchResult
+from sumito.arena.executor import add_backend_args, check_shared_folder, executor_from_args
 from sumito.engine import SumitoError
-from sumito.games.backgammon.match import MatchResult
-from sumito.games.backgammon.run import BgRun, BgRunConfig, checkpoint_games
+from sumito.learn.backgammon.run import BgRun, BgRunConfig, checkpoint_games
 from sumito.learn.plot import save_figure
 from sumito.stopping import run_main
 
@@ -209,7 +209,7 @@ def main(argv: list[str] | None = None) -> int:
                     print(f"note: {arm} seed {seed} has tests up to {last} of {args.games} games", file=sys.stderr)
         summarize(args.experiment, results, args)
         return 0
-    from sumito.games.backgammon.players import BgPlayerError, make_bg_player
+    from sumito.players.backgammon.players import BgPlayerError, make_bg_player
 
     if args.workers is not None and args.workers < 1:
         parser.error("--workers must be at least 1")

@@ -15,13 +15,13 @@ import pytest
 
 ray = pytest.importorskip("ray", reason="Ray is not installed: pip install 'sumito[ray]'")
 
-from sumito.games.backgammon.actors import ActorBgRun  # noqa: E402
-from sumito.games.backgammon.modular import ModularValue  # noqa: E402
-from sumito.games.backgammon.run import BgRun, BgRunConfig, TrainingInterrupted  # noqa: E402
+from sumito.learn.abalone_game import make_trainer  # noqa: E402
 from sumito.learn.actors import AbaloneLearner, ActorLearner, ActorLearnerError, train_with_actors  # noqa: E402
-from sumito.learn.commands import make_trainer  # noqa: E402
+from sumito.learn.backgammon.actors import ActorBgRun  # noqa: E402
+from sumito.learn.backgammon.run import BgRun, BgRunConfig, TrainingInterrupted  # noqa: E402
 from sumito.learn.run import load_checkpoint, save_checkpoint  # noqa: E402
 from sumito.learn.training import Trainer, TrainingConfig  # noqa: E402
+from sumito.models.backgammon.modular import ModularValue  # noqa: E402
 
 MINI = dict(layout="mini", max_plies=40, repetitions=20, seed=3)
 

@@ -13,7 +13,7 @@ import pytest
 from sumito.cli import main
 from sumito.games.backgammon import BackgammonPosition, from_position_id, position_id
 from sumito.games.backgammon.kernels import generate_plays
-from sumito.games.backgammon.players import (
+from sumito.players.backgammon.players import (
     GNUBG_MISSING,
     BgPlayerError,
     HumanPlayer,
@@ -118,8 +118,8 @@ def test_gnubg_spec():
 
 
 def test_td_specs(tmp_path):
-    from sumito.games.backgammon.modular import ModularValue
-    from sumito.learn.network import ValueNetwork
+    from sumito.models.backgammon.modular import ModularValue
+    from sumito.models.network import ValueNetwork
 
     modular = tmp_path / "modular.npz"
     ModularValue(0).save(modular)
@@ -143,8 +143,8 @@ def test_td_specs(tmp_path):
 
 def test_shipped_network_beats_pubeval():
     # the network in the package (docs/results-backgammon.md says how it was made) is Wiering's modular one
-    from sumito.games.backgammon.match import play_match
-    from sumito.games.backgammon.pubeval import PubevalPlayer
+    from sumito.arena.backgammon import play_match
+    from sumito.players.backgammon.pubeval import PubevalPlayer
 
     player = make_bg_player("td:net=builtin")
     model = player.engine.__self__  # the ModularValue behind the bound choose

@@ -9,7 +9,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from sumito.games.backgammon.board import BackgammonPosition, swap_array
-from sumito.games.backgammon.features import (
+from sumito.games.backgammon.game import afterstate_arrays, random_position, roll_dice
+from sumito.games.backgammon.kernels import generate_plays
+from sumito.models.backgammon.features import (
     ENCODING,
     FEATURE_NAMES,
     N_ENDGAME,
@@ -22,9 +24,7 @@ from sumito.games.backgammon.features import (
     encode_race,
     hit_rolls,
 )
-from sumito.games.backgammon.game import afterstate_arrays, random_position, roll_dice
-from sumito.games.backgammon.kernels import generate_plays
-from sumito.games.backgammon.modular import ENDGAME, RACE, position_class
+from sumito.models.backgammon.modular import ENDGAME, RACE, position_class
 
 ROLLS = [(a, b) for a in range(1, 7) for b in range(a, 7)]
 ENCODERS = (encode_endgame, encode_race, encode_general)

@@ -10,13 +10,14 @@ import pytest
 from sumito.games.backgammon import BackgammonPosition, afterstate_arrays
 from sumito.games.backgammon.board import N_CHECKERS
 from sumito.games.backgammon.kernels import generate_plays
-from sumito.games.backgammon.learning import (
+from sumito.learn.training import Trainer, TrainingConfig
+from sumito.models.backgammon.learning import (
     N_INPUTS,
     BackgammonLearningGame,
     NetworkPlayer,
     encode_afterstates,
 )
-from sumito.games.backgammon.pubeval import (
+from sumito.players.backgammon.pubeval import (
     WC,
     WIN_SCORE,
     WR,
@@ -27,7 +28,6 @@ from sumito.games.backgammon.pubeval import (
     pubeval_scores,
     win_rate,
 )
-from sumito.learn.training import Trainer, TrainingConfig
 
 START = BackgammonPosition.start().board
 

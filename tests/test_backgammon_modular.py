@@ -8,10 +8,10 @@ import numpy as np
 import pytest
 
 from sumito.games.backgammon.board import BackgammonPosition, swap_array
-from sumito.games.backgammon.features import encode_class
-from sumito.games.backgammon.game import game_results, random_position
-from sumito.games.backgammon.learning import encode_afterstates
-from sumito.games.backgammon.modular import (
+from sumito.games.backgammon.game import game_results, random_position, win_rate
+from sumito.models.backgammon.features import encode_class
+from sumito.models.backgammon.learning import encode_afterstates
+from sumito.models.backgammon.modular import (
     ENDGAME,
     OTHER,
     RACE,
@@ -23,9 +23,9 @@ from sumito.games.backgammon.modular import (
     position_class,
     position_classes,
 )
-from sumito.games.backgammon.pubeval import RandomPlayer, win_rate
-from sumito.learn.network import NetworkError
-from sumito.learn.td import fit_outputs
+from sumito.models.network import NetworkError
+from sumito.models.td import fit_outputs
+from sumito.players.backgammon.pubeval import RandomPlayer
 
 
 def board_of(mine: dict[int, int], theirs: dict[int, int], *, bar=0, opp_bar=0) -> np.ndarray:
@@ -352,7 +352,7 @@ def test_checkpoint_resumes_bit_for_bit(tmp_path, encoding, outputs):
 
 
 def test_endless_games_are_cut_and_bootstrapped(monkeypatch):
-    import sumito.games.backgammon.modular as modular
+    import sumito.models.backgammon.modular as modular
 
     monkeypatch.setattr(modular, "MAX_PLIES", 10)  # no game ends within 10 plies
     model = ModularValue(60)

@@ -9,11 +9,11 @@ import math
 import numpy as np
 import pytest
 
+from sumito.arena.backgammon import MatchResult, match_points, play_match
 from sumito.cli import main
-from sumito.games.backgammon.match import MatchResult, match_points, play_match
-from sumito.games.backgammon.modular import ModularValue
-from sumito.games.backgammon.pubeval import PubevalPlayer, RandomPlayer
-from sumito.games.backgammon.run import BgRun, BgRunConfig, BgRunError, checkpoint_games
+from sumito.learn.backgammon.run import BgRun, BgRunConfig, BgRunError, checkpoint_games
+from sumito.models.backgammon.modular import ModularValue
+from sumito.players.backgammon.pubeval import PubevalPlayer, RandomPlayer
 
 
 def small_config(**changes) -> BgRunConfig:
@@ -173,7 +173,7 @@ class FakeExpert:
 
 @pytest.mark.parametrize("regime, targets", [("expert", "own"), ("observe", "expert"), ("self", "expert")])
 def test_expert_regimes_run_with_any_expert(tmp_path, regime, targets):
-    from sumito.games.backgammon.players import make_bg_player
+    from sumito.players.backgammon.players import make_bg_player
 
     experts = []
 

@@ -301,8 +301,8 @@ def test_players_lists_both_games_with_options(capsys):
 
 
 def test_plain_td_is_the_shipped_network_in_both_games():
-    from sumito.games.backgammon.players import make_bg_player
     from sumito.players import make_player
+    from sumito.players.backgammon.players import make_bg_player
 
     assert make_player("td") is not None
     assert make_bg_player("td").name.endswith("bg-wiering7.npz")

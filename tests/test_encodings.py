@@ -1,4 +1,4 @@
-"""The Abalearn encodings (sumito.learn.abalone_encodings) against a slow, plainly written reference."""
+"""The Abalearn encodings (sumito.models.abalone_encodings) against a slow, plainly written reference."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 from sumito.engine import Position
 from sumito.engine import kernels as K
 from sumito.engine.geometry import DIRECTION_STEPS, geometry
-from sumito.learn.abalone_encodings import (
+from sumito.models.abalone_encodings import (
     ABALEARN2_INPUTS,
     ABALEARN3_INPUTS,
     ENCODINGS,

@@ -9,7 +9,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from sumito.learn.network import ValueNetwork
+from sumito.models.network import ValueNetwork
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "experiments"))
 

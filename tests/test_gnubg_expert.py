@@ -10,16 +10,16 @@ gnubg_nn = pytest.importorskip(
 )
 
 from sumito.games.backgammon.board import BackgammonPosition, swap_array  # noqa: E402
-from sumito.games.backgammon.game import afterstate_arrays, random_position, roll_dice  # noqa: E402
-from sumito.games.backgammon.gnubg_expert import (  # noqa: E402
+from sumito.games.backgammon.game import afterstate_arrays, play_game, random_position, roll_dice  # noqa: E402
+from sumito.games.backgammon.position_id import START_ID, from_position_id, position_id  # noqa: E402
+from sumito.players.backgammon.gnubg_expert import (  # noqa: E402
     GnubgExpert,
     apply_gnubg_move,
     equity,
     from_gnubg,
     to_gnubg,
 )
-from sumito.games.backgammon.position_id import START_ID, from_position_id, position_id  # noqa: E402
-from sumito.games.backgammon.pubeval import PubevalPlayer, play_game  # noqa: E402
+from sumito.players.backgammon.pubeval import PubevalPlayer  # noqa: E402
 
 
 def _positions(n: int, seed: int) -> list[BackgammonPosition]:

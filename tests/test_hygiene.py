@@ -23,9 +23,9 @@ from sumito.arena.executor import InlineExecutor, ProcessExecutor, make_executor
 from sumito.arena.match import ArenaSettings
 from sumito.cli import main
 from sumito.fileio import process_alive, process_started, remove_stale_temps
-from sumito.games.backgammon import commands as bg_commands
-from sumito.games.backgammon.modular import ModularTrainer, ModularValue
-from sumito.games.backgammon.run import BgRun, BgRunConfig, TrainingInterrupted
+from sumito.learn.backgammon import commands as bg_commands
+from sumito.learn.backgammon.run import BgRun, BgRunConfig, TrainingInterrupted
+from sumito.models.backgammon.modular import ModularTrainer, ModularValue
 from sumito.procs import MAX_WORKERS
 
 LINUX = sys.platform.startswith("linux")

@@ -16,8 +16,8 @@ import pytest
 
 from sumito.arena.executor import make_executor
 from sumito.arena.match import ArenaSettings, play_game, schedule, summarize_pair
-from sumito.learn.abalone_encodings import ABALEARN2_INPUTS
-from sumito.learn.network import ValueNetwork
+from sumito.models.abalone_encodings import ABALEARN2_INPUTS
+from sumito.models.network import ValueNetwork
 from sumito.players import make_player
 
 from helpers import position_with

@@ -13,8 +13,8 @@ import pytest
 
 from sumito.cli import main
 from sumito.engine import Position, RecordError, parse_records, read_records
-from sumito.learn.network import NetworkError, ValueNetwork
 from sumito.learn.training import TrainingConfig, TrainingError
+from sumito.models.network import NetworkError, ValueNetwork
 
 STANDARD = Position.start().to_string()
 

@@ -11,8 +11,8 @@ import numpy as np
 import pytest
 
 from sumito.engine import DrawRules, Game, Position
-from sumito.rl.actions import action_space
-from sumito.rl.core import ArrayGame, IllegalActionError
+from sumito.rlcore.actions import action_space
+from sumito.rlcore.core import ArrayGame, IllegalActionError
 
 LAYOUTS = ("standard", "belgian-daisy", "german-daisy", "small", "mini")
 

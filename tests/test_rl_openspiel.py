@@ -1,4 +1,4 @@
-"""sumito.rl.openspiel_game and the openspiel-mcts player: OpenSpiel's own conformance tests, the
+"""sumito.rlcore.openspiel_game and the openspiel-mcts player: OpenSpiel's own conformance tests, the
 game against the engine's rules, serialization, observations, parameters, and the player."""
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ from sumito.arena.match import ArenaSettings, play_game, schedule, summarize_pai
 from sumito.engine import DrawRules, Game, Position  # noqa: E402
 from sumito.players import PlayerSpecError, make_player, parse_spec  # noqa: E402
 from sumito.rl import openspiel_game  # noqa: E402
-from sumito.rl.actions import action_space  # noqa: E402
+from sumito.rlcore.actions import action_space  # noqa: E402
 
 NAME = openspiel_game.SHORT_NAME
 
@@ -244,12 +244,14 @@ def test_without_openspiel_the_game_and_the_player_say_how_to_install_it(monkeyp
         if name.split(".")[0] in ("pyspiel", "open_spiel"):
             monkeypatch.setitem(sys.modules, name, None)
     monkeypatch.setitem(sys.modules, "pyspiel", None)
-    monkeypatch.delitem(sys.modules, "sumito.rl.openspiel_game")
-    with pytest.raises(ImportError) as info:
-        importlib.import_module("sumito.rl.openspiel_game")
-    assert str(info.value) == (
-        "sumito.rl.openspiel_game needs OpenSpiel (pyspiel is not installed): pip install 'sumito[rl]'"
-    )
+    monkeypatch.delitem(sys.modules, "sumito.rlcore.openspiel_game")
+    monkeypatch.delitem(sys.modules, "sumito.rl.openspiel_game", raising=False)
+    for module in ("sumito.rl.openspiel_game", "sumito.rlcore.openspiel_game"):  # the users' name, and its home
+        with pytest.raises(ImportError) as info:
+            importlib.import_module(module)
+        assert str(info.value) == (
+            "sumito.rl.openspiel_game needs OpenSpiel (pyspiel is not installed): pip install 'sumito[rl]'"
+        )
     with pytest.raises(PlayerSpecError) as info:
         make_player("openspiel-mcts:sims=5")
     assert str(info.value) == "openspiel-mcts needs OpenSpiel: pip install 'sumito[rl]'"

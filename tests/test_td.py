@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 from sumito.engine.errors import SumitoError
-from sumito.learn.network import (
+from sumito.models.network import (
     FORMAT,
     FORMAT_VERSION,
     LINEAR,
@@ -24,7 +24,7 @@ from sumito.learn.network import (
     gradient,
     unpack,
 )
-from sumito.learn.td import (
+from sumito.models.td import (
     TDError,
     TDLambda,
     check_kappa,

@@ -8,11 +8,11 @@ import pytest
 
 from sumito.engine import DrawRules, Game, Move, Position
 from sumito.engine.kernels import PUSH_OFF_BIT
-from sumito.learn.abalone_encodings import encode_position
 from sumito.learn.abalone_game import AbaloneLearningGame, PlayerOpponent
-from sumito.learn.network import ValueNetwork
 from sumito.learn.run import load_checkpoint, save_checkpoint
 from sumito.learn.training import PRESETS, Trainer, TrainingConfig, TrainingError
+from sumito.models.abalone_encodings import encode_position
+from sumito.models.network import ValueNetwork
 
 MINI = dict(layout="mini", max_plies=60, repetitions=20)
 # Black to move and no push-off now, but b1b2 (then anything) lets a3b4 push a White marble

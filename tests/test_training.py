@@ -137,8 +137,8 @@ def test_td_player_refuses_bad_network_files(tmp_path):
 
 
 def test_greedy_choice_by_value_or_with_the_immediate_reward():
-    from sumito.learn.game import Afterstates
-    from sumito.learn.training import move_scores
+    from sumito.models.game import Afterstates
+    from sumito.models.policy import move_scores
 
     options = Afterstates(np.arange(3), np.zeros((3, 1)), np.array([0.0, 1.0, 1.0]), np.array([False, False, True]))
     values = np.array([0.5, 0.2, 0.9])
@@ -186,7 +186,7 @@ def test_expert_network_must_fit_the_encoding(tmp_path):
     other = trainer(encoding="abalearn1")
     path = tmp_path / "a1.npz"
     other.network.save(path)
-    from sumito.learn.network import NetworkError
+    from sumito.models.network import NetworkError
 
     with pytest.raises(NetworkError):
         trainer(encoding="abalearn2", targets=str(path))
@@ -194,8 +194,8 @@ def test_expert_network_must_fit_the_encoding(tmp_path):
 
 def test_engine_searches_with_a_trained_network(tmp_path):
     from sumito.evaluation.features import work_arrays
-    from sumito.evaluation.learned import SCALE, network_params, network_score
-    from sumito.learn.abalone_encodings import encode_position
+    from sumito.models.abalone_encodings import encode_position
+    from sumito.models.learned import SCALE, network_params, network_score
 
     t = trainer(**PRESETS["method-II"], seed=6)
     for _ in range(5):

@@ -29,7 +29,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from sumito.engine import Game, Move, Position, SumitoError
+from sumito.cliargs import add_position_args, count_arg, position_from_args, seconds_arg
+from sumito.engine import Game, Move, Position, SumitoError, read_records
 from sumito.engine.geometry import COLOR_NAMES
 from sumito.evaluation.features import EVAL_LINEAR, EVAL_NETWORK
 from sumito.players import make_player, parse_spec
@@ -402,9 +403,6 @@ def analyse_game(
 
 # ----------------------------------------------------------------------------- the command
 def cmd_analyse(args: argparse.Namespace) -> int:
-    from sumito.cliargs import position_from_args
-    from sumito.engine import read_records
-
     engine = analysis_engine(args.engine)
     if args.record is not None:
         if args.layout is not None or args.position is not None or args.moves:
@@ -438,8 +436,6 @@ def _print_review(review: MoveReview) -> None:
 
 def add_analyse_command(sub: argparse._SubParsersAction) -> None:
     """Add the ``analyse`` subcommand to the ``sumito`` parser's subcommands."""
-    from sumito.cliargs import add_position_args, count_arg, seconds_arg
-
     p = sub.add_parser(
         "analyse",
         help="the engine's best moves and scores in a position, or every move of a game scored (its mistakes)",

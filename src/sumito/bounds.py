@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import re
 
+from sumito.errors import SumitoError
+
 #: longest position string (the standard board's is under 100 characters)
 MAX_POSITION_CHARS = 1_000
 #: longest move in notation ("a1a3b2" is six characters)
@@ -34,9 +36,9 @@ _DIGITS = re.compile(r"[0-9]+")
 
 def parse_count(text: str, what: str, *, low: int = 0, high: int, error: type[Exception] | None = None) -> int:
     """``text`` as an integer in ``low..high``, written in ASCII digits; else a one-line ``error``
-    (default :class:`~sumito.engine.errors.SumitoError`; imported here, as the engine imports this module)."""
+    (default :class:`~sumito.errors.SumitoError`)."""
     if error is None:
-        from sumito.engine.errors import SumitoError as error
+        error = SumitoError
     shown = text if len(text) <= 20 else text[:17] + "..."
     if not _DIGITS.fullmatch(text):
         raise error(f"{what} must be a whole number written in digits 0-9, not {shown!r}")

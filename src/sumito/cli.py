@@ -35,7 +35,18 @@ from sumito.engine import (
     write_records,
 )
 from sumito.engine.geometry import COLOR_NAMES
-from sumito.protocol import STRONGEST_ENGINE
+from sumito.learn.alphalone_td import add_alphalone_td_command
+from sumito.learn.backgammon.commands import add_commands as add_bg_commands
+from sumito.learn.commands import add_train_command
+from sumito.learn.nnue_commands import add_nnue_command
+from sumito.learn.plot import add_plot_command
+from sumito.play import add_play_command
+from sumito.players import game_history, make_player, player_names
+from sumito.players.backgammon.players import KINDS as BG_KINDS
+from sumito.players.base import PlayerKind, parse_spec
+from sumito.players.human import HumanExit
+from sumito.protocol import STRONGEST_ENGINE, add_engine_command
+from sumito.web.commands import add_serve_command
 
 #: `sumito game` without players: the strongest engine against itself, at a tenth of a second a move
 GAME_DEFAULT = f"{STRONGEST_ENGINE},time=0.1"
@@ -89,14 +100,11 @@ def cmd_layouts(args: argparse.Namespace) -> int:
 
 
 def cmd_game(args: argparse.Namespace) -> int:
-    from sumito.players import game_history, make_player
-
     black = make_player(args.black)
     white = make_player(args.white)
     start = position_from_args(args)
     game = Game(start, rules_from_args(args))
     players = {1: black, 2: white}
-    from sumito.players.human import HumanExit
 
     live = not args.quiet
     try:
@@ -134,30 +142,25 @@ def cmd_game(args: argparse.Namespace) -> int:
 
 def cmd_players(args: argparse.Namespace) -> int:
     """Every player spec of both games, with its options, types, defaults and ranges."""
-    from sumito.games.backgammon.players import KINDS as BG_KINDS
-    from sumito.players import player_names
-    from sumito.players.base import parse_spec
-
     if args.game in ("abalone", "both"):
         print("Abalone players (sumito game, match, tournament, play, engine, serve):")
-        for name in player_names():
-            kind, _ = parse_spec(name)
-            print(f"  {name:10} {kind.help}")
-            for key, option in kind.options.items():
-                bounds = f" [{option.range_text()}]" if option.range_text() else ""
-                default = "none" if option.default is None else option.default
-                print(f"    {key}={option.type.__name__}{bounds} (default {default}): {option.help}")
+        _print_kinds([parse_spec(name)[0] for name in player_names()])
     if args.game in ("backgammon", "both"):
         if args.game == "both":
             print()
         print("Backgammon players (sumito bg game, match, play, train --expert):")
-        for name in sorted(BG_KINDS):
-            kind = BG_KINDS[name]
-            print(f"  {name:10} {kind.help}")
-            for key, typ in kind.options.items():
-                print(f"    {key}={typ.__name__}")
+        _print_kinds([BG_KINDS[name] for name in sorted(BG_KINDS)])
     print("\nA spec is a name, optionally ':' and comma-separated key=value options, e.g. engine:time=2,hash=64")
     return 0
+
+
+def _print_kinds(kinds: list[PlayerKind]) -> None:
+    for kind in kinds:
+        print(f"  {kind.name:10} {kind.help}")
+        for key, option in kind.options.items():
+            bounds = f" [{option.range_text()}]" if option.range_text() else ""
+            default = "none" if option.default is None else option.default
+            print(f"    {key}={option.type.__name__}{bounds} (default {default}): {option.help}")
 
 
 def cmd_replay(args: argparse.Namespace) -> int:
@@ -250,27 +253,15 @@ def build_parser() -> argparse.ArgumentParser:
     add_sprt_command(sub)
     add_analyse_command(sub)
 
-    from sumito.games.backgammon.commands import add_commands as add_bg_commands
-
     add_bg_commands(sub)
-
-    from sumito.play import add_play_command
-    from sumito.protocol import add_engine_command
 
     add_play_command(sub)
     add_engine_command(sub)
-
-    from sumito.learn.alphalone_td import add_alphalone_td_command
-    from sumito.learn.commands import add_train_command
-    from sumito.learn.nnue_commands import add_nnue_command
-    from sumito.learn.plot import add_plot_command
 
     add_train_command(sub)
     add_nnue_command(sub)
     add_alphalone_td_command(sub)
     add_plot_command(sub)
-
-    from sumito.web.commands import add_serve_command
 
     add_serve_command(sub)
     return parser

@@ -15,6 +15,8 @@ import tempfile
 import time
 from pathlib import Path
 
+from sumito.errors import FileWriteError
+
 #: our temporary files: ``.NAME.pidPID.XXXXXXXX.tmp`` (``.NAME.XXXXXXXX.tmp`` from older Sumitos, without the
 #: writer's pid); the 8 characters are ``tempfile.mkstemp``'s random part
 _TEMP_NAME = re.compile(r"^\.(?P<name>.+?)\.(?:pid(?P<pid>\d{1,10})\.)?[a-z0-9_]{8}\.tmp$")
@@ -45,8 +47,6 @@ def atomic_write_bytes(path: str | os.PathLike[str], data: bytes) -> None:
     try:
         _write(target, data)
     except OSError as exc:
-        from sumito.engine.errors import FileWriteError  # here: the engine package imports this module
-
         raise FileWriteError(f"cannot write {target}: {exc.strerror or exc}") from None
 
 

@@ -1,7 +1,7 @@
 """Compiled kernels of the two-layer value networks (inputs -> sigmoid hidden layer -> sigmoid
 or linear outputs): forward pass, gradient, batch values. Game-independent and below every
 layer that evaluates positions, so that a search can use a trained network
-(:mod:`sumito.evaluation.learned`) and :mod:`sumito.learn.network` can train one.
+(:mod:`sumito.models.learned`) and :mod:`sumito.models.network` can train one.
 
 A network's parameters are one flat float64 vector ``theta`` in the order W1[h, n_in], b1[h],
 W2[n_out, h], b2[n_out]; :func:`unpack` gives the views.

@@ -23,6 +23,8 @@ from sumito.cliargs import (
 )
 from sumito.engine import Game, GameRecord, SumitoError, render, write_records
 from sumito.engine.geometry import BLACK, COLOR_NAMES, WHITE
+from sumito.players import game_history, make_player
+from sumito.players.human import HumanExit, HumanPlayer
 from sumito.protocol import STRONGEST_ENGINE
 
 
@@ -61,13 +63,10 @@ def player_specs(args: argparse.Namespace) -> tuple[str, str]:
 
 
 def cmd_play(args: argparse.Namespace) -> int:
-    from sumito.players import game_history, make_player
-
     if args.movetime is not None and args.movetime <= 0:
         raise SumitoError(f"--movetime must be more than 0 seconds, not {args.movetime}")
     specs = dict(zip((BLACK, WHITE), player_specs(args)))
     players = {color: make_player(spec) for color, spec in specs.items()}
-    from sumito.players.human import HumanExit, HumanPlayer
 
     game = Game(position_from_args(args), rules_from_args(args))
     out = sys.stdout

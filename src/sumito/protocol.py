@@ -67,8 +67,11 @@ import time
 from collections import deque
 from typing import IO
 
+from sumito import __version__
 from sumito.bounds import MAX_HASH_MB, MAX_LINE_CHARS, MAX_SEARCH_DEPTH, MAX_SEARCH_SECONDS
+from sumito.cliargs import position_from_args
 from sumito.engine import WHITE, DrawRules, Game, Move, SumitoError, render
+from sumito.engine.interop import is_playstrategy_fen
 from sumito.players import game_history, make_player, parse_spec, player_names
 from sumito.players.base import Player, set_option
 from sumito.search.pvs import SearchResult, mate_moves
@@ -305,9 +308,6 @@ class EngineProtocol:
         self.player, self._derived = player, None
 
     def cmd_position(self, args: list[str]) -> None:
-        from sumito.cliargs import position_from_args
-        from sumito.engine.interop import is_playstrategy_fen
-
         lowered = [a.lower() for a in args]
         cut = lowered.index("moves") if "moves" in lowered else len(args)
         setup, moves = args[:cut], args[cut + 1 :]
@@ -471,7 +471,6 @@ class EngineProtocol:
 
     def cmd_uci(self, args: list[str]) -> None:
         _no_args("uci", args)
-        from sumito import __version__
 
         kind, options = parse_spec(self.spec)
         lines = [f"id name Sumito {__version__} ({self.spec})", "id author the Sumito authors"]

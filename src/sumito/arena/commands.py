@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING
 
 from sumito.arena.db import GameArchive
 from sumito.arena.errors import ArenaError
-from sumito.arena.executor import Executor, make_executor
+from sumito.arena.executor import Executor, add_backend_args, executor_from_args, make_executor, uses_ray
 from sumito.arena.match import (
     DEFAULT_OPENING_PLIES,
     DEFAULT_RULES,
@@ -40,15 +40,12 @@ from sumito.arena.match import (
 )
 from sumito.arena.tournament import TournamentSummary, summarize_tournament
 from sumito.cliargs import (
-    add_backend_args,
     add_position_args,
     add_rules_args,
-    executor_from_args,
     output_file,
     position_from_args,
     rules_from_args,
     time_control,
-    uses_ray,
 )
 from sumito.engine import LAYOUTS, DrawRules, Game, write_records
 from sumito.procs import MAX_WORKERS, cap_workers

@@ -27,6 +27,7 @@ the same way.
 
 from __future__ import annotations
 
+import argparse
 import contextlib
 import functools
 import os
@@ -38,6 +39,7 @@ from concurrent.futures.process import BrokenProcessPool
 from typing import Any, Protocol, TypeVar
 
 from sumito.arena.errors import ArenaError
+from sumito.errors import SumitoError
 from sumito.procs import MAX_WORKERS, sigint_ignored, worker_start
 
 T = TypeVar("T")
@@ -280,3 +282,48 @@ def make_executor(workers: int | None = None, backend: str = "process", address:
         raise ArenaError("--address names a Ray cluster: it needs --backend ray")
     n = min(workers or available_cores(), MAX_WORKERS)
     return InlineExecutor() if n == 1 else ProcessExecutor(n)
+
+
+# --------------------------------------------------------------------------- command-line options
+def add_backend_args(p: argparse.ArgumentParser, what: str = "the games", note: str = "") -> None:
+    """``--backend {process,ray}`` and ``--address ADDR``: where ``what`` run (read by :func:`executor_from_args`);
+    ``note`` ends the help of ``--backend`` (what does not run on Ray, say)."""
+    p.add_argument(
+        "--backend",
+        choices=("process", "ray"),  # sumito.arena.executor.BACKENDS (not imported here: the CLI starts quickly)
+        default="process",
+        help=f"where {what} run: process (the default), a pool of local worker processes; ray, Ray tasks on a "
+        f"local Ray instance or on the Ray cluster at --address (pip install 'sumito[ray]'){note}",
+    )
+    p.add_argument(
+        "--address",
+        default=None,
+        metavar="ADDR",
+        help="with --backend ray: the Ray cluster to run on, e.g. 10.0.0.5:6379 (the address `ray start --head` "
+        "prints; default $SUMITO_RAY_ADDRESS, else a local Ray instance). Every node must have this Sumito "
+        "installed and see the files the work names (networks, weights, run folders) at the same paths",
+    )
+
+
+def executor_from_args(args: argparse.Namespace, workers: int | None, factory=None):
+    """The executor ``--backend``/``--address`` name, for ``workers`` workers (None: all cores, or with Ray all
+    the cluster's CPUs): ``make_executor(workers, args.backend, args.address)``. ``factory`` replaces
+    ``make_executor`` (a test hook); for the default process backend it is called as ``factory(workers)``."""
+    factory = factory or make_executor
+    backend, address = getattr(args, "backend", "process"), getattr(args, "address", None)
+    if backend == "process" and address is None:
+        return factory(workers)
+    return factory(workers, backend=backend, address=address)
+
+
+def uses_ray(args: argparse.Namespace) -> bool:
+    """Whether ``--backend ray`` was given."""
+    return getattr(args, "backend", "process") == "ray"
+
+
+def check_shared_folder(args: argparse.Namespace, folder: str, option: str = "--out") -> None:
+    """On a Ray cluster every node reads and writes ``folder`` at the same path: refuse a relative one, which
+    each node would take from its own working directory (one-line error). Local runs take any folder."""
+    if uses_ray(args) and ray_address(getattr(args, "address", None)) and not os.path.isabs(folder):
+        raise SumitoError(f"{option} {folder!r}: on a Ray cluster give an absolute path on storage every node "
+                          "sees (a shared file system)")

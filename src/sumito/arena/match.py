@@ -35,6 +35,7 @@ from sumito.arena.ratings import elo_from_score, score_interval
 from sumito.engine import BLACK, LAYOUTS, WHITE, DrawRules, Game, Position, SumitoError, get_layout
 from sumito.engine.game import TIME, Outcome
 from sumito.engine.geometry import COLOR_NAMES
+from sumito.players import game_history, make_player
 from sumito.players.base import seeded_spec
 from sumito.search.timeman import move_time
 
@@ -210,8 +211,6 @@ def _side_to_move(position_string: str) -> int:
 
 def play_game(task: GameTask) -> GameResult:
     """Play one game (the work function of matches and tournaments; runs in a worker process)."""
-    from sumito.players import game_history, make_player
-
     game = Game(start_position(task.start, task.win_threshold, task.inline_only), task.rules)
     for text in task.opening:
         game.push(text)

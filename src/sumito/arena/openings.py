@@ -19,6 +19,7 @@ from pathlib import Path
 
 import numpy as np
 
+from sumito.analysis import analyse_position
 from sumito.arena.errors import ArenaError
 from sumito.engine import Move, Position, SumitoError
 from sumito.fileio import atomic_write_text
@@ -85,8 +86,6 @@ def random_quiet_moves(position: Position, plies: int, rng: np.random.Generator)
 
 def make_openings(count: int, seed: int, balance: float = DEFAULT_BALANCE, depth: int = 4) -> list[str]:
     """``count`` balanced openings (see the module's docstring), the same for the same arguments."""
-    from sumito.analysis import analyse_position
-
     rng = np.random.default_rng(seed)
     suite: list[str] = []
     seen: set[str] = set()

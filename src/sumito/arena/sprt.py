@@ -30,8 +30,14 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from sumito.arena.errors import ArenaError
+from sumito.arena.executor import add_backend_args, executor_from_args
+from sumito.arena.journal import GameJournal
+from sumito.arena.match import DEFAULT_RULES, ArenaSettings, play_game, schedule
+from sumito.arena.openings import load_openings
 from sumito.arena.ratings import Z95, elo_from_score, expected_score
+from sumito.cliargs import add_rules_args, rules_from_args, time_control
 from sumito.engine import Position
+from sumito.procs import cap_workers
 
 #: a pair's score per game, for the pentanomial counts 0, ½, 1, 1½, 2 points over two games
 PAIR_SCORES = (0.0, 0.25, 0.5, 0.75, 1.0)
@@ -219,9 +225,6 @@ def run_sprt(
 
 # --------------------------------------------------------------------------- sumito sprt
 def add_sprt_command(sub: Any) -> None:
-    from sumito.arena.match import DEFAULT_RULES
-    from sumito.cliargs import add_backend_args, add_rules_args, time_control
-
     p = sub.add_parser(
         "sprt",
         help="a sequential probability ratio test: is A at least ELO1 stronger than B, or at most ELO0?",
@@ -258,11 +261,6 @@ def add_sprt_command(sub: Any) -> None:
 def cmd_sprt(args: Any) -> int:
     import contextlib
 
-    from sumito.arena.match import ArenaSettings, play_game, schedule
-    from sumito.arena.openings import load_openings
-    from sumito.cliargs import executor_from_args, rules_from_args
-    from sumito.procs import cap_workers
-
     bounds = SprtBounds(args.elo0, args.elo1, args.alpha, args.beta)
     if not 2 <= args.max_games <= 10_000_000:
         raise ArenaError(f"--max-games must be from 2 to 10000000, not {args.max_games}")
@@ -278,7 +276,6 @@ def cmd_sprt(args: Any) -> int:
         workers = cap_workers(workers)
     journal = None
     if args.journal:  # opened before anything runs: a bad path is an error now
-        from sumito.arena.journal import GameJournal
 
         journal = GameJournal(args.journal)
     executor = executor_from_args(args, workers)

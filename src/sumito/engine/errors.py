@@ -1,8 +1,20 @@
-"""Errors raised for bad input. Each carries a one-line message that names what is wrong."""
+"""Errors raised for bad input. Each carries a one-line message that names what is wrong.
 
+:class:`SumitoError` and :class:`FileWriteError` live in :mod:`sumito.errors` (below the engine, so
+that the helpers the engine uses can raise them); they are re-exported here."""
 
-class SumitoError(ValueError):
-    """Base class: bad input from a user, a file or another program."""
+from sumito.errors import FileWriteError, SumitoError
+
+__all__ = [
+    "FileWriteError",
+    "GameOverError",
+    "IllegalMoveError",
+    "LayoutError",
+    "NotationError",
+    "PositionError",
+    "RecordError",
+    "SumitoError",
+]
 
 
 class PositionError(SumitoError):
@@ -27,7 +39,3 @@ class RecordError(SumitoError):
 
 class LayoutError(SumitoError):
     """An unknown layout or variant setting."""
-
-
-class FileWriteError(SumitoError):
-    """A file that cannot be written (no such folder, no permission, disk full...)."""

@@ -105,6 +105,7 @@ from typing import TYPE_CHECKING, NamedTuple
 
 from sumito.bounds import MAX_NOTATION_CHARS, MAX_POSITION_CHARS, parse_count
 from sumito.engine.errors import IllegalMoveError, NotationError, PositionError
+from sumito.engine.game import Game
 from sumito.engine.geometry import BLACK, COLOR_NAMES, EMPTY, OFF, ROW_LETTERS, Geometry, board_name, geometry
 from sumito.engine.move import Move
 from sumito.engine.position import MAX_MOVE_NUMBER, Position
@@ -282,8 +283,6 @@ def playstrategy_fen(position: Position | Game, halfmove_clock: int | None = Non
     position, it is ``halfmove_clock`` (default 0: a position does not remember its last push-off).
     PlayStrategy has only the standard board for Abalone; other sizes are written by the same rules.
     """
-    from sumito.engine.game import Game
-
     if isinstance(position, Game):
         if halfmove_clock is None:
             halfmove_clock = 0

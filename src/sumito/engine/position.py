@@ -23,6 +23,7 @@ from sumito.engine import kernels as K
 from sumito.engine.errors import IllegalMoveError, NotationError, PositionError
 from sumito.engine.geometry import BLACK, COLOR_NAMES, EMPTY, WHITE, Color, Geometry, board_name, geometry
 from sumito.engine.move import Move
+from sumito.engine.notation import parse_move
 from sumito.engine.variants import Variant, default_variant, get_layout
 from sumito.stopping import STOP, call_stoppable
 
@@ -212,8 +213,6 @@ class Position:
 
     def parse_move(self, text: str) -> Move:
         """The legal move that ``text`` names; a clear error says why when there is none."""
-        from sumito.engine.notation import parse_move
-
         return parse_move(self, text)
 
     def perft(self, depth: int) -> int:

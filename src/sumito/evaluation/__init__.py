@@ -6,6 +6,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from sumito.evaluation.alphalone import default_weights
 from sumito.evaluation.features import (
     ALPHALONE_FEATURES,
     EVAL_ABLA,
@@ -65,8 +66,6 @@ def named_evaluation(name: str) -> Evaluation:
     if key in ("abla-single", "single"):
         return Evaluation("abla-single", EVAL_ABLA, np.array([-1.0, 0.0, OFF_DISTANCE]))
     if key == "alphalone":
-        from sumito.evaluation.alphalone import default_weights
-
         return Evaluation("alphalone", EVAL_ALPHALONE, default_weights().vector())
     if key in ("linear", "engine"):
         return Evaluation("linear", EVAL_LINEAR, np.array(LINEAR_DEFAULT))

@@ -1,7 +1,7 @@
 """The Abalearn encodings' compiled kernel (Campos & Langlois 2003, section 5): one board, from
 one colour's point of view, into one row of network inputs. It lives below ``evaluation`` so
-that a search can evaluate positions with a trained network (:mod:`sumito.evaluation.learned`);
-:mod:`sumito.learn.abalone_encodings` documents the inputs and batches it for training.
+that a search can evaluate positions with a trained network (:mod:`sumito.models.learned`);
+:mod:`sumito.models.abalone_encodings` documents the inputs and batches it for training.
 """
 
 from __future__ import annotations

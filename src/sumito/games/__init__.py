@@ -1,2 +1,3 @@
-"""The games other than Abalone (whose rules live in :mod:`sumito.engine`), each plugging into
-:mod:`sumito.learn` through the same small learning-game interface."""
+"""The rules of the games other than Abalone (whose rules live in :mod:`sumito.engine`), at the ground
+layer: each game's learning models, players, matches and runs plug into the same :mod:`sumito.models`,
+:mod:`sumito.players`, :mod:`sumito.arena` and :mod:`sumito.learn` as Abalone's (docs/architecture.md)."""

@@ -1,111 +1,40 @@
-"""Abalone as a :class:`~sumito.learn.game.LearningGame`: afterstates encoded by the Abalearn
-encodings (:mod:`sumito.learn.abalone_encodings`), marbles pushed off as the rewards, and any
-Sumito player as a training opponent or expert."""
+"""The lab's side of Abalone training: any Sumito player as a training opponent or the expert that is
+observed (:class:`PlayerOpponent`), and :func:`make_trainer`, the Abalone trainer of a
+:class:`~sumito.learn.training.TrainingConfig`. The game itself (afterstates, rewards, TD-Leaf's search) is
+:mod:`sumito.models.abalone_game`, below the players; its names are re-exported here for one release."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
-import numpy as np
-
-from sumito.engine import DrawRules, Game, Move, Position
-from sumito.engine.kernels import PUSH_OFF_BIT
-from sumito.learn.abalone_encodings import MAX_MOVES, encode_position_successors, get_encoding
-from sumito.learn.game import Afterstates
-from sumito.learn.network import ValueNetwork
-from sumito.learn.training import Leaf
-
-if TYPE_CHECKING:
-    from sumito.learn.tdleaf import LeafSearch
-
-# Training games: a tie when the same moves repeat 20 times (the Abalearn paper's footnote 4),
-# and a cap on the length (the speed target of issue 4 counts games capped at 200 plies).
-TRAINING_RULES = DrawRules(max_plies=200, repetitions=20)
-
-
-def position_afterstates(pos: Position, encoding: str, out: np.ndarray, viewer: int = 0) -> Afterstates:
-    """The legal moves of ``pos``, their afterstates encoded from the mover's view (or
-    ``viewer``'s, 1 or 2) in rows of ``out``, the marble each push-off takes and which moves win
-    at once (both for the mover)."""
-    codes, inputs = encode_position_successors(encoding, pos, out, viewer)
-    gains = ((codes & PUSH_OFF_BIT) != 0).astype(np.float64)
-    lost_by_opponent = pos.lost[2 - pos.side_to_move]
-    wins = (gains > 0) & (lost_by_opponent + 1 >= pos.variant.win_threshold)
-    return Afterstates(codes, inputs, gains, wins)
-
-
-class AbaloneLearningGame:
-    """Abalone from a layout (or position) under draw rules, with one Abalearn encoding."""
-
-    def __init__(
-        self,
-        encoding: str = "abalearn3",
-        start: Position | str = "standard",
-        rules: DrawRules = TRAINING_RULES,
-        opening_plies: int = 0,
-    ) -> None:
-        self.start_position = Position.start(start) if isinstance(start, str) else start
-        self.rules = rules
-        self.encoding = get_encoding(encoding).name
-        self.n_inputs = get_encoding(encoding).n_inputs(self.start_position.variant.side)
-        self.opening_plies = opening_plies
-        self._out = np.empty((MAX_MOVES, self.n_inputs), dtype=np.float64)
-        self._leaf_search: LeafSearch | None = None  # built for the first network that searches (TD-Leaf)
-
-    def start(self, rng: np.random.Generator) -> Game:
-        game = Game(self.start_position, self.rules)
-        for _ in range(self.opening_plies):
-            codes = game.position.legal_move_codes()
-            if len(codes) == 0 or game.is_over():
-                break
-            game.push(Move(int(codes[rng.integers(len(codes))]), game.position.variant.side))
-        return game
-
-    def side_to_move(self, game: Game) -> int:
-        return game.position.side_to_move
-
-    def outcome(self, game: Game) -> int | None:
-        outcome = game.outcome()
-        if outcome is None:
-            return None
-        return outcome.winner or 0
-
-    def afterstates(self, game: Game, viewer: int = 0) -> Afterstates:
-        """The mover's options, encoded from its view (or ``viewer``'s, 1 or 2); ``inputs`` is a
-        view of a buffer reused by the next call."""
-        return position_afterstates(game.position, self.encoding, self._out, viewer)
-
-    def play(self, game: Game, move: int) -> Game:
-        game.push(Move(int(move), game.position.variant.side))
-        return game
-
-    def losses_of(self, game: Game, side: int) -> int:
-        return game.position.lost[side - 1]
-
-    def search_leaf(self, game: Game, network: ValueNetwork, depth: int, first: int | None = None) -> Leaf:
-        """TD-Leaf(λ)'s search (:mod:`sumito.learn.tdleaf`): the principal variation's leaf of a
-        ``depth``-ply search of the game's position with ``network``'s current weights; with
-        ``first``, that move (a random or an expert's one) starts the line."""
-        from sumito.learn.tdleaf import LeafSearch
-
-        if self._leaf_search is None or self._leaf_search.network is not network:
-            self._leaf_search = LeafSearch(network, self.encoding, self.start_position.variant)
-        return self._leaf_search.leaf(game, depth, first)
+from sumito.engine import DrawRules, Game, Position
+from sumito.learn.training import Trainer, TrainingConfig
+from sumito.models.abalone_game import (  # noqa: F401  (re-exported for one release)
+    TRAINING_RULES,
+    AbaloneLearningGame,
+    position_afterstates,
+)
+from sumito.players import game_history, make_player
+from sumito.players.base import seeded_spec
 
 
 class PlayerOpponent:
     """A Sumito player (from a spec) as a training opponent, or the expert that is observed."""
 
     def __init__(self, spec: str, seed: int | None = None) -> None:
-        from sumito.players import make_player
-        from sumito.players.base import seeded_spec
-
         if seed is not None:
             spec = seeded_spec(spec, seed)
         self.spec = spec
         self.player = make_player(spec)
 
     def choose_move(self, game: Game) -> int:
-        from sumito.players import game_history
-
         return self.player.choose(game.position, history=game_history(game)).code
+
+
+def make_trainer(config: TrainingConfig) -> Trainer:
+    """The trainer of ``config`` on Abalone: its layout, encoding and draw rules, Sumito players as opponents."""
+    game = AbaloneLearningGame(
+        config.encoding,
+        Position.start(config.layout),
+        DrawRules(max_plies=config.max_plies or None, repetitions=config.repetitions or None),
+        opening_plies=config.opening_plies,
+    )
+    return Trainer(game, config, lambda spec, seed: PlayerOpponent(spec, seed))

@@ -2,7 +2,7 @@
 
 ``sumito train --actors N`` and ``sumito bg train --actors N``. The learner is the ordinary trainer
 (:class:`~sumito.learn.training.Trainer`, or backgammon's
-:class:`~sumito.games.backgammon.modular.ModularTrainer`) in the driver process; it alone changes the
+:class:`~sumito.models.backgammon.modular.ModularTrainer`) in the driver process; it alone changes the
 weights, writes checkpoints and evaluates. Each *actor* is a Ray actor process holding a trainer of its
 own, built from the same configuration, which plays one whole game at a time.
 
@@ -14,9 +14,9 @@ a *trajectory*, plain numpy data (:class:`TrajectoryRecorder`). For the aftersta
 is every TD step of each learning side in order (the input row of ``s_t``, the reward, the index of the row
 of ``s_{t+1}`` or "terminal", the bootstrap value used), the trace resets, and the offline λ-return updates
 (rows and rewards); for backgammon's modular net it is the game's afterstates and its result, from which
-:meth:`~sumito.games.backgammon.modular.ModularTrainer.learn_game` computes everything at the learner.
+:meth:`~sumito.models.backgammon.modular.ModularTrainer.learn_game` computes everything at the learner.
 The learner then applies the game to its *current* weights through the very same TD functions
-(:meth:`TDLambda.step <sumito.learn.td.TDLambda.step>`, ``Trainer._offline_update``, ``learn_game``),
+(:meth:`TDLambda.step <sumito.models.td.TDLambda.step>`, ``Trainer._offline_update``, ``learn_game``),
 bootstrapping on ``V(s_{t+1})`` computed with its current weights, and does the bookkeeping of
 :meth:`Trainer.play_game <sumito.learn.training.Trainer.play_game>` (game count, ε decay). When no game
 was applied between the snapshot and now (``fresh``), the actor's weights at every step were the learner's,
@@ -72,9 +72,11 @@ from typing import Any, Protocol
 
 import numpy as np
 
+from sumito.arena.executor import init_ray, ray_address
 from sumito.engine.errors import SumitoError
-from sumito.learn.td import TDLambda
+from sumito.learn.abalone_game import make_trainer
 from sumito.learn.training import GameStats, Trainer, TrainingConfig
+from sumito.models.td import TDLambda
 
 #: the spawn key that separates the actors' per-game generators from every other stream of a run
 ACTOR_SEED_KEY = 0xAC7
@@ -234,19 +236,13 @@ class AbalonePlayer:
         return out
 
 
-def _default_factory() -> Callable[[TrainingConfig], Trainer]:
-    from sumito.learn.commands import make_trainer
-
-    return make_trainer
-
-
 class AbaloneLearner:
     """The learner side for :class:`Trainer` (``factory`` builds the actors' trainers from the config;
-    default :func:`sumito.learn.commands.make_trainer`, what ``sumito train`` uses)."""
+    default :func:`sumito.learn.abalone_game.make_trainer`, what ``sumito train`` uses)."""
 
     def __init__(self, trainer: Trainer, factory: Callable[[TrainingConfig], Trainer] | None = None) -> None:
         self.trainer = trainer
-        self.factory = factory or _default_factory()
+        self.factory = factory or make_trainer
 
     @property
     def games(self) -> int:
@@ -415,8 +411,6 @@ class ActorLearner:
             return self
         ray = require_ray()
         if not ray.is_initialized():
-            from sumito.arena.executor import init_ray, ray_address
-
             address = ray_address(self.address)
             init_ray(ray, address, None)
             self._owns_ray = not address
@@ -558,7 +552,7 @@ def adapter_of(learner: Any, factory: Callable[[TrainingConfig], Trainer] | None
     if all(hasattr(learner, name) for name in ("weights", "job", "apply", "recipe")):
         return learner
     raise ActorLearnerError(f"no actor–learner adapter for {type(learner).__name__} (backgammon: "
-                            "sumito.games.backgammon.actors.BgLearner)")
+                            "sumito.learn.backgammon.actors.BgLearner)")
 
 
 def train_with_actors(

@@ -12,9 +12,13 @@ import tomllib
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from sumito.cliargs import add_backend_args, check_shared_folder, executor_from_args, uses_ray
+from sumito.arena.executor import add_backend_args, check_shared_folder, executor_from_args, make_executor, uses_ray
+from sumito.arena.match import ArenaSettings, play_game, schedule, summarize_pair
+from sumito.learn.abalone_game import make_trainer
+from sumito.learn.actors import AbaloneLearner, ActorLearner
 from sumito.learn.run import RunFolder, load_checkpoint, save_checkpoint
-from sumito.learn.training import LEGACY_READINGS, PRESETS, GameStats, Trainer, TrainingConfig, TrainingError
+from sumito.learn.training import PRESETS, GameStats, TrainingConfig, TrainingError
+from sumito.models.policy import LEGACY_READINGS
 from sumito.procs import MAX_WORKERS, cap_workers
 
 if TYPE_CHECKING:
@@ -116,19 +120,6 @@ def config_from_args(args: argparse.Namespace) -> TrainingConfig:
     return TrainingConfig(**options)
 
 
-def make_trainer(config: TrainingConfig) -> Trainer:
-    from sumito.engine import DrawRules, Position
-    from sumito.learn.abalone_game import AbaloneLearningGame, PlayerOpponent
-
-    game = AbaloneLearningGame(
-        config.encoding,
-        Position.start(config.layout),
-        DrawRules(max_plies=config.max_plies or None, repetitions=config.repetitions or None),
-        opening_plies=config.opening_plies,
-    )
-    return Trainer(game, config, lambda spec, seed: PlayerOpponent(spec, seed))
-
-
 def evaluate(
     network_path: Path, opponent: str, games: int, workers: int | None, seed: int, layout: str,
     adjudicate: bool = False, executor: Executor | None = None,
@@ -136,9 +127,6 @@ def evaluate(
     """The network's results (wins, draws, losses) against ``opponent`` in arena games
     (``adjudicate``: games without a winner scored on marbles), played by ``executor`` (default: ``workers``
     local processes)."""
-    from sumito.arena.executor import make_executor
-    from sumito.arena.match import ArenaSettings, play_game, schedule, summarize_pair
-
     settings = ArenaSettings.from_layout(layout, seed=seed)
     tasks = schedule([f"td:net={network_path}", opponent], games, settings)
     executor = executor or make_executor(workers)
@@ -222,7 +210,6 @@ def cmd_train(args: argparse.Namespace) -> int:
     play_game = trainer.play_game
     pool = None
     if args.actors:  # distributed self-play: the actors play, this process learns (sumito.learn.actors)
-        from sumito.learn.actors import AbaloneLearner, ActorLearner
 
         pool = ActorLearner(AbaloneLearner(trainer), args.actors, args.publish_every or 1, limit=args.games,
                             address=args.address)

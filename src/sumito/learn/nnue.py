@@ -37,9 +37,11 @@ from pathlib import Path
 
 import numpy as np
 
+from sumito.arena.executor import InlineExecutor
 from sumito.arena.openings import load_openings, random_quiet_moves
 from sumito.engine import Game, Move, Position
 from sumito.engine.errors import SumitoError
+from sumito.engine.geometry import geometry
 from sumito.engine.kernels import MAX_MOVES, generate_push_offs
 from sumito.evaluation import LINEAR_DEFAULT, named_evaluation
 from sumito.evaluation.features import evaluate, work_arrays
@@ -142,8 +144,6 @@ def generate(folder: str | Path, games: int, player: str = "engine:depth=4,prune
              executor=None, progress: Callable[[int, int], None] | None = None) -> int:
     """Play ``games`` self-play games into ``folder`` in chunks of ``chunk``; chunks already there are
     kept (a resumed run plays only the rest). Returns the number of chunks written now."""
-    from sumito.arena.executor import InlineExecutor
-
     suite = tuple(openings) if openings is not None else tuple(load_openings())
     Path(folder).mkdir(parents=True, exist_ok=True)
     tasks = [ChunkTask(i, first, min(chunk, games - first), seed, player, suite, random_plies, max_plies)
@@ -242,8 +242,6 @@ def _side_of_cells(n_cells: int) -> int:
 
 def features(boards: np.ndarray, side: np.ndarray, board_side: int) -> tuple[np.ndarray, np.ndarray]:
     """The binary inputs of the side to move's and the other side's perspective (float32 [N, 2n])."""
-    from sumito.engine.geometry import geometry
-
     geo = geometry(board_side)
     table = feature_table(board_side)[:, :, geo.cells]  # [P, colour, cell]
     n = len(boards)
@@ -291,8 +289,6 @@ class TrainReport:
 
 def linear_scores(s: Samples, board_side: int) -> np.ndarray:
     """The hand-set linear evaluation of each sample, for the side to move (the baseline)."""
-    from sumito.engine.geometry import geometry
-
     geo = geometry(board_side)
     ev = named_evaluation("linear")
     raw, scratch = work_arrays()
@@ -309,8 +305,6 @@ def linear_psqt(board_side: int) -> np.ndarray:
     """The hand-set linear evaluation's per-marble terms (centre and edge) as PSQT values, in marbles:
     the network starts from them (adjacency and lines, which depend on pairs of marbles, are left to
     the hidden layers). Half on each perspective: PSQT(side to move) − PSQT(other) counts each twice."""
-    from sumito.engine.geometry import geometry
-
     geo = geometry(board_side)
     ring = geo.ring[geo.cells].astype(np.float64)
     material, centre, _adjacency, edge = LINEAR_DEFAULT[:4]

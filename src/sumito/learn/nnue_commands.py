@@ -14,8 +14,12 @@ from __future__ import annotations
 import argparse
 import sys
 
-from sumito.cliargs import add_backend_args, check_shared_folder, count_arg, executor_from_args, number_arg
+from sumito.arena.executor import add_backend_args, check_shared_folder, executor_from_args
+from sumito.arena.openings import load_openings
+from sumito.cliargs import count_arg, number_arg
 from sumito.evaluation.nnue import MAX_HIDDEN
+from sumito.learn.nnue import generate, load_samples, train
+from sumito.players import make_player
 from sumito.procs import MAX_WORKERS, cap_workers
 
 
@@ -62,10 +66,6 @@ def add_nnue_command(sub: argparse._SubParsersAction) -> None:
 
 
 def cmd_gen(args: argparse.Namespace) -> int:
-    from sumito.arena.openings import load_openings
-    from sumito.learn.nnue import generate
-    from sumito.players import make_player
-
     check_shared_folder(args, args.out)
     make_player(args.player)  # a bad spec fails now, in one line
     suite = load_openings(args.openings)
@@ -87,8 +87,6 @@ def cmd_gen(args: argparse.Namespace) -> int:
 
 
 def cmd_train(args: argparse.Namespace) -> int:
-    from sumito.learn.nnue import load_samples, train
-
     samples = load_samples(args.data)
     stopped = []
 

@@ -1,4 +1,8 @@
-"""A training run on disk: its folder, atomic checkpoints, the learning curve and kept networks.
+"""An Abalone training run on disk: its folder, atomic checkpoints, the learning curve and kept networks.
+
+The folder itself (refusing to overwrite a run, ``config.json``, the atomic ``curve.csv``, removing what a
+kill left) is the shared :class:`sumito.learn.runfolder.RunFolder`, which backgammon's runs use too; the
+checkpoint's contents are Abalone's trainer's.
 
 ``runs/NAME/`` holds ``config.json`` (the configuration and seed), ``checkpoint.npz`` (written
 atomically every K games: weights, both sides' traces, ε, the RNG state and the game count, so
@@ -10,7 +14,6 @@ the temporary files a kill between a write and its rename left (:func:`~sumito.f
 
 from __future__ import annotations
 
-import csv
 import io
 import json
 from dataclasses import asdict
@@ -19,7 +22,8 @@ from typing import Any
 
 import numpy as np
 
-from sumito.fileio import atomic_write_bytes, atomic_write_text, remove_stale_temps
+from sumito.fileio import atomic_write_bytes
+from sumito.learn.runfolder import RunFolder as Folder
 from sumito.learn.training import Trainer, TrainingConfig, TrainingError
 
 CHECKPOINT_VERSION = 1
@@ -86,51 +90,19 @@ def load_checkpoint(path: Path) -> dict[str, Any]:
         raise TrainingError(f"{path}: a damaged training checkpoint ({type(exc).__name__}: {exc})") from None
 
 
-class RunFolder:
-    """The files of one training run."""
+class RunFolder(Folder):
+    """The files of one Abalone training run (the shared folder of :mod:`sumito.learn.runfolder`, with
+    Abalone's curve columns; a folder holds a run once it has a checkpoint)."""
 
     def __init__(self, path: str | Path) -> None:
-        self.path = Path(path)
-
-    @property
-    def checkpoint(self) -> Path:
-        return self.path / "checkpoint.npz"
-
-    @property
-    def curve(self) -> Path:
-        return self.path / "curve.csv"
+        super().__init__(path, CURVE_FIELDS, TrainingError, started_by=("checkpoint.npz",))
 
     def create(self, config: TrainingConfig, resume: bool) -> None:
-        if self.path.exists() and not self.path.is_dir():
-            raise TrainingError(f"{self.path} exists and is not a folder")
-        if not resume and self.checkpoint.exists():
-            raise TrainingError(f"{self.path} already holds a run; use --resume to continue it or another --out")
-        self.path.mkdir(parents=True, exist_ok=True)
-        remove_stale_temps(self.path)  # what a kill between a write and its rename left behind
+        self.check(resume, "use --resume to continue it or another --out")
+        self.open()
         if not resume:
-            atomic_write_text(self.path / "config.json", json.dumps(asdict(config), indent=2) + "\n")
-            atomic_write_text(self.curve, ",".join(CURVE_FIELDS) + "\n")
-
-    def saved_config(self) -> dict[str, Any]:
-        try:
-            return json.loads((self.path / "config.json").read_text())
-        except (OSError, json.JSONDecodeError) as exc:
-            raise TrainingError(f"{self.path}: cannot read config.json ({exc})") from None
-
-    def append_curve(self, row: dict[str, Any]) -> None:
-        """Add one evaluation row (rewriting the file atomically, so a kill never leaves half a row)."""
-        text = self.curve.read_text() if self.curve.exists() else ",".join(CURVE_FIELDS) + "\n"
-        # a run begun by an older Sumito keeps its own columns
-        header = next(csv.reader(io.StringIO(text)), None) or list(CURVE_FIELDS)
-        out = io.StringIO()
-        csv.DictWriter(out, header, lineterminator="\n", extrasaction="ignore").writerow(row)
-        atomic_write_text(self.curve, text + out.getvalue())
-
-    def curve_rows(self) -> list[dict[str, str]]:
-        if not self.curve.exists():
-            return []
-        with self.curve.open(newline="") as f:
-            return list(csv.DictReader(f))
+            self.write_config(asdict(config))
+            self.write_curve([])
 
     def best_score(self) -> float:
         scores = [float(r["score"]) for r in self.curve_rows() if r.get("score")]

@@ -1,4 +1,4 @@
-"""Training a value network by TD(λ) on any :class:`~sumito.learn.game.LearningGame`.
+"""Training a value network by TD(λ) on any :class:`~sumito.models.game.LearningGame`.
 
 Where the training games come from (Wiering 2010's question):
 
@@ -36,7 +36,7 @@ and that side learns nothing more in that game. ε-greedy still applies: a rando
 the ``observe`` regime, the expert's move) is played as the first ply, and its leaf comes from a
 (d−1)-ply search from the opponent's side of the position after it, so that every leaf is a
 d-ply search leaf. The search belongs to the game (``search_leaf``, :class:`LeafSearchGame`;
-Abalone's is :mod:`sumito.learn.tdleaf`), so this module stays game-independent.
+Abalone's is :mod:`sumito.models.tdleaf`), so this module stays game-independent.
 """
 
 from __future__ import annotations
@@ -49,15 +49,11 @@ from typing import Any, Protocol
 import numpy as np
 
 from sumito.engine.errors import SumitoError
-from sumito.learn.game import Afterstates, LearningGame
-from sumito.learn.network import ValueNetwork
-from sumito.learn.td import ALPHA, GAMMA, KAPPA, LAMBDA, TRACE_DECAYS, TDLambda, offline_td_lambda
-
-CHOICES = ("value", "reward")  # how greedy play ranks afterstates (see move_scores)
-VIEWS = ("mover", "black")  # whose view a value takes: each mover's, or Black's for the whole game
-CREDITS = ("transition", "afterstate")  # where a push's reward goes in the TD targets
-# what runs saved before these choices existed did: a resumed old run goes on as it began
-LEGACY_READINGS = {"choice": "reward", "trace_decay": "gamma-lambda"}
+from sumito.models.game import Leaf, LearningGame
+from sumito.models.network import ValueNetwork
+from sumito.models.policy import CHOICES, CREDITS, VIEWS, move_scores
+from sumito.models.td import ALPHA, GAMMA, KAPPA, LAMBDA, TRACE_DECAYS, TDLambda, offline_td_lambda
+from sumito.players.base import PlayerSpecError, parse_spec
 
 
 class TrainingError(SumitoError):
@@ -162,7 +158,6 @@ class TrainingConfig:
                 raise TrainingError(f"{name} must be at most {high}, not {getattr(self, name)}")
         if self.hidden < 1:
             raise TrainingError(f"hidden must be at least 1, not {self.hidden}")
-        from sumito.players.base import PlayerSpecError, parse_spec
 
         try:
             kind, _ = parse_spec(self.opponent)
@@ -185,56 +180,6 @@ PRESETS: dict[str, dict[str, Any]] = {
                       kappa=0.0),
     "method-II": dict(encoding="abalearn3", regime="self", kappa=-1.0),
 }
-
-
-def move_scores(
-    options: Afterstates, values: np.ndarray, gamma: float, end_only: bool, choice: str = "value",
-    reward_scale: float = 1.0,
-) -> np.ndarray:
-    """How greedy play ranks the moves (the highest is played).
-
-    ``choice="value"`` (the Abalearn paper's reading): the network's value of the afterstate, a
-    move that wins outright above every other (the game's end is known from the rules, not
-    learned). Pushing a marble off is then worth only what the network has learned it is worth.
-
-    ``choice="reward"``: what the move is worth to the mover, its immediate reward plus γ times
-    the value of the afterstate (a won game's afterstate is terminal, worth nothing more). The
-    network estimates the rewards still to come *after* an afterstate, so this adds back the
-    marble a push-off takes at once; with a sigmoid output any push then outranks any quiet move.
-    Rewards count ``reward_scale`` each.
-    """
-    if choice == "value":
-        return np.where(options.wins, np.inf, values)
-    if end_only:
-        return np.where(options.wins, reward_scale, gamma * values)
-    gains = reward_scale * options.gains
-    return np.where(options.wins, gains + reward_scale, gains + gamma * values)
-
-
-@dataclass
-class Leaf:
-    """The leaf of a search's principal variation, for TD-Leaf(λ): always an afterstate of the
-    side that searched (it moved last), or a position it has won.
-
-    ``material`` is that side's cumulative material in the leaf, on the same scale as the
-    game's ``losses_of`` (pieces the opponent lost minus pieces it lost), so that differences of
-    it are the rewards received between two leaves."""
-
-    move: int  # the move to play now (the first of ``line``)
-    inputs: np.ndarray  # float64 [n_inputs]: the leaf encoded from the searching side's view
-    material: float
-    won: bool  # the leaf is a won end of the game for the searching side
-    line: tuple[int, ...]  # the moves from the searched position to the leaf (odd count)
-
-
-class LeafSearchGame(Protocol):
-    """A :class:`~sumito.learn.game.LearningGame` that can also search (``search_depth`` > 1)."""
-
-    def search_leaf(self, state: Any, network: ValueNetwork, depth: int, first: int | None = None) -> Leaf:
-        """Search ``depth`` plies from ``state`` (side to move's view, valued by ``network``) and
-        return the principal variation's leaf; with ``first``, that move is played as the first
-        ply and the opponent's best reply line is searched ``depth - 1`` plies after it."""
-        ...
 
 
 @dataclass

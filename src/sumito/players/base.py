@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -110,31 +110,39 @@ def register(kind: PlayerKind) -> None:
 
 
 def player_names() -> list[str]:
-    _load_builtin()
     return sorted(_REGISTRY)
 
 
 def parse_spec(spec: str) -> tuple[PlayerKind, dict[str, Any]]:
     """The player kind and typed options that ``spec`` names; a clear error when it names none."""
-    _load_builtin()
+    return parse_spec_in(spec, _REGISTRY)
+
+
+def parse_spec_in(
+    spec: str, kinds: Mapping[str, PlayerKind], error: type[SumitoError] = PlayerSpecError, what: str = "player"
+) -> tuple[PlayerKind, dict[str, Any]]:
+    """The kind in ``kinds`` and the typed options that ``spec`` names (``name[:key=value,...]``), bounded
+    before anything is allocated; else a one-line ``error``. Every game's player specs are read here
+    (Abalone's registry, backgammon's :data:`~sumito.players.backgammon.players.KINDS`); ``what`` names
+    the kind of player in the messages."""
     if len(spec) > MAX_SPEC_CHARS:
-        raise PlayerSpecError(f"a player spec has at most {MAX_SPEC_CHARS} characters, not {len(spec)}")
+        raise error(f"a player spec has at most {MAX_SPEC_CHARS} characters, not {len(spec)}")
     name, _, opts_text = spec.strip().partition(":")
     name = name.strip().lower()
-    if name not in _REGISTRY:
+    if name not in kinds:
         shown = name if len(name) <= 40 else name[:37] + "..."
-        raise PlayerSpecError(f"unknown player {shown!r} in {spec[:80]!r}; known players: {', '.join(player_names())}")
-    kind = _REGISTRY[name]
+        raise error(f"unknown {what} {shown!r} in {spec[:80]!r}; known players: {', '.join(sorted(kinds))}")
+    kind = kinds[name]
     options: dict[str, Any] = {}
     for item in filter(None, (s.strip() for s in opts_text.split(","))):
         key, eq, value = item.partition("=")
         key = key.strip().lower()
         if not eq:
-            raise PlayerSpecError(f"option {item!r} in {spec!r} needs a value (key=value)")
+            raise error(f"option {item!r} in {spec[:80]!r} needs a value (key=value)")
         if key not in kind.options:
             accepted = ", ".join(kind.options) or "none"
-            raise PlayerSpecError(f"player {name!r} has no option {key!r}; it accepts: {accepted}")
-        options[key] = _convert(kind.options[key], key, value.strip(), spec)
+            raise error(f"player {name!r} has no option {key!r}; it accepts: {accepted}")
+        options[key] = _convert(kind.options[key], key, value.strip(), spec, error)
     return kind, options
 
 
@@ -175,14 +183,14 @@ def make_player(spec: str, resolve_path: Callable[[str, str], str] | None = None
         raise PlayerSpecError(f"{spec}: {exc}") from None
 
 
-def _convert(option: Option, key: str, value: str, spec: str) -> Any:
+def _convert(option: Option, key: str, value: str, spec: str, error: type[SumitoError] = PlayerSpecError) -> Any:
     shown = value if len(value) <= 40 else value[:37] + "..."
     if len(value) > MAX_VALUE_CHARS:
-        raise PlayerSpecError(f"option {key} in the spec has {len(value)} characters; at most {MAX_VALUE_CHARS}")
+        raise error(f"option {key} in the spec has {len(value)} characters; at most {MAX_VALUE_CHARS}")
     kind = option.type.__name__
     pattern = {int: _INT, float: _FLOAT}.get(option.type)
     if pattern is not None and not pattern.fullmatch(value):
-        raise PlayerSpecError(f"option {key}={shown!r} in {spec[:80]!r} must be {kind}")
+        raise error(f"option {key}={shown!r} in {spec[:80]!r} must be {kind}")
     try:
         if option.type is bool:
             if value.lower() in ("1", "true", "yes", "on"):
@@ -192,33 +200,11 @@ def _convert(option: Option, key: str, value: str, spec: str) -> Any:
             raise ValueError
         converted = option.type(value)
     except ValueError:
-        raise PlayerSpecError(f"option {key}={shown!r} in {spec[:80]!r} must be {kind}") from None
+        raise error(f"option {key}={shown!r} in {spec[:80]!r} must be {kind}") from None
     if option.type in (int, float) and (
         not math.isfinite(converted)
         or (option.low is not None and converted < option.low)
         or (option.high is not None and converted > option.high)
     ):
-        raise PlayerSpecError(f"option {key}={shown} is out of range; it must be within [{option.range_text(', ')}]")
+        raise error(f"option {key}={shown} is out of range; it must be within [{option.range_text(', ')}]")
     return converted
-
-
-_builtin_loaded = False
-
-
-def _load_builtin() -> None:
-    """Import the built-in player modules (each registers itself) once, on first use."""
-    global _builtin_loaded
-    if _builtin_loaded:
-        return
-    _builtin_loaded = True
-    from sumito.players import (  # noqa: F401
-        abla,
-        alphalone,
-        engine,
-        greedy,
-        heuristic,
-        human,
-        openspiel_mcts,
-        random,
-        td,
-    )

@@ -24,9 +24,9 @@ import numpy as np
 from sumito.engine import Move, Position
 from sumito.evaluation import EVAL_LINEAR, LINEAR_TERMS, Evaluation, evaluation_names, named_evaluation
 from sumito.evaluation.features import EVAL_ALPHALONE, EVAL_NETWORK, EVAL_NNUE
-from sumito.evaluation.learned import HEADER, SCALE, network_params
 from sumito.evaluation.nnue import NNUE, NNUEError, load_network
-from sumito.learn.network import ValueNetwork, network_path
+from sumito.models.learned import HEADER, SCALE, network_params
+from sumito.models.network import ValueNetwork, network_path
 from sumito.players.base import (
     MAX_HASH_MB,
     MAX_SEARCH_DEPTH,
@@ -139,7 +139,7 @@ class EnginePlayer(PlayerBase):
     @property
     def marble_value(self) -> float:
         """What one marble is worth in this engine's scores: the linear evaluation's material weight,
-        1000 for a network (see :mod:`sumito.evaluation.learned`); 1 for the papers' evaluations,
+        1000 for a network (see :mod:`sumito.models.learned`); 1 for the papers' evaluations,
         whose scores are not in marbles."""
         if self.evaluation.kind == EVAL_LINEAR:
             weight = float(self.evaluation.params[0])

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, TextIO
 
 from sumito.engine import Move, Position, SumitoError, render
 from sumito.engine.geometry import COLOR_NAMES
-from sumito.players.base import Option, PlayerBase, PlayerKind, register
+from sumito.players.base import Option, PlayerBase, PlayerKind, make_player, player_names, register
 
 if TYPE_CHECKING:
     from sumito.engine import Game
@@ -144,8 +144,6 @@ class HumanPlayer(PlayerBase):
         return None
 
     def _hint(self, position: Position) -> str:
-        from sumito.players.base import make_player, player_names
-
         try:
             if self._hinter is None:
                 spec = self.hint_spec or next(n for n in HINT_PLAYERS if n in player_names())

@@ -1,5 +1,5 @@
 """The ``openspiel-mcts`` player: OpenSpiel's Monte-Carlo tree search (``MCTSBot`` with random
-rollouts) on the OpenSpiel game of :mod:`sumito.rl.openspiel_game`.
+rollouts) on the OpenSpiel game of :mod:`sumito.rlcore.openspiel_game`.
 
 Each move searches a fresh game that starts at the position to play (its variant, and the earlier
 positions of the game for the repetition rule) and ends in a draw ``horizon`` plies later: random
@@ -18,6 +18,7 @@ import numpy as np
 
 from sumito.engine import Move, Position
 from sumito.players.base import MAX_SEED, Option, PlayerBase, PlayerKind, PlayerSpecError, legal_codes, register
+from sumito.rlcore.actions import action_space
 
 NAME = "openspiel-mcts"
 OPTIONS = {
@@ -36,13 +37,12 @@ class OpenSpielMCTSPlayer(PlayerBase):
     def __init__(
         self, sims: int = 200, uct_c: float = 2.0, rollouts: int = 1, horizon: int = 100, seed: int | None = None
     ) -> None:
-        try:
+        try:  # OpenSpiel is an optional extra: imported when a player is made, not when the kind registers
             from open_spiel.python.algorithms import mcts
 
-            from sumito.rl import openspiel_game
+            from sumito.rlcore import openspiel_game
         except ImportError:
             raise PlayerSpecError(f"{NAME} needs OpenSpiel: pip install 'sumito[rl]'") from None
-        from sumito.rl.actions import action_space
 
         self._action_space = action_space
         self._mcts = mcts

@@ -15,15 +15,15 @@ from collections.abc import Sequence
 import numpy as np
 
 from sumito.engine import Move, Position
+from sumito.models.abalone_encodings import ENCODINGS, MAX_MOVES, get_encoding
+from sumito.models.abalone_game import position_afterstates
+from sumito.models.network import ValueNetwork, network_path
+from sumito.models.policy import CHOICES, LEGACY_READINGS, VIEWS, move_scores
 from sumito.players.base import Option, PlayerBase, PlayerKind, PlayerSpecError, register
 
 
 class TDPlayer(PlayerBase):
     def __init__(self, net: str = "builtin", avoid_repeats: bool = False, choice: str | None = None) -> None:
-        from sumito.learn.abalone_encodings import ENCODINGS, MAX_MOVES
-        from sumito.learn.network import ValueNetwork, network_path
-        from sumito.learn.training import CHOICES, LEGACY_READINGS, VIEWS
-
         if not net:
             raise PlayerSpecError("td needs a network: td:net=PATH, or td for the built-in one")
         network = ValueNetwork.load(network_path(net))  # a NetworkError (one line) when the file is bad
@@ -57,10 +57,6 @@ class TDPlayer(PlayerBase):
     def choose(
         self, position: Position, movetime: float | None = None, history: Sequence[int] | None = None
     ) -> Move:
-        from sumito.learn.abalone_encodings import get_encoding
-        from sumito.learn.abalone_game import position_afterstates
-        from sumito.learn.training import move_scores
-
         width = get_encoding(self.encoding).n_inputs(position.variant.side)
         if width != self.network.n_inputs:
             raise PlayerSpecError(

@@ -10,8 +10,9 @@
 
 The libraries come with the optional extra ``pip install 'sumito[rl]'``. The action space and the
 array game need none of them; the environments say in one line how to install what they lack.
-Layering: ``actions``, ``core``, ``options`` and ``openspiel_game`` stand on the engine alone;
-``gym_env`` also plays Sumito's players as opponents.
+Layering: ``actions``, ``core``, ``options`` and ``openspiel_game`` stand on the engine alone and live in
+:mod:`sumito.rlcore`, below the players (the ``openspiel-mcts`` player searches the OpenSpiel game);
+``sumito.rl.actions`` and the others re-export them. ``gym_env`` also plays Sumito's players as opponents.
 """
 
 from __future__ import annotations
@@ -19,8 +20,9 @@ from __future__ import annotations
 import importlib
 from typing import Any
 
-from sumito.rl.actions import ActionSpace, action_space
-from sumito.rl.core import ArrayGame, IllegalActionError
+from sumito.rlcore import MissingExtraError
+from sumito.rlcore.actions import ActionSpace, action_space
+from sumito.rlcore.core import ArrayGame, IllegalActionError
 
 GYM_ID = "Sumito/Abalone-v0"
 _LAZY = {
@@ -29,10 +31,6 @@ _LAZY = {
     "single_agent_env": ("sumito.rl.gym_env", "Gymnasium"),
     "SingleAgentEnv": ("sumito.rl.gym_env", "Gymnasium"),
 }
-
-
-class MissingExtraError(ImportError):
-    """An environment whose library is not installed."""
 
 
 def __getattr__(name: str) -> Any:

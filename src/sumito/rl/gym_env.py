@@ -13,7 +13,7 @@ mask alone, as maskable-action learners (sb3-contrib's ``MaskablePPO``) expect.
 Rewards are the agent's: ``"result"`` +1/−1 when the game is won/lost, ``"marbles"`` +1/−1 for
 every marble the agent/opponent pushes off. ``terminated`` when the game ends by its rules,
 ``truncated`` at the ply cap. An illegal action raises (``illegal_action="error"``, the default)
-:class:`~sumito.rl.core.IllegalActionError`, a ``ValueError`` naming the action and its move, and
+:class:`~sumito.rlcore.core.IllegalActionError`, a ``ValueError`` naming the action and its move, and
 the game is left as it was; with ``illegal_action="penalty"`` the agent forfeits the game instead
 (reward ``illegal_reward``, −1; ``terminated``; ``info["illegal_action"]``). The action space's
 ``sample()`` draws a legal action (a plain ``Discrete`` sample would almost never be legal), so a
@@ -35,10 +35,10 @@ from gymnasium import spaces
 from sumito.engine import BLACK, DrawRules, Position
 from sumito.players import make_player
 from sumito.players.base import MAX_SEED, seeded_spec
-from sumito.rl.core import ILLEGAL_ACTION, ArrayGame
-from sumito.rl.options import EnvOptionError, EnvOptions
 from sumito.rl.render import render_frame
 from sumito.rl.spaces import observation_space
+from sumito.rlcore.core import ILLEGAL_ACTION, ArrayGame
+from sumito.rlcore.options import EnvOptionError, EnvOptions
 
 COLORS = ("black", "white", "random")
 

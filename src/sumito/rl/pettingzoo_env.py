@@ -2,9 +2,9 @@
 
 Agents ``"black"`` and ``"white"`` take turns (the side to move of the start position first).
 Each observation is a dict: ``"observation"``, the ``float32`` planes of
-:class:`~sumito.rl.core.ArrayGame` (own, opponent, empty, colour, turn, lost marbles), and
+:class:`~sumito.rlcore.core.ArrayGame` (own, opponent, empty, colour, turn, lost marbles), and
 ``"action_mask"``, the ``int8`` legal-action mask (all zeros for the agent not to move and once
-the game is over). Actions index the fixed action space of :mod:`sumito.rl.actions`.
+the game is over). Actions index the fixed action space of :mod:`sumito.rlcore.actions`.
 
 Rewards (``reward=``): ``"result"`` (default) gives +1 to the winner and −1 to the loser when a
 side pushes off the winning marble, 0 for a draw; ``"marbles"`` gives the Abalearn rewards, +1 to
@@ -14,7 +14,7 @@ agent's return is its marble difference. The game ends by the engine's rules
 drawn termination, the ply cap (``max_plies``) a truncation.
 
 An illegal action (``illegal_action=``): ``"error"`` (default) raises
-:class:`~sumito.rl.core.IllegalActionError` (a ``ValueError``) naming the action and its move,
+:class:`~sumito.rlcore.core.IllegalActionError` (a ``ValueError``) naming the action and its move,
 and the game is left as it was; ``"penalty"`` ends the game instead, with ``illegal_reward``
 (−1) for the agent that played it and 0 for the other, and ``infos[agent]["illegal_action"]``
 set — PettingZoo's ``TerminateIllegalWrapper`` convention.
@@ -30,10 +30,10 @@ from pettingzoo import AECEnv
 from pettingzoo.utils import OrderEnforcingWrapper
 
 from sumito.engine import BLACK, DrawRules, Position
-from sumito.rl.core import ILLEGAL_ACTION, ArrayGame
-from sumito.rl.options import EnvOptions
 from sumito.rl.render import render_frame
 from sumito.rl.spaces import observation_space
+from sumito.rlcore.core import ILLEGAL_ACTION, ArrayGame
+from sumito.rlcore.options import EnvOptions
 
 AGENTS = ("black", "white")
 

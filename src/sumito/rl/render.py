@@ -10,7 +10,7 @@ import math
 
 import numpy as np
 
-from sumito.engine import BLACK, WHITE, Position
+from sumito.engine import BLACK, WHITE, Position, render
 
 BOARD = "#c8a165"
 EDGE = "#8a6a3a"
@@ -26,7 +26,6 @@ def render_frame(position: Position, mode: str | None) -> str | np.ndarray | Non
         return None
     if mode == "rgb_array":
         return board_image(position)
-    from sumito.engine import render
 
     text = render(position)
     if mode == "human":

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 from gymnasium import spaces
 
-from sumito.rl.core import CHANNELS, ArrayGame
+from sumito.rlcore.core import CHANNELS, ArrayGame
 
 
 def observation_space(game: ArrayGame) -> spaces.Dict:

@@ -118,6 +118,8 @@ def cmd_serve(args: argparse.Namespace) -> int:
         raise ServeError(f"--workers must be at least 1, not {args.workers}")
     workers = None if args.workers is None else cap_workers(args.workers)
     limits = serve_limits(args)
+    # deferred to here, not to dodge a cycle: uvicorn, FastAPI and the app load only when a server starts,
+    # not for every `sumito` command (the CLI imports this module to build its parser)
     import uvicorn
 
     from sumito.web.app import create_app

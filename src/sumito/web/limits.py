@@ -18,7 +18,7 @@ from typing import Any
 
 from sumito.bounds import MAX_HASH_MB, MAX_SEARCH_DEPTH, MAX_SEARCH_SECONDS
 from sumito.evaluation.nnue import BUILTIN_NNUE
-from sumito.learn.network import BUILTINS
+from sumito.models.network import BUILTINS
 from sumito.players import PlayerSpecError, parse_spec
 
 #: defaults of ``sumito serve --max-depth/--max-time/--max-hash``

@@ -33,8 +33,10 @@ from typing import Any
 
 from sumito.arena.executor import available_cores
 from sumito.arena.match import start_position
+from sumito.engine import Move, Position
 from sumito.players import Player, make_player
 from sumito.procs import die_with_parent
+from sumito.search.context import WIN
 from sumito.web.limits import LONG_MOVE, ModelFolder
 
 log = logging.getLogger("sumito.web")
@@ -119,9 +121,6 @@ def analyse_position(request: AnalyseRequest) -> dict[str, Any]:
     A position that is over on the board (a side pushed off enough marbles, or no legal move) is
     not searched: ``move`` is ``None`` and the score says who won.
     """
-    from sumito.engine import Move
-    from sumito.search.context import WIN
-
     position = start_position(request.position, request.win_threshold, request.inline_only)
     winner = position.winner()
     if winner is not None or position.count_legal_moves() == 0:
@@ -154,8 +153,6 @@ def preload() -> int:
     Runs in each fresh worker before it takes a move, so that the first engine move of a game
     does not wait for it; cheap where the kernels are loaded already.
     """
-    from sumito.engine import Position
-
     position = Position.start("mini")
     for spec in WARM_UP_SPECS:
         try:

@@ -6,6 +6,7 @@ game and for how many points; the rules kernels stay free of dice and scoring.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
@@ -126,3 +127,37 @@ def random_position(rng: np.random.Generator, max_plies: int = 200) -> Backgammo
             break
         position = BackgammonPosition(after, check=False).swap()
     return position
+
+
+#: A move chooser: ``(board before the move, afterstates of the roll) -> row index``.
+Chooser = Callable[[np.ndarray, np.ndarray], int]
+
+
+def play_game(first: Chooser, second: Chooser, rng: np.random.Generator, start: np.ndarray,
+              first_mover: int | None = None) -> int:
+    """One game (no cube) from ``start`` with ``first`` as side 0; returns the winner's value from side 0's
+    view: +1/+2/+3 when side 0 wins a single/gammon/backgammon, negative when side 1 does. The opening roll
+    decides who moves first, unless ``first_mover`` (0 or 1) names the side that plays it (matches alternate
+    the opening this way; the opening roll's dice are the same either way)."""
+    choosers = (first, second)
+    mover, dice = opening_roll(rng)
+    if first_mover is not None:
+        mover = int(first_mover)
+    board = np.array(start, dtype=np.int8)
+    while True:
+        afterstates, _ = generate_plays(board, dice[0], dice[1])
+        after = afterstates[choosers[mover](board, afterstates)]
+        result = int(game_result(after))
+        if result != 0:
+            return result if mover == 0 else -result
+        board = np.empty_like(after)
+        board[:24] = -after[23::-1]
+        board[24], board[25], board[26], board[27] = after[25], after[24], after[27], after[26]
+        mover = 1 - mover
+        dice = roll_dice(rng)
+
+
+def win_rate(a: Chooser, b: Chooser, games: int, rng: np.random.Generator, start: np.ndarray) -> float:
+    """Fraction of ``games`` that ``a`` wins against ``b`` (the opening roll picks who starts)."""
+    wins = sum(play_game(a, b, rng, start) > 0 for _ in range(games))
+    return wins / games

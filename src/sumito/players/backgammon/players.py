@@ -4,8 +4,8 @@ The spec syntax is the Abalone players' (:mod:`sumito.players.base`): a player n
 comma-separated ``key=value`` options. It is re-implemented here rather than imported because the
 backgammon package stays independent of the Abalone players.
 
-A :class:`BgPlayer` is a :data:`~sumito.games.backgammon.pubeval.Chooser` (``(board, afterstates) -> row``)
-with a ``.name``, so it plugs straight into :func:`~sumito.games.backgammon.pubeval.play_game`. Callers that
+A :class:`BgPlayer` is a :data:`~sumito.players.backgammon.pubeval.Chooser` (``(board, afterstates) -> row``)
+with a ``.name``, so it plugs straight into :func:`~sumito.players.backgammon.pubeval.play_game`. Callers that
 know the dice (the CLI's game loop) call :meth:`BgPlayer.choose` with them, which the ``human`` player needs.
 
 Players:
@@ -13,7 +13,7 @@ Players:
 * ``random[:seed=N]`` — a uniformly random distinct afterstate;
 * ``pubeval`` — Tesauro's linear benchmark evaluator;
 * ``gnubg[:ply=N]`` — GNU Backgammon's nets (0..2 ply; needs the optional package ``gnubg-nn``);
-* ``td:net=PATH`` — a trained network: a modular file (:class:`~sumito.games.backgammon.modular.ModularValue`)
+* ``td:net=PATH`` — a trained network: a modular file (:class:`~sumito.models.backgammon.modular.ModularValue`)
   or a single ``tesauro198`` value network; ``td:net=builtin`` is the network shipped in the package;
 * ``human`` — reads plays typed at the terminal (``13/10 10/9``, ``bar/22``, ``3/off``, ``pass``).
 """
@@ -24,7 +24,6 @@ import itertools
 import re
 import sys
 from collections.abc import Callable
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -33,6 +32,12 @@ import numpy as np
 from sumito.engine.errors import SumitoError
 from sumito.games.backgammon.board import BAR, OFF, OPP_BAR, BackgammonPosition
 from sumito.games.backgammon.kernels import generate_plays
+from sumito.models.backgammon.learning import ENCODING, N_INPUTS, NetworkPlayer
+from sumito.models.backgammon.modular import ModularValue
+from sumito.models.network import NetworkError, ValueNetwork
+from sumito.players.backgammon.gnubg_expert import GnubgExpert
+from sumito.players.backgammon.pubeval import PubevalPlayer, RandomPlayer
+from sumito.players.base import MAX_SEED, Option, PlayerKind, parse_spec_in
 
 GNUBG_MISSING = "gnubg needs the optional package gnubg-nn: pip install 'sumito[gnubg]'"
 MAX_GNUBG_PLY = 2
@@ -303,16 +308,7 @@ def move_notation(row: np.ndarray) -> str:
 
 
 # --------------------------------------------------------------------------- specs
-@dataclass(frozen=True)
-class _Kind:
-    options: dict[str, type]
-    factory: Callable[..., BgPlayer]
-    help: str
-
-
 def _random(seed: int | None = None, rng_seed: int | None = None) -> BgPlayer:
-    from sumito.games.backgammon.pubeval import RandomPlayer
-
     # the spec's seed names the player; the caller's seed (a match chunk) keeps chunks apart, reproducibly
     entropy = [s for s in (seed, rng_seed) if s is not None]
     rng = np.random.default_rng(entropy if entropy else None)
@@ -320,15 +316,12 @@ def _random(seed: int | None = None, rng_seed: int | None = None) -> BgPlayer:
 
 
 def _pubeval(rng_seed: int | None = None) -> BgPlayer:
-    from sumito.games.backgammon.pubeval import PubevalPlayer
-
     return BgPlayer("pubeval", PubevalPlayer())
 
 
 def _gnubg(ply: int = 0, rng_seed: int | None = None) -> BgPlayer:
     if not 0 <= ply <= MAX_GNUBG_PLY:
         raise BgPlayerError(f"gnubg ply must be 0, 1 or 2, not {ply}")
-    from sumito.games.backgammon.gnubg_expert import GnubgExpert
 
     try:
         expert = GnubgExpert(ply=ply)
@@ -351,10 +344,6 @@ def _td(net: str | None = "builtin", rng_seed: int | None = None) -> BgPlayer:
         net = str(files("sumito") / "data" / BUILTIN_NETWORK)
     if not Path(net).is_file():
         raise BgPlayerError(f"td: {net}: no such file")
-    from sumito.games.backgammon.learning import ENCODING, N_INPUTS, NetworkPlayer
-    from sumito.games.backgammon.modular import ModularValue
-    from sumito.learn.network import NetworkError, ValueNetwork
-
     name = f"td:net={net}"
     try:
         return BgPlayer(name, ModularValue.load(net).choose)
@@ -379,40 +368,31 @@ def _human(rng_seed: int | None = None) -> BgPlayer:
     return HumanPlayer()
 
 
-KINDS: dict[str, _Kind] = {
-    "random": _Kind({"seed": int}, _random, "a uniformly random play"),
-    "pubeval": _Kind({}, _pubeval, "Tesauro's pubeval linear evaluator"),
-    "gnubg": _Kind({"ply": int}, _gnubg, "GNU Backgammon's neural nets, ply 0..2 (needs gnubg-nn)"),
-    "td": _Kind({"net": str}, _td, "a trained network file (modular or tesauro198); default: the shipped one"),
-    "human": _Kind({}, _human, "you, at the terminal"),
+def _kind(name: str, factory: Callable[..., BgPlayer], help: str, **options: Option) -> PlayerKind:
+    return PlayerKind(name, factory, options, help)
+
+
+#: backgammon's player kinds, read by the same spec parser as Abalone's (:func:`~sumito.players.base.parse_spec_in`)
+KINDS: dict[str, PlayerKind] = {
+    kind.name: kind
+    for kind in (
+        _kind("random", _random, "a uniformly random play",
+              seed=Option(int, None, "seed of the random choices", low=0, high=MAX_SEED)),
+        _kind("pubeval", _pubeval, "Tesauro's pubeval linear evaluator"),
+        # ply's range is checked by the player itself, with the message gnubg users know
+        _kind("gnubg", _gnubg, "GNU Backgammon's neural nets, ply 0..2 (needs gnubg-nn)",
+              ply=Option(int, 0, "GNU Backgammon's search depth, 0..2")),
+        _kind("td", _td, "a trained network file (modular or tesauro198); default: the shipped one",
+              net=Option(str, "builtin", "network file, or builtin", path=True)),
+        _kind("human", _human, "you, at the terminal"),
+    )
 }
 
 
 def parse_bg_spec(spec: str) -> tuple[str, dict[str, Any]]:
     """The player name and typed options of ``spec``; :class:`BgPlayerError` names what is wrong."""
-    name, _, opts_text = spec.strip().partition(":")
-    name = name.strip().lower()
-    if name not in KINDS:
-        known = ", ".join(sorted(KINDS))
-        raise BgPlayerError(f"unknown backgammon player {name!r} in {spec!r}; known players: {known}")
-    kind = KINDS[name]
-    options: dict[str, Any] = {}
-    for item in filter(None, (s.strip() for s in opts_text.split(","))):
-        key, eq, value = item.partition("=")
-        key = key.strip().lower()
-        if not eq:
-            raise BgPlayerError(f"option {item!r} in {spec!r} needs a value (key=value)")
-        if key not in kind.options:
-            accepted = ", ".join(kind.options) or "none"
-            raise BgPlayerError(f"player {name!r} has no option {key!r}; it accepts: {accepted}")
-        typ = kind.options[key]
-        try:
-            if typ is int and not re.fullmatch(r"-?[0-9]{1,18}", value.strip()):  # ASCII digits, bounded length
-                raise ValueError
-            options[key] = typ(value.strip())
-        except ValueError:
-            raise BgPlayerError(f"option {key}={value.strip()!r} in {spec!r} must be {typ.__name__}") from None
-    return name, options
+    kind, options = parse_spec_in(spec, KINDS, BgPlayerError, "backgammon player")
+    return kind.name, options
 
 
 def make_bg_player(spec: str, rng_seed: int | None = None) -> BgPlayer:

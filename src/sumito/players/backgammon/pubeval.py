@@ -24,12 +24,10 @@ Inputs (122): for ``j = 1..24`` the block ``x[5(j-1) : 5j]`` describes ``pos[25 
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 import numpy as np
 from numba import njit
 
-from sumito.games.backgammon.game import game_result, opening_roll, roll_dice
+from sumito.games.backgammon.game import Chooser, play_game, win_rate  # noqa: F401  (re-exported: their home before)
 from sumito.games.backgammon.kernels import generate_plays, rearmost_checkers
 
 N_PUBEVAL_INPUTS = 122
@@ -117,10 +115,6 @@ def pubeval_scores(boards: np.ndarray, race: bool) -> np.ndarray:
     return np.where(boards[:, 26] == 15, WIN_SCORE, scores)
 
 
-#: A move chooser: ``(board before the move, afterstates of the roll) -> row index``.
-Chooser = Callable[[np.ndarray, np.ndarray], int]
-
-
 class PubevalPlayer:
     """Plays the afterstate with the highest pubeval score (ties: the first row)."""
 
@@ -144,33 +138,3 @@ class RandomPlayer:
 
     def __call__(self, board: np.ndarray, afterstates: np.ndarray) -> int:
         return int(self.rng.integers(afterstates.shape[0]))
-
-
-def play_game(first: Chooser, second: Chooser, rng: np.random.Generator, start: np.ndarray,
-              first_mover: int | None = None) -> int:
-    """One game (no cube) from ``start`` with ``first`` as side 0; returns the winner's value from side 0's
-    view: +1/+2/+3 when side 0 wins a single/gammon/backgammon, negative when side 1 does. The opening roll
-    decides who moves first, unless ``first_mover`` (0 or 1) names the side that plays it (matches alternate
-    the opening this way; the opening roll's dice are the same either way)."""
-    choosers = (first, second)
-    mover, dice = opening_roll(rng)
-    if first_mover is not None:
-        mover = int(first_mover)
-    board = np.array(start, dtype=np.int8)
-    while True:
-        afterstates, _ = generate_plays(board, dice[0], dice[1])
-        after = afterstates[choosers[mover](board, afterstates)]
-        result = int(game_result(after))
-        if result != 0:
-            return result if mover == 0 else -result
-        board = np.empty_like(after)
-        board[:24] = -after[23::-1]
-        board[24], board[25], board[26], board[27] = after[25], after[24], after[27], after[26]
-        mover = 1 - mover
-        dice = roll_dice(rng)
-
-
-def win_rate(a: Chooser, b: Chooser, games: int, rng: np.random.Generator, start: np.ndarray) -> float:
-    """Fraction of ``games`` that ``a`` wins against ``b`` (the opening roll picks who starts)."""
-    wins = sum(play_game(a, b, rng, start) > 0 for _ in range(games))
-    return wins / games

@@ -3,9 +3,12 @@ network: ``sumito bg train`` and ``experiments/wiering_backgammon.py`` both run 
 
 The folder holds ``config.json`` (the :class:`BgRunConfig`), ``checkpoint.npz`` (the trainer, written
 atomically every ``checkpoint_every`` training games (default 100), at every test point and on Ctrl-C:
-:meth:`~sumito.games.backgammon.modular.ModularTrainer.save_checkpoint`), ``curve.csv`` (one row per test point
+:meth:`~sumito.models.backgammon.modular.ModularTrainer.save_checkpoint`), ``curve.csv`` (one row per test point
 and opponent), ``best.npz`` and ``best.json`` (the network with the best equity so far against ``best_against``,
-as the paper keeps its best network) and ``network.npz`` (the network of the last test point).
+as the paper keeps its best network) and ``network.npz`` (the network of the last test point). The folder's
+handling (refusing to overwrite a run or to resume none, ``config.json``, the atomic curve, removing what a
+kill left) is the shared :class:`sumito.learn.runfolder.RunFolder`, as for Abalone's runs; the checkpoint
+is the modular trainer's own, as Wiering's networks learn offline, after each game.
 
 **Stopping and resuming.** A killed run (``kill -9``) loses at most the games since its last checkpoint; when it
 is resumed, the temporary files the kill left are removed (:func:`~sumito.fileio.remove_stale_temps`) and it
@@ -19,15 +22,13 @@ uninterrupted one, wherever it stopped (the training time aside). A chooser with
 
 Test points come every ``test_every`` training games and at the end. At each, the greedy network plays
 ``test_games`` games against every ``test_against`` player, sides alternating game by game
-(:func:`~sumito.games.backgammon.match.play_match`), from a random generator seeded by the run's seed and
+(:func:`~sumito.arena.backgammon.play_match`), from a random generator seeded by the run's seed and
 the game count, so a resumed run's tests are the ones an uninterrupted run makes. Equity is points per game
 (±1/2/3) with a 95% interval.
 """
 
 from __future__ import annotations
 
-import csv
-import io
 import json
 import signal
 import threading
@@ -40,11 +41,13 @@ from typing import Any
 
 import numpy as np
 
+from sumito.arena.backgammon import play_match
 from sumito.engine.errors import SumitoError
-from sumito.fileio import atomic_write_text, remove_stale_temps
-from sumito.games.backgammon.match import play_match
-from sumito.games.backgammon.modular import ENCODINGS, HIDDEN, OUTPUTS, ModularTrainer, ModularValue
-from sumito.learn.network import NetworkError
+from sumito.fileio import atomic_write_text
+from sumito.learn.runfolder import RunFolder as Folder
+from sumito.models.backgammon.modular import ENCODINGS, HIDDEN, OUTPUTS, ModularTrainer, ModularValue
+from sumito.models.network import NetworkError
+from sumito.players.backgammon.players import make_bg_player
 
 REGIMES = ("self", "expert", "observe")
 CURVE_FIELDS = ("games", "opponent", "n", "equity", "half_width", "win_rate", "points_sum", "points_sq", "wins",
@@ -165,7 +168,7 @@ def checkpoint_games(config: BgRunConfig) -> list[int]:
 class BgRun:
     """One run in ``folder``: :meth:`run` trains to ``config.games`` (resuming from the checkpoint if there is
     one), testing and keeping the best network on the way. ``make_player(spec)`` builds test opponents and the
-    expert (default: :func:`sumito.games.backgammon.players.make_bg_player`), called as
+    expert (default: :func:`sumito.players.backgammon.players.make_bg_player`), called as
     ``make_player(spec, rng_seed=N)``. ``checkpoint_every``: training games between checkpoints (module
     notes)."""
 
@@ -176,14 +179,10 @@ class BgRun:
             raise BgRunError(f"checkpoint_every must be 1 or more, not {checkpoint_every!r}")
         # not part of the config: it changes when the run is saved, never what it computes
         self.checkpoint_every = int(checkpoint_every)
-        if make_player is None:
-            from sumito.games.backgammon.players import make_bg_player as make_player
-        self.make_player = make_player
-        if self.folder.exists() and not self.folder.is_dir():
-            raise BgRunError(f"{self.folder} exists and is not a folder")
+        self.make_player = make_bg_player if make_player is None else make_player
+        self.files = Folder(self.folder, CURVE_FIELDS, BgRunError)
+        self.files.check(resume, "resume it or choose another folder")
         if resume:
-            if not self.checkpoint.exists() and not (self.folder / "config.json").exists():
-                raise BgRunError(f"{self.folder} holds no run to resume")
             saved = self.saved_config()
             if config is not None:
                 wanted, before = asdict(config.check()), asdict(saved)
@@ -195,41 +194,29 @@ class BgRun:
                                      f"fewer ({config.games})")
                 if config.games > saved.games:  # train on: the checkpoint carries on as if it had been planned
                     saved.games = config.games
-                    atomic_write_text(self.folder / "config.json", json.dumps(asdict(saved), indent=2) + "\n")
+                    self.files.write_config(asdict(saved))
             self.config = saved
         else:
-            if self.checkpoint.exists() or (self.folder / "config.json").exists():
-                raise BgRunError(f"{self.folder} already holds a run; resume it or choose another folder")
             self.config = (config or BgRunConfig()).check()
         self.best_against = self.config.best_against or (self.config.test_against[0] if self.config.test_against
                                                          else "")
 
     @property
     def checkpoint(self) -> Path:
-        return self.folder / "checkpoint.npz"
+        return self.files.checkpoint
 
     @property
     def curve(self) -> Path:
-        return self.folder / "curve.csv"
+        return self.files.curve
 
     def saved_config(self) -> BgRunConfig:
         try:
-            return BgRunConfig.from_dict(json.loads((self.folder / "config.json").read_text()))
-        except (OSError, json.JSONDecodeError, TypeError) as exc:
+            return BgRunConfig.from_dict(self.files.saved_config())
+        except TypeError as exc:
             raise BgRunError(f"{self.folder}: cannot read config.json ({exc})") from None
 
     def curve_rows(self) -> list[dict[str, str]]:
-        if not self.curve.exists():
-            return []
-        with self.curve.open(newline="") as fh:
-            return list(csv.DictReader(fh))
-
-    def _write_curve(self, rows: list[dict[str, Any]]) -> None:
-        out = io.StringIO()
-        writer = csv.DictWriter(out, CURVE_FIELDS, lineterminator="\n", extrasaction="ignore")
-        writer.writeheader()
-        writer.writerows(rows)
-        atomic_write_text(self.curve, out.getvalue())
+        return self.files.curve_rows()
 
     def _trainer(self, expert: Any) -> tuple[ModularTrainer, dict[str, Any]]:
         c = self.config
@@ -258,10 +245,9 @@ class BgRun:
 
         Ctrl-C saves a checkpoint between games and raises :class:`TrainingInterrupted` (module notes)."""
         c = self.config
-        self.folder.mkdir(parents=True, exist_ok=True)
-        remove_stale_temps(self.folder)  # what a kill between a write and its rename left behind
-        if not (self.folder / "config.json").exists():
-            atomic_write_text(self.folder / "config.json", json.dumps(asdict(c), indent=2) + "\n")
+        self.files.open()  # removes what a kill between a write and its rename left behind
+        if not self.files.config_file.exists():
+            self.files.write_config(asdict(c))
         needs_expert = c.regime != "self" or c.targets == "expert"
         expert = self.make_player(c.expert, rng_seed=c.seed) if needs_expert else None
         expert = getattr(expert, "engine", expert)  # the GnubgExpert behind the player evaluates positions
@@ -317,7 +303,7 @@ class BgRun:
                             best = {"games": point, "opponent": spec, "equity": m.equity, "half_width": m.half_width}
                             trainer.model.save(self.folder / "best.npz")
                             atomic_write_text(self.folder / "best.json", json.dumps(best, indent=2) + "\n")
-                    self._write_curve(rows)
+                    self.files.write_curve(rows)
                     trainer.model.save(self.folder / "network.npz")
                     tested = point
                     save()
@@ -329,7 +315,7 @@ class BgRun:
             save()
             raise TrainingInterrupted(saved, True) from None
         if not self.curve.exists():
-            self._write_curve(rows)
+            self.files.write_curve(rows)
         return rows
 
     def _best(self) -> dict[str, Any] | None:

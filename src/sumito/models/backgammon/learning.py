@@ -1,4 +1,4 @@
-"""Backgammon as a :class:`~sumito.learn.game.LearningGame`, so the game-independent TD trainer
+"""Backgammon as a :class:`~sumito.models.game.LearningGame`, so the game-independent TD trainer
 (:class:`sumito.learn.training.Trainer`) can learn it.
 
 The state is a small mutable :class:`BackgammonState`: the board from the side to move's view, that side
@@ -32,7 +32,7 @@ from numba import njit
 from sumito.games.backgammon.board import BackgammonPosition, swap_array
 from sumito.games.backgammon.game import game_results, opening_roll, roll_dice
 from sumito.games.backgammon.kernels import generate_plays
-from sumito.learn.game import Afterstates
+from sumito.models.game import Afterstates
 
 N_INPUTS = 198
 ENCODING = "tesauro198"
@@ -144,7 +144,7 @@ class BackgammonLearningGame:
 
 class NetworkPlayer:
     """Greedy one-ply play with a value network over ``tesauro198`` afterstates (a winning play first);
-    a :data:`~sumito.games.backgammon.pubeval.Chooser`."""
+    a :data:`~sumito.players.backgammon.pubeval.Chooser`."""
 
     def __init__(self, network) -> None:
         self.network = network

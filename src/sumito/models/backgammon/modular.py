@@ -8,7 +8,7 @@ expert play itself.
   and none is on the bar;
 * ``RACE`` (1) — not an endgame, but there is no contact any more: every checker of one side has passed
   every checker of the other (a checker on the bar counts as farthest back), so nothing can hit or be hit
-  again (the same test as :func:`sumito.games.backgammon.pubeval.is_race`);
+  again (the same test as :func:`sumito.players.backgammon.pubeval.is_race`);
 * ``OTHER`` (2) — everything else (contact positions).
 
 Both tests are symmetric in the two sides, so the class of a board does not depend on whose view it is
@@ -16,12 +16,12 @@ given in; it is applied to **afterstates as generated** (the mover's view, not s
 class can only go OTHER → RACE → ENDGAME (contact never comes back, a checker never leaves its home
 board), so the afterstates of a game fall into at most three runs of one class each.
 
-**Networks.** :class:`ModularValue` holds three :class:`~sumito.learn.network.ValueNetwork`\\ s with sigmoid
+**Networks.** :class:`ModularValue` holds three :class:`~sumito.models.network.ValueNetwork`\\ s with sigmoid
 hidden units and linear outputs, 20 hidden units for the endgame, 20 for the race and 40 for the other
 positions (the paper's small architecture). ``encoding`` picks their inputs: ``"tesauro198"`` (TD-Gammon's
-198 raw inputs for every module, :func:`~sumito.games.backgammon.learning.encode_afterstates`) or
+198 raw inputs for every module, :func:`~sumito.models.backgammon.learning.encode_afterstates`) or
 ``"wiering"`` (the paper's per-module input sets of 68 / 277 / 393 inputs,
-:mod:`sumito.games.backgammon.features`). ``outputs``:
+:mod:`sumito.models.backgammon.features`). ``outputs``:
 
 * 1 — the expected result for the side that just moved: ±1 (or ±1/2/3 points with ``points=True``);
 * 7 — the paper's seven outputs: ``[0]`` the expected points (−3..3), ``[1:4]`` the probabilities of winning
@@ -40,7 +40,7 @@ negated, winning and losing outcomes exchanged) and, γ = 1 and no intermediate 
     G_t     = flip((1 − λ) V(a_{t+1}) + λ G_{t+1})          t < T − 1
 
 At the game's end every ``a_t`` (t < T) is moved towards ``G_t`` by one backpropagation step of its class's
-network, in order (:func:`~sumito.learn.td.fit_outputs`), α = 0.01 by default (the paper's; it uses
+network, in order (:func:`~sumito.models.td.fit_outputs`), α = 0.01 by default (the paper's; it uses
 "extended backpropagation", we use plain backpropagation). ``V`` are the model's values, which equal the
 ones it played by since the weights change only after the game, or (``targets="expert"``) the expert's
 evaluations of the same afterstates — the paper's "learning from the expert's evaluation function".
@@ -53,7 +53,7 @@ in place of the result (early networks can play holding games that go on for tho
 
 **Checkpoints.** Updates happen only between games, so a trainer's whole state is its networks, its
 random generator and its counters: :meth:`ModularTrainer.save_checkpoint` writes them atomically and
-:meth:`ModularTrainer.load_checkpoint` resumes a run bit for bit (see :mod:`sumito.games.backgammon.run`).
+:meth:`ModularTrainer.load_checkpoint` resumes a run bit for bit (see :mod:`sumito.learn.backgammon.run`).
 
 Not provided: doubling-cube play, the paper's nine-network large architecture, extended backpropagation.
 """
@@ -72,15 +72,15 @@ import numpy as np
 from numba import njit
 
 from sumito.fileio import atomic_write_bytes
-from sumito.games.backgammon import features
 from sumito.games.backgammon.board import BackgammonPosition, swap_array
 from sumito.games.backgammon.game import game_result, game_results, opening_roll, roll_dice
 from sumito.games.backgammon.kernels import generate_plays, rearmost_checkers
-from sumito.games.backgammon.learning import ENCODING as TESAURO
-from sumito.games.backgammon.learning import N_INPUTS as TESAURO_INPUTS
-from sumito.games.backgammon.learning import encode_afterstates
-from sumito.learn.network import NetworkError, ValueNetwork
-from sumito.learn.td import fit_outputs
+from sumito.models.backgammon import features
+from sumito.models.backgammon.learning import ENCODING as TESAURO
+from sumito.models.backgammon.learning import N_INPUTS as TESAURO_INPUTS
+from sumito.models.backgammon.learning import encode_afterstates
+from sumito.models.network import NetworkError, ValueNetwork
+from sumito.models.td import fit_outputs
 
 ENDGAME, RACE, OTHER = 0, 1, 2
 CLASS_NAMES = ("endgame", "race", "other")
@@ -152,7 +152,7 @@ def outcome_outputs(points: int, n_outputs: int, scale_points: bool = True) -> n
 def expert_outputs(probabilities: np.ndarray, n_outputs: int, points: bool) -> np.ndarray:
     """Turn gnubg-style evaluations of **swapped** afterstates (``[n, 5]``: the opponent on roll's win,
     win-gammon, win-backgammon, lose-gammon, lose-backgammon, cumulative) into output rows from the view of
-    the afterstates' mover (see :func:`~sumito.games.backgammon.gnubg_expert.GnubgExpert.evaluate`)."""
+    the afterstates' mover (see :func:`~sumito.players.backgammon.gnubg_expert.GnubgExpert.evaluate`)."""
     p = np.asarray(probabilities, dtype=np.float64).reshape(-1, 5)
     win, wg, wbg, lg, lbg = p.T
     rolled = np.stack([np.zeros_like(win), win - wg, wg - wbg, wbg, 1.0 - win - lg, lg - lbg, lbg], axis=1)
@@ -310,7 +310,7 @@ class ModularTrainer:
 
     Who chooses the moves: ``opponent=None`` and ``observe=None`` — self-play, the model greedily for both
     sides; ``opponent`` — the model is side 0 and ``opponent`` (a :data:`Chooser`, which does not learn,
-    e.g. :class:`~sumito.games.backgammon.gnubg_expert.GnubgExpert`) side 1; ``observe`` — that chooser plays
+    e.g. :class:`~sumito.players.backgammon.gnubg_expert.GnubgExpert`) side 1; ``observe`` — that chooser plays
     both sides and the model never chooses. Every game's afterstates are learned from in all three.
 
     ``alpha``: one learning rate or one per module (endgame, race, other). ``points=True``: a one-output

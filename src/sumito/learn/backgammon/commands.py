@@ -1,24 +1,22 @@
 """``sumito bg``: backgammon on the command line — ``show``, ``moves``, ``game``, ``match`` and ``play``.
 
-``add_commands(sub)`` registers the group on the ``sumito`` argument parser. The backgammon modules (and so
-numba) are imported inside the commands, so building the parser for other commands stays quick. Errors are
+``add_commands(sub)`` registers the group on the ``sumito`` argument parser. Errors are
 :class:`~sumito.engine.errors.SumitoError` subclasses, printed by ``sumito.cli.main`` as one line with exit
 status 2.
 
-Matches alternate who is side 0 (player 1 in even games, player 2 in odd ones) and are cut into fixed
-chunks of games, each with its own RNG seeded from ``(seed, chunk)``, so the numbers depend on the seed and
-the game count only, never on how many worker processes played them, nor where: ``bg match --backend ray``
-plays the chunks as Ray tasks (:mod:`sumito.arena.executor`). ``bg train`` learns in this process (each
+Matches are the arena's (:mod:`sumito.arena.backgammon`): they alternate who is side 0 (player 1 in even
+games, player 2 in odd ones) and are cut into fixed chunks of games, each with its own RNG seeded from
+``(seed, chunk)``, so the numbers depend on the seed and the game count only, never on how many worker
+processes played them, nor where: the chunks run on the arena's executor, a local process pool or, with
+``bg match --backend ray``, Ray tasks (:mod:`sumito.arena.executor`). ``bg train`` learns in this process (each
 game's TD update feeds the next, and its tests share one generator); ``--actors N`` plays its training games
-in N Ray actors (:mod:`sumito.games.backgammon.actors`).
+in N Ray actors (:mod:`sumito.learn.backgammon.actors`).
 """
 
 from __future__ import annotations
 
 import argparse
-import contextlib
 import json
-import multiprocessing
 import re
 import secrets
 import sys
@@ -28,16 +26,22 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from sumito.cliargs import add_backend_args, executor_from_args, uses_ray
+from sumito.arena.backgammon import CHUNK_GAMES, MatchResult, run_match
+from sumito.arena.executor import add_backend_args, executor_from_args, uses_ray
 from sumito.engine.errors import SumitoError
-from sumito.procs import MAX_WORKERS, cap_workers, sigint_ignored, worker_start
+from sumito.games.backgammon.board import BackgammonPosition, swap_array
+from sumito.games.backgammon.game import game_result, opening_roll, roll_dice
+from sumito.games.backgammon.kernels import generate_plays
+from sumito.games.backgammon.position_id import PositionIdError, from_position_id, position_id
+from sumito.learn.backgammon.actors import ActorBgRun
+from sumito.learn.backgammon.run import CHECKPOINT_EVERY, BgRun, BgRunConfig, TrainingInterrupted
+from sumito.players.backgammon.players import HumanPlayer, HumanQuit, make_bg_player, move_notation, render_board
+from sumito.procs import MAX_WORKERS, cap_workers
 
 if TYPE_CHECKING:
-    from sumito.arena.executor import Executor
     from sumito.games.backgammon.board import BackgammonPosition
-    from sumito.games.backgammon.players import BgPlayer
+    from sumito.players.backgammon.players import BgPlayer
 
-CHUNK_GAMES = 20  # games per match chunk: fixed, so that results do not depend on the worker count
 MAX_SEED = 2**31 - 1
 RESULT_NAMES = {1: "single game", 2: "gammon", 3: "backgammon"}
 SIDES = ("X", "O")
@@ -47,7 +51,7 @@ class BgCommandError(SumitoError):
     """Bad input to a ``sumito bg`` command (a position ID, dice, a game count)."""
 
 
-#: the ``sumito bg train`` options that set up a run (:class:`~sumito.games.backgammon.run.BgRunConfig` fields);
+#: the ``sumito bg train`` options that set up a run (:class:`~sumito.learn.backgammon.run.BgRunConfig` fields);
 #: they default to None so that the config's own defaults (the paper's settings) apply, and so that a resumed
 #: run can tell an option that was given from one that was not
 RUN_SETTINGS = ("regime", "targets", "expert", "encoding", "outputs", "hidden", "alpha", "lam", "points", "seed",
@@ -161,9 +165,6 @@ def parse_dice(text: str) -> tuple[int, int]:
 
 
 def _position(text: str | None) -> BackgammonPosition:
-    from sumito.games.backgammon.board import BackgammonPosition
-    from sumito.games.backgammon.position_id import PositionIdError, from_position_id
-
     if text is None:
         return BackgammonPosition.start()
     try:
@@ -194,9 +195,6 @@ def _describe(points: int) -> str:
 
 # --------------------------------------------------------------------------- show / moves
 def cmd_show(args: argparse.Namespace) -> int:
-    from sumito.games.backgammon.players import render_board
-    from sumito.games.backgammon.position_id import position_id
-
     pos = _position(args.id)
     print(render_board(pos))
     print(f"Position ID: {position_id(pos)}")
@@ -204,11 +202,6 @@ def cmd_show(args: argparse.Namespace) -> int:
 
 
 def cmd_moves(args: argparse.Namespace) -> int:
-    from sumito.games.backgammon.board import BackgammonPosition
-    from sumito.games.backgammon.kernels import generate_plays
-    from sumito.games.backgammon.players import move_notation
-    from sumito.games.backgammon.position_id import position_id
-
     pos = _position(args.id)
     d1, d2 = parse_dice(args.dice)
     afterstates, moves = generate_plays(pos.board, d1, d2)
@@ -228,11 +221,6 @@ def play_one(
 ) -> int:
     """One game from ``start`` (default the opening layout); returns the points from side 0's view. With
     ``verbose`` each turn is printed as ``X rolls 3-1: 8/5 6/5`` in the mover's own numbering."""
-    from sumito.games.backgammon.board import BackgammonPosition, swap_array
-    from sumito.games.backgammon.game import game_result, opening_roll, roll_dice
-    from sumito.games.backgammon.kernels import generate_plays
-    from sumito.games.backgammon.players import move_notation
-
     board = np.array(BackgammonPosition.start().board if start is None else start, dtype=np.int8)
     mover, dice = opening_roll(rng)
     while True:
@@ -250,8 +238,6 @@ def play_one(
 
 
 def cmd_game(args: argparse.Namespace) -> int:
-    from sumito.games.backgammon.players import HumanQuit, make_bg_player
-
     seed = _seed(args.seed)
     players = [make_bg_player(args.player1, rng_seed=seed), make_bg_player(args.player2, rng_seed=seed + 1)]
     print(f"X: {players[0].name}   O: {players[1].name}   seed {seed}")
@@ -266,24 +252,6 @@ def cmd_game(args: argparse.Namespace) -> int:
 
 
 # --------------------------------------------------------------------------- matches
-def _chunk_seed(seed: int, chunk: int, role: int) -> int:
-    """A seed for one chunk's dice (role 0) or player (1, 2), from the match seed alone."""
-    return int(np.random.SeedSequence([seed, chunk, role]).generate_state(1)[0])
-
-
-def _play_chunk(job: tuple[str, str, int, int, int, int]) -> list[int]:
-    """Games ``start .. stop - 1`` of a match (a worker's unit of work): player 1's points in each."""
-    from sumito.games.backgammon.match import match_points
-    from sumito.games.backgammon.players import make_bg_player
-
-    spec1, spec2, seed, chunk, start, stop = job
-    p1 = make_bg_player(spec1, rng_seed=_chunk_seed(seed, chunk, 1))
-    p2 = make_bg_player(spec2, rng_seed=_chunk_seed(seed, chunk, 2))
-    rng = np.random.default_rng(_chunk_seed(seed, chunk, 0))
-    # alternating starts, counted over the whole match: player 1 opens the even-numbered games
-    return match_points(p1, p2, stop - start, rng, offset=start)
-
-
 @dataclass
 class MatchSummary:
     """Player 1's view of a match: counts each way and the equity (points per game) with a 95% interval."""
@@ -304,8 +272,6 @@ class MatchSummary:
 
 
 def summarize(player1: str, player2: str, seed: int, results: Sequence[int]) -> MatchSummary:
-    from sumito.games.backgammon.match import MatchResult
-
     m = MatchResult.of(list(results))
     return MatchSummary(
         player1=player1,
@@ -324,37 +290,7 @@ def summarize(player1: str, player2: str, seed: int, results: Sequence[int]) -> 
     )
 
 
-def run_match(
-    spec1: str, spec2: str, games: int, seed: int, workers: int = 1, executor: Executor | None = None
-) -> list[int]:
-    """Player 1's points in each of ``games`` games, in game order; the same for any ``workers``, and with an
-    ``executor`` (e.g. Ray's), which then plays the chunks instead of ``workers`` forked processes."""
-    jobs = [
-        (spec1, spec2, seed, c, start, min(start + CHUNK_GAMES, games))
-        for c, start in enumerate(range(0, games, CHUNK_GAMES))
-    ]
-    if executor is not None:
-        found: list[list[int]] = [[] for _ in jobs]
-        with contextlib.closing(executor.run(_play_chunk, jobs)) as stream:  # Ctrl-C: the tasks are cancelled
-            for i, chunk in stream:
-                found[i] = chunk
-        chunks = found
-    elif workers <= 1 or len(jobs) <= 1:
-        chunks = [_play_chunk(job) for job in jobs]
-    else:
-        # fork: the workers inherit the imported (and numba-compiled) modules instead of re-importing them;
-        # worker_start: they die with this process (kill -9 leaves none behind) and leave Ctrl-C to it
-        count = min(workers, len(jobs), MAX_WORKERS)
-        with sigint_ignored():  # the workers are born ignoring Ctrl-C, before worker_start runs
-            pool = multiprocessing.get_context("fork").Pool(count, initializer=worker_start)
-        with pool:
-            chunks = pool.map(_play_chunk, jobs, chunksize=1)
-    return [points for chunk in chunks for points in chunk]
-
-
 def cmd_match(args: argparse.Namespace) -> int:
-    from sumito.games.backgammon.players import make_bg_player
-
     if args.games < 1:
         raise BgCommandError(f"a match needs 1 or more games, not {args.games}")
     if args.workers is not None and args.workers < 1:
@@ -373,7 +309,7 @@ def cmd_match(args: argparse.Namespace) -> int:
     else:
         executor_from_args(args, 1)  # --address without --backend ray: the one-line error
         workers = cap_workers(args.workers or 1)  # with a note when it was cut: never 1,000 processes
-        results = run_match(args.player1, args.player2, args.games, seed, workers)
+        results = run_match(args.player1, args.player2, args.games, seed, workers)  # the arena's process pool
     summary = summarize(names[0], names[1], seed, results)
     if args.json:
         print(json.dumps(asdict(summary), indent=2))
@@ -404,8 +340,6 @@ def print_match(s: MatchSummary) -> None:
 
 # --------------------------------------------------------------------------- play
 def cmd_play(args: argparse.Namespace) -> int:
-    from sumito.games.backgammon.players import HumanPlayer, HumanQuit, make_bg_player
-
     seed = _seed(args.seed)
     opponent = make_bg_player(args.player, rng_seed=seed + 1)
     if opponent.name == "human":
@@ -434,9 +368,6 @@ def _hidden(text: str) -> tuple[int, int, int]:
 
 
 def cmd_train(args: argparse.Namespace) -> int:
-    from sumito.games.backgammon.players import make_bg_player
-    from sumito.games.backgammon.run import CHECKPOINT_EVERY, BgRun, BgRunConfig, TrainingInterrupted
-
     every = CHECKPOINT_EVERY if args.checkpoint_every is None else args.checkpoint_every
     if every < 1:
         raise BgCommandError(f"--checkpoint-every must be 1 or more, not {every}")
@@ -464,8 +395,7 @@ def cmd_train(args: argparse.Namespace) -> int:
     expert = (config.expert,) if config.regime != "self" or config.targets == "expert" else ()
     for spec in (*config.test_against, *expert):
         make_bg_player(spec, rng_seed=0)  # a bad spec or a missing gnubg fails now, not after an hour
-    if args.actors:  # distributed self-play: the actors play, this process learns (sumito.games.backgammon.actors)
-        from sumito.games.backgammon.actors import ActorBgRun
+    if args.actors:  # distributed self-play: the actors play, this process learns (sumito.learn.backgammon.actors)
 
         run: BgRun = ActorBgRun(args.out, config, resume=args.resume, checkpoint_every=every, actors=args.actors,
                                 publish_every=args.publish_every or 1, address=args.address)

@@ -124,7 +124,7 @@ import numpy as np
 from numba import njit
 
 from sumito.games.backgammon.kernels import generate_plays, rearmost_checkers
-from sumito.games.backgammon.learning import tesauro_units as _tesauro
+from sumito.models.backgammon.learning import tesauro_units as _tesauro
 
 ENCODING = "wiering"
 N_ENDGAME = 68

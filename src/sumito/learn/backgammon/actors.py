@@ -1,11 +1,11 @@
 """Distributed backgammon training (``sumito bg train --actors N``): the actor–learner loop of
 :mod:`sumito.learn.actors` for Wiering's modular network.
 
-:class:`~sumito.games.backgammon.modular.ModularTrainer` learns offline, after the game, so an actor needs
+:class:`~sumito.models.backgammon.modular.ModularTrainer` learns offline, after the game, so an actor needs
 no recording: it plays a game with the published weights (greedy one-ply play, or the expert's moves) by
-:meth:`~sumito.games.backgammon.modular.ModularTrainer.generate_game` and returns the game's afterstates
+:meth:`~sumito.models.backgammon.modular.ModularTrainer.generate_game` and returns the game's afterstates
 (``int8 [T + 1, 28]``) and result; the learner applies them with
-:meth:`~sumito.games.backgammon.modular.ModularTrainer.learn_game` to its current weights — the λ-returns
+:meth:`~sumito.models.backgammon.modular.ModularTrainer.learn_game` to its current weights — the λ-returns
 are computed there, from the learner's own current values (or the expert's evaluations, which only the
 learner needs) — and counts the game as ``play_game`` does. With one actor the dice come from the learner's
 own generator (handed over and taken back), so ``--actors 1 --publish-every 1`` is the sequential run bit for
@@ -15,7 +15,7 @@ The expert or opponent (``regime`` ``expert`` / ``observe``) is built in each ac
 seeds it as the sequential run does (with the run's seed), the others from the seed and their number, so a
 chooser that draws random numbers does not repeat one actor's choices in another.
 
-:class:`ActorBgRun` is a :class:`~sumito.games.backgammon.run.BgRun` whose trainer's ``play_game`` takes the
+:class:`ActorBgRun` is a :class:`~sumito.learn.backgammon.run.BgRun` whose trainer's ``play_game`` takes the
 next game from the actors: tests, checkpoints (the same file), the best network, Ctrl-C and resume are
 ``BgRun``'s own.
 """
@@ -30,9 +30,9 @@ from typing import Any
 import numpy as np
 
 from sumito.games.backgammon.board import BackgammonPosition
-from sumito.games.backgammon.modular import ModularTrainer, ModularValue
-from sumito.games.backgammon.run import BgRun, BgRunConfig
 from sumito.learn.actors import ACTOR_SEED_KEY, ActorLearner, ActorReport, game_generator_state, train_with_actors
+from sumito.learn.backgammon.run import BgRun, BgRunConfig
+from sumito.models.backgammon.modular import ModularTrainer, ModularValue
 
 #: ``choosers(actor_id) -> {"opponent": chooser} | {"observe": chooser} | {}``, called in each actor
 Choosers = Callable[[int], dict[str, Any]]

@@ -1,0 +1,13 @@
+"""Abalone as arrays and actions, standing on the engine alone: the fixed action space of each board
+size and its mask kernel (:mod:`~sumito.rlcore.actions`), the array game every environment plays
+(:mod:`~sumito.rlcore.core`), the environments' options (:mod:`~sumito.rlcore.options`) and the OpenSpiel
+game ``python_sumito_abalone`` (:mod:`~sumito.rlcore.openspiel_game`).
+
+It sits below the players, so that the ``openspiel-mcts`` player can search the OpenSpiel game, and
+below :mod:`sumito.rl`, whose environments also play Sumito's players as opponents. Users import these
+through :mod:`sumito.rl` (``sumito.rl.actions``, ``sumito.rl.openspiel_game``, … re-export them).
+"""
+
+
+class MissingExtraError(ImportError):
+    """An environment whose library is not installed."""

@@ -1,0 +1,218 @@
+"""A game in progress as flat arrays, for the reinforcement-learning environments.
+
+:class:`ArrayGame` is what the PettingZoo, Gymnasium and OpenSpiel wrappers share: the padded
+board, side to move, lost marbles, the repetition counts and, after every move, the legal-action
+mask and each legal action's move code (one compiled call, :func:`~sumito.rlcore.actions.fill_action_mask`).
+It plays actions of the fixed action space (:mod:`sumito.rlcore.actions`) with the engine's own
+make-move kernel and ends games by the engine's own rules (:func:`sumito.engine.game.judge`), so
+an environment's game is exactly a :class:`~sumito.engine.Game`'s, without a Python object per
+move. :meth:`ArrayGame.position` gives the :class:`~sumito.engine.Position` at any time, for
+players, rendering and notation.
+
+Observations (:meth:`ArrayGame.observe`) are ``float32`` planes of shape ``(rows, rows, 7)``:
+the board's cells at (row, diagonal) — a1 at ``[0, 0]``, the off-board corners of the square
+zero in the first three planes — and the channels
+
+=====  =================================================================
+0      the observer's marbles
+1      the opponent's marbles
+2      empty cells
+3      1 everywhere when the observer plays Black
+4      1 everywhere when it is the observer's turn
+5      the observer's lost marbles / the marbles needed to win
+6      the opponent's lost marbles / the marbles needed to win
+=====  =================================================================
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from sumito.engine import BLACK, DrawRules, IllegalMoveError, Position
+from sumito.engine import kernels as K
+from sumito.engine.game import PLY_CAP, Outcome, judge
+from sumito.engine.geometry import geometry
+from sumito.rlcore.actions import action_space, fill_action_mask
+
+CHANNELS = 7
+ILLEGAL_ACTION = "illegal-action"  # why a game ended that a side forfeited by an illegal action
+
+#: the arena's draw rules: threefold repetition, a draw after 400 plies
+DEFAULT_RULES = DrawRules(max_plies=400, repetitions=3)
+
+
+class IllegalActionError(IllegalMoveError, ValueError):
+    """An action that is not legal in the position (a :class:`ValueError` too, as Gymnasium expects)."""
+
+
+@njit(cache=True)
+def fill_planes(board, cells, plane_cell, observer, to_move, lost_own, lost_opp, win, out):
+    """Write the observation planes of ``observer`` (1 Black, 2 White) into ``out`` (float32 [rows*rows, 7])."""
+    out[:, :] = 0.0
+    opp = 3 - observer
+    for i in range(cells.shape[0]):
+        v = board[cells[i]]
+        j = plane_cell[i]
+        if v == observer:
+            out[j, 0] = 1.0
+        elif v == opp:
+            out[j, 1] = 1.0
+        else:
+            out[j, 2] = 1.0
+    if observer == 1:
+        out[:, 3] = 1.0
+    if to_move == observer:
+        out[:, 4] = 1.0
+    out[:, 5] = lost_own / win
+    out[:, 6] = lost_opp / win
+
+
+class ArrayGame:
+    """A game from ``start`` under ``rules``, played by action index (see the module's docstring)."""
+
+    def __init__(self, start: Position, rules: DrawRules = DEFAULT_RULES) -> None:
+        self.start = start
+        self.rules = rules
+        self.variant = start.variant
+        self.geometry = geo = geometry(start.variant.side)
+        self.space = action_space(start.variant.side)
+        self.rows = geo.rows
+        self.plane_cell = np.array([r * geo.rows + d for r, d in (geo.row_diag(int(g)) for g in geo.cells)],
+                                   dtype=np.int64)
+        self.board = np.empty(geo.width * geo.width, dtype=np.int8)
+        self.mask = np.zeros(self.space.n, dtype=np.int8)
+        self.codes = np.zeros(self.space.n, dtype=np.int32)
+        self._legal = np.empty(K.MAX_MOVES, dtype=np.int32)  # the legal actions, in order: the first n_legal
+        self.reset()
+
+    # ----------------------------------------------------------------- state
+    def reset(self, position: Position | None = None) -> None:
+        """Back to the start (or to ``position``, which must be on the same board)."""
+        position = self.start if position is None else position
+        if position.variant.side != self.variant.side:
+            raise IllegalMoveError(f"a side-{position.variant.side} position in a side-{self.variant.side} game")
+        self.variant = position.variant
+        self.board[:] = position.grid
+        self.side = position.side_to_move
+        self.lost = [position.lost[0], position.lost[1]]
+        self.move_number = position.move_number
+        self.hash = position.zobrist
+        self.plies = 0
+        self.quiet = 0  # plies since the last push-off
+        self.seen: dict[int, int] = {self.hash: 1}
+        self._after_move()
+
+    def _after_move(self) -> None:
+        winner = self.winner()
+        if winner is None:
+            geo = self.geometry
+            self.n_legal = int(fill_action_mask(self.board, self.side, geo.offsets, geo.cells, self.variant.inline_only,
+                                                self.space.lookup, self.mask, self.codes, self._legal))
+        else:
+            self.mask[:] = 0
+            self.n_legal = 0
+        n = self.n_legal
+        self.outcome: Outcome | None = judge(self.rules, winner, self.seen[self.hash], self.quiet, self.plies,
+                                             self.side, lambda: n)
+        if self.outcome is not None:
+            self.mask[:] = 0
+
+    def winner(self) -> int | None:
+        threshold = self.variant.win_threshold
+        if self.lost[1] >= threshold:
+            return BLACK
+        if self.lost[0] >= threshold:
+            return 3 - BLACK
+        return None
+
+    @property
+    def is_over(self) -> bool:
+        return self.outcome is not None
+
+    @property
+    def truncated(self) -> bool:
+        """Over by the ply cap (a time limit, not the game's own end)."""
+        return self.outcome is not None and self.outcome.reason == PLY_CAP
+
+    def legal_actions(self) -> np.ndarray:
+        """The legal actions, in increasing order (none once the game is over)."""
+        return self._legal[: self.n_legal if self.outcome is None else 0].copy()
+
+    def position(self) -> Position:
+        """The current position, as the engine's value type."""
+        return Position(self.board.copy(), self.side, (self.lost[0], self.lost[1]), self.move_number, self.variant,
+                        self.hash)
+
+    def clone(self) -> ArrayGame:
+        """An independent copy (OpenSpiel clones states often: a few microseconds)."""
+        other = object.__new__(ArrayGame)
+        other.__dict__.update(self.__dict__)  # the fixed tables are shared
+        other.board = self.board.copy()
+        other._legal = self._legal.copy()
+        other.mask = self.mask.copy()
+        other.codes = self.codes.copy()
+        other.lost = self.lost.copy()
+        other.seen = self.seen.copy()
+        return other
+
+    # ----------------------------------------------------------------- moves
+    def is_legal(self, action: object) -> bool:
+        """Whether ``action`` is one of this board's actions and legal now."""
+        return (isinstance(action, (np.integer, int)) and not isinstance(action, bool)
+                and 0 <= action < self.space.n and bool(self.mask[action]))
+
+    def forfeit(self, loser: int, reason: str) -> None:
+        """End the game for a reason the board does not show (an illegal action): ``loser`` loses, and
+        no action is legal any more; the marbles stay as they are."""
+        self.outcome = Outcome(3 - loser, reason)
+        self.mask[:] = 0
+
+    def check(self, action: int) -> int:
+        """``action`` as an int when it is legal now; an :class:`IllegalActionError` naming it otherwise."""
+        space = self.space
+        if self.is_legal(action):
+            return int(action)
+        if isinstance(action, (np.integer, int)) and not isinstance(action, bool) and 0 <= action < space.n:
+            action = int(action)
+            why = "the game is over" if self.outcome is not None else "it is not a legal move in this position"
+            raise IllegalActionError(f"action {action} ({space.notations[action]}) cannot be played: {why}")
+        shown = repr(action)[:40]
+        raise IllegalActionError(f"action {shown} is not one of the side-{space.side} board's actions 0..{space.n - 1}")
+
+    def step(self, action: int) -> int:
+        """Play the legal ``action`` for the side to move; return the marbles it pushed off (0 or 1)."""
+        code = int(self.codes[self.check(action)])
+        geo = self.geometry
+        side = self.side
+        self.hash ^= int(K.make_move(self.board, code, side, geo.offsets, geo.zobrist))
+        pushed_off = 1 if code & K.PUSH_OFF_BIT else 0
+        if pushed_off:
+            self.lost[2 - side] += 1
+            self.quiet = 0
+        else:
+            self.quiet += 1
+        if side != BLACK:
+            self.move_number += 1
+        self.side = 3 - side
+        self.plies += 1
+        self.seen[self.hash] = self.seen.get(self.hash, 0) + 1
+        self._after_move()
+        return pushed_off
+
+    def notation(self, action: int) -> str:
+        return self.space.notations[action]
+
+    # ----------------------------------------------------------------- observations
+    def observe(self, observer: int, out: np.ndarray | None = None) -> np.ndarray:
+        """The observation planes (``float32`` [rows, rows, 7]) for ``observer`` (1 Black, 2 White)."""
+        rows = self.rows
+        if out is None:
+            out = np.empty((rows, rows, CHANNELS), dtype=np.float32)
+        elif out.shape != (rows, rows, CHANNELS) or out.dtype != np.float32 or not out.flags.c_contiguous:
+            # a reshape of anything else would be a copy, and the planes would silently go nowhere
+            raise ValueError(f"out must be a C-contiguous float32 array of shape {(rows, rows, CHANNELS)}")
+        lost_own, lost_opp = self.lost[observer - 1], self.lost[2 - observer]
+        fill_planes(self.board, self.geometry.cells, self.plane_cell, observer, self.side, lost_own, lost_opp,
+                    float(self.variant.win_threshold), out.reshape(rows * rows, CHANNELS))
+        return out
