@@ -16,7 +16,9 @@ import pytest
 
 from sumito.arena.executor import make_executor
 from sumito.arena.match import ArenaSettings, play_game, schedule, summarize_pair
+from sumito.engine import SumitoError
 from sumito.models.abalone_encodings import ABALEARN2_INPUTS
+from sumito.models.learned import network_params
 from sumito.models.network import ValueNetwork
 from sumito.players import make_player
 
@@ -94,6 +96,37 @@ def test_a_network_saved_before_the_choice_was_recorded_plays_as_it_was_trained(
     pos = HANGING["corner"]
     assert make_player(f"td:net={path}").choice == "reward"  # as every network before the choice existed
     assert pos.play(make_player(f"td:net={path},choice=value").choose(pos)).lost == (0, 0)
+
+
+def test_td_plays_a_network_at_the_reward_scale_it_was_trained_with(tmp_path):
+    # choice=reward at scale 0.1: the push scores 0.1 + 0.9 V(after it) ≈ 0.22, a quiet move 0.9 · 0.5 = 0.45
+    net = quiet_lover()
+    net.metadata.update(choice="reward", reward_scale=0.1)
+    path = tmp_path / "scaled.npz"
+    net.save(path)
+    pos = HANGING["corner"]
+    player = make_player(f"td:net={path}")
+    assert player.reward_scale == 0.1 and player.name == f"td:net={path}"
+    assert pos.play(player.choose(pos)).lost == (0, 0)  # read at scale 1, the push would score 1.12 and be played
+    unscaled = make_player(f"td:net={path},reward_scale=1")  # an explicit option still overrides
+    assert pos.play(unscaled.choose(pos)).lost == (0, 1) and unscaled.name.endswith(",reward_scale=1")
+    # inside a search (engine:net=), a marble on the board counts what it counted in training
+    assert network_params(str(path), 5, 14, 6)[8] == 0.1
+
+
+def test_training_records_its_reward_scale_and_a_bad_one_is_refused(tmp_path):
+    trainer = mini_trainer(reward_scale=0.03, choice="reward")
+    path = tmp_path / "trained.npz"
+    trainer.network.save(path)
+    assert ValueNetwork.load(path).metadata["reward_scale"] == 0.03
+    assert make_player(f"td:net={path}").reward_scale == 0.03
+    with pytest.raises(SumitoError, match="reward_scale"):
+        make_player(f"td:net={path},reward_scale=0")
+    net = quiet_lover()
+    net.metadata["reward_scale"] = -1
+    net.save(path)
+    with pytest.raises(SumitoError, match="metadata 'reward_scale' is -1, not a number above 0"):
+        make_player(f"td:net={path}")
 
 
 def test_td_choice_is_checked(tmp_path):

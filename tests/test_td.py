@@ -45,8 +45,8 @@ def ref_value_grad(net: ValueNetwork, x: np.ndarray) -> tuple[float, np.ndarray]
     sig = lambda z: 1.0 / (1.0 + np.exp(-z))  # noqa: E731
     h = sig(net.W1 @ x + net.b1)
     z = net.W2[0] @ h + net.b2[0]
-    v = sig(z) if net.output == "sigmoid" else z
-    dz = v * (1 - v) if net.output == "sigmoid" else 1.0
+    v = {"sigmoid": sig, "tanh": np.tanh}.get(net.output, lambda z: z)(z)
+    dz = {"sigmoid": v * (1 - v), "tanh": 1 - v * v}.get(net.output, 1.0)
     gW2 = np.zeros_like(net.W2)
     gb2 = np.zeros_like(net.b2)
     gW2[0] = dz * h
@@ -64,7 +64,7 @@ def make_net(n_in=6, n_h=5, seed=0, output="sigmoid", n_out=1, init_range=0.5) -
 # the network
 
 
-@pytest.mark.parametrize("output", ["sigmoid", "linear"])
+@pytest.mark.parametrize("output", ["sigmoid", "linear", "tanh"])
 @pytest.mark.parametrize("n_out", [1, 3])
 def test_gradient_kernel_matches_finite_differences(output, n_out):
     net = make_net(7, 6, seed=3, output=output, n_out=n_out, init_range=1.0)
@@ -93,7 +93,7 @@ def test_gradient_kernel_matches_finite_differences(output, n_out):
             assert not grads[2][1:].any() and not grads[3][1:].any()
 
 
-@pytest.mark.parametrize("output", ["sigmoid", "linear"])
+@pytest.mark.parametrize("output", ["sigmoid", "linear", "tanh"])
 def test_batched_values_equal_the_row_kernel(output):
     net = make_net(14, 40, seed=1, output=output, n_out=2, init_range=1.0)
     X = np.random.default_rng(2).normal(size=(60, 14))
@@ -131,7 +131,7 @@ def test_initialisation_range_and_seeding():
     assert a.theta[600:640].sum() == 40.0
     with pytest.raises(NetworkError, match="shape"):
         a.b1 = np.zeros(3)
-    for bad in [dict(n_inputs=0), dict(n_hidden=-1), dict(output="tanh"), dict(rng=None)]:
+    for bad in [dict(n_inputs=0), dict(n_hidden=-1), dict(output="relu"), dict(rng=None)]:
         args = dict(n_inputs=3, n_hidden=2, rng=1) | bad
         with pytest.raises(NetworkError):
             ValueNetwork(**args)
@@ -321,7 +321,7 @@ def test_online_td_lambda_learns_the_random_walk():
     assert learner.episodes == 20000
 
 
-@pytest.mark.parametrize("output", ["sigmoid", "linear"])
+@pytest.mark.parametrize("output", ["sigmoid", "linear", "tanh"])
 def test_lambda_zero_is_td0_by_hand(output):
     net = make_net(6, 5, seed=4, output=output)
     learner = TDLambda(net, alpha=0.1, gamma=0.9, lam=0.0, kappa=0.0)

@@ -246,7 +246,7 @@ def test_resume_is_exact_against_an_opponent(tmp_path):
         (["--set", "encoding=foo"], "unknown encoding 'foo'"),
         (["--seed", "-1"], "seed must be 0 or more"),
         (["--set", "epsilon_min=7"], "epsilon_min must lie in [0, 1]"),
-        (["--set", "output=tanh"], "output must be"),
+        (["--set", "output=relu"], "output must be"),
         (["--set", "opening_plies=-1"], "opening_plies must be 0 or more"),
     ],
 )

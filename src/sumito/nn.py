@@ -1,5 +1,5 @@
-"""Compiled kernels of the two-layer value networks (inputs -> sigmoid hidden layer -> sigmoid
-or linear outputs): forward pass, gradient, batch values. Game-independent and below every
+"""Compiled kernels of the two-layer value networks (inputs -> sigmoid hidden layer -> sigmoid,
+linear or tanh outputs): forward pass, gradient, batch values. Game-independent and below every
 layer that evaluates positions, so that a search can use a trained network
 (:mod:`sumito.models.learned`) and :mod:`sumito.models.network` can train one.
 
@@ -13,9 +13,10 @@ import math
 
 from numba import njit
 
-OUTPUT_KINDS = ("sigmoid", "linear")
+OUTPUT_KINDS = ("sigmoid", "linear", "tanh")
 SIGMOID = 0
 LINEAR = 1
+TANH = 2  # ours: a bounded output in (-1, 1) that can represent negative returns
 # The two dot-product loops may reorder their sums (SIMD) and fuse multiply-adds; no other
 # fast-math liberties (NaN and infinity keep their meaning). Results are the same run to run on
 # one machine, not bit-identical to numpy's.
@@ -59,6 +60,8 @@ def _output(W2, b2, output_kind, hidden, o):
         z += W2[o, j] * hidden[j]
     if output_kind == SIGMOID:
         return sigmoid(z)
+    if output_kind == TANH:
+        return math.tanh(z)
     return z
 
 
@@ -86,7 +89,7 @@ def gradient(W1, b1, W2, b2, output_kind, x, hidden, gW1, gb1, gW2, gb2):
     """
     _hidden(W1, b1, x, hidden)
     v = _output(W2, b2, output_kind, hidden, 0)
-    dz = v * (1.0 - v) if output_kind == SIGMOID else 1.0
+    dz = v * (1.0 - v) if output_kind == SIGMOID else (1.0 - v * v if output_kind == TANH else 1.0)
     n_h, n_in = W1.shape
     gb2[0] = dz
     for o in range(1, W2.shape[0]):

@@ -4,8 +4,9 @@ The networks of :mod:`sumito.models` value an *afterstate* for the player who ju
 rewards still to come after it (marbles taken minus marbles lost, ±1 for the result), from that
 player's point of view. A search node with ``side`` to move is the opponent's afterstate, so its
 score for ``side`` is the marbles already won on the board minus what the opponent can still
-expect, ``(lost by opponent − lost by side) − V(board, me = opponent)`` (without the first term
-for a network trained on the result alone), times ``scale`` so that one marble weighs as much as
+expect, ``material · (lost by opponent − lost by side) − V(board, me = opponent)``, where
+``material`` is what a marble was worth in training (its ``reward_scale``; 0 for a network trained
+on the result alone), times ``scale`` so that one marble weighs as much as
 in the hand-made evaluation.
 
 The parameter vector: ``[n_inputs, n_hidden, n_outputs, output_kind, encoding_kind, marbles,

@@ -50,7 +50,7 @@ import numpy as np
 
 from sumito.engine.errors import SumitoError
 from sumito.models.game import Leaf, LearningGame
-from sumito.models.network import ValueNetwork
+from sumito.models.network import OUTPUT_KINDS, ValueNetwork
 from sumito.models.policy import CHOICES, CREDITS, VIEWS, move_scores
 from sumito.models.td import ALPHA, GAMMA, KAPPA, LAMBDA, TRACE_DECAYS, TDLambda, offline_td_lambda
 from sumito.players.base import PlayerSpecError, parse_spec
@@ -76,7 +76,7 @@ class TrainingConfig:
 
     encoding: str = "abalearn3"
     hidden: int = 40
-    output: str = "sigmoid"  # the paper's; "linear" can also represent negative returns
+    output: str = "sigmoid"  # the paper's; "linear" or "tanh" (ours) can also represent negative returns
     alpha: float = ALPHA
     gamma: float = GAMMA
     lam: float = LAMBDA
@@ -123,8 +123,8 @@ class TrainingConfig:
         for name in ("seed", "max_plies", "repetitions", "switch_after", "opening_plies"):
             if getattr(self, name) < 0:
                 raise TrainingError(f"{name} must be 0 or more, not {getattr(self, name)}")
-        if self.output not in ("sigmoid", "linear"):
-            raise TrainingError(f"output must be 'sigmoid' or 'linear', not {self.output!r}")
+        if self.output not in OUTPUT_KINDS:
+            raise TrainingError(f"output must be one of {', '.join(OUTPUT_KINDS)}, not {self.output!r}")
         if not 0 <= self.epsilon_min <= 1:
             raise TrainingError(f"epsilon_min must lie in [0, 1], not {self.epsilon_min}")
         if self.rewards not in ("marbles", "end"):
@@ -205,8 +205,10 @@ class Trainer:
             game.n_inputs, config.hidden, self.rng, output=config.output,
             # how one-ply play should rank moves with this network: TD-Leaf's search values its
             # leaves as material + V, so its networks are played with the reward added
+            # (every reading that decides how a move is chosen, so that a player plays it as it was trained)
             metadata={"encoding": game.encoding, "games": 0, "gamma": config.gamma, "rewards": config.rewards,
-                      "choice": config.choice if config.search_depth == 1 else "reward", "view": config.view},
+                      "choice": config.choice if config.search_depth == 1 else "reward", "view": config.view,
+                      "reward_scale": config.reward_scale, "training": asdict(config)},
         )
         self.learners = {side: self._learner() for side in (1, 2)}
         self.epsilon = config.epsilon

@@ -13,6 +13,7 @@ import numpy as np
 from sumito.evaluation.learned import HEADER, SCALE, network_score  # noqa: F401  (re-exported)
 from sumito.models.abalone_encodings import ENCODINGS, get_encoding
 from sumito.models.network import NetworkError, ValueNetwork
+from sumito.models.policy import recorded_reward_scale
 
 
 def network_params(path: str, side: int, marbles: int, win: int) -> np.ndarray:
@@ -40,6 +41,7 @@ def network_params_of(net: ValueNetwork, side: int, marbles: int, win: int, sour
         raise NetworkError(
             f"{source}: too large for the search's work array ({net.n_inputs} + {net.n_hidden} > 2048)"
         )
-    material = 0.0 if net.metadata.get("rewards") == "end" else 1.0
+    # a marble on the board counts what it was worth in training (``reward_scale``; 0 with the result alone)
+    material = 0.0 if net.metadata.get("rewards") == "end" else recorded_reward_scale(net.metadata, source)
     header = [net.n_inputs, net.n_hidden, net.n_outputs, net.output_kind, encoding.kind, marbles, win, SCALE, material]
     return np.concatenate([np.array(header, dtype=np.float64), net.theta])

@@ -1,8 +1,9 @@
 """A two-layer feed-forward value network: inputs → sigmoid hidden layer → output unit(s).
 
 The Abalearn paper's network (Campos & Langlois 2003, section 4): one hidden layer of sigmoid
-units, a sigmoid output (``output="linear"`` gives Wiering's linear output), weights drawn
-uniformly from [-0.01, 0.01]. Game-independent: nothing here knows Abalone or backgammon.
+units, a sigmoid output (``output="linear"`` gives Wiering's linear output, ``output="tanh"``, ours,
+one in (−1, 1)), weights drawn uniformly from [-0.01, 0.01]. Game-independent: nothing here knows
+Abalone or backgammon.
 
 **Parameters.** All of them live in one flat ``float64`` vector :attr:`ValueNetwork.theta`, in
 this order: ``W1[n_hidden, n_inputs]``, ``b1[n_hidden]``, ``W2[n_outputs, n_hidden]``,
@@ -23,7 +24,7 @@ the right sizes):
 * :func:`unpack` — the four parameter views of a flat vector (``dims`` below).
 
 ``dims`` is the int64 array ``[n_inputs, n_hidden, n_outputs, output_kind]`` (:attr:`ValueNetwork.dims`)
-with ``output_kind`` :data:`SIGMOID` (0) or :data:`LINEAR` (1).
+with ``output_kind`` :data:`SIGMOID` (0), :data:`LINEAR` (1) or :data:`TANH` (2).
 
 **File format** (:meth:`ValueNetwork.save`, :meth:`ValueNetwork.load`): one ``.npz`` file
 (numpy's zip of ``.npy`` arrays, read with ``allow_pickle=False``), written atomically, holding
@@ -55,6 +56,7 @@ from sumito.nn import (  # noqa: F401  (the kernels, re-exported for the learnin
     LINEAR,
     OUTPUT_KINDS,
     SIGMOID,
+    TANH,
     batch_values,
     forward,
     forward_all,
@@ -97,6 +99,13 @@ def _sigmoid_np(z: np.ndarray) -> np.ndarray:
     return np.where(z >= 0.0, 1.0, e) / (1.0 + e)
 
 
+def _output_np(z: np.ndarray, kind: int) -> np.ndarray:
+    """The output unit's activation (the kernels' ``_output``) on an array."""
+    if kind == SIGMOID:
+        return _sigmoid_np(z)
+    return np.tanh(z) if kind == TANH else z
+
+
 # ---------------------------------------------------------------------------------------------
 # the network
 
@@ -121,7 +130,7 @@ def _output_kind(output: Any) -> int:
 
 
 class ValueNetwork:
-    """inputs → ``n_hidden`` sigmoid units → ``n_outputs`` sigmoid (or linear) units.
+    """inputs → ``n_hidden`` sigmoid units → ``n_outputs`` sigmoid (or linear, or tanh) units.
 
     ``ValueNetwork(14, 40, rng)`` draws every weight and bias uniformly from
     ``[-init_range, init_range]`` (0.01, the paper's) with ``rng`` (a ``numpy.random.Generator``
@@ -305,7 +314,7 @@ class ValueNetwork:
         H = _sigmoid_np(z)
         out = H @ self._W2.T
         out += self._b2
-        return _sigmoid_np(out) if self.output_kind == SIGMOID else out
+        return _output_np(out, self.output_kind)
 
     def values(self, X: np.ndarray) -> np.ndarray:
         """The first output for every row of ``X``: ``[n]``; e.g. all afterstates of a position at once."""
@@ -315,7 +324,7 @@ class ValueNetwork:
         H = _sigmoid_np(z)
         out = H @ self._W2[0]
         out += self._b2[0]
-        return _sigmoid_np(out) if self.output_kind == SIGMOID else out
+        return _output_np(out, self.output_kind)
 
     def value(self, x: np.ndarray) -> float:
         """The first output for one input row (through the compiled kernel)."""

@@ -5,9 +5,13 @@ lab trained it (:mod:`sumito.learn.training` uses the same function)."""
 
 from __future__ import annotations
 
+import math
+from typing import Any
+
 import numpy as np
 
 from sumito.models.game import Afterstates
+from sumito.models.network import NetworkError
 
 CHOICES = ("value", "reward")  # how greedy play ranks afterstates (see move_scores)
 VIEWS = ("mover", "black")  # whose view a value takes: each mover's, or Black's for the whole game
@@ -38,3 +42,12 @@ def move_scores(
         return np.where(options.wins, reward_scale, gamma * values)
     gains = reward_scale * options.gains
     return np.where(options.wins, gains + reward_scale, gains + gamma * values)
+
+
+def recorded_reward_scale(metadata: dict[str, Any], source: str) -> float:
+    """What one marble (and the result) was worth while the network trained: its ``reward_scale``
+    metadata, 1 for networks saved before the scale was recorded (all were trained at 1)."""
+    scale = metadata.get("reward_scale", 1.0)
+    if isinstance(scale, bool) or not isinstance(scale, int | float) or not (math.isfinite(scale) and scale > 0):
+        raise NetworkError(f"{source}: metadata 'reward_scale' is {scale!r}, not a number above 0")
+    return float(scale)

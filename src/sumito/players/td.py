@@ -2,9 +2,10 @@
 
 By default (``choice=value``, the Abalearn paper's reading) it plays the move whose afterstate the
 network values most, and a move that wins outright; ``choice=reward`` adds the move's immediate
-reward (marbles pushed off) to γ times that value, so that any push outranks any quiet move. The
-network file says which encoding, γ, rewards and choice it was trained with (`sumito train` writes
-them); the choice it was trained with is the player's default. Repeat avoidance (a penalty on moves
+reward (marbles pushed off, each worth the ``reward_scale`` it was trained with) to γ times that value.
+The network file says which encoding, γ, rewards, reward scale and choice it was trained with
+(`sumito train` writes them); each is the player's default, and ``choice=`` and ``reward_scale=``
+override it. Repeat avoidance (a penalty on moves
 back into a position of the game) is off by default, as the paper's agents have none.
 """
 
@@ -18,12 +19,15 @@ from sumito.engine import Move, Position
 from sumito.models.abalone_encodings import ENCODINGS, MAX_MOVES, get_encoding
 from sumito.models.abalone_game import position_afterstates
 from sumito.models.network import ValueNetwork, network_path
-from sumito.models.policy import CHOICES, LEGACY_READINGS, VIEWS, move_scores
+from sumito.models.policy import CHOICES, LEGACY_READINGS, VIEWS, move_scores, recorded_reward_scale
 from sumito.players.base import Option, PlayerBase, PlayerKind, PlayerSpecError, register
 
 
 class TDPlayer(PlayerBase):
-    def __init__(self, net: str = "builtin", avoid_repeats: bool = False, choice: str | None = None) -> None:
+    def __init__(
+        self, net: str = "builtin", avoid_repeats: bool = False, choice: str | None = None,
+        reward_scale: float | None = None,
+    ) -> None:
         if not net:
             raise PlayerSpecError("td needs a network: td:net=PATH, or td for the built-in one")
         network = ValueNetwork.load(network_path(net))  # a NetworkError (one line) when the file is bad
@@ -47,10 +51,14 @@ class TDPlayer(PlayerBase):
         self.choice = trained if choice is None else choice
         if self.choice not in CHOICES:
             raise PlayerSpecError(f"td choice must be one of {', '.join(CHOICES)}, not {self.choice!r}")
+        # what a marble was worth in training
+        trained_scale = recorded_reward_scale(network.metadata, net)
+        self.reward_scale = float(trained_scale if reward_scale is None else reward_scale)  # (bounded as an option)
         self._out = np.empty((MAX_MOVES, network.n_inputs), dtype=np.float64)
         self.avoid_repeats = avoid_repeats
         self.name = "td" if net == "builtin" else f"td:net={net}"
         extras = ["avoid_repeats=yes"] * avoid_repeats + [f"choice={self.choice}"] * (self.choice != trained)
+        extras += [f"reward_scale={self.reward_scale:g}"] * (self.reward_scale != trained_scale)
         for extra in extras:
             self.name += ("," if ":" in self.name else ":") + extra
 
@@ -69,7 +77,7 @@ class TDPlayer(PlayerBase):
         values = self.network.values(options.inputs)
         if viewer and position.side_to_move == 2:
             values = -values
-        scores = move_scores(options, values, self.gamma, self.end_only, self.choice)
+        scores = move_scores(options, values, self.gamma, self.end_only, self.choice, self.reward_scale)
         if history and self.avoid_repeats:
             # a move back into a position of this game (same side to move) steers towards a draw
             # by repetition: worth less than any move that takes the game somewhere new
@@ -95,6 +103,8 @@ register(
             "avoid_repeats": Option(bool, False, "steer away from positions already seen in the game"),
             "choice": Option(str, None, "value (the afterstate's value, the paper) or reward (reward + gamma*value); "
                              "default: as the network was trained"),
+            "reward_scale": Option(float, None, "what a marble is worth beside the network's value (choice=reward); "
+                                   "default: as the network was trained", low=1e-6, high=1e6),
         },
         help="a trained value network, one ply, greedy",
     )
