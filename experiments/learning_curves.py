@@ -104,6 +104,25 @@ M2 = dict(PRESETS["method-II"])
 SELF0 = dict(encoding="abalearn3", regime="self", kappa=0.0)
 KAPPAS = (-1.0, -0.8, -0.3, 0.0)
 
+# the review's best point (Method I(a), a marble worth 0.1, the reward added when choosing) and the levels
+# that stage 1 of the reading search tries, one factor at a time
+SCREEN_BASE = dict(M1A, reward_scale=0.1, choice="reward")
+SCREEN_LEVELS: tuple[tuple[str, dict[str, Any]], ...] = (
+    ("base", {}),
+    ("Method I", dict(encoding="abalearn2")),
+    ("reward scale 1", dict(reward_scale=1.0)),
+    ("reward scale 0.03", dict(reward_scale=0.03)),
+    ("choice=value", dict(choice="value")),
+    ("linear output", dict(output="linear")),
+    ("tanh output", dict(output="tanh")),
+    ("no epsilon", dict(epsilon=0.0)),
+    ("epsilon floor 0.05", dict(epsilon_min=0.05)),
+    ("training cap 1000 plies", dict(max_plies=1000)),
+    ("10 hidden units", dict(hidden=10)),
+)
+# the benchmark under each reading: one or two plies, a pushed-off marble at distance 12 (ours) or 0
+BENCHMARKS = tuple(f"heuristic:depth={d},ties=random{off}" for d in (1, 2) for off in ("", ",off=0"))
+
 EXPERIMENTS: dict[str, Experiment] = {
     "table2": Experiment(
         "Abalearn Table 2: Method I vs Method I(a), win rate against the heuristic player",
@@ -176,6 +195,17 @@ EXPERIMENTS: dict[str, Experiment] = {
         (1000, 3000),
         seeds=2,
         opponents=("heuristic:depth=1,ties=random",),
+    ),
+    # The reading search (issue 26; docs/reproductions.md, "The reading search"), written down before it
+    # was run. Stage 1 screens one factor at a time from the review's best point; every network is tested
+    # against the benchmark under both its readings (depth 1 and 2, a pushed-off marble at distance 12 or 0)
+    "readings-screen": Experiment(
+        "The reading search, stage 1: one factor at a time from Method I(a), reward scale 0.1, choice=reward",
+        tuple(Arm(label, dict(SCREEN_BASE, **options)) for label, options in SCREEN_LEVELS),
+        (500, 3000),
+        seeds=4,
+        opponents=BENCHMARKS,
+        paper={label: (0.68, 0.79) for label, _ in SCREEN_LEVELS} | {"Method I": (0.48, 0.71)},
     ),
     "wiering-regimes": Experiment(
         "Wiering's regimes on Abalone: where the training games come from",
