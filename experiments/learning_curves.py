@@ -120,6 +120,28 @@ SCREEN_LEVELS: tuple[tuple[str, dict[str, Any]], ...] = (
     ("training cap 1000 plies", dict(max_plies=1000)),
     ("10 hidden units", dict(hidden=10)),
 )
+# stage 2 of the reading search: every combination of the levels of the factors that stage 1 found to
+# matter (the rule in docs/reproductions.md), for both of Table 2's methods
+# (stage 1 found: output, reward scale, choice and hidden units matter; ε and the training cap do not)
+GRID_FACTORS: tuple[tuple[tuple[str, dict[str, Any]], ...], ...] = (
+    (("tanh output", dict(output="tanh")), ("linear output", dict(output="linear")), ("sigmoid", {})),
+    (("scale 0.1", {}), ("scale 0.03", dict(reward_scale=0.03)), ("scale 1", dict(reward_scale=1.0))),
+    (("choice=reward", {}), ("choice=value", dict(choice="value"))),
+    (("40 hidden", {}), ("10 hidden", dict(hidden=10))),
+)
+TABLE2 = {"Method I": (0.48, 0.52, 0.54, 0.71), "Method I(a)": (0.68, 0.72, 0.76, 0.79)}
+
+
+def grid_arms() -> tuple[Arm, ...]:
+    """One arm a method and combination of levels, labelled ``METHOD | level, level, ...``."""
+    combos: list[tuple[str, dict[str, Any]]] = [("", {})]
+    for levels in GRID_FACTORS:
+        combos = [(f"{label}, {name}" if label else name, {**options, **more})
+                  for label, options in combos for name, more in levels]
+    return tuple(Arm(f"{method} | {label or 'base'}", dict(SCREEN_BASE, **preset, **options))
+                 for label, options in combos for method, preset in (("Method I", M1), ("Method I(a)", M1A)))
+
+
 # the benchmark under each reading: one or two plies, a pushed-off marble at distance 12 (ours) or 0
 BENCHMARKS = tuple(f"heuristic:depth={d},ties=random{off}" for d in (1, 2) for off in ("", ",off=0"))
 
@@ -206,6 +228,15 @@ EXPERIMENTS: dict[str, Experiment] = {
         seeds=4,
         opponents=BENCHMARKS,
         paper={label: (0.68, 0.79) for label, _ in SCREEN_LEVELS} | {"Method I": (0.48, 0.71)},
+    ),
+    "readings-grid": Experiment(
+        "The reading search, stage 2: Methods I and I(a) under every combination of the factors that mattered",
+        grid_arms(),
+        (500, 1000, 2000, 3000),
+        seeds=4,
+        # the one-ply benchmark first (both readings of `off`); the two-ply one after (docs/reproductions.md)
+        opponents=BENCHMARKS[:2],
+        paper={arm.label: TABLE2[arm.label.split(" | ")[0]] for arm in grid_arms()},
     ),
     "wiering-regimes": Experiment(
         "Wiering's regimes on Abalone: where the training games come from",
@@ -422,6 +453,58 @@ def summarize(name: str, rows: list[dict[str, Any]], experiment: Experiment | No
     _plot(name, cells, arms, games, experiment, args, x_label, title)
 
 
+def screen_table(rows: list[dict[str, Any]], base: str = "base") -> None:
+    """Stage 1's rule (docs/reproductions.md): at the last checkpoint, against each benchmark reading, does
+    an arm's outright win rate lie outside the base point's 95% interval, or the base's outside the arm's?"""
+    last = max(int(r["games"]) for r in rows)
+    cells: dict[tuple[str, str], list[dict[str, Any]]] = defaultdict(list)
+    for r in rows:
+        if int(r["games"]) == last:
+            cells[(r["arm"], r["opponent"])].append(r)
+    opponents = list(dict.fromkeys(r["opponent"] for r in rows))
+    arms = list(dict.fromkeys(r["arm"] for r in rows))
+    print(f"\nAt {last} training games: won outright (95% interval); * = differs from the {base} point by the rule\n")
+    print("| arm | " + " | ".join(opponents) + " | goes on |")
+    print("|---|" + "---|" * (len(opponents) + 1))
+    for arm in arms:
+        texts, differs = [], False
+        for opponent in opponents:
+            rate, low, high = win_rate(cells[(arm, opponent)])
+            b_rate, b_low, b_high = win_rate(cells[(base, opponent)])
+            star = arm != base and (not b_low <= rate <= b_high or not low <= b_rate <= high)
+            differs |= star
+            texts.append(f"{rate:.1%} ({low:.1%}–{high:.1%}){' *' if star else ''}")
+        print(f"| {arm} | " + " | ".join(texts) + f" | {'yes' if differs else 'no' if arm != base else '—'} |")
+
+
+def grid_table(rows: list[dict[str, Any]], experiment: Experiment) -> None:
+    """Stage 2's rule: for each training reading with each benchmark reading, the distance of our Table 2
+    (both methods, every checkpoint) from the paper's, as a sum of squared differences of the outright win
+    rates; the least is the default."""
+    cells: dict[tuple[str, str, str, int], list[dict[str, Any]]] = defaultdict(list)
+    for r in rows:
+        method, reading = r["arm"].split(" | ")
+        cells[(reading, r["opponent"], method, int(r["games"]))].append(r)
+    scored = []
+    for reading, opponent in dict.fromkeys((k[0], k[1]) for k in cells):
+        parts, distance = [], 0.0
+        for method, paper in TABLE2.items():
+            rates = []
+            for g, published in zip(experiment.checkpoints, paper):
+                rate = win_rate(cells[(reading, opponent, method, g)])[0] if cells[(reading, opponent, method, g)] \
+                    else float("nan")
+                distance += (rate - published) ** 2
+                rates.append(f"{rate:.0%}")
+            parts.append(" → ".join(rates))
+        scored.append((distance, reading, opponent, parts))
+    print("\nDistance from the paper's Table 2 (sum of squared differences of the outright win rates over both "
+          "methods and four checkpoints; the least is the default)\n")
+    print("| training reading | benchmark | Method I (500 → 3,000) | Method I(a) | distance |")
+    print("|---|---|---|---|---|")
+    for distance, reading, opponent, parts in sorted(scored, key=lambda t: (np.isnan(t[0]), t[0])):
+        print(f"| {reading} | {opponent} | {parts[0]} | {parts[1]} | {distance:.3f} |")
+
+
 def _plot(name, cells, arms, games, experiment, args, x_label, title) -> None:
     import matplotlib
 
@@ -500,6 +583,10 @@ def main(argv: list[str] | None = None) -> int:
     rows = [row for rows in _map(run_arm, jobs, args.executor) for row in rows]
     print(f"\n{len(jobs)} runs in {time.perf_counter() - t0:.0f} s", file=sys.stderr)
     summarize(args.experiment, rows, exp, args)
+    if args.experiment == "readings-screen":
+        screen_table(rows)
+    if args.experiment == "readings-grid":
+        grid_table(rows, exp)
     return 0
 
 
