@@ -16,7 +16,7 @@ import pytest
 
 from sumito.arena.executor import make_executor
 from sumito.arena.match import ArenaSettings, play_game, schedule, summarize_pair
-from sumito.engine import SumitoError
+from sumito.engine import Position, SumitoError
 from sumito.models.abalone_encodings import ABALEARN2_INPUTS
 from sumito.models.learned import network_params
 from sumito.models.network import ValueNetwork
@@ -112,6 +112,19 @@ def test_td_plays_a_network_at_the_reward_scale_it_was_trained_with(tmp_path):
     assert pos.play(unscaled.choose(pos)).lost == (0, 1) and unscaled.name.endswith(",reward_scale=1")
     # inside a search (engine:net=), a marble on the board counts what it counted in training
     assert network_params(str(path), 5, 14, 6)[8] == 0.1
+
+
+def test_td_breaks_ties_at_random_when_asked_and_by_generation_order_otherwise(tmp_path):
+    # Abalearn 2 counts marbles by region: many quiet moves of the start give the very same inputs
+    path = tmp_path / "quiet.npz"
+    quiet_lover().save(path)
+    pos = Position.start("standard")
+    first = {make_player(f"td:net={path},seed={k}").choose(pos) for k in range(12)}
+    assert len(first) == 1
+    chosen = {make_player(f"td:net={path},ties=random,seed={k}").choose(pos) for k in range(12)}
+    assert len(chosen) > 1 and first < set(pos.legal_moves())
+    again = {make_player(f"td:net={path},ties=random,seed={k}").choose(pos) for k in range(12)}
+    assert again == chosen  # seeded
 
 
 def test_training_records_its_reward_scale_and_a_bad_one_is_refused(tmp_path):

@@ -5,8 +5,10 @@ network values most, and a move that wins outright; ``choice=reward`` adds the m
 reward (marbles pushed off, each worth the ``reward_scale`` it was trained with) to γ times that value.
 The network file says which encoding, γ, rewards, reward scale and choice it was trained with
 (`sumito train` writes them); each is the player's default, and ``choice=`` and ``reward_scale=``
-override it. Repeat avoidance (a penalty on moves
-back into a position of the game) is off by default, as the paper's agents have none.
+override it. ``ties=random`` (seeded) plays a random one of the equally best moves, where the first
+would always be played: the Abalearn encodings give many afterstates the very same inputs. Repeat
+avoidance (a penalty on moves back into a position of the game) is off by default, as the paper's
+agents have none.
 """
 
 from __future__ import annotations
@@ -21,12 +23,13 @@ from sumito.models.abalone_game import position_afterstates
 from sumito.models.network import ValueNetwork, network_path
 from sumito.models.policy import CHOICES, LEGACY_READINGS, VIEWS, move_scores, recorded_reward_scale
 from sumito.players.base import Option, PlayerBase, PlayerKind, PlayerSpecError, register
+from sumito.players.heuristic import TIE_OPTIONS, TIES
 
 
 class TDPlayer(PlayerBase):
     def __init__(
         self, net: str = "builtin", avoid_repeats: bool = False, choice: str | None = None,
-        reward_scale: float | None = None,
+        reward_scale: float | None = None, ties: str = "first", seed: int | None = None,
     ) -> None:
         if not net:
             raise PlayerSpecError("td needs a network: td:net=PATH, or td for the built-in one")
@@ -56,9 +59,14 @@ class TDPlayer(PlayerBase):
         self.reward_scale = float(trained_scale if reward_scale is None else reward_scale)  # (bounded as an option)
         self._out = np.empty((MAX_MOVES, network.n_inputs), dtype=np.float64)
         self.avoid_repeats = avoid_repeats
+        if ties not in TIES:
+            raise PlayerSpecError(f"td ties must be first or random, not {ties!r}")
+        self.ties = ties
+        self.rng = np.random.default_rng(seed)
         self.name = "td" if net == "builtin" else f"td:net={net}"
         extras = ["avoid_repeats=yes"] * avoid_repeats + [f"choice={self.choice}"] * (self.choice != trained)
         extras += [f"reward_scale={self.reward_scale:g}"] * (self.reward_scale != trained_scale)
+        extras += ["ties=random"] * (ties == "random")
         for extra in extras:
             self.name += ("," if ":" in self.name else ":") + extra
 
@@ -87,6 +95,9 @@ class TDPlayer(PlayerBase):
             fresh = scores[~seen]
             if fresh.size:
                 scores = np.where(seen, np.minimum(scores, fresh.min()) - REPEAT_PENALTY, scores)
+        if self.ties == "random":  # coarse encodings give many afterstates the very same inputs, hence value
+            best = np.flatnonzero(scores == scores.max())
+            return Move(int(options.moves[int(best[self.rng.integers(len(best))])]), position.variant.side)
         return Move(int(options.moves[int(np.argmax(scores))]), position.variant.side)
 
 
@@ -101,6 +112,7 @@ register(
             "net": Option(str, "builtin", "a network file (.npz) from `sumito train`; default: the shipped one",
                           path=True),
             "avoid_repeats": Option(bool, False, "steer away from positions already seen in the game"),
+            **TIE_OPTIONS,
             "choice": Option(str, None, "value (the afterstate's value, the paper) or reward (reward + gamma*value); "
                              "default: as the network was trained"),
             "reward_scale": Option(float, None, "what a marble is worth beside the network's value (choice=reward); "
