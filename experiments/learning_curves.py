@@ -298,7 +298,7 @@ def run_arm(
     name, arm, seed, base, checkpoints, folder, opponents, eval_games, player = job
     done = folder / "rows.csv"
     if done.exists():
-        return read_rows(done)
+        return _test_saved(name, arm, seed, folder, checkpoints, opponents, eval_games, player)
     folder.mkdir(parents=True, exist_ok=True)
     config = TrainingConfig(**{**base, **arm.options, "seed": seed})
     trainer = make_trainer(config)
@@ -329,6 +329,27 @@ def run_arm(
     state.unlink(missing_ok=True)
     partial.unlink(missing_ok=True)
     return read_rows(done)  # as text, like a finished run's
+
+
+def _test_saved(name: str, arm: Arm, seed: int, folder: Path, checkpoints: Sequence[int], opponents: Sequence[str],
+                eval_games: int, player: str) -> list[dict[str, Any]]:
+    """A finished run's rows, with the tests of opponents it has not met yet played by its saved networks
+    (``net-G.npz``) and added, one opponent and checkpoint at a time (atomically, so a kill loses one)."""
+    done = folder / "rows.csv"
+    rows = read_rows(done)
+    for target in checkpoints:
+        met = {r["opponent"] for r in rows if int(r["games"]) == target}
+        for opponent in opponents:
+            if opponent in met or not (folder / f"net-{target}.npz").exists():
+                continue
+            result = evaluate(folder / f"net-{target}.npz", opponent, eval_games, derive_seed(seed, target), player)
+            seconds = next(r["train_seconds"] for r in rows if int(r["games"]) == target)
+            rows.append(dict(arm=arm.label, seed=seed, games=target, opponent=opponent, train_seconds=seconds,
+                             **result))
+            write_rows(done, rows)
+            print(f"{name}: {arm.label}, seed {seed}, {target} games, against {opponent} (saved network): won "
+                  f"{result['wins']} of {eval_games} outright, {result['draws']} drawn", flush=True)
+    return read_rows(done)
 
 
 def write_rows(path: Path, rows: list[dict[str, Any]]) -> None:
@@ -546,6 +567,8 @@ def main(argv: list[str] | None = None) -> int:
                         help="test games per run and checkpoint (default: the experiment's; fig2: 500)")
     parser.add_argument("--opponent", action="append", default=None,
                         help="a test opponent (repeatable; default: the experiment's, else heuristic at 1 and 2 plies)")
+    parser.add_argument("--arm", action="append", default=None, metavar="TEXT",
+                        help="only the arms whose label contains TEXT (repeatable; default: every arm)")
     parser.add_argument("--workers", type=int, default=None,
                         help="runs trained at once (default 2; with --backend ray, all the Ray cluster's CPUs)")
     add_backend_args(parser, "the runs")
@@ -578,7 +601,10 @@ def main(argv: list[str] | None = None) -> int:
     base = Path(args.out) / args.experiment
     jobs = [(args.experiment, arm, seed, exp.base, exp.checkpoints, base / f"{_slug(arm.label)}-s{seed}",
              tuple(args.opponent or exp.opponents or DEFAULT_OPPONENTS), args.eval_games, exp.player)
-            for arm in exp.arms for seed in seeds]
+            for arm in exp.arms for seed in seeds
+            if not args.arm or any(text in arm.label for text in args.arm)]
+    if not jobs:
+        parser.error(f"no arm of {args.experiment} matches --arm {' / '.join(args.arm)}")
     t0 = time.perf_counter()
     rows = [row for rows in _map(run_arm, jobs, args.executor) for row in rows]
     print(f"\n{len(jobs)} runs in {time.perf_counter() - t0:.0f} s", file=sys.stderr)
