@@ -535,6 +535,9 @@ def grid_table(rows: list[dict[str, Any]], experiment: Experiment) -> None:
 
 
 def _plot(name, cells, arms, games, experiment, args, x_label, title) -> None:
+    if len(arms) > 30:  # a legend of that many lines says nothing: the table does
+        print(f"no plot: {len(arms)} lines are too many for one figure")
+        return
     import matplotlib
 
     matplotlib.use("Agg")
@@ -584,6 +587,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--epsilon-min", type=float, default=0.0,
                         help="fig2 only: a floor under epsilon (the paper's Method I has none)")
     parser.add_argument("--plot", default=None, help="the plot file (default docs/img/EXPERIMENT.png)")
+    parser.add_argument("--report-only", action="store_true",
+                        help="tables and plot of the runs finished so far; nothing is trained or played")
     args = parser.parse_args(argv)
     if args.list or not args.experiment:
         for key, exp in EXPERIMENTS.items():
@@ -614,8 +619,16 @@ def main(argv: list[str] | None = None) -> int:
     if not jobs:
         parser.error(f"no arm of {args.experiment} matches --arm {' / '.join(args.arm)}")
     t0 = time.perf_counter()
-    rows = [row for rows in _map(run_arm, jobs, args.executor) for row in rows]
-    print(f"\n{len(jobs)} runs in {time.perf_counter() - t0:.0f} s", file=sys.stderr)
+    if args.report_only:
+        finished = [job[5] / "rows.csv" for job in jobs if (job[5] / "rows.csv").exists()]
+        print(f"{len(finished)} of {len(jobs)} runs finished", file=sys.stderr)
+        rows = [row for path in finished for row in read_rows(path)]
+        if not rows:
+            parser.error(f"no finished run of {args.experiment} in {base}")
+    else:
+        rows = [row for rows in _map(run_arm, jobs, args.executor) for row in rows]
+    if not args.report_only:
+        print(f"\n{len(jobs)} runs in {time.perf_counter() - t0:.0f} s", file=sys.stderr)
     summarize(args.experiment, rows, exp, args)
     if args.experiment == "readings-screen":
         screen_table(rows)
