@@ -469,7 +469,8 @@ def summarize(name: str, rows: list[dict[str, Any]], experiment: Experiment | No
             paper_arm = group[0]["arm"]
             if paper_arm in paper and experiment and g in experiment.checkpoints:
                 published = f"{paper[paper_arm][experiment.checkpoints.index(g)]:.0%}"
-            print(f"| {arm} | {g} | {len(group)} × {n // len(group)} | **{rate:.1%}** ({low:.1%}–{high:.1%}) | "
+            cell = arm.replace("|", "\\|")  # a grid arm's label holds a bar: escaped in a Markdown table
+            print(f"| {cell} | {g} | {len(group)} × {n // len(group)} | **{rate:.1%}** ({low:.1%}–{high:.1%}) | "
                   f"{published} | {total['draws'] / n:.0%} | {total['m_wins'] / n:.0%} | "
                   f"{total['marbles_won']}:{total['marbles_lost']} |")
     seeds = sorted({int(r["seed"]) for r in rows})
