@@ -347,7 +347,7 @@ def _test_saved(name: str, arm: Arm, seed: int, folder: Path, checkpoints: Seque
     for target in checkpoints:
         met = {r["opponent"] for r in rows if int(r["games"]) == target}
         for opponent in opponents:
-            if opponent in met or not (folder / f"net-{target}.npz").exists():
+            if opponent in met:
                 continue
             result = evaluate(folder / f"net-{target}.npz", opponent, eval_games, derive_seed(seed, target), player)
             seconds = next(r["train_seconds"] for r in rows if int(r["games"]) == target)
@@ -521,8 +521,8 @@ def grid_table(rows: list[dict[str, Any]], experiment: Experiment) -> None:
         for method, paper in TABLE2.items():
             rates = []
             for g, published in zip(experiment.checkpoints, paper):
-                rate = win_rate(cells[(reading, opponent, method, g)])[0] if cells[(reading, opponent, method, g)] \
-                    else float("nan")
+                group = cells[(reading, opponent, method, g)]
+                rate = win_rate(group)[0] if group else float("nan")
                 distance += (rate - published) ** 2
                 rates.append(f"{rate:.0%}")
             parts.append(" → ".join(rates))
@@ -628,7 +628,6 @@ def main(argv: list[str] | None = None) -> int:
             parser.error(f"no finished run of {args.experiment} in {base}")
     else:
         rows = [row for rows in _map(run_arm, jobs, args.executor) for row in rows]
-    if not args.report_only:
         print(f"\n{len(jobs)} runs in {time.perf_counter() - t0:.0f} s", file=sys.stderr)
     summarize(args.experiment, rows, exp, args)
     if args.experiment == "readings-screen":
