@@ -10,8 +10,7 @@ Experiments (``--list`` prints them):
 - ``fig2``: Abalearn Figure 2, networks sampled along a Method I run against Net 10, Net 250
   and Net 2750 of the same run;
 - ``fig3``: Abalearn Figure 3, training against `random`, against a minimax player, by self-play;
-- ``fig4``: Abalearn Figure 4, self-play with κ ∈ {−1, −0.8, −0.3, 0} (the paper's sigmoid
-  output; and, ours, a linear output that can represent negative returns);
+- ``fig4``: Abalearn Figure 4, self-play with κ ∈ {−1, −0.8, −0.3, 0};
 - ``wiering-regimes``: Wiering's self-play / playing the expert / observing the expert, and
   learning from the expert network's evaluations;
 - ``wiering-lambda``: Wiering's λ sweep {0, 0.2, 0.4, 0.6, 0.8, 1}, self-play;
@@ -19,8 +18,12 @@ Experiments (``--list`` prints them):
   ``engine:net=…,depth=3``.
 
 Each (arm, seed) is one training run (TD(λ), α = 0.1, γ = 0.9, λ = 0.7, ε from 0.9 decaying by
-0.99 a game, moves chosen by the network's value alone, traces decaying by λ as in the paper's
-eq. 5, training games tied at 200 plies or 20 repetitions, unless the arm says otherwise). At each
+0.99 a game, traces decaying by λ as in the paper's eq. 5, training games tied at 200 plies or 20
+repetitions, and the reading the reading search chose: a linear output, ±1 a marble, moves chosen
+by reward + γ·value, 10 hidden units; unless the arm says otherwise). The reading search's own
+stages, the older hypotheses and the Wiering experiments keep the reading before it
+(``OLD_READING``: sigmoid output, moves chosen by value alone, 40 hidden units), so that their
+commands still give the tables they documented. At each
 checkpoint its network plays each ``--opponent`` (default: the experiment's, else the paper's
 benchmark ``heuristic`` at 1 and at 2 plies, with seeded random tie-breaks) in arena games from
 random 2-ply openings, colours
@@ -49,11 +52,12 @@ import argparse
 import contextlib
 import csv
 import io
+import json
 import sys
 import time
 from collections import defaultdict
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -98,6 +102,10 @@ class Experiment:
     player: str = "td:net={net}"  # how a network is tested (a player spec; {net}: its file)
 
 
+# the reading before the reading search (issue 26): the paper's sigmoid output, moves chosen by value alone,
+# 40 hidden units (ours). The search's stages and the older hypotheses keep it, so that their commands give
+# the rows committed and the tables in docs/reproductions.md; the paper's experiments run under the default
+OLD_READING = dict(output="sigmoid", choice="value", hidden=40)
 M1 = dict(PRESETS["method-I"])
 M1A = dict(PRESETS["method-Ia"])
 M2 = dict(PRESETS["method-II"])
@@ -106,7 +114,7 @@ KAPPAS = (-1.0, -0.8, -0.3, 0.0)
 
 # the review's best point (Method I(a), a marble worth 0.1, the reward added when choosing) and the levels
 # that stage 1 of the reading search tries, one factor at a time
-SCREEN_BASE = dict(M1A, reward_scale=0.1, choice="reward")
+SCREEN_BASE = dict(M1A, **OLD_READING, reward_scale=0.1) | dict(choice="reward")
 SCREEN_LEVELS: tuple[tuple[str, dict[str, Any]], ...] = (
     ("base", {}),
     ("Method I", dict(encoding="abalearn2")),
@@ -159,6 +167,7 @@ EXPERIMENTS: dict[str, Experiment] = {
         (500, 1000, 2000, 3000),
         paper={"Method I": (0.48, 0.52, 0.54, 0.71), "Method I(a)": (0.68, 0.72, 0.76, 0.79)},
         opponents=("heuristic:depth=1,ties=random",),
+        base=OLD_READING,
     ),
     "fig3": Experiment(
         "Abalearn Figure 3: training against random, a minimax player, or itself",
@@ -201,6 +210,7 @@ EXPERIMENTS: dict[str, Experiment] = {
         (1000, 2000),
         seeds=2,
         opponents=("heuristic:depth=1,ties=random",),
+        base=OLD_READING,
     ),
     "method-readings": Experiment(
         "Method I and I(a) under other readings of the paper",
@@ -217,6 +227,7 @@ EXPERIMENTS: dict[str, Experiment] = {
         (1000, 3000),
         seeds=2,
         opponents=("heuristic:depth=1,ties=random",),
+        base=OLD_READING,
     ),
     # The reading search (issue 26; docs/reproductions.md, "The reading search"), written down before it
     # was run. Stage 1 screens one factor at a time from the review's best point; every network is tested
@@ -250,7 +261,7 @@ EXPERIMENTS: dict[str, Experiment] = {
                 dict(SELF0, regime="observe", opponent="td", targets=str(network_path("builtin")))),
         ),
         (250, 500, 1000, 2000),
-        base=dict(opening_plies=4),
+        base=dict(OLD_READING, opening_plies=4),
         seeds=3,
     ),
     "wiering-lambda": Experiment(
@@ -258,6 +269,7 @@ EXPERIMENTS: dict[str, Experiment] = {
         tuple(Arm(f"lambda={lam:g}", dict(SELF0, lam=lam)) for lam in (0.0, 0.2, 0.4, 0.6, 0.8, 1.0)),
         (250, 1000, 2000),
         seeds=3,
+        base=OLD_READING,
     ),
     "tdleaf": Experiment(
         "TD-Leaf(lambda) against TD(lambda): self-play, kappa = 0, tested in a 3-ply search",
@@ -266,6 +278,7 @@ EXPERIMENTS: dict[str, Experiment] = {
         seeds=2,
         eval_games=50,
         player="engine:net={net},depth=3",
+        base=OLD_READING,
     ),
 }
 # the paper's heuristic player at 1 and 2 plies (it gives no depth): see docs/reproductions.md
@@ -296,6 +309,8 @@ def run_arm(
     """Train one (arm, seed) to each checkpoint and test it there. After each checkpoint the
     trainer and the rows so far are saved (atomically), so that a killed run resumes there."""
     name, arm, seed, base, checkpoints, folder, opponents, eval_games, player = job
+    config = TrainingConfig(**{**base, **arm.options, "seed": seed})
+    _check_config(folder, config)
     done = folder / "rows.csv"
     if done.exists():
         if all((folder / f"net-{g}.npz").exists() for g in checkpoints):
@@ -307,7 +322,7 @@ def run_arm(
         # (the same seed gives the same networks and the same games)
         done.unlink()
     folder.mkdir(parents=True, exist_ok=True)
-    config = TrainingConfig(**{**base, **arm.options, "seed": seed})
+    atomic_write_text(folder / "config.json", json.dumps(_comparable(config), sort_keys=True, indent=1))
     trainer = make_trainer(config)
     partial, state = folder / "rows-partial.csv", folder / "trainer.npz"
     rows: list[dict[str, Any]] = []
@@ -336,6 +351,33 @@ def run_arm(
     state.unlink(missing_ok=True)
     partial.unlink(missing_ok=True)
     return read_rows(done)  # as text, like a finished run's
+
+
+def _comparable(config: TrainingConfig) -> dict[str, Any]:
+    """A run's configuration as it is kept in its folder (an expert network as its file name only, so that a
+    folder copied to another machine still matches)."""
+    fields = asdict(config)
+    if fields["targets"] != "own":
+        fields["targets"] = Path(fields["targets"]).name
+    return fields
+
+
+def _check_config(folder: Path, config: TrainingConfig) -> None:
+    """Refuse a run folder trained under another configuration (e.g. before a default changed): its rows
+    would be reported as this arm's. Folders without ``config.json`` (rows committed alone) are taken as
+    they are."""
+    kept = folder / "config.json"
+    if not kept.exists():
+        return
+    try:
+        old = json.loads(kept.read_text())
+    except (OSError, ValueError) as exc:
+        raise SumitoError(f"{kept}: not a run configuration ({exc})") from None
+    new = _comparable(config)
+    changed = [f"{k}: {old.get(k)!r} -> {v!r}" for k, v in new.items() if old.get(k) != v]
+    if changed:
+        raise SumitoError(f"{folder} was trained under another configuration ({'; '.join(changed[:3])}); "
+                          "remove it or use another --out")
 
 
 def _test_saved(name: str, arm: Arm, seed: int, folder: Path, checkpoints: Sequence[int], opponents: Sequence[str],
@@ -506,33 +548,62 @@ def screen_table(rows: list[dict[str, Any]], base: str = "base") -> None:
         print(f"| {arm} | " + " | ".join(texts) + f" | {'yes' if differs else 'no' if arm != base else '—'} |")
 
 
-def grid_table(rows: list[dict[str, Any]], experiment: Experiment) -> None:
+def _seed_rates(group: list[dict[str, Any]], checkpoints: Sequence[int]) -> np.ndarray:
+    """Wins and games of each run (seed) at each checkpoint: an array (runs, checkpoints, 2)."""
+    by_seed: dict[str, dict[int, tuple[int, int]]] = defaultdict(dict)
+    for r in group:
+        by_seed[r["seed"]][int(r["games"])] = (int(r["wins"]), int(r["eval_games"]))
+    return np.array([[by_seed[s].get(g, (0, 0)) for g in checkpoints] for s in sorted(by_seed)], dtype=float)
+
+
+def table2_distance(runs: dict[str, np.ndarray], rng: np.random.Generator | None = None,
+                    resamples: int = 2000) -> tuple[float, float, float]:
+    """The distance of a Table 2 from the paper's (sum over both methods and the checkpoints of the squared
+    difference of the pooled outright win rates) and its 95% bootstrap interval, the runs of each method
+    resampled with replacement. ``runs``: each method's (runs, checkpoints, 2) wins and games."""
+
+    def distance(chosen: dict[str, np.ndarray]) -> float:
+        total = 0.0
+        for method, paper in TABLE2.items():
+            wins, games = chosen[method].sum(axis=0).T
+            total += float((((wins / games) - np.array(paper)) ** 2).sum())
+        return total
+
+    point = distance(runs)
+    rng = rng or np.random.default_rng(2026)
+    draws = [distance({m: a[rng.integers(0, len(a), len(a))] for m, a in runs.items()}) for _ in range(resamples)]
+    low, high = np.percentile(draws, [2.5, 97.5])
+    return point, float(low), float(high)
+
+
+def grid_distances(rows: list[dict[str, Any]], checkpoints: Sequence[int]) -> list[tuple]:
     """Stage 2's rule: for each training reading with each benchmark reading, the distance of our Table 2
-    (both methods, every checkpoint) from the paper's, as a sum of squared differences of the outright win
-    rates; the least is the default."""
-    cells: dict[tuple[str, str, str, int], list[dict[str, Any]]] = defaultdict(list)
+    (both methods, every checkpoint) from the paper's, with its 95% bootstrap interval over the runs, least
+    first: ``(distance, low, high, reading, benchmark, rates of each method, runs a method)``."""
+    cells: dict[tuple[str, str, str], list[dict[str, Any]]] = defaultdict(list)
     for r in rows:
         method, reading = r["arm"].split(" | ")
-        cells[(reading, r["opponent"], method, int(r["games"]))].append(r)
+        cells[(reading, r["opponent"], method)].append(r)
     scored = []
     for reading, opponent in dict.fromkeys((k[0], k[1]) for k in cells):
-        parts, distance = [], 0.0
-        runs = min(len(cells[(reading, opponent, m, g)]) for m in TABLE2 for g in experiment.checkpoints)
-        for method, paper in TABLE2.items():
-            rates = []
-            for g, published in zip(experiment.checkpoints, paper):
-                group = cells[(reading, opponent, method, g)]
-                rate = win_rate(group)[0] if group else float("nan")
-                distance += (rate - published) ** 2
-                rates.append(f"{rate:.0%}")
-            parts.append(" → ".join(rates))
-        scored.append((distance, reading, opponent, parts, runs))
+        runs = {m: _seed_rates(cells[(reading, opponent, m)], checkpoints) for m in TABLE2}
+        if any(len(a) == 0 or (a[:, :, 1] == 0).any() for a in runs.values()):
+            continue  # an unfinished cell has no distance yet
+        distance, low, high = table2_distance(runs)
+        parts = [" → ".join(f"{w / n:.0%}" for w, n in runs[m].sum(axis=0)) for m in TABLE2]
+        scored.append((distance, low, high, reading, opponent, parts, min(len(a) for a in runs.values())))
+    return sorted(scored)
+
+
+def grid_table(rows: list[dict[str, Any]], experiment: Experiment) -> None:
+    """The distance table of :func:`grid_distances`, in Markdown."""
     print("\nDistance from the paper's Table 2 (sum of squared differences of the outright win rates over both "
-          "methods and four checkpoints; the least is the default)\n")
-    print("| training reading | benchmark | runs a method | Method I (500 → 3,000) | Method I(a) | distance |")
+          "methods and four checkpoints; the least is the default; 95% interval: the runs resampled)\n")
+    print("| training reading | benchmark | runs a method | Method I (500 → 3,000) | Method I(a) | distance "
+          "(95% interval) |")
     print("|---|---|---|---|---|---|")
-    for distance, reading, opponent, parts, runs in sorted(scored, key=lambda t: (np.isnan(t[0]), t[0])):
-        print(f"| {reading} | {opponent} | {runs} | {parts[0]} | {parts[1]} | {distance:.3f} |")
+    for distance, low, high, reading, opponent, parts, runs in grid_distances(rows, experiment.checkpoints):
+        print(f"| {reading} | {opponent} | {runs} | {parts[0]} | {parts[1]} | {distance:.3f} ({low:.3f}–{high:.3f}) |")
 
 
 def _plot(name, cells, arms, games, experiment, args, x_label, title) -> None:

@@ -37,7 +37,7 @@ from sumito.stopping import run_main
 
 DATA = Path(__file__).resolve().parent.parent / "src" / "sumito" / "data"
 RECIPE = dict(PRESETS["method-II"], kappa=0.0, credit="afterstate")
-TDLEAF_RECIPE = dict(encoding="abalearn3", regime="self", kappa=0.0, search_depth=3)
+TDLEAF_RECIPE = dict(encoding="abalearn3", regime="self", kappa=0.0, search_depth=3, output="sigmoid", hidden=40)
 
 
 def main() -> None:

@@ -126,3 +126,44 @@ def test_alphalone_tables_resume_after_a_kill_with_the_same_tables(tmp_path, mon
 
     killed, uninterrupted = str(tmp_path / "killed"), str(tmp_path / "whole")
     assert tables(resumed).replace(killed, "OUT") == tables(whole).replace(uninterrupted, "OUT")
+
+
+def test_a_run_folder_trained_under_another_configuration_is_refused(tmp_path):
+    folder = tmp_path / "run"
+    lc.run_arm(job(folder))
+    assert (folder / "config.json").exists()
+    name, arm, *rest = job(folder)
+    other = lc.Arm("tiny", dict(arm.options, output="sigmoid"))
+    with pytest.raises(lc.SumitoError, match="trained under another configuration.*output"):
+        lc.run_arm((name, other, *rest))
+
+
+def test_table2_distance_is_zero_at_the_papers_numbers_and_grows_away_from_them():
+    def runs(rates):
+        return np.array([[(round(100 * r), 100) for r in rates]] * 4, dtype=float)
+
+    at_paper = {m: runs(p) for m, p in lc.TABLE2.items()}
+    assert lc.table2_distance(at_paper)[0] == pytest.approx(0.0, abs=1e-12)
+    never = {m: runs([0, 0, 0, 0]) for m in lc.TABLE2}
+    expected = sum(p**2 for paper in lc.TABLE2.values() for p in paper)
+    point, low, high = lc.table2_distance(never)
+    assert point == pytest.approx(expected) and low == pytest.approx(expected) and high == pytest.approx(expected)
+    spread = {m: np.array([[(100 * (k % 2), 100)] * 4 for k in range(4)], dtype=float) for m in lc.TABLE2}
+    point, low, high = lc.table2_distance(spread)
+    assert low < point < high  # runs that disagree give the distance an interval
+
+
+def test_the_training_default_is_the_reading_searchs_closest_cell():
+    """The defaults of TrainingConfig are the reading that the committed stage-2 rows of the reading search
+    put closest to the paper's Table 2 (docs/reproductions.md); changing either without the other fails."""
+    exp = lc.EXPERIMENTS["readings-grid"]
+    root = Path(__file__).resolve().parent.parent / "runs" / "repro" / "readings-grid"
+    rows = [row for path in sorted(root.glob("*/rows.csv")) for row in lc.read_rows(path)]
+    assert len({(r["arm"], r["seed"]) for r in rows}) == len(exp.arms) * exp.seeds  # the whole grid is committed
+    best = lc.grid_distances(rows, exp.checkpoints)[0]
+    reading, benchmark = best[3], best[4]
+    options = next(a.options for a in exp.arms if a.label == f"Method I(a) | {reading}")
+    default = lc.TrainingConfig()
+    for name in ("output", "reward_scale", "choice", "hidden"):
+        assert getattr(default, name) == options[name], name
+    assert benchmark == lc.DEFAULT_OPPONENTS[0]  # the benchmark the paper's experiments are scored against

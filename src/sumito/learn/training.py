@@ -10,11 +10,17 @@ Where the training games come from (Wiering 2010's question):
   chose, for both sides, without playing a move itself.
 
 Move selection is greedy over the afterstates (one ply), ε-greedy while training with ε decaying
-after each game (``ε ← decay·ε``, the Abalearn paper's ε₀ = 0.9, decay 0.99). Greedy means the
-afterstate the network values most (``choice="value"``, the paper's "the move for which the function
-approximator gave the higher value"; a move that wins the game outright is always taken, as the
-game's end is known from the rules); ``choice="reward"`` adds the move's immediate reward (marbles
-pushed off) to γ times that value, which hard-wires pushing whatever the network learned. For each side the
+after each game (``ε ← decay·ε``, the Abalearn paper's ε₀ = 0.9, decay 0.99). Greedy means, by
+default (``choice="reward"``, eq. 3's R(s_t, a_t) + γV), the move's immediate reward (marbles pushed
+off) plus γ times its afterstate's value; ``choice="value"`` takes the afterstate the network values
+most alone (the paper's words "the move for which the function approximator gave the higher value";
+a move that wins the game outright is always taken, as the game's end is known from the rules).
+
+The defaults (a linear output, ±1 a marble, ``choice="reward"``, 10 hidden units) are the reading
+under which the Abalearn paper's Table 2 comes closest, chosen by the written-down reading search of
+docs/reproductions.md ("The reading search"); the paper's sigmoid output and the value-only choice
+stay options (``output="sigmoid"``, ``choice="value"``). The hidden units are ours (the paper gives
+none). For each side the
 TD error of its previous afterstate is ``r + γV(next afterstate) − V(previous)``, with ``r`` the
 marbles taken (+1 each) and lost (−1 each) in between, and the result (±1) at the end; with
 ``end_only`` rewards, only the result. A game cut by the ply cap or a repetition tie ends with
@@ -75,8 +81,11 @@ class TrainingConfig:
     """Everything that defines a training run (presets fill it; every field can be overridden)."""
 
     encoding: str = "abalearn3"
-    hidden: int = 40
-    output: str = "sigmoid"  # the paper's; "linear" or "tanh" (ours) can also represent negative returns
+    # the reading search's default (docs/reproductions.md): a linear output (the paper says sigmoid, which
+    # cannot represent returns of several marbles), rewards of ±1 a marble (the paper's), the reward added
+    # when choosing (eq. 3), 10 hidden units (ours)
+    hidden: int = 10
+    output: str = "linear"  # or "sigmoid" (the paper's) or "tanh" (ours)
     alpha: float = ALPHA
     gamma: float = GAMMA
     lam: float = LAMBDA
@@ -96,7 +105,7 @@ class TrainingConfig:
     repetitions: int = 20
     opening_plies: int = 0  # random plies opening every training game (variety for deterministic play)
     search_depth: int = 1  # 1: greedy afterstates; 3, 5, ...: TD-Leaf(λ) through a search of that many plies
-    choice: str = "value"  # greedy by the afterstate's value (the paper), or "reward": reward + γ·value
+    choice: str = "reward"  # greedy by reward + γ·value (eq. 3), or "value": the afterstate's value alone
     trace_decay: str = "lambda"  # eq. 5's λ^(t−k), or "gamma-lambda": (γλ)^(t−k)
     reward_scale: float = 1.0  # every reward (marbles and result) times this
     view: str = "mover"  # values from the mover's view, or "black": one value of the game, White minimising

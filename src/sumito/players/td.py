@@ -1,9 +1,10 @@
 """``td``: a trained value network playing greedily (one ply).
 
-By default (``choice=value``, the Abalearn paper's reading) it plays the move whose afterstate the
-network values most, and a move that wins outright; ``choice=reward`` adds the move's immediate
-reward (marbles pushed off, each worth the ``reward_scale`` it was trained with) to γ times that value.
-The network file says which encoding, γ, rewards, reward scale and choice it was trained with
+It plays the move of highest immediate reward (marbles pushed off, each worth the ``reward_scale``
+it was trained with) plus γ times its afterstate's value (``choice=reward``, eq. 3's R + γV, the
+training default since the reading search of docs/reproductions.md), or, with ``choice=value``, the
+move whose afterstate the network values most and a move that wins outright. The network file says
+which encoding, γ, rewards, reward scale and choice it was trained with
 (`sumito train` writes them); each is the player's default, and ``choice=`` and ``reward_scale=``
 override it. ``ties=random`` (seeded) plays a random one of the equally best moves, where the first
 would always be played: the Abalearn encodings give many afterstates the very same inputs. Repeat
@@ -113,7 +114,7 @@ register(
                           path=True),
             "avoid_repeats": Option(bool, False, "steer away from positions already seen in the game"),
             **TIE_OPTIONS,
-            "choice": Option(str, None, "value (the afterstate's value, the paper) or reward (reward + gamma*value); "
+            "choice": Option(str, None, "reward (reward + gamma*value) or value (the afterstate's value alone); "
                              "default: as the network was trained"),
             "reward_scale": Option(float, None, "what a marble is worth beside the network's value (choice=reward); "
                                    "default: as the network was trained", low=1e-6, high=1e6),
