@@ -433,7 +433,9 @@ def run_fig2(args: argparse.Namespace) -> None:
         rows = read_rows(folder / "rows.csv")
     else:
         pairs = [(g, r) for r in FIG2_REFERENCES for g in FIG2_SAMPLES if g != r]
-        jobs = [(folder / f"net-{g}.npz", f"td:net={folder / f'net-{r}.npz'}", args.eval_games,
+        # both networks break ties at random (seeded by the arena, game by game), and the games start from
+        # random 2-ply openings: two deterministic one-ply players would replay one game, usually a cycle
+        jobs = [(folder / f"net-{g}.npz", f"td:net={folder / f'net-{r}.npz'},ties=random", args.eval_games,
                  derive_seed(seed, g, r)) for g, r in pairs]
         results = _map(_evaluate_job, jobs, args.executor)
         rows = [dict(arm=f"Net {r}", seed=seed, games=g, opponent=f"Net {r}", train_seconds="", **res)
@@ -445,7 +447,8 @@ def run_fig2(args: argparse.Namespace) -> None:
 
 
 def _evaluate_job(job: tuple[Path, str, int, int]) -> dict[str, int]:
-    return evaluate(*job)
+    net, opponent, games, seed = job
+    return evaluate(net, opponent, games, seed, player="td:net={net},ties=random")
 
 
 def _map(fn, jobs: list, executor: Executor) -> list:

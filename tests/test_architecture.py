@@ -145,13 +145,15 @@ def _digest(*arrays) -> str:
 
 def test_the_shipped_networks_load_bit_for_bit():
     data = files("sumito") / "data"
-    assert _digest(ValueNetwork.load(str(data / "td-abalearn3.npz")).theta) == "ae419799b1c8136f"
+    # td-abalearn3 was retrained under the reading search's default (issue 26; train_shipped_network.py): the
+    # digests of it below are that network's (before: ae419799b1c8136f and a8c6b9ccde67e143)
+    assert _digest(ValueNetwork.load(str(data / "td-abalearn3.npz")).theta) == "ee27eced86f2fad8"
     assert _digest(ValueNetwork.load(str(data / "tdleaf-abalearn3.npz")).theta) == "1eb54d393777a069"
     assert _digest(*[n.theta for n in ModularValue.load(str(data / "bg-wiering7.npz")).networks]) == "0d384d3c61d6e7d4"
     nnue = load_network(str(data / "nnue-standard.npz"))
     assert _digest(*[v for v in vars(nnue).values() if hasattr(v, "dtype")]) == "002ae193647a2774"
     # the engine's evaluation vector of the shipped td network (engine:net=builtin on the Standard board)
-    assert _digest(network_params(str(data / "td-abalearn3.npz"), 5, 14, 6)) == "a8c6b9ccde67e143"
+    assert _digest(network_params(str(data / "td-abalearn3.npz"), 5, 14, 6)) == "4c58d30b9ba93c8b"
 
 
 def test_bg_matches_give_the_games_they_gave_before():

@@ -128,7 +128,7 @@ PRESETS = (
     Preset("beginner", "Beginner", "greedy", "one move ahead: takes a marble when it can, else heads for the centre"),
     Preset("abla", "ABLA", "abla:depth=3", "the ABLA paper's player: 3-ply alpha-beta over centre and cohesion"),
     Preset("alphalone", "Alphalone", "alphalone", "the Alphalone report's agent: 2 moves a side, published weights"),
-    Preset("td", "TD network", "td", "a value network trained by TD(λ) self-play (Abalearn 3), one ply"),
+    Preset("td", "TD network", "td", "a value network trained by TD(λ), Abalearn's Method I(a), one ply"),
     Preset("engine-fast", "Engine (0.2 s)", "engine:time=0.2,nnue=builtin-nnue",
            "Sumito's engine with its learned evaluation, 0.2 seconds a move"),
     Preset("engine", "Engine (1 s)", "engine:time=1,nnue=builtin-nnue",
