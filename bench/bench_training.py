@@ -2,12 +2,11 @@
 
 Run:  python bench/bench_training.py [--games 200] [--preset method-II] [--set KEY=VALUE ...]
 
-``--set`` overrides training options as ``sumito train --set`` does; ``--set choice=reward --set
-trace_decay=gamma-lambda`` plays the same games as Sumito before the paper's readings became the
-defaults (moves chosen with the reward added, traces decaying by γλ), so that its games a minute
-compare with that version's directly (the games themselves differ under the new defaults: a
-value-only chooser plays longer, less decisive games). docs/reproductions.md gives the
-before/after run.
+``--set`` overrides training options as ``sumito train --set`` does; ``--set output=sigmoid --set
+choice=value --set hidden=40`` plays the same games as Sumito before the reading search's default
+(a linear output, the reward added when choosing, 10 hidden units), so that its games a minute
+compare with that version's directly (the games themselves differ under the default: they are
+shorter, and many end before the 200-ply cap). docs/reproductions.md gives the before/after runs.
 
 Training: the preset (default ``method-II``: Abalearn 3, risk-sensitive TD(λ), self-play,
 ε-greedy from 0.9) on the standard board with games capped at 200 plies, on one core; the first
