@@ -21,7 +21,7 @@ Each (arm, seed) is one training run (TD(λ), α = 0.1, γ = 0.9, λ = 0.7, ε f
 0.99 a game, traces decaying by λ as in the paper's eq. 5, training games tied at 200 plies or 20
 repetitions, and the reading the reading search chose: a linear output, ±1 a marble, moves chosen
 by reward + γ·value, 10 hidden units; unless the arm says otherwise). The reading search's own
-stages, the older hypotheses and the Wiering experiments keep the reading before it
+stages, the older hypotheses, Wiering's λ sweep and the TD-Leaf comparison keep the reading before it
 (``OLD_READING``: sigmoid output, moves chosen by value alone, 40 hidden units), so that their
 commands still give the tables they documented. At each
 checkpoint its network plays each ``--opponent`` (default: the experiment's, else the paper's
@@ -261,7 +261,7 @@ EXPERIMENTS: dict[str, Experiment] = {
                 dict(SELF0, regime="observe", opponent="td", targets=str(network_path("builtin")))),
         ),
         (250, 500, 1000, 2000),
-        base=dict(OLD_READING, opening_plies=4),
+        base=dict(opening_plies=4),  # under the default (re-run 2026-11-26); wiering-lambda keeps the old reading
         seeds=3,
     ),
     "wiering-lambda": Experiment(
