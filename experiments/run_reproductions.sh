@@ -6,7 +6,7 @@ cd "$(dirname "$0")/.."
 out=${OUT:-runs/repro}
 workers=${WORKERS:-2}
 mkdir -p "$out"
-for exp in ${EXPERIMENTS:-table2 table2-end fig4 kappa-readings method-readings fig5 fig3 fig2}; do
+for exp in ${EXPERIMENTS:-readings-screen readings-grid table2 table2-end fig4 kappa-readings method-readings fig5 fig3 fig2}; do
     python experiments/learning_curves.py "$exp" --out "$out" --workers "$workers" >"$out/$exp.md.tmp"
     mv "$out/$exp.md.tmp" "$out/$exp.md"
 done
