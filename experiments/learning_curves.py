@@ -52,14 +52,13 @@ import argparse
 import contextlib
 import csv
 import io
-import json
 import sys
 import time
 from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -71,6 +70,7 @@ from sumito.fileio import atomic_write_text
 from sumito.learn.commands import make_trainer
 from sumito.learn.plot import save_figure
 from sumito.learn.run import load_checkpoint, save_checkpoint
+from sumito.learn.runfolder import RunFolder
 from sumito.learn.training import PRESETS, TrainingConfig
 from sumito.models.network import network_path
 from sumito.stopping import run_main
@@ -114,7 +114,7 @@ KAPPAS = (-1.0, -0.8, -0.3, 0.0)
 
 # the review's best point (Method I(a), a marble worth 0.1, the reward added when choosing) and the levels
 # that stage 1 of the reading search tries, one factor at a time
-SCREEN_BASE = dict(M1A, **OLD_READING, reward_scale=0.1) | dict(choice="reward")
+SCREEN_BASE = {**M1A, **OLD_READING, "reward_scale": 0.1, "choice": "reward"}
 SCREEN_LEVELS: tuple[tuple[str, dict[str, Any]], ...] = (
     ("base", {}),
     ("Method I", dict(encoding="abalearn2")),
@@ -188,7 +188,7 @@ EXPERIMENTS: dict[str, Experiment] = {
         "Abalearn Figure 5: the risk-seeking self-play agent (kappa = -1) to 10,000 games",
         (Arm("kappa=-1", M2),),
         (1000, 2000, 5000, 10000),
-        seeds=10,  # the paper's scale (issue 26); 3 before
+        seeds=10,  # the paper's scale: 10 runs x 100 test games a point
     ),
     # Readings of the paper that could make risk-seeking self-play (Method II) learn; each arm
     # changes one thing from the default reading (docs/reproductions.md reports them)
@@ -285,6 +285,9 @@ EXPERIMENTS: dict[str, Experiment] = {
 DEFAULT_OPPONENTS = ("heuristic:depth=1,ties=random", "heuristic:depth=2,ties=random")
 FIG2_SAMPLES = (10, 100, 250, 500, 1000, 1500, 2000, 2750)
 FIG2_REFERENCES = (10, 250, 2750)
+# both networks of a Figure 2 pairing break ties at random (seeded by the arena, game by game), and the games
+# start from random 2-ply openings: two deterministic one-ply players would replay one game, usually a cycle
+FIG2_PLAYER = "td:net={net},ties=random"
 
 
 # ----------------------------------------------------------------------------- one training run
@@ -322,7 +325,7 @@ def run_arm(
         # (the same seed gives the same networks and the same games)
         done.unlink()
     folder.mkdir(parents=True, exist_ok=True)
-    atomic_write_text(folder / "config.json", json.dumps(_comparable(config), sort_keys=True, indent=1))
+    RunFolder(folder, ()).write_config(_comparable(config))
     trainer = make_trainer(config)
     partial, state = folder / "rows-partial.csv", folder / "trainer.npz"
     rows: list[dict[str, Any]] = []
@@ -366,13 +369,10 @@ def _check_config(folder: Path, config: TrainingConfig) -> None:
     """Refuse a run folder trained under another configuration (e.g. before a default changed): its rows
     would be reported as this arm's. Folders without ``config.json`` (rows committed alone) are taken as
     they are."""
-    kept = folder / "config.json"
-    if not kept.exists():
+    kept = RunFolder(folder, ())
+    if not kept.config_file.exists():
         return
-    try:
-        old = json.loads(kept.read_text())
-    except (OSError, ValueError) as exc:
-        raise SumitoError(f"{kept}: not a run configuration ({exc})") from None
+    old = kept.saved_config()  # a one-line error for a file that is not a run's settings
     new = _comparable(config)
     changed = [f"{k}: {old.get(k)!r} -> {v!r}" for k, v in new.items() if old.get(k) != v]
     if changed:
@@ -433,9 +433,7 @@ def run_fig2(args: argparse.Namespace) -> None:
         rows = read_rows(folder / "rows.csv")
     else:
         pairs = [(g, r) for r in FIG2_REFERENCES for g in FIG2_SAMPLES if g != r]
-        # both networks break ties at random (seeded by the arena, game by game), and the games start from
-        # random 2-ply openings: two deterministic one-ply players would replay one game, usually a cycle
-        jobs = [(folder / f"net-{g}.npz", f"td:net={folder / f'net-{r}.npz'},ties=random", args.eval_games,
+        jobs = [(folder / f"net-{g}.npz", FIG2_PLAYER.format(net=folder / f"net-{r}.npz"), args.eval_games,
                  derive_seed(seed, g, r)) for g, r in pairs]
         results = _map(_evaluate_job, jobs, args.executor)
         rows = [dict(arm=f"Net {r}", seed=seed, games=g, opponent=f"Net {r}", train_seconds="", **res)
@@ -448,7 +446,7 @@ def run_fig2(args: argparse.Namespace) -> None:
 
 def _evaluate_job(job: tuple[Path, str, int, int]) -> dict[str, int]:
     net, opponent, games, seed = job
-    return evaluate(net, opponent, games, seed, player="td:net={net},ties=random")
+    return evaluate(net, opponent, games, seed, player=FIG2_PLAYER)
 
 
 def _map(fn, jobs: list, executor: Executor) -> list:
@@ -579,10 +577,22 @@ def table2_distance(runs: dict[str, np.ndarray], rng: np.random.Generator | None
     return point, float(low), float(high)
 
 
-def grid_distances(rows: list[dict[str, Any]], checkpoints: Sequence[int]) -> list[tuple]:
+class GridCell(NamedTuple):
+    """One training reading with one benchmark reading, scored by stage 2's rule."""
+
+    distance: float
+    low: float  # the distance's 95% bootstrap interval
+    high: float
+    reading: str
+    benchmark: str
+    rates: list[str]  # each method's outright win rates, checkpoint by checkpoint, as text
+    runs: int  # runs a method
+
+
+def grid_distances(rows: list[dict[str, Any]], checkpoints: Sequence[int]) -> list[GridCell]:
     """Stage 2's rule: for each training reading with each benchmark reading, the distance of our Table 2
     (both methods, every checkpoint) from the paper's, with its 95% bootstrap interval over the runs, least
-    first: ``(distance, low, high, reading, benchmark, rates of each method, runs a method)``."""
+    first."""
     cells: dict[tuple[str, str, str], list[dict[str, Any]]] = defaultdict(list)
     for r in rows:
         method, reading = r["arm"].split(" | ")
@@ -594,7 +604,7 @@ def grid_distances(rows: list[dict[str, Any]], checkpoints: Sequence[int]) -> li
             continue  # an unfinished cell has no distance yet
         distance, low, high = table2_distance(runs)
         parts = [" → ".join(f"{w / n:.0%}" for w, n in runs[m].sum(axis=0)) for m in TABLE2]
-        scored.append((distance, low, high, reading, opponent, parts, min(len(a) for a in runs.values())))
+        scored.append(GridCell(distance, low, high, reading, opponent, parts, min(len(a) for a in runs.values())))
     return sorted(scored)
 
 
