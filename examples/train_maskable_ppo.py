@@ -33,7 +33,7 @@ import sumito.rl as rl
 from sumito.arena.executor import InlineExecutor
 from sumito.arena.match import ArenaSettings, play_game, schedule, summarize_pair
 from sumito.arena.ratings import score_interval
-from sumito.engine import Move, Position
+from sumito.engine import DrawCounters, Move, Position
 from sumito.players.base import Option, PlayerBase, PlayerKind, register
 from sumito.rlcore.core import ArrayGame
 
@@ -64,7 +64,13 @@ class PPOPlayer(PlayerBase):
         self.model = MaskablePPO.load(model, device="cpu")
         self.game: ArrayGame | None = None
 
-    def choose(self, position: Position, movetime: float | None = None, history: Sequence[int] | None = None) -> Move:
+    def choose(
+        self,
+        position: Position,
+        movetime: float | None = None,
+        history: Sequence[int] | None = None,
+        draw: DrawCounters | None = None,
+    ) -> Move:
         if self.game is None or self.game.variant.side != position.variant.side:
             self.game = ArrayGame(position)
         self.game.reset(position)

@@ -46,7 +46,7 @@ class SlowPlayer:
         self.seconds = seconds
         self.name = f"test-slow:seconds={seconds}"
 
-    def choose(self, position, movetime=None, history=None):
+    def choose(self, position, movetime=None, history=None, draw=None):
         import time
 
         time.sleep(self.seconds)

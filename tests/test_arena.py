@@ -44,7 +44,7 @@ class FirstMove:
 
     name = "first"
 
-    def choose(self, position, movetime=None, history=None):
+    def choose(self, position, movetime=None, history=None, draw=None):
         # the arena hands over the game's earlier positions (games here start from a layout at move 1)
         assert len(history) == 2 * (position.move_number - 1) + (position.side_to_move == WHITE)
         return position.legal_moves()[0]
@@ -57,7 +57,7 @@ class Broken:
         self.after = after
         self.calls = 0
 
-    def choose(self, position, movetime=None, history=None):
+    def choose(self, position, movetime=None, history=None, draw=None):
         self.calls += 1
         if self.calls > self.after:
             raise RuntimeError("the engine crashed")

@@ -221,7 +221,7 @@ def test_play_passes_movetime_to_computer_players(monkeypatch, capsys):
     class Probe:
         name = "probe"
 
-        def choose(self, position, movetime=None, history=None):
+        def choose(self, position, movetime=None, history=None, draw=None):
             seen.append(movetime)
             return position.legal_moves()[0]
 

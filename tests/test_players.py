@@ -208,10 +208,10 @@ def test_engine_contempt_prices_a_draw_by_repetition():
     level = make_player("engine:depth=2,contempt=0").choose(pos)
     history = [pos.play(level).zobrist]
     # a huge contempt makes the repeating move the worst; none makes repeating (score 0) acceptable
-    assert make_player("engine:depth=2,contempt=100000").choose(pos, history=history) != level
-    player = make_player("engine:depth=2,contempt=100000")
+    assert make_player("engine:depth=2,contempt=100").choose(pos, history=history) != level
+    player = make_player("engine:depth=2,contempt=100")
     player.choose(pos, history=history)
-    assert player.last.score > -100000
+    assert player.last.score > -100 * player.marble_value
 
 
 @pytest.mark.parametrize(

@@ -38,7 +38,7 @@ class Probe:
         self.depth = depth
         self.calls = []
 
-    def choose(self, position, movetime=None, history=None):
+    def choose(self, position, movetime=None, history=None, draw=None):
         self.calls.append((position.to_string(), movetime))
         return position.legal_moves()[0]
 
@@ -309,7 +309,7 @@ def test_a_failing_player_is_reported(monkeypatch):
     class Broken:
         name = "broken"
 
-        def choose(self, position, movetime=None, history=None):
+        def choose(self, position, movetime=None, history=None, draw=None):
             raise RuntimeError("out of\nideas")
 
     out = io.StringIO()
@@ -323,7 +323,7 @@ def test_an_illegal_move_from_the_player_is_refused():
     class Cheat:
         name = "cheat"
 
-        def choose(self, position, movetime=None, history=None):
+        def choose(self, position, movetime=None, history=None, draw=None):
             return Move(Position.start().legal_moves()[0].code, 5)
 
     out = io.StringIO()
@@ -447,7 +447,7 @@ def test_multipv_gives_k_lines_an_iteration_best_first():
 def test_setoption_changes_the_spec_and_uci_lists_the_options():
     lines = talk("setoption name multipv value 2", "setoption name HASH value 8", "setoption name Contempt value -5.5",
                  "player", "uci", player="engine:depth=3")
-    assert lines[0] == "info player engine:depth=3,multipv=2,hash=8,contempt=-5.5"
+    assert lines[0] == "info player engine:depth=3,multipv=2,hash=8,contempt=-0.055"  # cp: hundredths of a marble
     assert lines[1].startswith("id name Sumito") and lines[-1] == "uciok"
     assert "option name MultiPV type spin default 2 min 1 max 256" in lines
     assert "option name Hash type spin default 8 min 1 max 4096" in lines
@@ -455,9 +455,11 @@ def test_setoption_changes_the_spec_and_uci_lists_the_options():
 
 
 def test_uci_for_a_player_without_options_and_ucinewgame():
-    assert talk("uci", "position startpos layout mini", "ucinewgame", "d")[:3] == [
+    # no player options; the game's draw rules are options of every player
+    assert talk("uci", "position startpos layout mini", "ucinewgame", "d")[:5] == [
         "id name Sumito " + __import__("sumito").__version__ + " (random:seed=3)", "id author the Sumito authors",
-        "uciok"]
+        "option name MaxPlies type spin default 0 min 0 max 100000",
+        "option name NoCapture type spin default 0 min 0 max 100000", "uciok"]
     assert talk("ucinewgame", "d")[-1] == STANDARD
 
 

@@ -33,7 +33,7 @@ class _Failing:
 
     name = "test-web-failing"
 
-    def choose(self, position, movetime=None, history=None):
+    def choose(self, position, movetime=None, history=None, draw=None):
         raise RuntimeError("out of ideas")
 
 
@@ -42,7 +42,7 @@ class _Dying:
 
     name = "test-web-dying"
 
-    def choose(self, position, movetime=None, history=None):
+    def choose(self, position, movetime=None, history=None, draw=None):
         os._exit(3)
 
 

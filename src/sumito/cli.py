@@ -112,7 +112,7 @@ def cmd_game(args: argparse.Namespace) -> int:
             color = game.position.side_to_move
             t0 = time.perf_counter()
             try:
-                move = players[color].choose(game.position, history=game_history(game))
+                move = players[color].choose(game.position, history=game_history(game), draw=game.draw_counters())
             except HumanExit as exc:  # a human player typed quit or resign, or their input ended
                 print(f"sumito: {exc}", file=sys.stderr)
                 game.resign(exc.color)

@@ -81,7 +81,8 @@ def cmd_play(args: argparse.Namespace) -> int:
             human = isinstance(player, HumanPlayer)
             try:
                 move = player.choose(
-                    game.position, movetime=None if human else args.movetime, history=game_history(game)
+                    game.position, movetime=None if human else args.movetime, history=game_history(game),
+                    draw=game.draw_counters(),
                 )
             except HumanExit as exc:
                 print(exc, file=out)

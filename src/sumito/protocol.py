@@ -8,7 +8,8 @@ they work, like UCI; ``isready`` answers ``readyok`` once everything before it i
 
     uci                                    -> id name ..., id author ..., option name ... lines, uciok
     player <spec>                          choose the player (default: engine, else random)
-    setoption name MultiPV|Hash|Contempt value X   the engine's lines, table MB, draw cost (points)
+    setoption name MultiPV|Hash|Contempt|MaxPlies|NoCapture value X
+                                           the engine's lines, table MB, draw cost (cp), draw rules
     position startpos [layout NAME] [win N] [inline-only] [moves m1 m2 ...]
     position <position string> [win N] [inline-only] [moves m1 m2 ...]
     go [depth N] [movetime MS] [wtime MS] [btime MS] [winc MS] [binc MS] [movestogo N] | go infinite
@@ -41,8 +42,11 @@ uses the player as its spec says (the engine: 1 s). ``movetime 0`` means 1 ms.
 
 Options (``setoption``, names case-insensitive; the engine player's spec options of the same
 meaning, so ``player`` shows them): ``MultiPV`` 1-256 (the engine's ``multipv``), ``Hash`` 1-4096
-MB (``hash``; the table is emptied), ``Contempt`` -1000000 to 1000000 points (``contempt``: what
-a draw costs the engine). A player without the option answers an error.
+MB (``hash``; the table is emptied), ``Contempt`` -10000 to 10000 hundredths of a marble, as ``cp``
+(``contempt``, in marbles: what a draw costs the engine), and the game's draw rules, which the
+engine's search plays to: ``MaxPlies`` (a draw after that many plies) and ``NoCapture`` (a draw
+after that many plies without a push-off), 0-100000, 0 = off (the default: only threefold
+repetition). A player without the option answers an error.
 
 Anything malformed or impossible (an unknown command, a bad spec, a bad position string, an
 illegal move, a line of more than 64 KiB, bytes that are not UTF-8) gets exactly one line
@@ -65,6 +69,7 @@ import sys
 import threading
 import time
 from collections import deque
+from dataclasses import replace
 from typing import IO
 
 from sumito import __version__
@@ -98,11 +103,17 @@ _GO_LIMITS = {
     "binc": (False, 0, _MAX_MS),
     "movestogo": (True, 1, 10_000),
 }
-#: setoption names (lower case) -> (the name as UCI shows it, the player option, whole?, least, most)
+#: setoption names (lower case) -> (the name as UCI shows it, the player option, whole?, least, most, and
+#: what one unit of the protocol's value is in the option's: Contempt is in hundredths of a marble, as ``cp``)
 _OPTIONS = {
-    "multipv": ("MultiPV", "multipv", True, 1, 256),
-    "hash": ("Hash", "hash", True, 1, MAX_HASH_MB),
-    "contempt": ("Contempt", "contempt", False, -1e6, 1e6),
+    "multipv": ("MultiPV", "multipv", True, 1, 256, 1.0),
+    "hash": ("Hash", "hash", True, 1, MAX_HASH_MB, 1.0),
+    "contempt": ("Contempt", "contempt", False, -10_000, 10_000, 0.01),
+}
+#: setoption names (lower case) of the game's draw rules -> (the name as UCI shows it, the rule, most); 0 = off
+_RULES = {
+    "maxplies": ("MaxPlies", "max_plies", 100_000),
+    "nocapture": ("NoCapture", "no_capture_plies", 100_000),
 }
 
 HELP = """\
@@ -110,8 +121,9 @@ commands (one a line; replies are lines):
   uci                       -> id name, id author, option name ... lines, then uciok
   player <spec>             choose the player, e.g. random:seed=3 (no reply; errors say why)
   player                    -> info player <spec>
-  setoption name <MultiPV|Hash|Contempt> value <x>
-                            MultiPV 1-256 lines, Hash 1-4096 MB, Contempt in points (no reply)
+  setoption name <MultiPV|Hash|Contempt|MaxPlies|NoCapture> value <x>
+                            MultiPV 1-256 lines, Hash 1-4096 MB, Contempt in hundredths of a marble,
+                            MaxPlies/NoCapture the draw rules in plies, 0 = off (no reply)
   position startpos [layout NAME] [win N] [inline-only] [moves m1 m2 ...]
   position <rows> <side> <lost by Black> <lost by White> <move number> [win N] [inline-only] [moves ...]
   go [depth N] [movetime MS] [wtime MS btime MS [winc MS binc MS] [movestogo N]]
@@ -158,7 +170,9 @@ class EngineProtocol:
         self.outstream = outstream if outstream is not None else sys.stdout
         self.spec = player or default_spec()
         self.player = self._build(self.spec)
-        self.game = Game("standard", DrawRules())
+        # the draw rules of the games it is given (setoption MaxPlies/NoCapture), which its search plays to
+        self.rules = DrawRules()
+        self.game = Game("standard", self.rules)
         self._derived: tuple[str, Player] | None = None  # the player for go depth/movetime/clock/infinite
         self._lines: queue.Queue[str | None] = queue.Queue()
         self._search: threading.Thread | None = None
@@ -304,7 +318,7 @@ class EngineProtocol:
     def cmd_newgame(self, args: list[str]) -> None:
         _no_args("newgame", args)
         player = self._build(self.spec)
-        self.game = Game("standard", DrawRules())
+        self.game = Game("standard", self.rules)
         self.player, self._derived = player, None
 
     def cmd_position(self, args: list[str]) -> None:
@@ -337,7 +351,7 @@ class EngineProtocol:
                     f"unexpected {word!r} in position (expected layout NAME after startpos, win N, inline-only "
                     "or moves)"
                 )
-        game = Game(position_from_args(options), DrawRules())
+        game = Game(position_from_args(options), self.rules)
         for i, move in enumerate(moves, 1):
             try:
                 game.push(move)
@@ -436,7 +450,8 @@ class EngineProtocol:
             player.on_iteration = stream  # type: ignore[attr-defined]
         t0 = time.perf_counter()
         try:
-            move = player.choose(position, movetime=movetime, history=game_history(self.game))
+            move = player.choose(position, movetime=movetime, history=game_history(self.game),
+                                 draw=self.game.draw_counters())
         finally:
             if streaming:
                 player.on_iteration = None  # type: ignore[attr-defined]
@@ -452,20 +467,29 @@ class EngineProtocol:
 
     def cmd_setoption(self, args: list[str]) -> None:
         if not args or args[0].lower() != "name":
-            raise ProtocolError("setoption needs: setoption name <MultiPV|Hash|Contempt> value <x>")
+            raise ProtocolError("setoption needs: setoption name <MultiPV|Hash|Contempt|MaxPlies|NoCapture> value <x>")
         lowered = [a.lower() for a in args]
         cut = lowered.index("value") if "value" in lowered else len(args)
         name, value = " ".join(args[1:cut]), args[cut + 1 :]
+        if name.lower() in _RULES:
+            shown, rule, most = _RULES[name.lower()]
+            if len(value) != 1:
+                raise ProtocolError(f"setoption name {shown} needs one value: setoption name {shown} value <x>")
+            plies = int(_number(value[0], shown, whole=True, least=0, most=most))
+            self.rules = replace(self.rules, **{rule: plies or None})
+            self.game = self.game.with_rules(self.rules)
+            return
         if name.lower() not in _OPTIONS:
-            raise ProtocolError(f"unknown option {name[:40]!r} (options: MultiPV, Hash, Contempt)")
-        shown, key, whole, least, most = _OPTIONS[name.lower()]
+            raise ProtocolError(f"unknown option {name[:40]!r} (options: MultiPV, Hash, Contempt, MaxPlies, "
+                                "NoCapture)")
+        shown, key, whole, least, most, unit = _OPTIONS[name.lower()]
         if len(value) != 1:
             raise ProtocolError(f"setoption name {shown} needs one value: setoption name {shown} value <x>")
         number = _number(value[0], shown, whole=whole, least=least, most=most)
         kind, _ = parse_spec(self.spec)
         if key not in kind.options:
             raise ProtocolError(f"player {kind.name} has no {shown} option")
-        spec = set_option(self.spec, key, int(number) if whole else f"{number:g}")
+        spec = set_option(self.spec, key, int(number) if whole else f"{number * unit:g}")
         player = self._build(spec)
         self.spec, self.player, self._derived = spec, player, None
 
@@ -474,11 +498,13 @@ class EngineProtocol:
 
         kind, options = parse_spec(self.spec)
         lines = [f"id name Sumito {__version__} ({self.spec})", "id author the Sumito authors"]
-        for shown, key, _, least, most in _OPTIONS.values():
+        for shown, key, _, least, most, unit in _OPTIONS.values():
             if key in kind.options:
-                default = options.get(key, kind.options[key].default)
+                default = options.get(key, kind.options[key].default) / unit
                 # UCI's spin options are whole numbers (Contempt takes a decimal too)
                 lines.append(f"option name {shown} type spin default {default:.0f} min {least:.0f} max {most:.0f}")
+        for shown, rule, most in _RULES.values():
+            lines.append(f"option name {shown} type spin default {getattr(self.rules, rule) or 0} min 0 max {most}")
         self._send(*lines, "uciok")
 
     def cmd_moves(self, args: list[str]) -> None:

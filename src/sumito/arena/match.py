@@ -239,7 +239,8 @@ def play_game(task: GameTask) -> GameResult:
         allowed = move_time(left[color], task.clock[1]) if task.clock else task.movetime
         t0 = time.perf_counter()
         try:
-            move = players[color].choose(game.position, allowed, history=game_history(game))
+            move = players[color].choose(game.position, allowed, history=game_history(game),
+                                        draw=game.draw_counters())
         except Exception as exc:
             raise ArenaError(
                 f"{who} failed at ply {ply}: {_describe(exc)}"

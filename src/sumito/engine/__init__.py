@@ -13,7 +13,7 @@ from sumito.engine.errors import (
     RecordError,
     SumitoError,
 )
-from sumito.engine.game import DrawRules, Game, Outcome
+from sumito.engine.game import DrawCounters, DrawRules, Game, Outcome
 from sumito.engine.geometry import BLACK, EMPTY, WHITE, Color, geometry
 from sumito.engine.move import Move
 from sumito.engine.position import Position
@@ -27,6 +27,7 @@ __all__ = [
     "LAYOUTS",
     "WHITE",
     "Color",
+    "DrawCounters",
     "DrawRules",
     "Game",
     "GameOverError",

@@ -54,6 +54,32 @@ class DrawRules:
 
 
 @dataclass(frozen=True)
+class DrawCounters:
+    """Where a game stands against its draw rules: what a search needs to see a ply-cap or no-capture
+    draw coming (repetitions it sees from the game's earlier positions). Players get it with the
+    position (``choose(..., draw=)``); ``None`` there means no rule but repetition."""
+
+    rules: DrawRules
+    plies: int = 0  # plies played so far
+    quiet_plies: int = 0  # plies since the last push-off
+
+    def __post_init__(self) -> None:
+        if self.plies < 0 or self.quiet_plies < 0:
+            raise LayoutError("draw counters cannot be negative")
+
+    @property
+    def plies_left(self) -> int | None:
+        """Plies until the ply cap draws the game (0: it is drawn now); ``None`` without a cap."""
+        return None if self.rules.max_plies is None else max(self.rules.max_plies - self.plies, 0)
+
+    @property
+    def quiet_plies_left(self) -> int | None:
+        """Plies without a push-off until the no-capture rule draws the game; ``None`` when it is off."""
+        limit = self.rules.no_capture_plies
+        return None if limit is None else max(limit - self.quiet_plies, 0)
+
+
+@dataclass(frozen=True)
 class Outcome:
     """How a game ended: ``winner`` is BLACK, WHITE or ``None`` for a draw."""
 
@@ -172,6 +198,18 @@ class Game:
             raise GameOverError("the game is already over")
         self._forced = outcome
         return outcome
+
+    def with_rules(self, rules: DrawRules) -> Game:
+        """The same game (start, moves, any declared end) under other draw rules; a game that is past a
+        new limit is over."""
+        game = Game(self.start, rules)
+        game.positions, game.moves = list(self.positions), list(self.moves)
+        game._seen, game._quiet, game._forced = self._seen.copy(), list(self._quiet), self._forced
+        return game
+
+    def draw_counters(self) -> DrawCounters:
+        """The game's draw rules and how far it has gone towards them (what a search plays against)."""
+        return DrawCounters(self.rules, self.plies, self._quiet[-1])
 
     def repetition_count(self) -> int:
         """How often the current position (marbles and side to move) has occurred."""

@@ -178,6 +178,35 @@ def generate_push_offs(board, side, offsets, edge_cells, out):
     return n
 
 
+@njit(cache=True)
+def has_push_off(board, side, offsets, edge_cells):
+    """Whether ``side`` has a push-off: :func:`generate_push_offs`'s test without the move list (the
+    search asks it of every node where one side is a marble from losing: "is it in check?")."""
+    opp = 3 - side
+    for i in range(edge_cells.shape[0]):
+        e = edge_cells[i]
+        if board[e] != opp:
+            continue
+        for d in range(6):
+            step = offsets[d]
+            if board[e + step] != OFF:
+                continue
+            p = 1
+            c = e - step
+            while board[c] == opp:
+                p += 1
+                c -= step
+            if p > 2 or board[c] != side:
+                continue
+            # p opposing marbles need more own marbles behind them: at least p + 1 in a line
+            k = 1
+            while k <= p and board[c - k * step] == side:
+                k += 1
+            if k > p:
+                return True
+    return False
+
+
 @njit(cache=True, inline="always")
 def move_steps(move, offsets):
     """A move's trailing (inline) or first (broadside) cell, its step, how many own marbles move and

@@ -26,7 +26,7 @@ class PlayerOpponent:
         self.player = make_player(spec)
 
     def choose_move(self, game: Game) -> int:
-        return self.player.choose(game.position, history=game_history(game)).code
+        return self.player.choose(game.position, history=game_history(game), draw=game.draw_counters()).code
 
 
 def make_trainer(config: TrainingConfig) -> Trainer:

@@ -43,7 +43,7 @@ from collections.abc import Sequence
 import numpy as np
 from numba import njit
 
-from sumito.engine import Move, Position
+from sumito.engine import DrawCounters, Move, Position
 from sumito.engine.kernels import MAX_MOVES, PUSH_OFF_BIT, generate_moves, make_move, unmake_move
 from sumito.evaluation.alphalone import (
     CODE_ORDERING,
@@ -282,7 +282,11 @@ class AlphalonePlayer(PlayerBase):
         return self.depth
 
     def choose(
-        self, position: Position, movetime: float | None = None, history: Sequence[int] | None = None
+        self,
+        position: Position,
+        movetime: float | None = None,
+        history: Sequence[int] | None = None,
+        draw: DrawCounters | None = None,
     ) -> Move:
         codes = legal_codes(position)
         ctx = SearchContext.of(position)

@@ -15,7 +15,7 @@ from typing import Any, Protocol
 import numpy as np
 
 from sumito.bounds import MAX_HASH_MB, MAX_PLAYER_DEPTH, MAX_SEARCH_DEPTH, MAX_SEARCH_SECONDS, MAX_SEED
-from sumito.engine import Game, Move, Position, SumitoError
+from sumito.engine import DrawCounters, Game, Move, Position, SumitoError
 
 __all__ = ["MAX_HASH_MB", "MAX_PLAYER_DEPTH", "MAX_SEARCH_DEPTH", "MAX_SEARCH_SECONDS", "MAX_SEED", "Option",
            "Player", "PlayerBase", "PlayerKind", "PlayerSpecError", "make_player", "parse_spec", "register"]
@@ -38,14 +38,20 @@ class Player(Protocol):
     name: str
 
     def choose(
-        self, position: Position, movetime: float | None = None, history: Sequence[int] | None = None
+        self,
+        position: Position,
+        movetime: float | None = None,
+        history: Sequence[int] | None = None,
+        draw: DrawCounters | None = None,
     ) -> Move:
         """A legal move for the side to move in ``position`` (which has at least one).
 
         ``movetime`` is the time in seconds the caller allows for this move (a clock); players with a
         time control of their own use the smaller of the two, players without one ignore it.
         ``history`` is the Zobrist hashes of the game's earlier positions, oldest first (see
-        :func:`game_history`), for players that steer towards or away from repetitions.
+        :func:`game_history`), for players that steer towards or away from repetitions. ``draw`` is the
+        game's draw rules and how far it has gone towards them (:meth:`Game.draw_counters`), for players
+        that see a ply-cap or no-capture draw coming; ``None``: no rule but repetition.
         """
         ...
 

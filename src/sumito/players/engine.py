@@ -21,7 +21,7 @@ from collections.abc import Callable, Sequence
 
 import numpy as np
 
-from sumito.engine import Move, Position
+from sumito.engine import DrawCounters, Move, Position
 from sumito.evaluation import EVAL_LINEAR, LINEAR_TERMS, Evaluation, evaluation_names, named_evaluation
 from sumito.evaluation.features import EVAL_ALPHALONE, EVAL_NETWORK, EVAL_NNUE
 from sumito.evaluation.nnue import NNUE, NNUEError, load_network
@@ -39,7 +39,11 @@ from sumito.players.base import (
     register,
 )
 from sumito.search.context import SearchContext
-from sumito.search.pvs import DEFAULT_PRUNE, Searcher, SearchResult
+from sumito.search.pvs import DEFAULT_PRUNE, DEFAULT_THREATS, Searcher, SearchResult
+
+#: what a draw costs the engine, in marbles (its ``contempt=`` option; the same in every evaluation that
+#: has a marble: the linear evaluation's material weight, a network's 1000 points)
+DEFAULT_CONTEMPT = 0.02
 
 #: the most MultiPV lines (more than any position has moves would be pointless; the search clips it)
 MAX_MULTIPV = 256
@@ -53,12 +57,13 @@ class EnginePlayer(PlayerBase):
         eval: str = "linear",
         hash: int = 32,
         weights: str | None = None,
-        contempt: float = 20.0,
+        contempt: float = DEFAULT_CONTEMPT,
         net: str | None = None,
         multipv: int = 1,
         aspiration: float = 0.0,
         nnue: str | None = None,
         prune: int = DEFAULT_PRUNE,
+        threats: int = DEFAULT_THREATS,
     ) -> None:
         if not 1 <= multipv <= MAX_MULTIPV:
             raise PlayerSpecError(f"engine multipv must be from 1 to {MAX_MULTIPV}, not {multipv}")
@@ -106,7 +111,11 @@ class EnginePlayer(PlayerBase):
             raise PlayerSpecError(f"engine aspiration must be 0 (off) or a positive width, not {aspiration}")
         if prune not in (0, 1):
             raise PlayerSpecError(f"engine prune must be 0 or 1, not {prune}")
-        self.searcher = Searcher(self.evaluation.kind, self.evaluation.params, entries, contempt, aspiration, prune)
+        if threats not in (0, 1):
+            raise PlayerSpecError(f"engine threats must be 0 or 1, not {threats}")
+        self.contempt = contempt  # in marbles; the searchers take it in their evaluation's points
+        self.searcher = Searcher(self.evaluation.kind, self.evaluation.params, entries, contempt * self.marble_value,
+                                 aspiration, prune, threats)
         parts = []
         if time is not None:
             parts.append(f"time={time:g}")
@@ -116,7 +125,7 @@ class EnginePlayer(PlayerBase):
             parts.append(f"eval={self.evaluation.name}")
         if weights is not None:
             parts.append(f"weights={weights}")
-        if contempt != 20.0:
+        if contempt != DEFAULT_CONTEMPT:
             parts.append(f"contempt={contempt:g}")
         if net is not None:
             parts.append(f"net={net}")
@@ -128,6 +137,8 @@ class EnginePlayer(PlayerBase):
             parts.append(f"aspiration={aspiration:g}")
         if prune != DEFAULT_PRUNE:
             parts.append(f"prune={prune}")
+        if threats != DEFAULT_THREATS:
+            parts.append(f"threats={threats}")
         self.multipv = multipv
         #: called after each completed iteration of :meth:`choose` or :meth:`analyse` (in the thread
         #: that searches) with what the search found so far; the protocol streams its info lines so
@@ -149,11 +160,16 @@ class EnginePlayer(PlayerBase):
         return 1.0
 
     def choose(
-        self, position: Position, movetime: float | None = None, history: Sequence[int] | None = None
+        self,
+        position: Position,
+        movetime: float | None = None,
+        history: Sequence[int] | None = None,
+        draw: DrawCounters | None = None,
     ) -> Move:
         limits = [t for t in (self.time, movetime) if t]
         seconds = min(limits) if limits else None
-        result = self.analyse(position, seconds=seconds, depth=self.depth or MAX_SEARCH_DEPTH, history=history)
+        result = self.analyse(position, seconds=seconds, depth=self.depth or MAX_SEARCH_DEPTH, history=history,
+                              draw=draw)
         return Move(result.move, position.variant.side)
 
     def analyse(
@@ -165,13 +181,15 @@ class EnginePlayer(PlayerBase):
         multipv: int | None = None,
         moves: Sequence[int] | None = None,
         predict: bool = True,
+        draw: DrawCounters | None = None,
     ) -> SearchResult:
         """Search ``position`` for ``seconds`` (``None``: no clock) or to ``depth`` plies, whichever
         comes first, and return the whole result (MultiPV lines included). ``multipv`` defaults to
         the player's option; ``moves`` (move codes) restricts the search to those root moves and then
         scores even a single one to the full depth (to score a move that was played). Without
         ``predict`` a clock is used to its end (analysis) rather than stopping when the next
-        iteration would most likely not finish (play)."""
+        iteration would most likely not finish (play). ``draw``: the game's draw rules and counters, so
+        that the search sees a ply-cap or no-capture draw coming."""
         if self.net is not None:  # the network's inputs depend on the board and its rules
             v = position.variant
             key = (v.side, v.marbles, v.win_threshold)
@@ -184,7 +202,8 @@ class EnginePlayer(PlayerBase):
             if self._fallback is None:
                 linear = named_evaluation("linear")
                 self._fallback = Searcher(linear.kind, linear.params, len(self.searcher.tt_keys),
-                                          self.searcher.contempt, self.searcher.aspiration, self.searcher.prune)
+                                          self.contempt * float(linear.params[0]), self.searcher.aspiration,
+                                          self.searcher.prune, self.searcher.threats)
             searcher = self._fallback
             note = f" (hand-set evaluation: the NNUE is for the side-{self.nnue.side} board)"
         codes = legal_codes(position) if moves is None else np.asarray(moves, dtype=np.int32)
@@ -200,6 +219,7 @@ class EnginePlayer(PlayerBase):
             on_iteration=self.on_iteration,
             quick_single=moves is None,
             predict=predict,
+            draw=draw,
         )
         self.last = result
         side = position.variant.side
@@ -239,8 +259,8 @@ register(
                             high=MAX_SEARCH_DEPTH),
             "eval": Option(str, "linear", f"evaluation: {', '.join(evaluation_names())}"),
             "hash": Option(int, 32, "transposition table size in MB", low=1, high=MAX_HASH_MB),
-            "contempt": Option(float, 20.0, "what a draw by repetition costs the engine, in evaluation units",
-                               low=-1e6, high=1e6),
+            "contempt": Option(float, DEFAULT_CONTEMPT, "what a draw (repetition, ply cap, no-capture limit) costs "
+                               "the engine, in marbles", low=-100, high=100),
             "net": Option(
                 str, None, "a network file from `sumito train` as the evaluation (builtin, builtin-tdleaf: shipped)",
                 path=True,
@@ -254,6 +274,9 @@ register(
                                  "1000 with the linear evaluation); 0 = full windows", low=0, high=1e6),
             "prune": Option(int, DEFAULT_PRUNE, "search: 1 with table cutoffs and null moves in null-window nodes; "
                             "0 without (the search before they worked, kept to measure against)", low=0, high=1),
+            "threats": Option(int, DEFAULT_THREATS, "1: threats against a side's last marble are seen (extended, "
+                              "all replies and quiet threats in quiescence); 0 without, to measure against", low=0,
+                              high=1),
         },
         help="Sumito's engine: iterative-deepening PVS with a transposition table and quiescence",
     )

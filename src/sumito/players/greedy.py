@@ -8,7 +8,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from sumito.engine import Move, Position
+from sumito.engine import DrawCounters, Move, Position
 from sumito.evaluation import evaluation_names, named_evaluation
 from sumito.players.base import Option, PlayerBase, PlayerKind, PlayerSpecError, legal_codes, register
 from sumito.search.alphabeta import after_values
@@ -24,7 +24,11 @@ class GreedyPlayer(PlayerBase):
         self.name = f"greedy:eval={self.evaluation.name}"
 
     def choose(
-        self, position: Position, movetime: float | None = None, history: Sequence[int] | None = None
+        self,
+        position: Position,
+        movetime: float | None = None,
+        history: Sequence[int] | None = None,
+        draw: DrawCounters | None = None,
     ) -> Move:
         codes = legal_codes(position)
         values = after_values(SearchContext.of(position), codes, self.evaluation.kind, self.evaluation.params)

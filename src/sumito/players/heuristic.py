@@ -17,7 +17,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from sumito.engine import Move, Position
+from sumito.engine import DrawCounters, Move, Position
 from sumito.evaluation import OFF_DISTANCE, Evaluation, named_evaluation
 from sumito.players.base import (
     MAX_PLAYER_DEPTH,
@@ -57,7 +57,11 @@ class AlphaBetaPlayer(PlayerBase):
         self.last_nodes = 0
 
     def choose(
-        self, position: Position, movetime: float | None = None, history: Sequence[int] | None = None
+        self,
+        position: Position,
+        movetime: float | None = None,
+        history: Sequence[int] | None = None,
+        draw: DrawCounters | None = None,
     ) -> Move:
         codes = legal_codes(position)
         exact = self.ties == "random"

@@ -15,7 +15,7 @@ import textwrap
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, TextIO
 
-from sumito.engine import Move, Position, SumitoError, render
+from sumito.engine import DrawCounters, Move, Position, SumitoError, render
 from sumito.engine.geometry import COLOR_NAMES
 from sumito.players.base import Option, PlayerBase, PlayerKind, make_player, player_names, register
 
@@ -84,7 +84,11 @@ class HumanPlayer(PlayerBase):
 
     # ----------------------------------------------------------------- the turn
     def choose(
-        self, position: Position, movetime: float | None = None, history: Sequence[int] | None = None
+        self,
+        position: Position,
+        movetime: float | None = None,
+        history: Sequence[int] | None = None,
+        draw: DrawCounters | None = None,
     ) -> Move:
         color = position.side_to_move
         who = COLOR_NAMES[color]

@@ -16,7 +16,7 @@ from typing import Any
 
 import numpy as np
 
-from sumito.engine import Move, Position
+from sumito.engine import DrawCounters, Move, Position
 from sumito.players.base import MAX_SEED, Option, PlayerBase, PlayerKind, PlayerSpecError, legal_codes, register
 from sumito.rlcore.actions import action_space
 
@@ -70,7 +70,13 @@ class OpenSpielMCTSPlayer(PlayerBase):
         }
         return self._openspiel_game.AbaloneGame(params)
 
-    def choose(self, position: Position, movetime: float | None = None, history: Sequence[int] | None = None) -> Move:
+    def choose(
+        self,
+        position: Position,
+        movetime: float | None = None,
+        history: Sequence[int] | None = None,
+        draw: DrawCounters | None = None,
+    ) -> Move:
         codes = legal_codes(position)
         if len(codes) == 1:
             return Move(int(codes[0]), position.variant.side)

@@ -6,7 +6,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from sumito.engine import Move, Position
+from sumito.engine import DrawCounters, Move, Position
 from sumito.players.base import MAX_SEED, Option, PlayerBase, PlayerKind, legal_codes, register
 
 
@@ -17,7 +17,11 @@ class RandomPlayer(PlayerBase):
         self.name = "random" if seed is None else f"random:seed={seed}"
 
     def choose(
-        self, position: Position, movetime: float | None = None, history: Sequence[int] | None = None
+        self,
+        position: Position,
+        movetime: float | None = None,
+        history: Sequence[int] | None = None,
+        draw: DrawCounters | None = None,
     ) -> Move:
         codes = legal_codes(position)
         return Move(int(codes[self.rng.integers(len(codes))]), position.variant.side)

@@ -18,7 +18,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from sumito.engine import Move, Position
+from sumito.engine import DrawCounters, Move, Position
 from sumito.models.abalone_encodings import ENCODINGS, MAX_MOVES, get_encoding
 from sumito.models.abalone_game import position_afterstates
 from sumito.models.network import ValueNetwork, network_path
@@ -72,7 +72,11 @@ class TDPlayer(PlayerBase):
             self.name += ("," if ":" in self.name else ":") + extra
 
     def choose(
-        self, position: Position, movetime: float | None = None, history: Sequence[int] | None = None
+        self,
+        position: Position,
+        movetime: float | None = None,
+        history: Sequence[int] | None = None,
+        draw: DrawCounters | None = None,
     ) -> Move:
         width = get_encoding(self.encoding).n_inputs(position.variant.side)
         if width != self.network.n_inputs:

@@ -36,12 +36,14 @@ from dataclasses import dataclass
 import numpy as np
 from numba import njit, objmode
 
+from sumito.engine.game import DrawCounters
 from sumito.engine.kernels import (
     MAX_MOVES,
     PUSH_OFF_BIT,
     PUSH_SHIFT,
     generate_moves,
     generate_push_offs,
+    has_push_off,
     make_move,
     unmake_move,
 )
@@ -58,12 +60,17 @@ KILLERS = HISTORY_SIZE  # the killer moves live in the history array after the c
 NULL_REDUCTION = 2
 NULL_WINDOW = 1e-6  # the width of a null-window (zero-window) search; scores are float64
 QUIESCENCE_PLIES = 8
+#: the quiescence plies (from the horizon) in which a side plays quiet moves that threaten to push off
+#: the opponent's last marble, besides its push-offs: "checks" in the quiescence search
+QUIET_CHECK_PLIES = 1
+#: the threat search a Searcher (and the engine player) uses unless told otherwise (``threats=``)
+DEFAULT_THREATS = 1
 #: the search level a Searcher (and the engine player) uses unless told otherwise: 1, table cutoffs and
 #: null moves, accepted by SPRT against 0 (docs/strength.md)
 DEFAULT_PRUNE = 1
 
 # stats slots
-NODES, ABORTED, QNODES, TT_HITS, BEST, NEXT_CHECK, ROOT_COUNT = range(7)
+NODES, ABORTED, QNODES, TT_HITS, BEST, NEXT_CHECK, ROOT_COUNT, ROOT_DEPTH = range(8)
 TT_MOVE_SHIFT = 9  # a table entry's info: move << 9 | depth << 2 | bound kind
 
 
@@ -160,6 +167,24 @@ def _static(board, side, lost, cells, ring, offsets, edge_ring, kind, params, ra
     return evaluate(board, side, lost[0], lost[1], cells, ring, offsets, edge_ring, kind, params, raw, scratch)
 
 
+@njit(cache=True)
+def _add_quiet_checks(board, side, offsets, cells, edge_cells, inline_only, zobrist, buf, n, scratch):
+    """Append to ``buf[:n]`` (the push-offs) the quiet moves after which ``side`` has a push-off: the
+    threats against an opponent a marble from losing. ``scratch`` takes the full move list."""
+    total = generate_moves(board, side, offsets, cells, inline_only, scratch)
+    for i in range(total):
+        mv = scratch[i]
+        if mv & PUSH_OFF_BIT:
+            continue
+        make_move(board, mv, side, offsets, zobrist)
+        threat = has_push_off(board, side, offsets, edge_cells)
+        unmake_move(board, mv, side, offsets)
+        if threat:
+            buf[n] = mv
+            n += 1
+    return n
+
+
 @njit(cache=True, nogil=True)
 def _pvs(board, side, lost, depth, alpha, beta, ply, h, null_ok, shared):
     """One node of the search; ``depth <= 0`` is the quiescence search (``-depth`` plies into it).
@@ -173,7 +198,7 @@ def _pvs(board, side, lost, depth, alpha, beta, ply, h, null_ok, shared):
     """
     (g_win, g_inline, cells, offsets, ring, edge_ring, edge_cells, zobrist, kind, params, tt_keys, tt_info, tt_scores,
      history, path, path_base, moves, orders, raw, scratch, stats, deadline, root_scores, root_side, contempt,
-     stop, acc, prune) = shared
+     stop, acc, prune, threats, since, plies_left, quiet_limit) = shared
     nnue = kind == EVAL_NNUE
     # a draw is worth -contempt to the side searching at the root (it plays on rather than draw)
     draw = -contempt if side == root_side else contempt
@@ -192,26 +217,49 @@ def _pvs(board, side, lost, depth, alpha, beta, ply, h, null_ok, shared):
         path[path_base + ply] = h
         if _repeats(path, path_base + ply, h):
             return draw
+        # the game's own draw rules: the ply cap, and plies without a push-off
+        if ply >= plies_left or since[ply] >= quiet_limit:
+            return draw
     else:
         path[path_base] = h
         if nnue:
             refresh_accumulator(board, cells, params, acc[0])
+    # "in check": a marble from losing, with a push-off against it on the board (passing would lose)
+    checked = ply > 0 and threats > 0 and lost[side - 1] >= g_win - 1 and has_push_off(board, opp, offsets, edge_cells)
     if ply > 0 and (depth <= 0 or ply >= MAX_PLY - 1):
-        # quiescence: stand pat, or play a push-off
+        # quiescence: stand pat, or play a push-off; in check, every move (no standing pat)
         stats[QNODES] += 1
         stand = _static(board, side, lost, cells, ring, offsets, edge_ring, kind, params, raw, scratch, acc, ply)
-        if stand >= beta or -depth >= QUIESCENCE_PLIES or ply >= MAX_PLY - 1:
+        if -depth >= QUIESCENCE_PLIES or ply >= MAX_PLY - 1:
             return stand
-        if stand > alpha:
-            alpha = stand
-        best = stand
         buf = moves[ply]
-        n = generate_push_offs(board, side, offsets, edge_cells, buf)
+        if checked:
+            best = -np.inf
+            n = generate_moves(board, side, offsets, cells, g_inline, buf)
+            if n == 0:
+                return draw
+        else:
+            if stand >= beta:
+                return stand
+            if stand > alpha:
+                alpha = stand
+            best = stand
+            n = generate_push_offs(board, side, offsets, edge_cells, buf)
+            if threats > 0 and -depth < QUIET_CHECK_PLIES and lost[opp - 1] >= g_win - 1:
+                n = _add_quiet_checks(board, side, offsets, cells, edge_cells, g_inline, zobrist, buf, n,
+                                      moves[ply + 1])
         for i in range(n):
             mv = buf[i]
             delta = make_move(board, mv, side, offsets, zobrist)
+            if checked and not mv & PUSH_OFF_BIT and has_push_off(board, opp, offsets, edge_cells):
+                # a reply that leaves the push-off on the board loses at once: no need to search it
+                unmake_move(board, mv, side, offsets)
+                if best < -(WIN - (ply + 2)):
+                    best = -(WIN - (ply + 2))
+                continue
             if nnue:
                 update_accumulator(acc[ply], acc[ply + 1], mv, side, offsets, params)
+            since[ply + 1] = 0 if mv & PUSH_OFF_BIT else since[ply] + 1
             if mv & PUSH_OFF_BIT:
                 lost[2 - side] += 1
             score = -_pvs(board, opp, lost, depth - 1, -beta, -alpha, ply + 1, h ^ delta, no, shared)
@@ -227,6 +275,10 @@ def _pvs(board, side, lost, depth, alpha, beta, ply, h, null_ok, shared):
                     if alpha >= beta:
                         break
         return best
+    if checked and ply < 2 * stats[ROOT_DEPTH]:
+        # a forced reply: search it a ply deeper (a chess engine's check extension). A line of threats and
+        # parries keeps its depth, so, as in Stockfish, only within twice the iteration's depth of the root
+        depth += 1
     # a null-window search (width NULL_WINDOW) is a non-PV node: it may take the table's bound and
     # be pruned. (Before prune=1 this test compared with 1e-9, so that every node counted as a PV
     # node and no table cutoff or null move ever happened; prune=0 keeps that search, to measure against.)
@@ -243,7 +295,7 @@ def _pvs(board, side, lost, depth, alpha, beta, ply, h, null_ok, shared):
             f = info & 3
             if f == EXACT or (f == LOWER and s >= beta) or (f == UPPER and s <= alpha):
                 return s
-    if ply > 0 and null_ok and not pv_node and depth >= 3 and beta < WIN_BOUND:
+    if ply > 0 and null_ok and not pv_node and not checked and depth >= 3 and beta < WIN_BOUND:
         static = _static(board, side, lost, cells, ring, offsets, edge_ring, kind, params, raw, scratch, acc, ply)
         if static >= beta:
             # pass: the same marbles with the other side to move
@@ -251,6 +303,7 @@ def _pvs(board, side, lost, depth, alpha, beta, ply, h, null_ok, shared):
             if nnue:
                 acc[ply + 1, :, :] = acc[ply]
             null_depth = depth - 1 - NULL_REDUCTION
+            since[ply + 1] = since[ply] + 1
             score = -_pvs(board, opp, lost, null_depth, -beta, -beta + NULL_WINDOW, ply + 1, null_child, no, shared)
             if stats[ABORTED]:
                 return 0.0
@@ -269,14 +322,18 @@ def _pvs(board, side, lost, depth, alpha, beta, ply, h, null_ok, shared):
     best = -np.inf
     best_move = buf[0]
     alpha0 = alpha
+    # the opponent is a marble from losing: a move that threatens its last marble is a check
+    attack = threats > 0 and lost[opp - 1] >= g_win - 1
     for i in range(n):
         mv = buf[i] if ply == 0 else _pick(buf, order, i, n)
         delta = make_move(board, mv, side, offsets, zobrist)
         if nnue:
             update_accumulator(acc[ply], acc[ply + 1], mv, side, offsets, params)
+        since[ply + 1] = 0 if mv & PUSH_OFF_BIT else since[ply] + 1
         if mv & PUSH_OFF_BIT:
             lost[2 - side] += 1
         quiet = ((mv >> PUSH_SHIFT) & 3) == 0
+        gives_check = attack and lost[opp - 1] < g_win and has_push_off(board, side, offsets, edge_cells)
         child = h ^ delta
         # The children of a depth-1 node are quiescence nodes; most have no push-off, and then
         # their value is their evaluation whatever the window. Score those here: a recursive
@@ -289,6 +346,12 @@ def _pvs(board, side, lost, depth, alpha, beta, ply, h, null_ok, shared):
                 score = WIN - (ply + 1)
             elif _repeats(path, path_base + ply + 1, child):
                 score = draw  # the child's draw value is minus ours; negated, it is ours
+            elif ply + 1 >= plies_left or since[ply + 1] >= quiet_limit:
+                score = draw
+            elif gives_check or (threats > 0 and lost[side - 1] >= g_win - 1):
+                # the child is in check (its quiescence tries every reply) or may check us quietly
+                leaf = False
+                stats[NODES] -= 1
             elif generate_push_offs(board, opp, offsets, edge_cells, moves[ply + 1]) == 0:
                 stats[QNODES] += 1
                 score = -_static(
@@ -304,7 +367,7 @@ def _pvs(board, side, lost, depth, alpha, beta, ply, h, null_ok, shared):
         else:
             r = 0
             killer = mv == history[0, KILLERS + ply] or mv == history[1, KILLERS + ply]
-            if ply > 0 and depth >= 3 and i >= 4 and quiet and not killer:
+            if ply > 0 and depth >= 3 and i >= 4 and quiet and not killer and not checked and not gives_check:
                 r = 1 if i < 16 else 2
                 if r > depth - 2:
                     r = depth - 2
@@ -342,6 +405,20 @@ def _pvs(board, side, lost, depth, alpha, beta, ply, h, null_ok, shared):
     tt_info[slot] = (best_move << TT_MOVE_SHIFT) | (depth << 2) | flag
     tt_scores[slot] = _score_to_tt(best, ply)
     return best
+
+
+#: a draw rule that is off: further than any line reaches
+NO_LIMIT = 1 << 40
+
+
+def _draw_limits(draw: DrawCounters | None) -> tuple[int, int]:
+    """The search's view of the draw rules: plies from the root to the ply cap, and the no-capture
+    limit (plies without a push-off at which a line is drawn)."""
+    if draw is None:
+        return NO_LIMIT, NO_LIMIT
+    left = draw.plies_left
+    limit = draw.rules.no_capture_plies
+    return (NO_LIMIT if left is None else left), (NO_LIMIT if limit is None else limit)
 
 
 @dataclass(frozen=True)
@@ -414,11 +491,13 @@ class Searcher:
     """Iterative deepening over :func:`_pvs`, keeping its tables from one move to the next."""
 
     def __init__(self, kind: int, params: np.ndarray, hash_entries: int = 1 << 20, contempt: float = 0.0,
-                 aspiration: float = 0.0, prune: int = DEFAULT_PRUNE) -> None:
+                 aspiration: float = 0.0, prune: int = DEFAULT_PRUNE, threats: int = DEFAULT_THREATS) -> None:
         if hash_entries & (hash_entries - 1):
             raise ValueError("the number of hash entries must be a power of two")
         if prune not in (0, 1):
             raise ValueError(f"the search level prune must be 0 or 1, not {prune}")
+        if threats not in (0, 1):
+            raise ValueError(f"threats must be 0 or 1, not {threats}")
         self.kind = kind
         self.contempt = contempt  # what a draw (repetition, no moves) costs the searching side
         # aspiration windows: from ASPIRATION_DEPTH on, each iteration first searches the previous score
@@ -427,13 +506,17 @@ class Searcher:
         # 0: the search before its null-window nodes were recognised (no table cutoffs, no null
         # moves), kept to measure against; 1: with them
         self.prune = prune
+        # 1: a side a marble from losing with a push-off against it is "in check": extended in the
+        # search, every reply tried in quiescence, where threats against a last marble are played too
+        self.threats = threats
         self.params = np.ascontiguousarray(params, dtype=np.float64)
         self.tt_keys = np.zeros(hash_entries, dtype=np.uint64)
         self.tt_info = np.zeros(hash_entries, dtype=np.int32)  # move, depth and bound kind in one
         self.tt_scores = np.zeros(hash_entries, dtype=np.float64)
         # per side, the history counts of every move key, then (row k) the k-th killer of each ply
         self.history = np.zeros((2, KILLERS + MAX_PLY), dtype=np.int64)
-        self.moves = np.empty((MAX_PLY, MAX_MOVES), dtype=np.int32)
+        self.moves = np.empty((MAX_PLY + 1, MAX_MOVES), dtype=np.int32)  # a row a ply, one to spare
+        self.since = np.zeros(MAX_PLY + 1, dtype=np.int64)  # plies since a push-off, a ply of the line
         self.orders = np.empty((MAX_PLY, MAX_MOVES), dtype=np.int64)
         self.raw, self.scratch = work_arrays()
         # an NNUE's accumulator for each ply of the line being searched (one number otherwise)
@@ -466,6 +549,7 @@ class Searcher:
         multipv: int = 1,
         on_iteration: Callable[[SearchResult], None] | None = None,
         quick_single: bool = True,
+        draw: DrawCounters | None = None,
     ) -> SearchResult:
         """Deepen until ``max_depth`` plies or until ``seconds`` run out; ``root_moves`` non-empty.
 
@@ -480,6 +564,8 @@ class Searcher:
         (in the searching thread) after each completed iteration with what it found so far; it runs
         between iterations, never inside the compiled search. With ``quick_single`` (play) a single
         root move is answered at depth 1; without it (analysis) it is scored to the full depth.
+        ``draw`` (the game's draw rules and counters) lets the search score a position beyond the
+        ply cap or the no-capture limit as the draw it is.
         """
         start = time.perf_counter()
         deadline = start + seconds if seconds is not None else 0.0
@@ -490,7 +576,7 @@ class Searcher:
         n_root = len(root_moves)
         multipv = max(1, min(int(multipv), n_root))
         scores = np.zeros(n_root, dtype=np.float64)
-        stats = np.zeros(7, dtype=np.int64)
+        stats = np.zeros(8, dtype=np.int64)
         self.history[:, :KILLERS] //= 8  # age the history counts between moves
         self.history[:, KILLERS:] = -1
         best_move, best_score, depth_done = int(root_moves[0]), 0.0, 0
@@ -502,9 +588,12 @@ class Searcher:
             ctx.win, ctx.inline_only, ctx.cells, ctx.offsets, ctx.ring, ctx.edge_ring, ctx.edge_cells, ctx.zobrist,
             self.kind, self.params, self.tt_keys, self.tt_info, self.tt_scores, self.history, path, len(past),
             self.moves, self.orders, self.raw, self.scratch, stats, deadline, iteration_scores, ctx.side,
-            float(self.contempt), STOP, self.acc, int(self.prune),
+            float(self.contempt), STOP, self.acc, int(self.prune), int(self.threats), self.since,
+            *_draw_limits(draw),
         )  # fmt: skip
+        self.since[0] = 0 if draw is None else draw.quiet_plies
         for depth in range(1, max(1, max_depth) + 1):
+            stats[ROOT_DEPTH] = depth
             if multipv == 1:
                 iteration_scores[:] = -np.inf
                 stats[BEST] = -1

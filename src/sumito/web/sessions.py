@@ -377,6 +377,7 @@ class GameSession:
             history=tuple(p.zobrist for p in self.game.positions[:-1]),
             movetime=movetime,
             models=models,
+            draw=self.game.draw_counters(),
         )
 
     def record(self) -> GameRecord:

@@ -33,7 +33,7 @@ from typing import Any
 
 from sumito.arena.executor import available_cores
 from sumito.arena.match import start_position
-from sumito.engine import Move, Position
+from sumito.engine import DrawCounters, Move, Position
 from sumito.players import Player, make_player
 from sumito.procs import die_with_parent
 from sumito.search.context import WIN
@@ -78,6 +78,7 @@ class ThinkRequest:
     history: tuple[int, ...] = ()
     movetime: float | None = None
     models: ModelFolder | None = None  # which files the spec may name; None: any (not a server's request)
+    draw: DrawCounters | None = None  # the game's draw rules and counters, so a search sees a draw coming
 
 
 @dataclass(frozen=True)
@@ -110,7 +111,7 @@ def choose_move(request: ThinkRequest) -> str:
     """The move (in notation) that the player ``request.spec`` chooses; runs in a worker process."""
     player = build_player(request.spec, request.models)
     position = start_position(request.position, request.win_threshold, request.inline_only)
-    move = player.choose(position, movetime=request.movetime, history=list(request.history))
+    move = player.choose(position, movetime=request.movetime, history=list(request.history), draw=request.draw)
     return move.notation()
 
 

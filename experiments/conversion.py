@@ -1,0 +1,128 @@
+"""Does the engine convert won games? Issue 27's measurement, before and after the search learned the
+draw rules.
+
+    python experiments/conversion.py --label after [--games 100] [--seed 2027] [--workers 2] [--out runs/conversion]
+                                     [--configs NAME ...] [--report-only]
+
+Each configuration is a match of ``--games`` games between an engine (A) and an opponent (B), colours
+alternating, each pair of games from its own random 2-ply opening, under the arena's draw rules (400
+plies, threefold repetition). For every match the table gives A's wins, draws and losses, **the draws at
+the ply cap or by repetition with A two or more marbles up** (the issue's goal: none), and the average
+length of A's won games in plies (with its standard error).
+
+Finished matches are kept as one JSON file each under ``OUT/LABEL/`` (one row a game: colour, result,
+reason, plies, marbles), so a killed run resumes with the matches it lacks, and ``--report-only``
+prints the tables of every label there without playing. The "before" rows were played by the code of
+the commit before the search knew the draw rules (``git worktree add /tmp/base <commit>`` and
+``PYTHONPATH=/tmp/base/src python experiments/conversion.py --label before``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import json
+import math
+from pathlib import Path
+
+from sumito.arena.executor import add_backend_args, executor_from_args
+from sumito.arena.match import ArenaSettings, derive_seed, play_game, schedule
+from sumito.arena.ratings import score_interval
+from sumito.engine import SumitoError
+from sumito.fileio import atomic_write_text
+from sumito.stopping import run_main
+
+#: name -> (A, B): both evaluations at 0.05 s a move and at depth 4, against ABLA at depth 4 and
+#: Abalearn's heuristic benchmark (2 plies)
+CONFIGS = {
+    "nnue-0.05-abla4": ("engine:time=0.05,nnue=builtin-nnue", "abla:depth=4"),
+    "linear-0.05-abla4": ("engine:time=0.05", "abla:depth=4"),
+    "nnue-d4-abla4": ("engine:depth=4,nnue=builtin-nnue", "abla:depth=4"),
+    "linear-d4-abla4": ("engine:depth=4", "abla:depth=4"),
+    "nnue-0.05-heuristic": ("engine:time=0.05,nnue=builtin-nnue", "heuristic"),
+    "linear-0.05-heuristic": ("engine:time=0.05", "heuristic"),
+    "nnue-d4-heuristic": ("engine:depth=4,nnue=builtin-nnue", "heuristic"),
+    "linear-d4-heuristic": ("engine:depth=4", "heuristic"),
+}
+UNCONVERTED = ("ply-cap", "repetition", "no-capture")
+
+
+def play(name: str, games: int, seed: int, executor) -> list[dict]:
+    a, b = CONFIGS[name]
+    k = list(CONFIGS).index(name)
+    settings = ArenaSettings.from_layout("standard", seed=derive_seed(seed, k, 0))
+    tasks = schedule([a, b], games, settings)
+    rows = []
+    with contextlib.closing(executor.run(play_game, tasks)) as stream:
+        for _, r in stream:
+            colour = r.color_of(0)
+            a_lost, b_lost = r.marbles_lost_by(0), r.marbles_lost_by(1)
+            rows.append(dict(index=r.task.index, a_colour="black" if colour == 1 else "white",
+                             score=r.score_of(0), reason=r.reason, plies=r.plies,
+                             a_pushed=b_lost, a_lost=a_lost))
+    return sorted(rows, key=lambda row: row["index"])
+
+
+def summary(rows: list[dict]) -> str:
+    n = len(rows)
+    wins = sum(r["score"] == 1 for r in rows)
+    losses = sum(r["score"] == 0 for r in rows)
+    draws = n - wins - losses
+    _, low, high = score_interval(wins, draws, losses)
+    unconverted = [r for r in rows if r["score"] == 0.5 and r["reason"] in UNCONVERTED
+                   and r["a_pushed"] - r["a_lost"] >= 2]
+    won = [r["plies"] for r in rows if r["score"] == 1]
+    if won:
+        mean = sum(won) / len(won)
+        se = math.sqrt(sum((p - mean) ** 2 for p in won) / max(len(won) - 1, 1) / len(won))
+        length = f"{mean:.0f} ± {1.96 * se:.0f}"
+    else:
+        length = "—"
+    reasons: dict[str, int] = {}
+    for r in rows:
+        if r["score"] == 0.5:
+            reasons[r["reason"]] = reasons.get(r["reason"], 0) + 1
+    drawn = ", ".join(f"{k} {v}" for k, v in sorted(reasons.items())) or "none"
+    return (f"{wins}-{draws}-{losses} | {(wins + draws / 2) / n:.0%} ({low:.0%}–{high:.0%}) | {drawn} | "
+            f"**{len(unconverted)}** | {length}")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--label", default="after")
+    parser.add_argument("--games", type=int, default=100)
+    parser.add_argument("--seed", type=int, default=2027)
+    parser.add_argument("--workers", type=int, default=None)
+    parser.add_argument("--out", type=Path, default=Path("runs/conversion"))
+    parser.add_argument("--configs", nargs="*", default=list(CONFIGS), choices=list(CONFIGS))
+    parser.add_argument("--report-only", action="store_true", help="print the tables of the matches already played")
+    add_backend_args(parser)
+    args = parser.parse_args()
+    try:
+        executor = executor_from_args(args, 2 if args.workers is None and args.backend == "process" else args.workers)
+    except SumitoError as exc:
+        parser.error(str(exc))
+    if not args.report_only:
+        folder = args.out / args.label
+        folder.mkdir(parents=True, exist_ok=True)
+        for name in args.configs:
+            path = folder / f"{name}.json"
+            if path.exists():
+                continue
+            rows = play(name, args.games, args.seed, executor)
+            atomic_write_text(path, json.dumps(dict(a=CONFIGS[name][0], b=CONFIGS[name][1], games=args.games,
+                                                    seed=args.seed, rows=rows)) + "\n")
+            print(f"{args.label} {name}: {summary(rows)}", flush=True)
+    print("| match | A | B | label | A won-drawn-lost | A's score (95%) | draws by | cap/repetition draws "
+          "A ≥ 2 up | plies of A's wins (mean ± 95%) |")
+    print("|---|---|---|---|---|---|---|---|---|")
+    for name in CONFIGS:
+        for label_dir in sorted(p for p in args.out.glob("*") if p.is_dir()):
+            path = label_dir / f"{name}.json"
+            if path.exists():
+                data = json.loads(path.read_text())
+                print(f"| {name} | `{data['a']}` | `{data['b']}` | {label_dir.name} | {summary(data['rows'])} |")
+
+
+if __name__ == "__main__":
+    run_main(main)

@@ -1,0 +1,112 @@
+"""Issue 27: the search sees threats against a last marble, and the game's draw rules."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from sumito.engine import DrawCounters, DrawRules, Game, LayoutError, Position
+from sumito.engine.kernels import generate_push_offs, has_push_off
+from sumito.players import make_player
+from sumito.protocol import run_engine
+from sumito.search.pvs import mate_plies
+
+from helpers import random_playout
+
+#: positions the engine lost from (issue 27): White to move, a marble from losing. The first move walks
+#: into a forced push-off three plies later. (The issue named h7g6 and c5d6 as holding; a threat-aware
+#: 8-second search finds a push-off after both, in 9 and 11 plies; f8g8 holds the first.)
+LAST_MARBLE = [
+    ("b4/1www2/2bww2/2w1wbw1/4wbbb1/4bbb1/5b1/6/5 w 4 5 1", "g7g6"),
+    ("5/b1www1/3wbb1/2bwwbw1/2bb1bbb1/2w5/4w2/6/5 w 4 5 1", "h8h7"),
+]
+
+
+@pytest.mark.parametrize("layout", ["standard", "belgian-daisy", "small", "mini"])
+def test_has_push_off_is_generate_push_offs_without_the_list(layout):
+    rng = np.random.default_rng(27)
+    pos = Position.start(layout)
+    geo = pos.geometry
+    edge = geo.cells[geo.ring[geo.cells] == geo.side - 1]
+    buf = np.empty(256, dtype=np.int32)
+    seen = 0
+    for p in random_playout(pos, 300, rng):
+        for side in (1, 2):
+            expected = generate_push_offs(p.grid, side, geo.offsets, edge, buf) > 0
+            assert has_push_off(p.grid, side, geo.offsets, edge) == expected
+            seen += expected
+    assert seen > 0  # the playouts reached positions with push-offs
+
+
+@pytest.mark.parametrize("fen, loses", LAST_MARBLE)
+@pytest.mark.parametrize("evaluation", ["nnue=builtin-nnue", "eval=linear"])
+def test_a_threat_against_the_last_marble_is_seen_at_depth_3(fen, loses, evaluation):
+    pos = Position.from_string(fen)
+    assert make_player(f"engine:depth=3,{evaluation}").choose(pos).notation() != loses
+    # the losing move is a forced loss that a threat-aware search sees at once
+    engine = make_player("engine:depth=3,nnue=builtin-nnue")
+    engine.choose(pos.play(loses))
+    assert mate_plies(engine.last.score) == 5  # the third push after it is the push-off
+
+
+def test_without_threats_the_engine_walks_into_the_push_off():
+    # what the issue saw: the search before this change plays the losing move at the depth it reached
+    fen, loses = LAST_MARBLE[0]
+    before = make_player("engine:depth=3,nnue=builtin-nnue,threats=0")
+    assert before.choose(Position.from_string(fen)).notation() == loses
+
+
+def test_the_hold_is_found_two_plies_sooner():
+    # f8g8 is the move that holds (an 8-second search); with threats the engine plays it from depth 5, without
+    # them from depth 7 (before that h7g6, which loses in 9 plies)
+    pos = Position.from_string(LAST_MARBLE[0][0])
+    assert make_player("engine:depth=5,nnue=builtin-nnue").choose(pos).notation() == "f8g8"
+    assert make_player("engine:depth=5,nnue=builtin-nnue,threats=0").choose(pos).notation() == "h7g6"
+
+
+def test_draw_counters_count_towards_the_rules():
+    game = Game("standard", DrawRules(max_plies=10, no_capture_plies=6))
+    for move in ("a1b2", "i5h5", "b2c3"):
+        game.push(move)
+    counters = game.draw_counters()
+    assert (counters.plies, counters.quiet_plies, counters.plies_left, counters.quiet_plies_left) == (3, 3, 7, 3)
+    assert DrawCounters(DrawRules()).plies_left is None
+    with pytest.raises(LayoutError):
+        DrawCounters(DrawRules(), plies=-1)
+    # the same game under other rules: over once past a new cap
+    assert game.with_rules(DrawRules(max_plies=3)).outcome().reason == "ply-cap"
+    assert game.with_rules(DrawRules(max_plies=3)).moves == game.moves
+
+
+@pytest.mark.parametrize("rule", ["max_plies", "no_capture_plies"])
+def test_the_search_scores_a_line_past_a_draw_rule_as_a_draw(rule):
+    # one ply before the limit every move draws (none pushes a marble off at the start): the score is
+    # exactly what a draw is worth to the engine, whatever the depth
+    pos = Position.start("standard")
+    rules = DrawRules(**{rule: 10})
+    counters = DrawCounters(rules, plies=9, quiet_plies=9)
+    engine = make_player("engine:depth=4,contempt=0.05")
+    engine.choose(pos, draw=counters)
+    assert engine.last.score == pytest.approx(-0.05 * engine.marble_value)
+    engine.choose(pos, draw=DrawCounters(rules, plies=0))
+    assert engine.last.score != pytest.approx(-0.05 * engine.marble_value)
+
+
+def test_the_protocol_passes_its_draw_rules_to_the_search():
+    def score(*setup):
+        out = io_lines(*setup, "position startpos moves a1b2 i5h5", "go depth 2")
+        return next(line for line in out if line.startswith("info depth 2")).split("score cp ")[1].split()[0]
+
+    assert score("setoption name MaxPlies value 3") == "-5"  # contempt 0.05 marble: every line is a draw
+    assert score("setoption name MaxPlies value 0") != "-5"
+    lines = io_lines("uci")
+    assert "option name MaxPlies type spin default 0 min 0 max 100000" in lines
+    assert io_lines("setoption name NoCapture value 1e9")[-1].startswith("error NoCapture must be a whole number")
+
+
+def io_lines(*lines):
+    import io
+
+    out = io.StringIO()
+    assert run_engine("engine:contempt=0.05", io.StringIO("".join(line + "\n" for line in lines)), out) == 0
+    return out.getvalue().splitlines()
