@@ -3,8 +3,9 @@
 Run:  python bench/bench_search.py [--budgets 1 5 10] [--prune 0 1] [--nnue builtin-nnue | FILE | none]
 
 Positions: the Standard and Belgian Daisy starts, and six mid-game positions reached by the
-engine playing itself at depth 4 (``engine:depth=4,prune=0``: deterministic, so every run
-searches the same positions; the first two are those of earlier runs of this script).
+engine playing itself at depth 4 (``engine:depth=4,prune=0,threats=0,rules=0,trade=0,threads=1``:
+deterministic, the search as it was before issue 27, so every run searches the same positions; the
+first two are those of earlier runs of this script).
 For each budget the engine (``sumito.search.pvs``: PVS, transposition table, ordering, null move,
 reductions, push-off quiescence, hand-set linear evaluation) deepens until the clock stops it;
 the depth is the last one completed. Nodes count every node including quiescence. One pair of
@@ -44,7 +45,7 @@ def bench_positions() -> list[tuple[str, Position]]:
     for layout, plies in (("standard", 30), ("belgian-daisy", 40), ("standard", 20), ("standard", 50),
                           ("belgian-daisy", 25), ("belgian-daisy", 60)):
         game = Game(Position.start(layout))
-        player = make_player("engine:depth=4,prune=0")
+        player = make_player("engine:depth=4,prune=0,threats=0,rules=0,threads=1")  # the same positions as ever
         for _ in range(plies):
             if game.is_over():
                 break

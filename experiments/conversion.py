@@ -23,6 +23,7 @@ import argparse
 import contextlib
 import json
 import math
+import subprocess
 from pathlib import Path
 
 from sumito.arena.executor import add_backend_args, executor_from_args
@@ -61,6 +62,19 @@ def play(name: str, games: int, seed: int, executor) -> list[dict]:
                              score=r.score_of(0), reason=r.reason, plies=r.plies,
                              a_pushed=b_lost, a_lost=a_lost))
     return sorted(rows, key=lambda row: row["index"])
+
+
+def code_version() -> str:
+    """The commit the games were played with ("+changes" when the working tree differed from it)."""
+    here = Path(__file__).resolve().parent
+    try:
+        commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=here, capture_output=True, text=True,
+                                check=True).stdout.strip()
+        dirty = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no"], cwd=here,
+                               capture_output=True, text=True, check=True).stdout.strip()
+    except (OSError, subprocess.CalledProcessError):
+        return "unknown"
+    return commit + ("+changes" if dirty else "")
 
 
 def summary(rows: list[dict]) -> str:
@@ -111,7 +125,7 @@ def main() -> None:
                 continue
             rows = play(name, args.games, args.seed, executor)
             atomic_write_text(path, json.dumps(dict(a=CONFIGS[name][0], b=CONFIGS[name][1], games=args.games,
-                                                    seed=args.seed, rows=rows)) + "\n")
+                                                    seed=args.seed, code=code_version(), rows=rows)) + "\n")
             print(f"{args.label} {name}: {summary(rows)}", flush=True)
     print("| match | A | B | label | A won-drawn-lost | A's score (95%) | draws by | cap/repetition draws "
           "A ≥ 2 up | plies of A's wins (mean ± 95%) |")
@@ -121,7 +135,8 @@ def main() -> None:
             path = label_dir / f"{name}.json"
             if path.exists():
                 data = json.loads(path.read_text())
-                print(f"| {name} | `{data['a']}` | `{data['b']}` | {label_dir.name} | {summary(data['rows'])} |")
+                label = f"{label_dir.name} ({data.get('code', 'unknown')})"
+                print(f"| {name} | `{data['a']}` | `{data['b']}` | {label} | {summary(data['rows'])} |")
 
 
 if __name__ == "__main__":

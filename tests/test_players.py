@@ -199,14 +199,18 @@ def test_engine_steers_clear_of_a_repetition_when_ahead():
     ahead = position_with(pos.marbles(1), pos.marbles(2)[3:], lost=(0, 3))
     first = make_player("engine:depth=3").choose(ahead)
     repeated = ahead.play(first).zobrist
-    second = make_player("engine:depth=3").choose(ahead, history=[repeated])
+    # the position after ``first`` has occurred twice (threefold repetition is the draw rule)
+    second = make_player("engine:depth=3").choose(ahead, history=[repeated, 0, repeated])
     assert second != first
+    # once is not a draw (the game's rule is threefold), unless the search plays to "any repetition" (rules=0)
+    assert make_player("engine:depth=3").choose(ahead, history=[repeated]) == first
+    assert make_player("engine:depth=3,rules=0").choose(ahead, history=[repeated]) != first
 
 
 def test_engine_contempt_prices_a_draw_by_repetition():
     pos = Position.start("standard")
     level = make_player("engine:depth=2,contempt=0").choose(pos)
-    history = [pos.play(level).zobrist]
+    history = [pos.play(level).zobrist, 0, pos.play(level).zobrist]  # twice before: the third is a draw
     # a huge contempt makes the repeating move the worst; none makes repeating (score 0) acceptable
     assert make_player("engine:depth=2,contempt=100").choose(pos, history=history) != level
     player = make_player("engine:depth=2,contempt=100")

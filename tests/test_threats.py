@@ -5,13 +5,13 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from sumito.engine import DrawCounters, DrawRules, Game, LayoutError, Position
+from sumito.engine import DrawCounters, DrawRules, Game, LayoutError, Move, Position
 from sumito.engine.kernels import generate_push_offs, has_push_off
 from sumito.players import make_player
 from sumito.protocol import run_engine
 from sumito.search.pvs import mate_plies
 
-from helpers import random_playout
+from helpers import position_with, random_playout
 
 #: positions the engine lost from (issue 27): White to move, a marble from losing. The first move walks
 #: into a forced push-off three plies later. (The issue named h7g6 and c5d6 as holding; a threat-aware
@@ -110,3 +110,82 @@ def io_lines(*lines):
     out = io.StringIO()
     assert run_engine("engine:contempt=0.05", io.StringIO("".join(line + "\n" for line in lines)), out) == 0
     return out.getvalue().splitlines()
+
+
+def test_repetitions_count_as_the_game_counts_them():
+    # Black three marbles up plays on rather than repeat a position a third time; a position seen once
+    # before the root is no draw yet, but a cycle inside the search is
+    pos = Position.start("belgian-daisy")
+    ahead = position_with(pos.marbles(1), pos.marbles(2)[3:], lost=(0, 3))
+    engine = make_player("engine:depth=3,contempt=0")
+    first = engine.choose(ahead)
+    after = ahead.play(first).zobrist
+    twofold = DrawCounters(DrawRules(repetitions=2))
+    assert engine.choose(ahead, history=[after], draw=twofold) != first  # two-fold is this game's rule
+    assert engine.choose(ahead, history=[after], draw=DrawCounters(DrawRules(repetitions=3))) == first
+    assert engine.choose(ahead, history=[after, 0, after], draw=DrawCounters(DrawRules(repetitions=None))) == first
+
+
+def test_one_thread_is_deterministic_and_two_find_the_same_forced_results(monkeypatch):
+    pos = Position.start("belgian-daisy")
+    one = [make_player("engine:depth=6,threads=1") for _ in range(2)]
+    results = [p.analyse(pos, depth=6) for p in one]
+    assert (results[0].move, results[0].score, results[0].nodes) == (results[1].move, results[1].score,
+                                                                     results[1].nodes)
+    two = make_player("engine:depth=6,threads=2")
+    result = two.analyse(pos, depth=6)
+    assert result.move in pos.legal_move_codes() and result.depth == 6
+    # the helper's nodes are counted: two threads search more nodes to the same depth than one... or at
+    # least as many as the main thread alone (which the shared table may have spared some)
+    assert result.nodes > 0
+    # a forced push-off is found with helpers as without
+    fen, loses = LAST_MARBLE[0]
+    engine = make_player("engine:depth=3,nnue=builtin-nnue,threads=2")
+    engine.choose(Position.from_string(fen).play(loses))
+    assert mate_plies(engine.last.score) == 5
+
+
+def test_the_default_thread_count(monkeypatch):
+    from sumito.players.base import PlayerSpecError
+    from sumito.players.engine import DEFAULT_MAX_THREADS, default_threads
+
+    monkeypatch.setenv("SUMITO_THREADS", "3")
+    assert default_threads() == 3 and make_player("engine:depth=1").searcher.threads == 3
+    assert make_player("engine:depth=1,threads=1").searcher.threads == 1
+    monkeypatch.delenv("SUMITO_THREADS")
+    assert 1 <= default_threads() <= DEFAULT_MAX_THREADS
+    for bad in ("0", "65", "x", "9" * 50):
+        monkeypatch.setenv("SUMITO_THREADS", bad)
+        with pytest.raises(PlayerSpecError, match="SUMITO_THREADS must be a whole number from 1 to 64"):
+            default_threads()
+    with pytest.raises(PlayerSpecError):
+        make_player("engine:threads=0")
+
+
+def test_worker_processes_search_with_one_thread(monkeypatch):
+    from sumito.procs import one_search_thread
+
+    monkeypatch.delenv("SUMITO_THREADS")
+    one_search_thread()
+    assert make_player("engine:depth=1").searcher.threads == 1
+    monkeypatch.setenv("SUMITO_THREADS", "2")  # what the user set stands
+    one_search_thread()
+    assert make_player("engine:depth=1").searcher.threads == 2
+
+
+def test_converting_values_every_marble_off_the_board_for_the_side_ahead():
+    # Black has pushed off two more: each marble off the board (four here) is worth ``trade`` to it, and
+    # as much against White; a level position gets nothing
+    pos = Position.start("belgian-daisy")
+    ahead = position_with(pos.marbles(1)[1:], pos.marbles(2)[3:], lost=(1, 3))
+    for position, bonus in ((ahead, 0.25 * 4), (pos, 0.0)):
+        trading = make_player("engine:depth=1,multipv=200,trade=0.25")
+        plain = make_player("engine:depth=1,multipv=200,trade=0")
+        with_trade = {line.move: line.score for line in trading.analyse(position, depth=1).lines}
+        quiet = 0
+        for line in plain.analyse(position, depth=1).lines:
+            if any(reply.is_push_off for reply in position.play(Move(line.move, 5)).legal_moves()):
+                continue  # the quiescence search scores it, and a push-off changes the count
+            quiet += 1
+            assert with_trade[line.move] == pytest.approx(line.score + bonus * plain.marble_value)
+        assert quiet >= 30

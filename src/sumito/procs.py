@@ -44,11 +44,22 @@ def die_with_parent(parent_pid: int | None = None) -> None:
         os._exit(1)
 
 
+#: the environment variable that sets how many threads an engine searches with when its spec does not say
+SEARCH_THREADS_ENV = "SUMITO_THREADS"
+
+
+def one_search_thread() -> None:
+    """In a worker process, engines search with one thread unless the user said otherwise: the pool's
+    processes already use the cores, one game or move each."""
+    os.environ.setdefault(SEARCH_THREADS_ENV, "1")
+
+
 def worker_start() -> None:
-    """The usual worker initializer: die with the parent, and leave Ctrl-C to it (the parent stops
-    the pool cleanly; a worker that saw SIGINT too would print a traceback of its own)."""
+    """The usual worker initializer: die with the parent, leave Ctrl-C to it (the parent stops the pool
+    cleanly; a worker that saw SIGINT too would print a traceback of its own), one search thread."""
     die_with_parent()
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    one_search_thread()
 
 
 def cap_workers(requested: int, what: str = "--workers") -> int:

@@ -1,8 +1,8 @@
 """Data and training for the engine's NNUE (:mod:`sumito.evaluation.nnue`).
 
 **Data** (:func:`generate`, ``sumito nnue gen``): self-play games of a search player (by default
-``engine:depth=4,prune=0``: the hand-set linear evaluation and the search the shipped data came
-from), each from an opening of the suite
+:data:`DATA_PLAYER`: the hand-set linear evaluation and the search the shipped data came from, the
+search before issue 27's threats, draw rules and converting, one thread), each from an opening of the suite
 (:mod:`sumito.arena.openings`) followed by a few uniformly random quiet plies so that no two
 games are alike. Every position before a move is kept with the search's score of it (for the side
 to move, engine points: deeper-search targets), whether it is *quiet* (the side to move has no
@@ -54,6 +54,9 @@ CHUNK_FORMAT = "sumito-nnue-data"
 MAX_CHUNK_BYTES = 256 * 2**20
 SCORE_CLIP = 8000.0  # a won or lost score counts as 8 marbles (more than any game has in hand)
 DATA_ARRAYS = ("boards", "side", "lost", "score", "result", "quiet", "game")
+
+#: the player whose searches made the shipped NNUE's data (the search as it was then)
+DATA_PLAYER = "engine:depth=4,prune=0,threats=0,rules=0,trade=0,threads=1"
 
 
 class NNUEDataError(SumitoError):
@@ -139,7 +142,7 @@ def chunk_path(folder: str | Path, index: int) -> Path:
     return Path(folder) / f"chunk-{index:05d}.npz"
 
 
-def generate(folder: str | Path, games: int, player: str = "engine:depth=4,prune=0", seed: int = 1,
+def generate(folder: str | Path, games: int, player: str = DATA_PLAYER, seed: int = 1,
              chunk: int = 20, random_plies: int = 6, max_plies: int = 300, openings: Sequence[str] | None = None,
              executor=None, progress: Callable[[int, int], None] | None = None) -> int:
     """Play ``games`` self-play games into ``folder`` in chunks of ``chunk``; chunks already there are

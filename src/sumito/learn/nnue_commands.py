@@ -1,6 +1,6 @@
 """``sumito nnue gen`` and ``sumito nnue train``: the engine's NNUE from self-play data (issue 17).
 
-    sumito nnue gen --out runs/nnue/data-d4 --games 2000 --player engine:depth=4,prune=0 --workers 2
+    sumito nnue gen --out runs/nnue/data-d4 --games 2000 --workers 2
     sumito nnue train runs/nnue/data-d4 --out runs/nnue/nnue.npz      # H 32, H2 16, 20 epochs, lambda 0.5
     sumito match engine:time=0.1,nnue=runs/nnue/nnue.npz engine:time=0.1 --games 100
 
@@ -18,7 +18,7 @@ from sumito.arena.executor import add_backend_args, check_shared_folder, executo
 from sumito.arena.openings import load_openings
 from sumito.cliargs import count_arg, number_arg
 from sumito.evaluation.nnue import MAX_HIDDEN
-from sumito.learn.nnue import generate, load_samples, train
+from sumito.learn.nnue import DATA_PLAYER, generate, load_samples, train
 from sumito.players import make_player
 from sumito.procs import MAX_WORKERS, cap_workers
 
@@ -30,8 +30,8 @@ def add_nnue_command(sub: argparse._SubParsersAction) -> None:
     g = nsub.add_parser("gen", help="play self-play games and keep each position with its search score and result")
     g.add_argument("--out", required=True, metavar="DIR", help="the data folder (chunk-NNNNN.npz files; resumable)")
     g.add_argument("--games", type=count_arg(1, 10**7), required=True, metavar="N", help="games in all")
-    g.add_argument("--player", default="engine:depth=4,prune=0", metavar="SPEC",
-                   help="the searching player whose scores are the targets (default engine:depth=4,prune=0: "
+    g.add_argument("--player", default=DATA_PLAYER, metavar="SPEC",
+                   help=f"the searching player whose scores are the targets (default {DATA_PLAYER}: "
                    "the search the shipped data came from)")
     g.add_argument("--seed", type=count_arg(0, 2**31), default=1)
     g.add_argument("--chunk", type=count_arg(1, 10**4), default=10, metavar="K", help="games a work item and file")

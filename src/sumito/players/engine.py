@@ -17,6 +17,7 @@ the protocol: the same search, with MultiPV and a per-iteration callback (:attr:
 from __future__ import annotations
 
 import math
+import os
 from collections.abc import Callable, Sequence
 
 import numpy as np
@@ -38,12 +39,42 @@ from sumito.players.base import (
     legal_codes,
     register,
 )
+from sumito.procs import SEARCH_THREADS_ENV
 from sumito.search.context import SearchContext
-from sumito.search.pvs import DEFAULT_PRUNE, DEFAULT_THREATS, Searcher, SearchResult
+from sumito.search.pvs import (
+    DEFAULT_PRUNE,
+    DEFAULT_RULES,
+    DEFAULT_THREATS,
+    DEFAULT_TRADE,
+    MAX_THREADS,
+    Searcher,
+    SearchResult,
+)
 
 #: what a draw costs the engine, in marbles (its ``contempt=`` option; the same in every evaluation that
 #: has a marble: the linear evaluation's material weight, a network's 1000 points)
 DEFAULT_CONTEMPT = 0.02
+
+#: the most threads an engine takes by default (``threads=`` sets more, up to MAX_THREADS)
+DEFAULT_MAX_THREADS = 8
+
+
+def default_threads() -> int:
+    """How many threads an engine searches with when its spec does not say: ``$SUMITO_THREADS`` if set
+    (worker processes of matches, tournaments and the web set it to 1: their pool already uses the cores),
+    else the cores this process may run on, at most :data:`DEFAULT_MAX_THREADS`."""
+    text = os.environ.get(SEARCH_THREADS_ENV, "")
+    if text:
+        if not (text.isascii() and text.isdigit() and 1 <= int(text[:4]) <= MAX_THREADS and len(text) <= 4):
+            raise PlayerSpecError(f"${SEARCH_THREADS_ENV} must be a whole number from 1 to {MAX_THREADS}, "
+                                  f"not {text[:20]!r}")
+        return int(text)
+    try:
+        cores = len(os.sched_getaffinity(0))
+    except AttributeError:  # not on Linux
+        cores = os.cpu_count() or 1
+    return max(1, min(cores, DEFAULT_MAX_THREADS))
+
 
 #: the most MultiPV lines (more than any position has moves would be pointless; the search clips it)
 MAX_MULTIPV = 256
@@ -64,6 +95,9 @@ class EnginePlayer(PlayerBase):
         nnue: str | None = None,
         prune: int = DEFAULT_PRUNE,
         threats: int = DEFAULT_THREATS,
+        rules: int = DEFAULT_RULES,
+        threads: int | None = None,
+        trade: float = DEFAULT_TRADE,
     ) -> None:
         if not 1 <= multipv <= MAX_MULTIPV:
             raise PlayerSpecError(f"engine multipv must be from 1 to {MAX_MULTIPV}, not {multipv}")
@@ -113,9 +147,17 @@ class EnginePlayer(PlayerBase):
             raise PlayerSpecError(f"engine prune must be 0 or 1, not {prune}")
         if threats not in (0, 1):
             raise PlayerSpecError(f"engine threats must be 0 or 1, not {threats}")
+        if rules not in (0, 1):
+            raise PlayerSpecError(f"engine rules must be 0 or 1, not {rules}")
+        if not (math.isfinite(trade) and 0 <= trade <= 10):
+            raise PlayerSpecError(f"engine trade must be from 0 to 10 marbles, not {trade}")
+        self.trade = trade  # in marbles, as contempt
         self.contempt = contempt  # in marbles; the searchers take it in their evaluation's points
+        if threads is not None and not 1 <= threads <= MAX_THREADS:
+            raise PlayerSpecError(f"engine threads must be from 1 to {MAX_THREADS}, not {threads}")
         self.searcher = Searcher(self.evaluation.kind, self.evaluation.params, entries, contempt * self.marble_value,
-                                 aspiration, prune, threats)
+                                 aspiration, prune, threats, rules, threads or default_threads(),
+                                 trade * self.marble_value)
         parts = []
         if time is not None:
             parts.append(f"time={time:g}")
@@ -139,6 +181,12 @@ class EnginePlayer(PlayerBase):
             parts.append(f"prune={prune}")
         if threats != DEFAULT_THREATS:
             parts.append(f"threats={threats}")
+        if rules != DEFAULT_RULES:
+            parts.append(f"rules={rules}")
+        if threads is not None:
+            parts.append(f"threads={threads}")
+        if trade != DEFAULT_TRADE:
+            parts.append(f"trade={trade:g}")
         self.multipv = multipv
         #: called after each completed iteration of :meth:`choose` or :meth:`analyse` (in the thread
         #: that searches) with what the search found so far; the protocol streams its info lines so
@@ -203,7 +251,8 @@ class EnginePlayer(PlayerBase):
                 linear = named_evaluation("linear")
                 self._fallback = Searcher(linear.kind, linear.params, len(self.searcher.tt_keys),
                                           self.contempt * float(linear.params[0]), self.searcher.aspiration,
-                                          self.searcher.prune, self.searcher.threats)
+                                          self.searcher.prune, self.searcher.threats, self.searcher.rules,
+                                          self.searcher.threads, self.trade * float(linear.params[0]))
             searcher = self._fallback
             note = f" (hand-set evaluation: the NNUE is for the side-{self.nnue.side} board)"
         codes = legal_codes(position) if moves is None else np.asarray(moves, dtype=np.int32)
@@ -277,6 +326,14 @@ register(
             "threats": Option(int, DEFAULT_THREATS, "1: threats against a side's last marble are seen (extended, "
                               "all replies and quiet threats in quiescence); 0 without, to measure against", low=0,
                               high=1),
+            "threads": Option(int, None, "search threads (Lazy SMP over a shared table); default: the cores "
+                              f"available, at most {DEFAULT_MAX_THREADS}, or $SUMITO_THREADS (1 in match and web "
+                              "workers); 1 is deterministic", low=1, high=MAX_THREADS),
+            "trade": Option(float, DEFAULT_TRADE, "converting: what each marble off the board is worth to the side "
+                            "that has pushed off more, in marbles (0: off)", low=0, high=10),
+            "rules": Option(int, DEFAULT_RULES, "1: the search plays to the game's draw rules (threefold repetition "
+                            "as the game counts it, the ply cap, the no-capture limit); 0: any repetition is a draw, "
+                            "nothing else (the search before, to measure against)", low=0, high=1),
         },
         help="Sumito's engine: iterative-deepening PVS with a transposition table and quiescence",
     )

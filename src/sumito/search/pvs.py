@@ -29,8 +29,10 @@ Evaluation is pluggable: any kind of :mod:`sumito.evaluation.features` with its 
 
 from __future__ import annotations
 
+import math
 import time
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 
 import numpy as np
@@ -65,6 +67,12 @@ QUIESCENCE_PLIES = 8
 QUIET_CHECK_PLIES = 1
 #: the threat search a Searcher (and the engine player) uses unless told otherwise (``threats=``)
 DEFAULT_THREATS = 1
+#: whether a Searcher plays to the game's draw rules unless told otherwise (``rules=``)
+DEFAULT_RULES = 1
+#: converting (``trade=``, in marbles): what each marble off the board is worth to the side that has pushed
+#: off more, unless told otherwise. Off: 0.25 converted no better than without in a first 40-game probe
+#: against ABLA (docs/strength.md)
+DEFAULT_TRADE = 0.0
 #: the search level a Searcher (and the engine player) uses unless told otherwise: 1, table cutoffs and
 #: null moves, accepted by SPRT against 0 (docs/strength.md)
 DEFAULT_PRUNE = 1
@@ -111,12 +119,17 @@ def _tick(stats, deadline, stop):
 
 
 @njit(cache=True)
-def _repeats(path, k, h):
-    """Whether hash ``h`` (at ``path[k]``) occurs earlier on the path with the same side to move."""
+def _repeats(path, k, h, base, need):
+    """Whether hash ``h`` (at ``path[k]``) repeats a position with the same side to move as a draw: once
+    after the root (``path[base]``; a cycle inside the search), or ``need`` times in all (the game's rule:
+    2 for threefold repetition), as Stockfish counts them."""
     j = k - 2
+    count = 0
     while j >= 0:
         if path[j] == h:
-            return True
+            count += 1
+            if j > base or count >= need:
+                return True
         j -= 2
     return False
 
@@ -158,13 +171,24 @@ def _pick(buf, order, i, n):
 
 
 @njit(cache=True, inline="always")
-def _static(board, side, lost, cells, ring, offsets, edge_ring, kind, params, raw, scratch, acc, ply):
+def _static(board, side, lost, cells, ring, offsets, edge_ring, kind, params, raw, scratch, acc, ply, trade):
     """The static evaluation of the node at ``ply``: an NNUE's from the accumulator the search keeps
-    for that ply, any other evaluation's from the board."""
+    for that ply, any other evaluation's from the board; with ``trade`` > 0 (converting), plus that much
+    a marble off the board for the side that has pushed off more (minus it for the other side)."""
     if kind == EVAL_NNUE:
-        return nnue_output(acc[ply], side, lost[0], lost[1], params, scratch) + nnue_base(
+        value = nnue_output(acc[ply], side, lost[0], lost[1], params, scratch) + nnue_base(
             board, side, lost[0], lost[1], cells, ring, offsets, edge_ring, params, raw)
-    return evaluate(board, side, lost[0], lost[1], cells, ring, offsets, edge_ring, kind, params, raw, scratch)
+    else:
+        value = evaluate(board, side, lost[0], lost[1], cells, ring, offsets, edge_ring, kind, params, raw, scratch)
+    if trade > 0.0:
+        # the side ahead gains by every marble that leaves the board, its own included: a trade takes it
+        # nearer the win (5-2 after 4-1), and attacking at the price of a marble is worth it
+        mine, theirs = lost[side - 1], lost[2 - side]
+        if theirs > mine:
+            value += trade * (mine + theirs)
+        elif mine > theirs:
+            value -= trade * (mine + theirs)
+    return value
 
 
 @njit(cache=True)
@@ -198,7 +222,7 @@ def _pvs(board, side, lost, depth, alpha, beta, ply, h, null_ok, shared):
     """
     (g_win, g_inline, cells, offsets, ring, edge_ring, edge_cells, zobrist, kind, params, tt_keys, tt_info, tt_scores,
      history, path, path_base, moves, orders, raw, scratch, stats, deadline, root_scores, root_side, contempt,
-     stop, acc, prune, threats, since, plies_left, quiet_limit) = shared
+     stop, acc, prune, threats, since, plies_left, quiet_limit, repeat_need, tt_bits, trade) = shared
     nnue = kind == EVAL_NNUE
     # a draw is worth -contempt to the side searching at the root (it plays on rather than draw)
     draw = -contempt if side == root_side else contempt
@@ -215,7 +239,7 @@ def _pvs(board, side, lost, depth, alpha, beta, ply, h, null_ok, shared):
             return -(WIN - ply)
         # a repeated position (same marbles, same side to move) on this line or before the root: a draw
         path[path_base + ply] = h
-        if _repeats(path, path_base + ply, h):
+        if _repeats(path, path_base + ply, h, path_base, repeat_need):
             return draw
         # the game's own draw rules: the ply cap, and plies without a push-off
         if ply >= plies_left or since[ply] >= quiet_limit:
@@ -229,7 +253,8 @@ def _pvs(board, side, lost, depth, alpha, beta, ply, h, null_ok, shared):
     if ply > 0 and (depth <= 0 or ply >= MAX_PLY - 1):
         # quiescence: stand pat, or play a push-off; in check, every move (no standing pat)
         stats[QNODES] += 1
-        stand = _static(board, side, lost, cells, ring, offsets, edge_ring, kind, params, raw, scratch, acc, ply)
+        stand = _static(board, side, lost, cells, ring, offsets, edge_ring, kind, params, raw, scratch, acc, ply,
+                        trade)
         if -depth >= QUIESCENCE_PLIES or ply >= MAX_PLY - 1:
             return stand
         buf = moves[ply]
@@ -286,9 +311,11 @@ def _pvs(board, side, lost, depth, alpha, beta, ply, h, null_ok, shared):
     mask = tt_keys.shape[0] - 1
     slot = h & mask
     tt_move = -1
-    if ply > 0 and tt_keys[slot] == h:
+    info = tt_info[slot]
+    # an entry's key is stored mixed with its data (key ^ info ^ score bits), so that an entry another
+    # search thread wrote half of never passes for a whole one (lockless hashing, as in Crafty)
+    if ply > 0 and (tt_keys[slot] ^ tt_bits[slot] ^ np.uint64(info)) == h:
         stats[TT_HITS] += 1
-        info = tt_info[slot]
         tt_move = info >> TT_MOVE_SHIFT
         if not pv_node and ((info >> 2) & 127) >= depth:
             s = _score_from_tt(tt_scores[slot], ply)
@@ -296,7 +323,8 @@ def _pvs(board, side, lost, depth, alpha, beta, ply, h, null_ok, shared):
             if f == EXACT or (f == LOWER and s >= beta) or (f == UPPER and s <= alpha):
                 return s
     if ply > 0 and null_ok and not pv_node and not checked and depth >= 3 and beta < WIN_BOUND:
-        static = _static(board, side, lost, cells, ring, offsets, edge_ring, kind, params, raw, scratch, acc, ply)
+        static = _static(board, side, lost, cells, ring, offsets, edge_ring, kind, params, raw, scratch, acc, ply,
+                         trade)
         if static >= beta:
             # pass: the same marbles with the other side to move
             null_child = h ^ zobrist[0, 0]
@@ -344,7 +372,7 @@ def _pvs(board, side, lost, depth, alpha, beta, ply, h, null_ok, shared):
             stats[NODES] += 1
             if lost[0] >= g_win or lost[1] >= g_win:
                 score = WIN - (ply + 1)
-            elif _repeats(path, path_base + ply + 1, child):
+            elif _repeats(path, path_base + ply + 1, child, path_base, repeat_need):
                 score = draw  # the child's draw value is minus ours; negated, it is ours
             elif ply + 1 >= plies_left or since[ply + 1] >= quiet_limit:
                 score = draw
@@ -354,9 +382,8 @@ def _pvs(board, side, lost, depth, alpha, beta, ply, h, null_ok, shared):
                 stats[NODES] -= 1
             elif generate_push_offs(board, opp, offsets, edge_cells, moves[ply + 1]) == 0:
                 stats[QNODES] += 1
-                score = -_static(
-                    board, opp, lost, cells, ring, offsets, edge_ring, kind, params, raw, scratch, acc, ply + 1
-                )
+                score = -_static(board, opp, lost, cells, ring, offsets, edge_ring, kind, params, raw, scratch, acc,
+                                 ply + 1, trade)
             else:
                 leaf = False
                 stats[NODES] -= 1  # searched below after all
@@ -401,24 +428,64 @@ def _pvs(board, side, lost, depth, alpha, beta, ply, h, null_ok, shared):
         flag = EXACT
     else:
         flag = UPPER
-    tt_keys[slot] = h
-    tt_info[slot] = (best_move << TT_MOVE_SHIFT) | (depth << 2) | flag
+    info = np.int32((best_move << TT_MOVE_SHIFT) | (depth << 2) | flag)
+    tt_info[slot] = info
     tt_scores[slot] = _score_to_tt(best, ply)
+    tt_keys[slot] = h ^ tt_bits[slot] ^ np.uint64(info)
     return best
+
+
+#: the most search threads an engine takes
+MAX_THREADS = 64
+
+
+class _ThreadState:
+    """What one search thread keeps to itself: its move lists and their ordering, the history and killer
+    moves, the plies since a push-off along its line, the NNUE accumulators and the evaluation's work arrays."""
+
+    def __init__(self, acc_width: int) -> None:
+        # per side, the history counts of every move key, then (row k) the k-th killer of each ply
+        self.history = np.zeros((2, KILLERS + MAX_PLY), dtype=np.int64)
+        self.history[:, KILLERS:] = -1
+        self.moves = np.empty((MAX_PLY + 1, MAX_MOVES), dtype=np.int32)  # a row a ply, one to spare
+        self.orders = np.empty((MAX_PLY, MAX_MOVES), dtype=np.int64)
+        self.since = np.zeros(MAX_PLY + 1, dtype=np.int64)  # plies since a push-off, a ply of the line
+        self.raw, self.scratch = work_arrays()
+        # an NNUE's accumulator for each ply of the line being searched (one number otherwise)
+        self.acc = np.zeros((MAX_PLY + 1, 2, acc_width), dtype=np.float64)
+
+
+def _helper_search(ctx: SearchContext, shared: tuple, stats: np.ndarray, root_moves: np.ndarray, max_depth: int,
+                   offset: int) -> None:
+    """A Lazy SMP helper thread: deepen from ``1 + offset`` plies until its ``halt`` flag (``shared``'s stop)
+    or its clock stops it; what it finds reaches the main thread through the transposition table."""
+    moves, n = shared[16], len(root_moves)
+    for depth in range(1 + offset, max_depth + 1):
+        stats[ROOT_DEPTH] = depth
+        stats[BEST] = -1
+        stats[ROOT_COUNT] = n
+        moves[0, :n] = root_moves
+        _pvs(ctx.board, ctx.side, ctx.lost, depth, -np.inf, np.inf, 0, ctx.hash, False, shared)
+        if stats[ABORTED]:
+            return
 
 
 #: a draw rule that is off: further than any line reaches
 NO_LIMIT = 1 << 40
 
 
-def _draw_limits(draw: DrawCounters | None) -> tuple[int, int]:
-    """The search's view of the draw rules: plies from the root to the ply cap, and the no-capture
-    limit (plies without a push-off at which a line is drawn)."""
+def _draw_limits(draw: DrawCounters | None, rules: int) -> tuple[int, int, int]:
+    """The search's view of the draw rules: plies from the root to the ply cap, the no-capture limit
+    (plies without a push-off at which a line is drawn) and how many earlier occurrences of a position
+    make a draw (threefold repetition: 2; a repetition inside the search is a draw at once). Without
+    ``draw``, threefold repetition alone; with ``rules`` 0 (the search before), any repetition."""
+    if not rules:
+        return NO_LIMIT, NO_LIMIT, 1
     if draw is None:
-        return NO_LIMIT, NO_LIMIT
-    left = draw.plies_left
-    limit = draw.rules.no_capture_plies
-    return (NO_LIMIT if left is None else left), (NO_LIMIT if limit is None else limit)
+        return NO_LIMIT, NO_LIMIT, 2
+    left, limit, repetitions = draw.plies_left, draw.rules.no_capture_plies, draw.rules.repetitions
+    return ((NO_LIMIT if left is None else left), (NO_LIMIT if limit is None else limit),
+            (NO_LIMIT if repetitions is None else repetitions - 1))
 
 
 @dataclass(frozen=True)
@@ -491,13 +558,18 @@ class Searcher:
     """Iterative deepening over :func:`_pvs`, keeping its tables from one move to the next."""
 
     def __init__(self, kind: int, params: np.ndarray, hash_entries: int = 1 << 20, contempt: float = 0.0,
-                 aspiration: float = 0.0, prune: int = DEFAULT_PRUNE, threats: int = DEFAULT_THREATS) -> None:
+                 aspiration: float = 0.0, prune: int = DEFAULT_PRUNE, threats: int = DEFAULT_THREATS,
+                 rules: int = DEFAULT_RULES, threads: int = 1, trade: float = 0.0) -> None:
         if hash_entries & (hash_entries - 1):
             raise ValueError("the number of hash entries must be a power of two")
         if prune not in (0, 1):
             raise ValueError(f"the search level prune must be 0 or 1, not {prune}")
         if threats not in (0, 1):
             raise ValueError(f"threats must be 0 or 1, not {threats}")
+        if rules not in (0, 1):
+            raise ValueError(f"rules must be 0 or 1, not {rules}")
+        if not (math.isfinite(trade) and trade >= 0):
+            raise ValueError(f"trade must be a finite number of points, at least 0, not {trade}")
         self.kind = kind
         self.contempt = contempt  # what a draw (repetition, no moves) costs the searching side
         # aspiration windows: from ASPIRATION_DEPTH on, each iteration first searches the previous score
@@ -509,19 +581,29 @@ class Searcher:
         # 1: a side a marble from losing with a push-off against it is "in check": extended in the
         # search, every reply tried in quiescence, where threats against a last marble are played too
         self.threats = threats
+        # 1: the game's draw rules as the game counts them (threefold repetition, the ply cap, the
+        # no-capture limit); 0: any repetition is a draw and nothing else (the search before)
+        self.rules = rules
+        # converting: each marble off the board is worth this many points to the side ahead (0: off)
+        self.trade = trade
         self.params = np.ascontiguousarray(params, dtype=np.float64)
         self.tt_keys = np.zeros(hash_entries, dtype=np.uint64)
         self.tt_info = np.zeros(hash_entries, dtype=np.int32)  # move, depth and bound kind in one
         self.tt_scores = np.zeros(hash_entries, dtype=np.float64)
-        # per side, the history counts of every move key, then (row k) the k-th killer of each ply
-        self.history = np.zeros((2, KILLERS + MAX_PLY), dtype=np.int64)
-        self.moves = np.empty((MAX_PLY + 1, MAX_MOVES), dtype=np.int32)  # a row a ply, one to spare
-        self.since = np.zeros(MAX_PLY + 1, dtype=np.int64)  # plies since a push-off, a ply of the line
-        self.orders = np.empty((MAX_PLY, MAX_MOVES), dtype=np.int64)
-        self.raw, self.scratch = work_arrays()
-        # an NNUE's accumulator for each ply of the line being searched (one number otherwise)
-        self.acc = np.zeros((MAX_PLY + 1, 2, self._acc_width()), dtype=np.float64)
+        self._tt_bits = self.tt_scores.view(np.uint64)  # the scores' bits, which an entry's key is mixed with
+        if not 1 <= threads <= MAX_THREADS:
+            raise ValueError(f"threads must be from 1 to {MAX_THREADS}, not {threads}")
+        # thread 0 searches and decides; the others (Lazy SMP) search the same root and fill the shared table
+        self._threads = [_ThreadState(self._acc_width()) for _ in range(threads)]
+        self._helpers: ThreadPoolExecutor | None = None
+        main = self._threads[0]
+        self.history, self.moves, self.since, self.orders = main.history, main.moves, main.since, main.orders
+        self.raw, self.scratch, self.acc = main.raw, main.scratch, main.acc
         self._pv_buf = np.empty(MAX_MOVES, dtype=np.int32)  # principal_variation's move list
+
+    @property
+    def threads(self) -> int:
+        return len(self._threads)
 
     def _acc_width(self) -> int:
         return int(self.params[1]) + 1 if self.kind == EVAL_NNUE else 1  # H, then the PSQT sum
@@ -531,12 +613,15 @@ class Searcher:
         to another board, refreshed weights)."""
         self.params = np.ascontiguousarray(params, dtype=np.float64)
         if self.acc.shape[2] != self._acc_width():
-            self.acc = np.zeros((MAX_PLY + 1, 2, self._acc_width()), dtype=np.float64)
+            for state in self._threads:
+                state.acc = np.zeros((MAX_PLY + 1, 2, self._acc_width()), dtype=np.float64)
+            self.acc = self._threads[0].acc
 
     def clear(self) -> None:
         self.tt_keys[:] = 0
-        self.history[:] = 0
-        self.history[:, KILLERS:] = -1
+        for state in self._threads:
+            state.history[:] = 0
+            state.history[:, KILLERS:] = -1
 
     def search(
         self,
@@ -575,23 +660,82 @@ class Searcher:
         root_moves = np.array(root_moves, dtype=np.int32)
         n_root = len(root_moves)
         multipv = max(1, min(int(multipv), n_root))
-        scores = np.zeros(n_root, dtype=np.float64)
         stats = np.zeros(8, dtype=np.int64)
-        self.history[:, :KILLERS] //= 8  # age the history counts between moves
-        self.history[:, KILLERS:] = -1
-        best_move, best_score, depth_done = int(root_moves[0]), 0.0, 0
-        lines: list[PVLine] = []
+        for state in self._threads:
+            state.history[:, :KILLERS] //= 8  # age the history counts between moves
+            state.history[:, KILLERS:] = -1
         if n_root == 1 and quick_single:
             max_depth = min(max_depth, 1)
         iteration_scores = np.empty(n_root, dtype=np.float64)
-        shared = (
+        limits = _draw_limits(draw, self.rules)
+        quiet_plies = 0 if draw is None or not self.rules else draw.quiet_plies
+        shared = self._shared(ctx, self._threads[0], path, len(past), stats, deadline, iteration_scores, STOP, limits,
+                              quiet_plies)
+        helpers = self._start_helpers(ctx, root_moves, max_depth, path, len(past), deadline, limits, quiet_plies)
+        try:
+            best_move, best_score, depth_done, lines = self._deepen(
+                ctx, root_moves, max_depth, seconds, start, predict, multipv, on_iteration, shared, stats,
+                iteration_scores, helpers)
+        finally:
+            self._stop_helpers(helpers)
+        nodes = int(stats[NODES]) + sum(int(h[1][NODES]) for h in helpers)
+        seconds_used = time.perf_counter() - start
+        if not lines or lines[0].move != best_move:
+            lines = [PVLine(best_move, best_score, self.principal_variation(ctx, best_move))]
+        return SearchResult(best_move, best_score, depth_done, nodes, seconds_used, lines[0].pv, lines)
+
+    def _shared(self, ctx: SearchContext, state: _ThreadState, path: np.ndarray, path_base: int, stats: np.ndarray,
+                deadline: float, root_scores: np.ndarray, stop: np.ndarray, limits: tuple[int, int, int],
+                quiet_plies: int) -> tuple:
+        """What every node of one thread's search needs (:func:`_pvs`'s ``shared``): the board's tables, the
+        evaluation, the shared transposition table and the thread's own arrays."""
+        state.since[0] = quiet_plies
+        return (
             ctx.win, ctx.inline_only, ctx.cells, ctx.offsets, ctx.ring, ctx.edge_ring, ctx.edge_cells, ctx.zobrist,
-            self.kind, self.params, self.tt_keys, self.tt_info, self.tt_scores, self.history, path, len(past),
-            self.moves, self.orders, self.raw, self.scratch, stats, deadline, iteration_scores, ctx.side,
-            float(self.contempt), STOP, self.acc, int(self.prune), int(self.threats), self.since,
-            *_draw_limits(draw),
+            self.kind, self.params, self.tt_keys, self.tt_info, self.tt_scores, state.history, path, path_base,
+            state.moves, state.orders, state.raw, state.scratch, stats, deadline, root_scores, ctx.side,
+            float(self.contempt), stop, state.acc, int(self.prune), int(self.threats), state.since,
+            *limits, self._tt_bits, float(self.trade),
         )  # fmt: skip
-        self.since[0] = 0 if draw is None else draw.quiet_plies
+
+    def _start_helpers(self, ctx: SearchContext, root_moves: np.ndarray, max_depth: int, path: np.ndarray,
+                       path_base: int, deadline: float, limits: tuple[int, int, int], quiet_plies: int) -> list:
+        """Lazy SMP: each helper thread deepens the same root on its own copy of the board (every other one
+        a ply ahead, its root moves in another order) until told to stop, and shares what it finds through
+        the transposition table. Returns (future, stats, halt) a helper."""
+        if len(self._threads) == 1 or max_depth < 2 or len(root_moves) < 2:
+            return []
+        if self._helpers is None:
+            self._helpers = ThreadPoolExecutor(len(self._threads) - 1, thread_name_prefix="sumito-search")
+        halt = np.zeros(1, dtype=np.int64)  # set when the main thread is done (or Ctrl-C stopped it)
+        helpers = []
+        for k, state in enumerate(self._threads[1:], 1):
+            stats = np.zeros(8, dtype=np.int64)
+            helper_ctx = SearchContext(**{**ctx.__dict__, "board": ctx.board.copy(), "lost": ctx.lost.copy()})
+            scores = np.empty(len(root_moves), dtype=np.float64)
+            shared = self._shared(helper_ctx, state, path.copy(), path_base, stats, deadline, scores, halt, limits,
+                                  quiet_plies)
+            moves = np.roll(root_moves, -k)  # another first move for each helper: they part ways at once
+            future = self._helpers.submit(_helper_search, helper_ctx, shared, stats, moves, max_depth, k % 2)
+            helpers.append((future, stats, halt))
+        return helpers
+
+    @staticmethod
+    def _stop_helpers(helpers: list) -> None:
+        for _, _, halt in helpers:
+            halt[0] = 1
+        for future, _, _ in helpers:
+            future.result()
+
+    def _deepen(self, ctx: SearchContext, root_moves: np.ndarray, max_depth: int, seconds: float | None,
+                start: float, predict: bool, multipv: int, on_iteration: Callable[[SearchResult], None] | None,
+                shared: tuple, stats: np.ndarray, iteration_scores: np.ndarray,
+                helpers: list) -> tuple[int, float, int, list[PVLine]]:
+        """The main thread's iterative deepening: the best move, its score, the depth completed and the lines."""
+        n_root = len(root_moves)
+        scores = np.zeros(n_root, dtype=np.float64)
+        best_move, best_score, depth_done = int(root_moves[0]), 0.0, 0
+        lines: list[PVLine] = []
         for depth in range(1, max(1, max_depth) + 1):
             stats[ROOT_DEPTH] = depth
             if multipv == 1:
@@ -626,17 +770,15 @@ class Searcher:
             elapsed = time.perf_counter() - start
             if on_iteration is not None:
                 pv = lines[0].pv
-                on_iteration(SearchResult(best_move, best_score, depth, int(stats[NODES]), elapsed, pv, lines))
+                nodes = int(stats[NODES]) + sum(int(h[1][NODES]) for h in helpers)
+                on_iteration(SearchResult(best_move, best_score, depth, nodes, elapsed, pv, lines))
             if multipv == 1 and abs(best_score) > WIN_BOUND:
                 break  # a forced win or loss is found: deeper search cannot change it
             if multipv > 1 and all(abs(line.score) > WIN_BOUND for line in lines):
                 break  # every line is a forced win or loss
             if predict and seconds is not None and elapsed > 0.45 * seconds:
                 break  # the next iteration would most likely not finish
-        seconds_used = time.perf_counter() - start
-        if not lines or lines[0].move != best_move:
-            lines = [PVLine(best_move, best_score, self.principal_variation(ctx, best_move))]
-        return SearchResult(best_move, best_score, depth_done, int(stats[NODES]), seconds_used, lines[0].pv, lines)
+        return best_move, best_score, depth_done, lines
 
     def _aspirated_iteration(self, ctx: SearchContext, depth: int, previous: float, shared: tuple,
                              stats: np.ndarray, iteration_scores: np.ndarray) -> None:
@@ -722,7 +864,7 @@ class Searcher:
                 break
             seen.add(int(h))
             slot = int(h) & (len(self.tt_keys) - 1)
-            if self.tt_keys[slot] != h:
+            if self.tt_keys[slot] ^ self._tt_bits[slot] ^ np.uint64(int(self.tt_info[slot])) != h:
                 break
             mv = int(self.tt_info[slot]) >> TT_MOVE_SHIFT
             n = generate_moves(board, side, ctx.offsets, ctx.cells, ctx.inline_only, buf)

@@ -35,7 +35,7 @@ from sumito.arena.executor import available_cores
 from sumito.arena.match import start_position
 from sumito.engine import DrawCounters, Move, Position
 from sumito.players import Player, make_player
-from sumito.procs import die_with_parent
+from sumito.procs import die_with_parent, one_search_thread
 from sumito.search.context import WIN
 from sumito.web.limits import LONG_MOVE, ModelFolder
 
@@ -187,6 +187,7 @@ def _close_inherited_sockets(keep: int) -> None:
 def _worker_main(conn: Connection, parent: int, warm: bool) -> None:
     """A worker's life: die with the server, then answer requests one at a time until the pipe closes."""
     die_with_parent(parent)
+    one_search_thread()  # the workers share the cores between the clients' games
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the server's; it kills the workers
     signal.signal(signal.SIGTERM, signal.SIG_DFL)  # uvicorn's graceful-shutdown handler is the server's
     _close_inherited_sockets(conn.fileno())
