@@ -189,3 +189,10 @@ def test_converting_values_every_marble_off_the_board_for_the_side_ahead():
             quiet += 1
             assert with_trade[line.move] == pytest.approx(line.score + bonus * plain.marble_value)
         assert quiet >= 30
+
+
+def test_the_protocol_sets_threads():
+    lines = io_lines("setoption name Threads value 2", "uci", "player", "setoption name Threads value 65")
+    assert "option name Threads type spin default 2 min 1 max 64" in lines
+    assert any(line.startswith("info player engine:contempt=0.05,threads=2") for line in lines)
+    assert lines[-1].startswith("error Threads must be from 1 to 64")

@@ -8,8 +8,8 @@ they work, like UCI; ``isready`` answers ``readyok`` once everything before it i
 
     uci                                    -> id name ..., id author ..., option name ... lines, uciok
     player <spec>                          choose the player (default: engine, else random)
-    setoption name MultiPV|Hash|Contempt|MaxPlies|NoCapture value X
-                                           the engine's lines, table MB, draw cost (cp), draw rules
+    setoption name MultiPV|Hash|Contempt|Threads|MaxPlies|NoCapture value X
+                                 the engine's lines, table MB, draw cost (cp), threads, draw rules
     position startpos [layout NAME] [win N] [inline-only] [moves m1 m2 ...]
     position <position string> [win N] [inline-only] [moves m1 m2 ...]
     go [depth N] [movetime MS] [wtime MS] [btime MS] [winc MS] [binc MS] [movestogo N] | go infinite
@@ -43,7 +43,8 @@ uses the player as its spec says (the engine: 1 s). ``movetime 0`` means 1 ms.
 Options (``setoption``, names case-insensitive; the engine player's spec options of the same
 meaning, so ``player`` shows them): ``MultiPV`` 1-256 (the engine's ``multipv``), ``Hash`` 1-4096
 MB (``hash``; the table is emptied), ``Contempt`` -10000 to 10000 hundredths of a marble, as ``cp``
-(``contempt``, in marbles: what a draw costs the engine), and the game's draw rules, which the
+(``contempt``, in marbles: what a draw costs the engine), ``Threads`` 1-64 (``threads``; default the
+cores available, at most 8), and the game's draw rules, which the
 engine's search plays to: ``MaxPlies`` (a draw after that many plies) and ``NoCapture`` (a draw
 after that many plies without a push-off), 0-100000, 0 = off (the default: only threefold
 repetition). A player without the option answers an error.
@@ -79,7 +80,7 @@ from sumito.engine import WHITE, DrawRules, Game, Move, SumitoError, render
 from sumito.engine.interop import is_playstrategy_fen
 from sumito.players import game_history, make_player, parse_spec, player_names
 from sumito.players.base import Player, set_option
-from sumito.search.pvs import SearchResult, mate_moves
+from sumito.search.pvs import MAX_THREADS, SearchResult, mate_moves
 from sumito.search.timeman import move_time
 from sumito.stopping import clear_stop, request_stop
 
@@ -109,6 +110,7 @@ _OPTIONS = {
     "multipv": ("MultiPV", "multipv", True, 1, 256, 1.0),
     "hash": ("Hash", "hash", True, 1, MAX_HASH_MB, 1.0),
     "contempt": ("Contempt", "contempt", False, -10_000, 10_000, 0.01),
+    "threads": ("Threads", "threads", True, 1, MAX_THREADS, 1.0),
 }
 #: setoption names (lower case) of the game's draw rules -> (the name as UCI shows it, the rule, most); 0 = off
 _RULES = {
@@ -121,8 +123,9 @@ commands (one a line; replies are lines):
   uci                       -> id name, id author, option name ... lines, then uciok
   player <spec>             choose the player, e.g. random:seed=3 (no reply; errors say why)
   player                    -> info player <spec>
-  setoption name <MultiPV|Hash|Contempt|MaxPlies|NoCapture> value <x>
+  setoption name <MultiPV|Hash|Contempt|Threads|MaxPlies|NoCapture> value <x>
                             MultiPV 1-256 lines, Hash 1-4096 MB, Contempt in hundredths of a marble,
+                            Threads 1-64 search threads,
                             MaxPlies/NoCapture the draw rules in plies, 0 = off (no reply)
   position startpos [layout NAME] [win N] [inline-only] [moves m1 m2 ...]
   position <rows> <side> <lost by Black> <lost by White> <move number> [win N] [inline-only] [moves ...]
@@ -467,7 +470,8 @@ class EngineProtocol:
 
     def cmd_setoption(self, args: list[str]) -> None:
         if not args or args[0].lower() != "name":
-            raise ProtocolError("setoption needs: setoption name <MultiPV|Hash|Contempt|MaxPlies|NoCapture> value <x>")
+            raise ProtocolError("setoption needs: setoption name <MultiPV|Hash|Contempt|Threads|MaxPlies|NoCapture> "
+                                "value <x>")
         lowered = [a.lower() for a in args]
         cut = lowered.index("value") if "value" in lowered else len(args)
         name, value = " ".join(args[1:cut]), args[cut + 1 :]
@@ -480,7 +484,7 @@ class EngineProtocol:
             self.game = self.game.with_rules(self.rules)
             return
         if name.lower() not in _OPTIONS:
-            raise ProtocolError(f"unknown option {name[:40]!r} (options: MultiPV, Hash, Contempt, MaxPlies, "
+            raise ProtocolError(f"unknown option {name[:40]!r} (options: MultiPV, Hash, Contempt, Threads, MaxPlies, "
                                 "NoCapture)")
         shown, key, whole, least, most, unit = _OPTIONS[name.lower()]
         if len(value) != 1:
@@ -500,7 +504,10 @@ class EngineProtocol:
         lines = [f"id name Sumito {__version__} ({self.spec})", "id author the Sumito authors"]
         for shown, key, _, least, most, unit in _OPTIONS.values():
             if key in kind.options:
-                default = options.get(key, kind.options[key].default) / unit
+                default = options.get(key, kind.options[key].default)
+                if default is None:  # a default that depends on the machine (threads): what the player uses
+                    default = getattr(getattr(self.player, "searcher", None), key, 1)
+                default /= unit
                 # UCI's spin options are whole numbers (Contempt takes a decimal too)
                 lines.append(f"option name {shown} type spin default {default:.0f} min {least:.0f} max {most:.0f}")
         for shown, rule, most in _RULES.values():

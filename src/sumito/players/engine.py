@@ -10,6 +10,11 @@ the edge and lines of three), or any named evaluation of :mod:`sumito.evaluation
 Time control: ``time`` seconds a move (default 1), or a fixed ``depth`` in plies, or both (the
 first reached stops the search); a caller's clock (``movetime``) caps the time further.
 ``multipv=N`` searches the best N moves with exact scores (analysis; it costs play time).
+``threads=N`` searches with N threads (Lazy SMP; by default the cores available, at most 8, and one in
+worker processes). ``contempt`` (what a draw costs it) and ``trade`` (converting: what each marble off
+the board is worth to the side ahead, off by default) are in marbles, the same in every evaluation that
+has one. ``threats=0`` and ``rules=0`` give the search before issue 27 (no threat search against a last
+marble; any repetition a draw and no other draw rule), to measure against.
 :meth:`EnginePlayer.analyse` is the search behind :meth:`~EnginePlayer.choose`, for analysis and
 the protocol: the same search, with MultiPV and a per-iteration callback (:attr:`on_iteration`).
 """

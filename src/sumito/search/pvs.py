@@ -15,8 +15,14 @@ Pieces, as in a chess engine (Stockfish's split of search, ordering and transpos
   (docs/strength.md);
 - a quiescence search over push-offs at the horizon, so that a pending push-off is never
   misjudged by a static evaluation;
-- repetition of a position on the current line (or in the game before the root) scores a draw,
+- threats against a last marble (``threats=1``): a side a marble from losing with a push-off against
+  it is in check: the node is extended a ply, its quiescence tries every reply, and at the horizon the
+  attacker's quiet threats are searched besides its push-offs;
+- the game's draw rules (``rules=1``, with :class:`~sumito.engine.DrawCounters`): a line reaching the
+  ply cap or the no-capture limit is a draw, and so is a position that has occurred as often as the
+  repetition rule needs (twice before, for threefold repetition) or once inside the search; a draw is
   worth ``-contempt`` to the side searching (so that it plays on in a level position);
+- Lazy SMP (``threads``): helper threads search the same root over the shared table;
 - a time limit checked every 1,024 nodes through a clock read in object mode; an aborted
   iteration is thrown away by the driver, which keeps the previous iteration's move;
 - MultiPV: the best N root moves with exact scores, by searching the root again without the
