@@ -24,7 +24,7 @@ import numpy as np
 
 from sumito.arena.openings import load_openings
 from sumito.cliargs import count_arg
-from sumito.engine import DrawRules, Game, Position
+from sumito.engine import DrawRules, Game, Move, Position
 from sumito.fileio import atomic_write_text
 from sumito.players import game_history, make_player
 from sumito.search.pvs import mate_plies
@@ -57,20 +57,23 @@ def main() -> None:
             win = pos.variant.win_threshold
             if pos.lost[pos.side_to_move - 1] == win - 1:
                 after = pos.play(move)
-                deep.analyse(after, depth=args.check_depth)
-                plies = mate_plies(deep.last.score)
-                if plies is not None and deep.last.score > 0:  # the opponent pushes off by force
+                if after.winner() is None:  # (a move that wins the game is no walk into anything)
+                    deep.analyse(after, depth=args.check_depth)
+                    plies = mate_plies(deep.last.score)
+                if after.winner() is None and plies is not None and deep.last.score > 0:  # pushed off by force
                     root = deep.analyse(pos, depth=args.check_depth)
                     if mate_plies(root.score) is None or root.score > 0:  # and the side to move need not lose
-                        line = f"{pos.to_string()}\t{move.notation()}"
-                        if line not in found:
+                        line = f"{pos.to_string()}\t{move.notation()}\t{plies + 1}"
+                        if all(not kept.startswith(line.rsplit("\t", 1)[0]) for kept in found):
                             found.append(line)
-                            print(f"game {g}: {line} (loses in {plies} plies; {root.lines[0].move} holds)", flush=True)
+                            holds = Move(int(root.lines[0].move), pos.variant.side).notation()
+                            print(f"game {g}: {line} (loses in {plies + 1} plies; {holds} holds)", flush=True)
             game.push(move)
         header = (f"# made by: python experiments/threat_positions.py --games {args.games} --seed {args.seed} "
                   f"--check-depth {args.check_depth} ({g + 1} games played)\n"
                   f"# position<TAB>the move {OLD} plays, after which a depth-{args.check_depth} threat-aware "
-                  "search finds a forced push-off of its last marble, where one move does not lose by force\n")
+                  "search finds a forced push-off of its last marble, where one move does not lose by force"
+                  "<TAB>plies from the position to the push-off\n")
         args.out.parent.mkdir(parents=True, exist_ok=True)
         atomic_write_text(args.out, header + "".join(line + "\n" for line in found))
     print(f"{len(found)} positions in {args.out}")
