@@ -11,7 +11,8 @@ the ply cap or by repetition with A two or more marbles up** (the issue's goal: 
 length of A's won games in plies (with its standard error).
 
 Finished matches are kept as one JSON file each under ``OUT/LABEL/`` (one row a game: colour, result,
-reason, plies, marbles), so a killed run resumes with the matches it lacks, and ``--report-only``
+reason, plies, marbles; the moves of a game drawn at a cap or by repetition with A two or more up, to
+study), so a killed run resumes with the matches it lacks, and ``--report-only``
 prints the tables of every label there without playing. The "before" rows were played by the code of
 the commit before the search knew the draw rules (``git worktree add /tmp/base <commit>`` and
 ``PYTHONPATH=/tmp/base/src python experiments/conversion.py --label before``).
@@ -29,6 +30,7 @@ from pathlib import Path
 from sumito.arena.executor import add_backend_args, executor_from_args
 from sumito.arena.match import ArenaSettings, derive_seed, play_game, schedule
 from sumito.arena.ratings import score_interval
+from sumito.cliargs import count_arg
 from sumito.engine import SumitoError
 from sumito.fileio import atomic_write_text
 from sumito.stopping import run_main
@@ -48,8 +50,9 @@ CONFIGS = {
 UNCONVERTED = ("ply-cap", "repetition", "no-capture")
 
 
-def play(name: str, games: int, seed: int, executor) -> list[dict]:
+def play(name: str, games: int, seed: int, executor, extra: str = "") -> list[dict]:
     a, b = CONFIGS[name]
+    a += extra
     k = list(CONFIGS).index(name)
     settings = ArenaSettings.from_layout("standard", seed=derive_seed(seed, k, 0))
     tasks = schedule([a, b], games, settings)
@@ -58,9 +61,11 @@ def play(name: str, games: int, seed: int, executor) -> list[dict]:
         for _, r in stream:
             colour = r.color_of(0)
             a_lost, b_lost = r.marbles_lost_by(0), r.marbles_lost_by(1)
-            rows.append(dict(index=r.task.index, a_colour="black" if colour == 1 else "white",
-                             score=r.score_of(0), reason=r.reason, plies=r.plies,
-                             a_pushed=b_lost, a_lost=a_lost))
+            row = dict(index=r.task.index, a_colour="black" if colour == 1 else "white",
+                       score=r.score_of(0), reason=r.reason, plies=r.plies, a_pushed=b_lost, a_lost=a_lost)
+            if row["score"] == 0.5 and r.reason in UNCONVERTED and b_lost - a_lost >= 2:
+                row["start"], row["moves"] = r.task.start, list(r.moves)  # an unconverted game, to study
+            rows.append(row)
     return sorted(rows, key=lambda row: row["index"])
 
 
@@ -104,12 +109,13 @@ def summary(rows: list[dict]) -> str:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--label", default="after")
-    parser.add_argument("--games", type=int, default=100)
-    parser.add_argument("--seed", type=int, default=2027)
-    parser.add_argument("--workers", type=int, default=None)
+    parser.add_argument("--games", type=count_arg(2, 100_000), default=100)
+    parser.add_argument("--seed", type=count_arg(0, 2**31), default=2027)
+    parser.add_argument("--workers", type=count_arg(1, 256), default=None)
     parser.add_argument("--out", type=Path, default=Path("runs/conversion"))
     parser.add_argument("--configs", nargs="*", default=list(CONFIGS), choices=list(CONFIGS))
     parser.add_argument("--report-only", action="store_true", help="print the tables of the matches already played")
+    parser.add_argument("--extra", default="", help="options added to A's spec (a probe), e.g. ',weights=...'")
     add_backend_args(parser)
     args = parser.parse_args()
     try:
@@ -123,8 +129,9 @@ def main() -> None:
             path = folder / f"{name}.json"
             if path.exists():
                 continue
-            rows = play(name, args.games, args.seed, executor)
-            atomic_write_text(path, json.dumps(dict(a=CONFIGS[name][0], b=CONFIGS[name][1], games=args.games,
+            rows = play(name, args.games, args.seed, executor, args.extra)
+            atomic_write_text(path, json.dumps(dict(a=CONFIGS[name][0] + args.extra, b=CONFIGS[name][1],
+                                                    games=args.games,
                                                     seed=args.seed, code=code_version(), rows=rows)) + "\n")
             print(f"{args.label} {name}: {summary(rows)}", flush=True)
     print("| match | A | B | label | A won-drawn-lost | A's score (95%) | draws by | cap/repetition draws "

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 import pytest
 
@@ -196,3 +198,25 @@ def test_the_protocol_sets_threads():
     assert "option name Threads type spin default 2 min 1 max 64" in lines
     assert any(line.startswith("info player engine:contempt=0.05,threads=2") for line in lines)
     assert lines[-1].startswith("error Threads must be from 1 to 64")
+
+
+def _regression_set(most_plies: int) -> list[tuple[str, str, int]]:
+    """``tests/data/last_marble.txt`` (experiments/threat_positions.py): positions of engine self-play where
+    the search before the threat search walked into a forced push-off of its last marble, kept when the
+    push-off comes within ``most_plies`` plies."""
+    path = Path(__file__).parent / "data" / "last_marble.txt"
+    rows = [line.split("\t") for line in path.read_text().splitlines() if line and not line.startswith("#")]
+    return [(fen, move, int(plies)) for fen, move, plies in rows if int(plies) <= most_plies]
+
+
+def test_the_self_play_regression_set_is_avoided_at_depth_5():
+    # a push-off within 8 plies of the position (3 or 4 moves of the side pushing): the threat search at
+    # depth 5 never walks into it; the search without it still does in some (the set can fail the test)
+    cases = _regression_set(8)
+    assert len(cases) >= 10
+    walked_into = 0
+    for fen, loses, _ in cases:
+        pos = Position.from_string(fen)
+        assert make_player("engine:depth=5,nnue=builtin-nnue").choose(pos).notation() != loses, fen
+        walked_into += make_player("engine:depth=5,nnue=builtin-nnue,threats=0").choose(pos).notation() == loses
+    assert walked_into >= 3
