@@ -1,9 +1,10 @@
 """Load test of the web app: many concurrent games against one `sumito serve` on localhost.
 
 Starts `sumito serve` in a subprocess on a free port (temporary databases), then plays games the
-way the page does: each client creates a game (a person against a computer, standard layout),
-and on each of its turns reads the state, fetches the legal moves, plays a random one, and waits
-for the computer's reply (``GET /api/games/{id}?wait=…&ply=…``). It does that first with one
+way the page does: each client (its own owner token, as each browser has) creates a game (a
+person against a computer, standard layout), and on each of its turns reads the state, fetches
+the legal moves, plays a random one, and waits for the computer's reply
+(``GET /api/games/{id}?wait=…&ply=…``). It does that first with one
 client (the baseline), then with many at once, and prints latency percentiles side by side:
 
 * ``state``: a plain ``GET /api/games/{id}``;
@@ -34,6 +35,7 @@ import sys
 import tempfile
 import time
 from collections import defaultdict
+from collections.abc import Sequence
 from pathlib import Path
 
 import httpx
@@ -65,10 +67,11 @@ def cpu_seconds(pid: int) -> tuple[float, float]:
     return own, workers
 
 
-def start_server(folder: Path, workers: int) -> tuple[subprocess.Popen, str]:
+def start_server(folder: Path, workers: int, extra: Sequence[str] = ()) -> tuple[subprocess.Popen, str]:
+    """`sumito serve` on a free port with databases in ``folder`` (``extra``: more options); its address."""
     env = {**os.environ, "XDG_DATA_HOME": str(folder)}
     cmd = [sys.executable, "-m", "sumito.cli", "serve", "--port", "0", "--workers", str(workers)]
-    cmd += ["--db", str(folder / "web.sqlite"), "--archive", str(folder / "games.sqlite")]
+    cmd += ["--db", str(folder / "web.sqlite"), "--archive", str(folder / "games.sqlite"), *extra]
     proc = subprocess.Popen(cmd, env=env, stdout=subprocess.PIPE, text=True)
     line = proc.stdout.readline() if proc.stdout else ""
     match = re.search(r"running at (\S+)", line)
@@ -102,7 +105,12 @@ def wait_for_idle_workers(server: int, limit: float) -> float:
 
 
 async def play_one(
-    client: httpx.AsyncClient, opponent: str, plies: int, rng: random.Random, times: dict[str, list[float]]
+    client: httpx.AsyncClient,
+    opponent: str,
+    plies: int,
+    rng: random.Random,
+    times: dict[str, list[float]],
+    token: str | None = None,
 ) -> str:
     """One game as the page plays it; returns 'finished', 'capped' or what went wrong."""
 
@@ -114,7 +122,9 @@ async def play_one(
             raise RuntimeError(f"{method} {url}: {r.status_code} {r.text}")
         return r
 
-    r = await client.post("/api/games", json={"black": "human", "white": opponent, "layout": "standard"})
+    # the client's own token: without one, every client on this machine would count as one (its address)
+    sent = {"X-Sumito-Token": token} if token else {}
+    r = await client.post("/api/games", json={"black": "human", "white": opponent, "layout": "standard"}, headers=sent)
     if r.status_code != 201:
         return f"create failed: {r.status_code} {r.text}"
     game = r.json()["id"]
@@ -149,7 +159,10 @@ async def _client_share(
 
     async def one_client(i: int) -> list[str]:
         rng = random.Random(seed * 1000 + i)
-        return [await play_one(client, opponents[(i + k) % len(opponents)], plies, rng, times) for k in range(games)]
+        token = f"bench-client-{seed}-{i:06d}"
+        return [
+            await play_one(client, opponents[(i + k) % len(opponents)], plies, rng, times, token) for k in range(games)
+        ]
 
     c0 = time.process_time()
     async with httpx.AsyncClient(base_url=url, timeout=60, limits=limits) as client:

@@ -694,10 +694,10 @@ def test_command_errors(capsys, tmp_path):
     cases = [
         (("match", "nobody", "random", "--no-db"), "unknown player 'nobody'"),
         (("match", "random:depth=3", "random", "--no-db"), "has no option 'depth'"),
-        (("match", "random", "random", "-n", 0, "--no-db"), "at least 1"),
+        (("match", "random", "random", "-n", 0, "--no-db"), "-n/--games: the value must be from 1 to"),
         (("match", "random", "random", "--repetitions", 1, "--no-db"), "repetitions must be at least 2"),
-        (("match", "random", "random", "--workers", 0, "--no-db"), "--workers must be at least 1"),
-        (("match", "random", "random", "--seed", -1, "--no-db"), "--seed must be"),
+        (("match", "random", "random", "--workers", 0, "--no-db"), "--workers: the value must be from 1 to"),
+        (("match", "random", "random", "--seed", -1, "--no-db"), "--seed: the value must be a whole number"),
         (("match", "random", "random", "--layout", "moon", "--no-db"), "unknown layout"),
         (("match", "random", "random", "--position", "1ww/1w2/2b2/b3/bbb w 0 2 2", "--no-db"), "already decided"),
         (("match", "test-broken", "random", "--layout", "mini", "--no-db", "-n", 1), "failed at ply"),

@@ -223,7 +223,7 @@ def test_train_workers_are_capped(capsys, tmp_path):
     code, _, err = run(capsys, "train", "--games", 0, "--out", tmp_path / "t", "--workers", 1000, "--quiet")
     assert code == 0 and f"using {MAX_WORKERS}" in err
     code, _, err = run(capsys, "train", "--games", 0, "--out", tmp_path / "u", "--workers", 0)
-    assert code == 2 and "--workers must be at least 1" in err
+    assert code == 2 and "argument --workers: the value must be from 1" in err
 
 
 # ------------------------------------------------------------------ the archive knows a killed run
@@ -479,4 +479,4 @@ def test_bg_train_ctrl_c_exits_cleanly_with_one_line(tmp_path):
 
 def test_bg_train_checkpoint_every_option(capsys, tmp_path):
     code, _, err = run(capsys, "bg", "train", "--out", tmp_path / "x", "--checkpoint-every", 0)
-    assert code == 2 and "--checkpoint-every must be 1 or more" in err
+    assert code == 2 and "argument --checkpoint-every: the value must be from 1" in err

@@ -107,7 +107,7 @@ def test_smoothing_pools_the_last_k_evaluations(tmp_path, capsys):
     assert main(["plot", str(folder), "--smooth", "3", "--out", str(out)]) == 0
     assert svg_lines(out) == {"curve-0": 3}
     code, _, err = run_cli(capsys, str(folder), "--smooth", "0", "--out", str(tmp_path / "x.png"))
-    assert code == 2 and "--smooth must be 1 or more" in err
+    assert code == 2 and "--smooth: the value must be from 1 to 10000, not 0" in err
 
 
 def test_average_mean_and_min_max(tmp_path, capsys):

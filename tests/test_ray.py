@@ -8,11 +8,15 @@ commands below find it running and use it.
 
 from __future__ import annotations
 
+import contextlib
 import itertools
 import json
 import os
 import signal
+import socket
+import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 
@@ -20,11 +24,14 @@ import pytest
 
 ray = pytest.importorskip("ray", reason="Ray is not installed: pip install 'sumito[ray]'")
 
+import sumito.arena.executor as executor_module  # noqa: E402
 from sumito.arena.errors import ArenaError  # noqa: E402
-from sumito.arena.executor import RayExecutor, make_executor  # noqa: E402
+from sumito.arena.executor import RayExecutor, check_cluster, make_executor  # noqa: E402
 from sumito.arena.match import ArenaSettings, play_game, schedule  # noqa: E402
 from sumito.cli import main  # noqa: E402
 from sumito.engine import DrawRules  # noqa: E402
+from sumito.learn.actors import ActorLearnerError, check_actor_cpus  # noqa: E402
+from sumito.procs import descendants  # noqa: E402
 
 EXPERIMENTS = Path(__file__).resolve().parent.parent / "experiments"
 
@@ -186,8 +193,6 @@ def test_backend_ray_without_ray_says_how_to_install_it(capsys, monkeypatch):
 
 
 def test_an_address_that_takes_no_connection_is_a_quick_one_line_error():
-    import socket
-
     from sumito.arena.executor import init_ray
 
     with socket.socket() as sock:  # a port that was free a moment ago: nothing listens there
@@ -249,3 +254,128 @@ def test_a_learning_run_on_ray_gives_the_rows_of_a_local_one(tmp_path):
 
     assert [strip(rows) for rows in on_ray] == [strip(rows) for rows in here]
     assert all((tmp_path / f"ray-{seed}" / "rows.csv").exists() for seed in (7, 8))  # written by the Ray workers
+
+
+# ----------------------------------------------------------------------------- actors and evaluation tasks
+def test_train_with_two_actors_and_evaluation_finishes_on_two_cpus(capsys, tmp_path):
+    # the module's instance has 2 CPUs: two actors and the evaluation tasks (one CPU each) must both fit
+    out = tmp_path / "run"
+    code = main(["train", "--games", "4", "--out", str(out), "--actors", "2", "--backend", "ray", "--eval-every", "2",
+                 "--eval-games", "2", "--eval-opponent", "random", "--set", "layout=mini", "--set", "max_plies=30",
+                 "--quiet"])
+    _, err = capsys.readouterr()
+    assert code == 0, err
+    assert "actors: 4 games applied" in err
+    rows = (out / "curve.csv").read_text().splitlines()
+    assert len(rows) == 3  # the header and the evaluations after games 2 and 4
+
+
+def test_actors_reserve_no_cpu_unless_asked_and_a_reservation_that_could_starve_evaluation_is_refused():
+    # by default an actor holds a process, not a CPU: evaluation tasks always find the cluster's CPUs free
+    assert check_actor_cpus(2, None, [1.0, 1.0]) == 0.0
+    assert check_actor_cpus(64, None, [1.0]) == 0.0
+    # two actors of half a CPU on two nodes of one CPU could leave half a CPU on each node: refused in one line
+    with pytest.raises(ActorLearnerError, match=r"could leave no node .* a whole CPU") as info:
+        check_actor_cpus(2, 0.5, [1.0, 1.0])
+    assert "\n" not in str(info.value)
+    assert check_actor_cpus(2, 0.5, [4.0, 1.0]) == 0.5  # all of them on the big node still leave it 3 CPUs
+    with pytest.raises(ActorLearnerError, match="no node with a whole CPU"):
+        check_actor_cpus(1, None, [0.5, 0.0])
+    with pytest.raises(ActorLearnerError, match="from 0 to 1"):
+        check_actor_cpus(1, 2.0, [8.0])
+
+
+def test_a_cluster_without_a_whole_cpu_on_any_node_is_refused_at_once(monkeypatch):
+    monkeypatch.setattr(executor_module, "largest_node_cpus", lambda ray: 0.0)
+    with pytest.raises(ArenaError, match="has no node with a whole CPU"):
+        RayExecutor(2)
+
+
+# ----------------------------------------------------------------------------- --address: causes named quickly
+def test_an_address_that_is_not_a_ray_cluster_is_named_so_within_the_timeout():
+    with socket.socket() as server:  # takes connections and never answers
+        server.bind(("127.0.0.1", 0))
+        server.listen(8)
+        server.settimeout(0.2)
+        stop, accepted = threading.Event(), []
+
+        def accept() -> None:
+            while not stop.is_set():
+                with contextlib.suppress(OSError):
+                    accepted.append(server.accept()[0])
+
+        thread = threading.Thread(target=accept, daemon=True)
+        thread.start()
+        t0 = time.perf_counter()
+        try:
+            with pytest.raises(ArenaError, match=r"does not answer as a Ray .* cluster within 1 s") as info:
+                check_cluster(ray, f"127.0.0.1:{server.getsockname()[1]}", timeout=1.0)
+        finally:
+            stop.set()
+            thread.join()
+            for sock in accepted:
+                sock.close()
+    assert time.perf_counter() - t0 < 4.0  # Ray's own client would try for 10 s more
+    assert "\n" not in str(info.value)
+
+
+# ----------------------------------------------------------------------------- a driver killed with kill -9
+DRIVER = """
+import sys
+import ray
+from sumito.arena.executor import init_ray
+init_ray(ray, None, 1)
+print("ready", flush=True)
+sys.stdin.read()
+"""
+
+
+def test_a_local_instance_dies_with_its_driver_killed_with_kill_9():
+    """Ray's GCS, raylet and workers die with the driver (kernel fate-sharing); its dashboard and runtime-env
+    agents used to stay a minute or more, reporting the raylet's death to the dead GCS: the reaper kills them."""
+    env = {k: v for k, v in os.environ.items() if k not in ("RAY_ADDRESS", "SUMITO_RAY_ADDRESS")}
+    driver = subprocess.Popen([sys.executable, "-c", DRIVER], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                              stderr=subprocess.DEVNULL, text=True, env=env)
+    started: list[tuple[int, int]] = []
+    try:
+        assert driver.stdout.readline().strip() == "ready"
+        started = descendants(driver.pid)
+        names = {Path(f"/proc/{pid}/cmdline").read_bytes().split(b"\0")[0] for pid, _ in started}
+        assert {b"ray::DashboardAgent", b"ray::RuntimeEnvAgent"} <= names  # the agents that used to linger
+        driver.kill()
+        driver.wait()
+        deadline = time.monotonic() + 10.0
+        while time.monotonic() < deadline and alive(started):
+            time.sleep(0.1)
+        assert not alive(started), f"still running 10 s after the driver's kill -9: {alive(started)}"
+    finally:
+        if driver.poll() is None:
+            driver.kill()
+            driver.wait()
+        for pid, start in started:  # whatever is left of this test's instance
+            if start_time(pid) == start:
+                os.kill(pid, signal.SIGKILL)
+
+
+def start_time(pid: int) -> int | None:
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_bytes()
+        return int(stat[stat.rindex(b")") + 2:].split()[19])
+    except (OSError, ValueError, IndexError):
+        return None
+
+
+def alive(processes: list[tuple[int, int]]) -> list[str]:
+    """The processes of ``processes`` still running (not zombies), by name."""
+    names = []
+    for pid, start in processes:
+        if start_time(pid) != start:
+            continue
+        try:
+            stat = Path(f"/proc/{pid}/stat").read_bytes()
+            state = stat[stat.rindex(b")") + 2:].split()[0]
+            if state != b"Z":
+                names.append(Path(f"/proc/{pid}/cmdline").read_bytes().split(b"\0")[0].decode(errors="replace"))
+        except (OSError, ValueError, IndexError):
+            continue
+    return names

@@ -244,7 +244,7 @@ def test_resume_is_exact_against_an_opponent(tmp_path):
         (["--set", "hidden=inf"], "must be int"),
         (["--set", "hidden=1.5"], "must be int"),
         (["--set", "encoding=foo"], "unknown encoding 'foo'"),
-        (["--seed", "-1"], "seed must be 0 or more"),
+        (["--seed", "-1"], "--seed: the value must be a whole number"),
         (["--set", "epsilon_min=7"], "epsilon_min must lie in [0, 1]"),
         (["--set", "output=relu"], "output must be"),
         (["--set", "opening_plies=-1"], "opening_plies must be 0 or more"),

@@ -30,6 +30,9 @@ MAX_HASH_MB = 4096
 MAX_PLAYER_DEPTH = 12
 #: seeds of players' and runs' random generators
 MAX_SEED = 2**63 - 1
+#: the most games one match, tournament or SPRT schedules (they are made as they are played, never all at
+#: once, but a larger count is a typo)
+MAX_GAMES = 10_000_000
 
 _DIGITS = re.compile(r"[0-9]+")
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import re
 import sys
 import time
 from collections.abc import Sequence
@@ -189,6 +190,21 @@ def cmd_replay(args: argparse.Namespace) -> int:
     return 0
 
 
+#: a run of this many characters without a space in an error is a value pasted in, not words: it is cut
+_LONG_RUN = re.compile(r"\S{120,}")
+#: the longest error line printed (a backstop: each error quotes what it refuses briefly itself)
+MAX_ERROR_CHARS = 1000
+
+
+def one_line(message: str) -> str:
+    """``message`` as one short line: characters that are not printable (a newline in a file name) escaped
+    as ``repr`` writes them, a long unbroken run (a 5,000-digit value) cut to 60 characters, the whole at
+    most :data:`MAX_ERROR_CHARS`."""
+    text = "".join(c if c.isprintable() else repr(c)[1:-1] for c in message)
+    text = _LONG_RUN.sub(lambda m: m[0][:57] + "...", text)
+    return text if len(text) <= MAX_ERROR_CHARS else text[: MAX_ERROR_CHARS - 3] + "..."
+
+
 class UsageError(SumitoError):
     """A command line argparse refused (an unknown option, a missing or malformed value)."""
 
@@ -198,7 +214,8 @@ class _Parser(argparse.ArgumentParser):
     and exit status 2 like every other bad input, instead of the usage text and a SystemExit."""
 
     def error(self, message: str) -> NoReturn:
-        raise UsageError(f"{self.prog}: {message} (see {self.prog} --help)")
+        # argparse quotes what it refuses in full (an unknown choice, unrecognized arguments): cut it short
+        raise UsageError(one_line(f"{self.prog}: {message} (see {self.prog} --help)"))
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -281,7 +298,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                   file=sys.stderr, flush=True)
         return args.func(args)
     except SumitoError as exc:
-        print(f"sumito: error: {exc}", file=sys.stderr)
+        print(f"sumito: error: {one_line(str(exc))}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         print("sumito: interrupted", file=sys.stderr)

@@ -6,14 +6,27 @@ from __future__ import annotations
 
 import argparse
 
-from sumito.bounds import parse_count
+from sumito.bounds import MAX_SEARCH_SECONDS, parse_count
 from sumito.engine import LAYOUTS, DrawRules, NotationError, Position, SumitoError
 from sumito.engine.interop import NOTATIONS, from_playstrategy_fen, is_playstrategy_fen, parse_move_as
 from sumito.engine.position import positions_after
+from sumito.fileio import shown_path
 
 GAME_RULES = DrawRules(max_plies=1000, repetitions=3)  # the defaults of `sumito game` and `sumito play`
 #: the largest ply count a draw rule may name
 MAX_RULE_PLIES = 10**6
+#: the longest time a move may be given (``--movetime``, the players' ``time=``): a day, as documented
+MAX_MOVETIME = MAX_SEARCH_SECONDS
+#: the most workers an option may ask for (a Ray cluster may have thousands of CPUs; a local pool is capped
+#: further, at ``sumito.procs.MAX_WORKERS``, with a note)
+MAX_WORKERS_ARG = 100_000
+
+
+def _shown(text: str, limit: int = 30) -> str:
+    """``text`` as an error quotes it: at most ``limit`` characters, escaped when it is not printable."""
+    text = text.strip()
+    cut = text if len(text) <= limit else text[: limit - 3] + "..."
+    return cut if cut.isprintable() else repr(cut)
 
 
 def count_arg(low: int, high: int):
@@ -36,10 +49,15 @@ def output_file(text: str) -> str:
     from pathlib import Path
 
     path = Path(text)
-    if path.is_dir():
-        raise argparse.ArgumentTypeError(f"{text} is a folder; give a file name")
-    if not path.parent.is_dir():
-        raise argparse.ArgumentTypeError(f"there is no folder {path.parent} to write {path.name} in (create it first)")
+    try:
+        if path.is_dir():
+            raise argparse.ArgumentTypeError(f"{shown_path(text)} is a folder; give a file name")
+        if not path.parent.is_dir():
+            raise argparse.ArgumentTypeError(
+                f"there is no folder {shown_path(path.parent)} to write {shown_path(path.name)} in (create it first)"
+            )
+    except OSError as exc:  # a name too long for the file system, a folder we may not look into
+        raise argparse.ArgumentTypeError(f"cannot write {shown_path(text)}: {exc.strerror or exc}") from None
     return text
 
 
@@ -56,7 +74,9 @@ def time_control(text: str) -> tuple[float, float]:
     except ValueError:
         raise argparse.ArgumentTypeError(f"a time control is BASE+INC seconds, e.g. 60+1, not {text[:40]!r}") from None
     if not (0 < base <= 86_400 and 0 <= increment <= 3_600):  # also refuses nan and inf
-        raise argparse.ArgumentTypeError(f"a time control needs 0 < BASE <= 86400 and 0 <= INC <= 3600, not {text}")
+        raise argparse.ArgumentTypeError(
+            f"a time control needs 0 < BASE <= 86400 and 0 <= INC <= 3600, not {_shown(text, 40)}"
+        )
     return base, increment
 
 
@@ -75,7 +95,7 @@ def number_arg(low: float, high: float, what: str = "the value", above_low: bool
             raise argparse.ArgumentTypeError(f"{what} must be a number, not {text[:30]!r}") from None
         if not (low < value <= high if above_low else low <= value <= high):  # also refuses nan and inf
             bound = f"above {low:g}" if above_low else f"from {low:g}"
-            raise argparse.ArgumentTypeError(f"{what} must be {bound} to {high:g}, not {text}")
+            raise argparse.ArgumentTypeError(f"{what} must be {bound} to {high:g}, not {_shown(text)}")
         return value
 
     convert.__name__ = "number"

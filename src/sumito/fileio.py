@@ -11,6 +11,7 @@ import contextlib
 import os
 import re
 import sqlite3
+import stat
 import tempfile
 import time
 from pathlib import Path
@@ -28,6 +29,9 @@ STALE_TEMP_SECONDS = 60.0
 #: a temporary file whose writer is gone is removed once it is this old (not at once: a writer on another
 #: machine sharing the folder may have the same pid as a process that is gone here)
 DEAD_WRITER_TEMP_SECONDS = 2.0
+
+#: the longest file name an error message quotes in full
+MAX_SHOWN_PATH_CHARS = 100
 
 
 def _default_mode() -> int:
@@ -47,7 +51,7 @@ def atomic_write_bytes(path: str | os.PathLike[str], data: bytes) -> None:
     try:
         _write(target, data)
     except OSError as exc:
-        raise FileWriteError(f"cannot write {target}: {exc.strerror or exc}") from None
+        raise FileWriteError(f"cannot write {shown_path(target)}: {exc.strerror or exc}") from None
 
 
 def _write(target: Path, data: bytes) -> None:
@@ -164,6 +168,7 @@ def claim_sqlite(
     The SQLite header's application id and user version tell our files from other programs' and
     from older or newer Sumitos', so a wrong ``--db`` is refused before anything is written.
     """
+    path = shown_path(path)
     try:
         app_id = conn.execute("PRAGMA application_id").fetchone()[0]
         found = conn.execute("PRAGMA user_version").fetchone()[0]
@@ -187,22 +192,83 @@ def claim_sqlite(
         raise error(f"{path} has schema version {found}{newer}; this Sumito reads version {version} of {what}")
 
 
+def shown_path(path: str | os.PathLike[str], limit: int = MAX_SHOWN_PATH_CHARS) -> str:
+    """``path`` as an error message quotes it: as it is when it is printable, else escaped as ``repr`` does
+    (``'a\\nb'``), so that a file name holding a newline still makes a one-line error; a name longer than
+    ``limit`` characters is cut in the middle (its start and its file name stay)."""
+    text = os.fsdecode(path) if isinstance(path, bytes) else str(path)
+    shown = text if text.isprintable() else repr(text)
+    if len(shown) > limit:
+        keep = (limit - 3) // 2
+        shown = shown[:keep] + "..." + shown[-keep:]
+    return shown
+
+
 def read_file_bounded(path: str | os.PathLike[str], max_bytes: int, what: str) -> bytes:
-    """The bytes of ``path``, read only when it is a regular file of at most ``max_bytes`` (a FIFO or
-    ``/dev/zero`` is never read); otherwise a one-line :class:`ValueError` naming the file as ``what``."""
-    source = str(path)
+    """The bytes of ``path``, read only when it is a regular file of at most ``max_bytes``; otherwise a
+    one-line :class:`ValueError` naming the file as ``what``.
+
+    The file is opened without blocking and checked on the open descriptor (``fstat``), so a FIFO (which
+    would block the open until a writer comes), ``/dev/zero`` (endless) or a folder is refused at once,
+    even when it replaced a regular file between a check and the open."""
+    source = shown_path(path)
     try:
-        if Path(path).exists() and not Path(path).is_file():
-            raise ValueError(f"{source}: not a {what} (not a regular file)")
-        with Path(path).open("rb") as fh:
-            data = fh.read(max_bytes + 1)
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0))
     except FileNotFoundError:
         raise ValueError(f"{source}: no such file") from None
+    except IsADirectoryError:
+        raise ValueError(f"{source}: not a {what} (a folder, not a regular file)") from None
+    except (OSError, ValueError) as exc:  # ValueError: a NUL byte in the name
+        reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
+        raise ValueError(f"{source}: cannot read ({reason})") from None
+    try:
+        info = os.fstat(fd)
+        if stat.S_ISDIR(info.st_mode):
+            raise ValueError(f"{source}: not a {what} (a folder, not a regular file)")
+        if not stat.S_ISREG(info.st_mode):
+            raise ValueError(f"{source}: not a {what} (not a regular file)")
+        if info.st_size > max_bytes:
+            raise ValueError(f"{source}: larger than {_size_text(max_bytes)}; not a {what} of ours")
+        with os.fdopen(fd, "rb", closefd=False) as fh:
+            data = fh.read(max_bytes + 1)  # the file may have grown since fstat
     except OSError as exc:
         raise ValueError(f"{source}: cannot read ({exc.strerror or exc})") from None
+    finally:
+        os.close(fd)
     if len(data) > max_bytes:
-        raise ValueError(f"{source}: larger than {max_bytes // 2**20} MB; not a {what} of ours")
+        raise ValueError(f"{source}: larger than {_size_text(max_bytes)}; not a {what} of ours")
     return data
+
+
+def _size_text(n: int) -> str:
+    return f"{n // 2**20} MB" if n >= 2**20 else f"{n // 1024} KB" if n >= 1024 else f"{n} bytes"
+
+
+def read_npz_arrays(data: bytes, source: str, max_bytes: int, what: str) -> dict:
+    """Every array of the ``.npz`` archive in ``data``: the sizes the archive declares are checked before
+    anything is inflated (no zip bombs), pickles are refused, and anything wrong is a one-line
+    :class:`ValueError` naming ``source``."""
+    import io
+    import zipfile
+
+    import numpy as np
+
+    source = shown_path(source)
+    if not data.startswith(b"PK\x03\x04"):
+        raise ValueError(f"{source}: not a {what} (expected a .npz archive)")
+    try:
+        with zipfile.ZipFile(io.BytesIO(data)) as archive:
+            inflated = sum(info.file_size for info in archive.infolist())
+        if inflated > max_bytes:
+            raise ValueError(f"{source}: its arrays would take {inflated:,} bytes; at most {max_bytes:,}")
+        with np.load(io.BytesIO(data), allow_pickle=False) as npz:
+            return {name: npz[name] for name in npz.files}
+    except (zipfile.BadZipFile, EOFError, OSError, ValueError, KeyError) as exc:
+        if isinstance(exc, ValueError) and str(exc).startswith(source):
+            raise
+        lines = str(exc).strip().splitlines()
+        reason = lines[0] if lines else type(exc).__name__
+        raise ValueError(f"{source}: damaged or truncated {what} ({reason})") from None
 
 
 def read_npz_with_header(data: bytes, source: str, max_bytes: int, names: tuple[str, ...], what: str) -> tuple[
@@ -213,28 +279,11 @@ def read_npz_with_header(data: bytes, source: str, max_bytes: int, names: tuple[
     are refused, and anything wrong is a one-line :class:`ValueError` naming ``source``. Missing
     arrays are simply absent from the result (the caller names what it needs).
     """
-    import io
     import json
-    import zipfile
 
-    import numpy as np
-
-    if not data.startswith(b"PK\x03\x04"):
-        raise ValueError(f"{source}: not a {what} (expected a .npz archive)")
-    try:
-        with zipfile.ZipFile(io.BytesIO(data)) as archive:
-            inflated = sum(info.file_size for info in archive.infolist())
-        if inflated > max_bytes:
-            raise ValueError(f"{source}: its arrays would take {inflated:,} bytes; at most {max_bytes:,}")
-        with np.load(io.BytesIO(data), allow_pickle=False) as npz:
-            present = set(npz.files)
-            arrays = {name: npz[name] for name in (*names, "meta") if name in present}
-    except (zipfile.BadZipFile, EOFError, OSError, ValueError, KeyError) as exc:
-        if isinstance(exc, ValueError) and str(exc).startswith(source):
-            raise
-        lines = str(exc).strip().splitlines()
-        reason = lines[0] if lines else type(exc).__name__
-        raise ValueError(f"{source}: damaged or truncated {what} ({reason})") from None
+    source = shown_path(source)
+    everything = read_npz_arrays(data, source, max_bytes, what)
+    arrays = {name: everything[name] for name in (*names, "meta") if name in everything}
     if "meta" not in arrays:
         raise ValueError(f"{source}: not a {what} (no 'meta' header)")
     meta = arrays.pop("meta")

@@ -4,6 +4,10 @@ Workers must die with their parent: a ``kill -9`` of ``sumito serve`` or ``sumit
 leave forked workers behind holding the listening socket or burning CPU. On Linux the kernel does
 it for us (``prctl(PR_SET_PDEATHSIG, SIGKILL)``); elsewhere a worker only checks at start that its
 parent still lives. ``cap_workers`` bounds a requested worker count before any process starts.
+
+Processes that are not ours to start with ``PR_SET_PDEATHSIG`` (a local Ray instance's agents, which
+linger for a minute or more after a ``kill -9`` of the driver) are handed to a :class:`Reaper`: a small
+process that outlives its parent just long enough to kill them when the parent is gone.
 """
 
 from __future__ import annotations
@@ -13,6 +17,7 @@ import ctypes
 import ctypes.util
 import os
 import signal
+import subprocess
 import sys
 import threading
 from collections.abc import Iterator
@@ -73,15 +78,115 @@ def cap_workers(requested: int, what: str = "--workers") -> int:
 
 
 @contextlib.contextmanager
-def sigint_ignored() -> Iterator[None]:
-    """Ignore SIGINT while worker processes are started, so that they inherit the ignoring (and a
-    Ctrl-C in the gap between fork and their initializer cannot reach them). Main thread only:
-    elsewhere signal handlers cannot be set."""
+def sigint_held() -> Iterator[None]:
+    """Hold Ctrl-C back while worker processes are started or stopped: a SIGINT meanwhile is only noted (the
+    workers forked meanwhile inherit that handler, so a Ctrl-C in the gap between fork and their initializer
+    does not reach them as ``KeyboardInterrupt``), and raised again, to the handler of before, as the hold
+    ends. (Ignoring and blocking it would lose it: a process-directed signal goes to any thread that does not
+    block it — numpy's BLAS threads — and is dropped there.) Main thread only: elsewhere signal handlers
+    cannot be set (nothing is held)."""
     if threading.current_thread() is not threading.main_thread():
         yield
         return
-    old = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    noted: list[int] = []
+    old = signal.signal(signal.SIGINT, lambda signum, frame: noted.append(signum))
     try:
         yield
     finally:
         signal.signal(signal.SIGINT, old)
+        if noted:  # to this thread, by the handler just restored: KeyboardInterrupt, as if it came now
+            signal.raise_signal(signal.SIGINT)
+
+
+# --------------------------------------------------------------------------- the reaper
+def _start_time(pid: int) -> int | None:
+    """The start time of process ``pid`` (clock ticks since boot), which with the pid names one process (a pid
+    is reused, the pair is not); None when it is gone or there is no /proc."""
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as fh:
+            stat = fh.read()
+    except OSError:
+        return None
+    try:  # the command name (field 2) may hold spaces and parentheses: the fields after it follow the last ')'
+        return int(stat[stat.rindex(b")") + 2 :].split()[19])
+    except (ValueError, IndexError):
+        return None
+
+
+def descendants(pid: int | None = None) -> list[tuple[int, int]]:
+    """Every living descendant of process ``pid`` (default: this one) as ``(pid, start time)``, from /proc
+    (empty where there is none)."""
+    root = os.getpid() if pid is None else pid
+    children: dict[int, list[int]] = {}
+    try:
+        entries = os.listdir("/proc")
+    except OSError:
+        return []
+    for name in entries:
+        if not name.isdigit():
+            continue
+        try:
+            with open(f"/proc/{name}/stat", "rb") as fh:
+                stat = fh.read()
+            ppid = int(stat[stat.rindex(b")") + 2 :].split()[1])
+        except (OSError, ValueError, IndexError):
+            continue
+        children.setdefault(ppid, []).append(int(name))
+    found: list[tuple[int, int]] = []
+    todo = list(children.get(root, []))
+    while todo:
+        child = todo.pop()
+        start = _start_time(child)
+        if start is not None:
+            found.append((child, start))
+            todo.extend(children.get(child, []))
+    return found
+
+
+class Reaper:
+    """Kills the processes it is given when this process dies, however it dies (``kill -9`` included).
+
+    A child process (started in a session of its own, so that a Ctrl-C or a hang-up of the terminal does not
+    reach it) reads ``pid start`` lines from a pipe whose other end only this process holds; when this process
+    is gone the pipe ends, and the child kills (SIGKILL) each process it was given that still runs (the same
+    pid started at the same time), then exits. Linux only (it needs /proc); elsewhere it does nothing."""
+
+    def __init__(self) -> None:
+        self._proc: subprocess.Popen | None = None
+
+    def add(self, processes: list[tuple[int, int]]) -> None:
+        """Kill ``processes`` (``(pid, start time)``, as :func:`descendants` gives them) when this process dies."""
+        if not processes or not sys.platform.startswith("linux"):
+            return
+        if self._proc is None or self._proc.poll() is not None:
+            self._proc = subprocess.Popen(
+                [sys.executable, "-I", os.path.abspath(__file__), "reap"],
+                stdin=subprocess.PIPE, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                start_new_session=True, close_fds=True,
+            )
+        assert self._proc.stdin is not None
+        try:
+            self._proc.stdin.write("".join(f"{pid} {start}\n" for pid, start in processes
+                                           if pid != self._proc.pid).encode())
+            self._proc.stdin.flush()
+        except OSError:  # the reaper is gone (killed by someone): the processes are left to their own fate
+            pass
+
+
+def _reap_from_stdin() -> None:
+    """The reaper's body: collect ``pid start`` lines until the pipe ends, then kill those still running."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    processes: list[tuple[int, int]] = []
+    for line in sys.stdin.buffer:
+        with contextlib.suppress(ValueError):
+            pid, start = (int(x) for x in line.split())
+            processes.append((pid, start))
+    for pid, start in processes:
+        if _start_time(pid) == start:
+            with contextlib.suppress(OSError):
+                os.kill(pid, signal.SIGKILL)
+
+
+if __name__ == "__main__":  # the reaper process (Reaper), run as a script: it imports nothing of Sumito
+    if sys.argv[1:] == ["reap"]:
+        _reap_from_stdin()

@@ -51,7 +51,10 @@ repetition). A player without the option answers an error.
 
 Anything malformed or impossible (an unknown command, a bad spec, a bad position string, an
 illegal move, a line of more than 64 KiB, bytes that are not UTF-8) gets exactly one line
-``error <reason>`` and the engine goes on. End of input quits once a running search has ended.
+``error <reason>`` and the engine goes on. End of input quits: ``sumito engine`` gives a running search a
+second to end by itself, then stops it as ``stop`` does (its ``bestmove`` is still written), so a ``go
+infinite`` whose GUI went away never leaves a process searching on (:func:`run_engine` on other streams
+waits for the search unless given ``eof_grace``).
 
 The search runs beside the command reader, as in UCI: while it thinks, ``stop`` ends it (the
 ``bestmove`` then comes at once, from the deepest finished iteration), ``isready`` is answered at
@@ -88,6 +91,9 @@ from sumito.stopping import clear_stop, request_stop
 _TOO_LONG = "\0too-long"
 #: the longest error line (an error quotes what it refuses, which may be a 64 KiB line)
 MAX_ERROR_CHARS = 300
+#: how long `sumito engine`'s search may go on after its input ended before it is stopped (a `go infinite`
+#: never ends by itself)
+EOF_GRACE_SECONDS = 1.0
 #: commands answered while a search runs (the others wait for its bestmove)
 _AT_ONCE = ("stop", "isready", "quit")
 #: the longest time ``go`` takes in milliseconds (movetime, clocks, increments)
@@ -168,7 +174,11 @@ def spec_with_depth(spec: str, depth: int) -> str:
 class EngineProtocol:
     """The protocol's state (player, game) and its command loop over two text streams."""
 
-    def __init__(self, player: str | None = None, instream: IO | None = None, outstream: IO[str] | None = None):
+    def __init__(self, player: str | None = None, instream: IO | None = None, outstream: IO[str] | None = None,
+                 eof_grace: float | None = None):
+        # at the end of the input a running search goes on for this many seconds, then is stopped (None: until
+        # it ends by itself, for a caller that hands a whole script in a stream); `sumito engine` gives it a second
+        self.eof_grace = eof_grace
         self.instream = instream if instream is not None else sys.stdin
         self.outstream = outstream if outstream is not None else sys.stdout
         self.spec = player or default_spec()
@@ -200,7 +210,11 @@ class EngineProtocol:
                 if end_of_input:
                     if self._search is None:
                         return 0
-                    self._search.join()
+                    # nobody is left to say stop (a GUI that crashed, a script that ended): a search gets a
+                    # moment to end by itself, then it is stopped as `stop` would (its bestmove still comes)
+                    self._search.join(self.eof_grace)
+                    if self._search.is_alive():
+                        self._stop_search()  # (which clears the stop flag again: the next search, in-process, runs)
                     continue
                 try:
                     line = self._lines.get(timeout=0.02 if self._search is not None else None)
@@ -610,12 +624,14 @@ def _number(text: str, what: str, whole: bool, least: float, most: float = 10**9
     return value
 
 
-def run_engine(player: str | None = None, instream: IO | None = None, outstream: IO[str] | None = None) -> int:
+def run_engine(player: str | None = None, instream: IO | None = None, outstream: IO[str] | None = None,
+               eof_grace: float | None = None) -> int:
     """Run the protocol on the given streams (default stdin, read as bytes, and stdout) until quit or
-    the end of the input."""
+    the end of the input (then a running search is stopped after ``eof_grace`` seconds; None: it runs to
+    its end)."""
     if outstream is None and hasattr(sys.stdout, "reconfigure"):
         sys.stdout.reconfigure(errors="backslashreplace")  # an error line quoting odd input never fails to print
-    return EngineProtocol(player, instream, outstream).run()
+    return EngineProtocol(player, instream, outstream, eof_grace).run()
 
 
 def add_engine_command(sub: argparse._SubParsersAction) -> None:
@@ -624,4 +640,5 @@ def add_engine_command(sub: argparse._SubParsersAction) -> None:
     p.add_argument(
         "--player", default=None, metavar="SPEC", help="the player to start with (default engine, else random)"
     )
-    p.set_defaults(func=lambda args: run_engine(args.player))
+    # a GUI that went away leaves no search running: the end of stdin stops it after EOF_GRACE_SECONDS
+    p.set_defaults(func=lambda args: run_engine(args.player, eof_grace=EOF_GRACE_SECONDS))

@@ -34,17 +34,23 @@ from sumito.arena.match import (
     ArenaSettings,
     GameResult,
     PairSummary,
+    Schedule,
     play_game,
-    schedule,
+    play_scheduled,
     summarize_pair,
 )
 from sumito.arena.tournament import TournamentSummary, summarize_tournament
+from sumito.bounds import MAX_GAMES
 from sumito.cliargs import (
+    MAX_MOVETIME,
+    MAX_WORKERS_ARG,
     add_position_args,
     add_rules_args,
+    count_arg,
     output_file,
     position_from_args,
     rules_from_args,
+    seconds_arg,
     time_control,
 )
 from sumito.engine import LAYOUTS, DrawRules, Game, write_records
@@ -53,6 +59,11 @@ from sumito.procs import MAX_WORKERS, cap_workers
 if TYPE_CHECKING:
     from rich.console import Console
     from rich.text import Text
+
+#: the largest game or run id an option names (ids are SQLite integers)
+MAX_GAME_ID = 2**62
+#: the most random plies opening a pair of games
+MAX_OPENING_PLIES = 1_000
 
 # the executor factory; tests replace it to simulate an interruption. It is called as factory(workers) for the
 # default process backend, and as factory(workers, backend=..., address=...) otherwise (--backend, --address)
@@ -98,14 +109,15 @@ def add_commands(sub: argparse._SubParsersAction) -> None:
         "action", nargs="?", choices=("list", "export", "runs"), default="list", help="list (default), export or runs"
     )
     p.add_argument("--db", default=None, metavar="PATH", help=f"the game database (default {_default_db_text()})")
-    p.add_argument("--id", type=int, nargs="+", default=None, metavar="N", help="only these game ids")
+    p.add_argument("--id", type=count_arg(1, MAX_GAME_ID), nargs="+", default=None, metavar="N",
+                   help="only these game ids")
     p.add_argument("--player", default=None, metavar="SUBSTR", help="games with a player spec containing SUBSTR")
     p.add_argument("--layout", default=None, metavar="L", help="games from the layout L")
     p.add_argument("--result", choices=("1-0", "0-1", "1/2-1/2"), default=None, help="games with this result")
-    p.add_argument("--run", type=int, default=None, metavar="ID", help="games of this match or tournament")
-    p.add_argument(
-        "--limit", type=int, default=None, metavar="N", help="at most N games, the newest (list default 50; 0 = all)"
-    )
+    p.add_argument("--run", type=count_arg(1, MAX_GAME_ID), default=None, metavar="ID",
+                   help="games of this match or tournament")
+    p.add_argument("--limit", type=count_arg(0, MAX_GAME_ID), default=None, metavar="N",
+                   help="at most N games, the newest (list default 50; 0 = all)")
     p.add_argument("--out", type=output_file, default=None, metavar="FILE", help="export: the record file to write")
     p.set_defaults(func=cmd_games)
 
@@ -115,19 +127,22 @@ def _default_db_text() -> str:
 
 
 def _add_run_args(p: argparse.ArgumentParser, n_what: str) -> None:
-    p.add_argument("-n", "--games", type=int, default=10, metavar="N", help=f"{n_what} (default 10)")
+    p.add_argument("-n", "--games", type=count_arg(1, MAX_GAMES), default=10, metavar="N",
+                   help=f"{n_what} (default 10; at most {MAX_GAMES:,} games in all)")
     add_position_args(p, moves=False)
     add_rules_args(p, DEFAULT_RULES)
-    p.add_argument("--movetime", type=float, default=None, metavar="S", help="seconds per move given to the players")
+    p.add_argument("--movetime", type=seconds_arg(MAX_MOVETIME), default=None, metavar="S",
+                   help=f"seconds per move given to the players (above 0, at most {MAX_MOVETIME:g})")
     p.add_argument("--tc", type=time_control, default=None, metavar="BASE+INC",
                    help="a clock for each side: BASE seconds a game plus INC a move, e.g. 60+1; a player whose "
                    "clock runs out loses on time")
     p.add_argument(
         "--opening-plies",
-        type=int,
+        type=count_arg(0, MAX_OPENING_PLIES),
         default=DEFAULT_OPENING_PLIES,
         metavar="K",
-        help=f"random legal plies opening each pair of games (0 = from the start; default {DEFAULT_OPENING_PLIES})",
+        help=f"random legal plies opening each pair of games (0 = from the start, at most {MAX_OPENING_PLIES}; "
+        f"default {DEFAULT_OPENING_PLIES})",
     )
     p.add_argument(
         "--adjudicate",
@@ -138,14 +153,15 @@ def _add_run_args(p: argparse.ArgumentParser, n_what: str) -> None:
     )
     p.add_argument(
         "--workers",
-        type=int,
+        type=count_arg(1, MAX_WORKERS_ARG),
         default=None,
         metavar="K",
         help=f"worker processes (default: all cores; at most {MAX_WORKERS}); with --backend ray, games played at "
-        "once (default: all the Ray cluster's CPUs)",
+        f"once (default: all the Ray cluster's CPUs; at most {MAX_WORKERS_ARG:,})",
     )
     add_backend_args(p)
-    p.add_argument("--seed", type=int, default=None, metavar="S", help="master seed (default: a random one, printed)")
+    p.add_argument("--seed", type=count_arg(0, MAX_SEED), default=None, metavar="S",
+                   help="master seed (default: a random one, printed)")
     db = p.add_mutually_exclusive_group()
     db.add_argument("--db", default=None, metavar="PATH", help=f"the game database (default {_default_db_text()})")
     db.add_argument("--no-db", action="store_true", help="do not store the games")
@@ -177,10 +193,10 @@ class _Run:
         self.games_per_pair = games_per_pair
         self.args = args
         self.settings = _settings_from_args(args)
-        self.tasks = schedule(players, games_per_pair, self.settings)
+        self.tasks = Schedule(players, games_per_pair, self.settings)  # each game made as it is played
         workers = args.workers
-        # below 1 is the executor's one-line error; on Ray the executor bounds it (by the cluster's CPUs)
-        if workers is not None and workers >= 1 and not uses_ray(args):
+        # on Ray the executor bounds it (by the cluster's CPUs); below 1 is refused by the option's type
+        if workers is not None and not uses_ray(args):
             workers = cap_workers(workers)  # a note on stderr when it was cut: never 1,000 processes
         self.executor = executor_from_args(args, workers, executor_factory)
         self.results: list[GameResult] = []
@@ -231,7 +247,8 @@ class _Run:
                 err.print(_text(f"{kind}: {len(self.tasks)} games on {workers} {on}; {self.settings_text()}"))
             columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
             progress = Progress(*columns, console=err, disable=not show)
-            with progress, contextlib.closing(self.executor.run(play_game, self.tasks)) as stream:
+            games = play_scheduled(lambda batch: self.executor.run(play_game, batch), self.tasks)
+            with progress, contextlib.closing(games) as stream:
                 bar = progress.add_task(progress_text(None), total=len(self.tasks))
                 for _, result in stream:
                     self.results.append(result)
@@ -325,8 +342,6 @@ def _play_and_report(run: _Run, progress_text: Callable, report: Callable[[bool]
 # --------------------------------------------------------------------------- the games archive
 def cmd_games(args: argparse.Namespace) -> int:
     filters = {"ids": args.id, "player": args.player, "layout": args.layout, "result": args.result, "run": args.run}
-    if args.limit is not None and args.limit < 0:
-        raise ArenaError(f"--limit must be 0 or more, not {args.limit}")
     if args.action == "runs":
         return _list_runs(args)
     if args.action == "export":

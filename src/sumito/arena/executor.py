@@ -19,10 +19,15 @@ them SIGKILL) instead of leaving them playing on. A pool never has more than
 
 Ctrl-C: worker processes ignore SIGINT (they are started with it ignored, and ignore it again
 first thing), so only the parent sees ``KeyboardInterrupt``. The parent then cancels the items not
-yet started, terminates the workers (the games in progress are lost) and re-raises; every result
+yet started, kills the workers (the games in progress are lost) and re-raises; every result
 already yielded has been handed to the caller, who keeps it. Callers should close the generator
 when they stop early (``with contextlib.closing(executor.run(...))``), which shuts the pool down
-the same way.
+the same way. Starting and stopping a pool hold Ctrl-C back for the moment they take (stopping: at
+most :data:`STOP_PATIENCE` seconds, and the pool's own threads are gone when ``run`` returns, so the
+interpreter's exit waits for none of them): a Ctrl-C meanwhile is not lost but raises as soon as they
+end. A generator left to the garbage collector instead of closed would swallow that
+``KeyboardInterrupt`` (Python ignores an exception raised while it finalizes a generator), hence
+``closing``.
 """
 
 from __future__ import annotations
@@ -30,8 +35,13 @@ from __future__ import annotations
 import argparse
 import contextlib
 import functools
+import json
 import os
+import platform
 import queue
+import socket
+import subprocess
+import sys
 import time
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
@@ -40,7 +50,7 @@ from typing import Any, Protocol, TypeVar
 
 from sumito.arena.errors import ArenaError
 from sumito.errors import SumitoError
-from sumito.procs import MAX_WORKERS, sigint_ignored, worker_start
+from sumito.procs import MAX_WORKERS, Reaper, descendants, sigint_held, worker_start
 
 T = TypeVar("T")
 R = TypeVar("R")
@@ -92,7 +102,7 @@ class ProcessExecutor:
         done: queue.SimpleQueue[tuple[int, Future]] = queue.SimpleQueue()
         finished = False
         try:
-            with sigint_ignored():
+            with sigint_held():  # the workers are forked here: they inherit SIGINT ignored
                 for i, item in enumerate(items):
                     future = pool.submit(fn, item)
                     future.add_done_callback(functools.partial(_hand_over, done, i))
@@ -105,27 +115,38 @@ class ProcessExecutor:
                 yield i, result
             finished = True
         finally:
-            if finished:
-                pool.shutdown(wait=True)
-            else:
-                _terminate(pool)
+            with sigint_held():  # a Ctrl-C while the pool stops raises once it has stopped
+                _stop(pool, cancel=not finished)
 
 
 def _hand_over(done: queue.SimpleQueue, index: int, future: Future) -> None:
     done.put((index, future))
 
 
-def _terminate(pool: ProcessPoolExecutor) -> None:
-    """Cancel what has not started, stop the workers now, and wait for them to go."""
+#: the longest a pool takes to stop (its workers, killed when items are cancelled, go at once)
+STOP_PATIENCE = 2.0
+
+
+def _stop(pool: ProcessPoolExecutor, cancel: bool, patience: float = STOP_PATIENCE) -> None:
+    """Shut ``pool`` down and wait (at most ``patience`` seconds) until its workers and its manager thread are
+    gone; ``cancel``: drop the items not started and kill the workers now (the games in progress are lost).
+    Nothing of the pool is left for the interpreter's exit to wait on, where a Ctrl-C would be ignored."""
     processes = list((getattr(pool, "_processes", None) or {}).values())
-    pool.shutdown(wait=False, cancel_futures=True)
+    manager = getattr(pool, "_executor_manager_thread", None)
+    pool.shutdown(wait=False, cancel_futures=cancel)
+    if cancel:
+        for proc in processes:
+            with contextlib.suppress(Exception):
+                proc.kill()
+    deadline = time.monotonic() + patience
     for proc in processes:
         with contextlib.suppress(Exception):
-            if proc.is_alive():
-                proc.terminate()
-    for proc in processes:
-        with contextlib.suppress(Exception):
-            proc.join(timeout=5)
+            proc.join(timeout=max(0.0, deadline - time.monotonic()))
+            if proc.is_alive():  # an idle worker that did not take its leave in time
+                proc.kill()
+                proc.join(timeout=0.5)
+    if manager is not None:
+        manager.join(timeout=max(0.1, deadline - time.monotonic()))
 
 
 class RayExecutor:
@@ -139,7 +160,10 @@ class RayExecutor:
     data, so a retry gives the same result, and each item's result is yielded exactly once.
     Ctrl-C, or closing the generator, cancels the tasks not finished (stopping those that run) and
     waits a moment (at most 3 s) until they are gone. A Ray instance started here
-    ends with this process (Ray's processes share the driver's fate); a cluster stays up.
+    ends with this process, ``kill -9`` included (:func:`init_ray`); a cluster stays up.
+
+    An item takes one CPU of Ray's accounting: a cluster without a node of at least one CPU could never run
+    one, and is refused at once in one line rather than waited on forever.
     """
 
     def __init__(self, workers: int | None = None, address: str | None = None) -> None:
@@ -147,7 +171,12 @@ class RayExecutor:
         self.address = address
         if not ray.is_initialized():
             init_ray(ray, address, workers)
-        cluster_cpus = int(ray.cluster_resources().get("CPU", 1))
+        cluster_cpus = int(ray.cluster_resources().get("CPU", 0))
+        largest = largest_node_cpus(ray)
+        if largest < TASK_CPUS:
+            where = f"the Ray cluster at {address:.60}" if address else "the Ray instance"
+            raise ArenaError(f"{where} has no node with a whole CPU ({largest:g} at most): no game could ever run "
+                             "there (give a node CPUs: ray start --num-cpus N)")
         self.workers = max(1, min(workers or cluster_cpus, cluster_cpus if address else MAX_WORKERS))
         # with fewer workers than CPUs, ``workers`` bounds the items running at once (as a pool's size does);
         # with all of them, twice as many are queued, so that a CPU that comes free finds one waiting
@@ -205,9 +234,16 @@ def _cancel(ray: Any, refs: list, patience: float = 3.0) -> None:
 
 #: how often Ray runs a task again after its worker process died (work items are pure: safe to retry)
 TASK_RETRIES = 3
+#: the CPUs of Ray's accounting a work item takes (the actors of ``--actors`` take none: sumito.learn.actors)
+TASK_CPUS = 1
 BACKENDS = ("process", "ray")
 RAY_ADDRESS_ENV = "SUMITO_RAY_ADDRESS"
+#: how long reaching a cluster may take before ``--address`` fails in one line (a TCP connection, then one
+#: request to its GCS); Ray itself would retry for 20 s or more, logging as it goes
+CONNECT_TIMEOUT = 5.0
 _RAY_TASK = None
+#: kills a local Ray instance's processes when this process dies (its agents would outlive a ``kill -9``)
+_REAPER = Reaper()
 
 
 def import_ray() -> Any:
@@ -220,36 +256,109 @@ def import_ray() -> Any:
 
 
 def init_ray(ray: Any, address: str | None, workers: int | None) -> None:
-    """Connect to the cluster at ``address``, or start a local Ray instance with ``workers`` CPUs."""
+    """Connect to the cluster at ``address``, or start a local Ray instance with ``workers`` CPUs.
+
+    A cluster is checked first (:func:`check_cluster`): one that cannot be reached, that wants an authentication
+    token this process lacks, or that runs another Ray or Python, is a one-line error within seconds. A local
+    instance dies with this process: Ray's kernel fate-sharing takes its GCS, raylet and workers, and a
+    :class:`~sumito.procs.Reaper` its dashboard and runtime-env agents, which a ``kill -9`` of the driver would
+    otherwise leave running for a minute or more (they try to report the raylet's death to the dead GCS)."""
     import logging
 
     options = dict(include_dashboard=False, log_to_driver=False, logging_level=logging.ERROR, configure_logging=True)
     if address:
-        _check_reachable(address)
+        check_cluster(ray, address)
     try:
         if address:
             ray.init(address=address, **options)
         else:
             ray.init(num_cpus=min(workers or available_cores(), MAX_WORKERS), **options)
-    except (ConnectionError, RuntimeError, ValueError) as exc:
-        where = f"the Ray cluster at {address}" if address else "a local Ray instance"
+    except (ConnectionError, RuntimeError, ValueError, ray.exceptions.RayError) as exc:
+        where = f"the Ray cluster at {address:.60}" if address else "a local Ray instance"
         raise ArenaError(f"cannot start or reach {where}: {str(exc).splitlines()[0] if str(exc) else exc}") from None
+    if not address:
+        _REAPER.add(descendants())
 
 
-def _check_reachable(address: str, timeout: float = 5.0) -> None:
-    """A one-line error now for a ``HOST:PORT`` that takes no connection (``ray.init`` would retry it for
-    minutes, logging as it goes); other forms (``auto``, ``ray://...``) are left to Ray."""
-    import socket
+def largest_node_cpus(ray: Any) -> float:
+    """The CPUs of the largest living node of the Ray cluster this process is connected to."""
+    return max((float(n.get("Resources", {}).get("CPU", 0)) for n in ray.nodes() if n.get("Alive")), default=0.0)
 
+
+def check_cluster(ray: Any, address: str, timeout: float = CONNECT_TIMEOUT) -> None:
+    """A one-line error naming why the Ray cluster at ``address`` (``HOST:PORT``) cannot be used: it takes no
+    connection (within ``timeout`` seconds); it does not answer as a Ray cluster (one request to its GCS,
+    within ``timeout`` seconds and 2 more for the start of the process that asks); it wants an authentication
+    token this process does not give (Ray 2.60 turns token authentication on by default), or refuses the one
+    given; it runs another version of Ray or Python. Other forms (``auto``, ``ray://...``) are left to Ray.
+    Ray itself would retry a refused token for 20 s and more, logging each try, and then say only that it
+    failed to connect."""
     host, sep, port = address.rpartition(":")
     if not sep or not host or not port.isdigit() or "/" in host:
         return
+    shown = f"{address:.60}"
     try:
         socket.create_connection((host.strip("[]"), int(port)), timeout=timeout).close()
     except (OSError, ValueError) as exc:
         reason = getattr(exc, "strerror", None) or str(exc) or type(exc).__name__
-        raise ArenaError(f"cannot reach the Ray cluster at {address:.80}: {reason} (is `ray start --head` "
+        raise ArenaError(f"cannot reach the Ray cluster at {shown}: {reason} (is `ray start --head` "
                          "running there?)") from None
+    not_ray = (f"the Ray cluster at {shown} does not answer as a Ray {ray.__version__} cluster within {timeout:g} s"
+               " ({}): is it the address `ray start --head` printed, with the same Ray version?")
+    # Ray's own client of the GCS, in a process of its own: its C++ core logs every failed try on file
+    # descriptor 2 and outstays its timeout by 10 s; a process is silenced and stopped on time
+    try:
+        probe = subprocess.run([sys.executable, "-c", _PROBE, address, str(timeout)], capture_output=True, text=True,
+                               timeout=timeout + 2.0, env={**os.environ, "PYTHONWARNINGS": "ignore"})
+        answer = json.loads(probe.stdout.strip().splitlines()[-1]) if probe.stdout.strip() else {}
+    except subprocess.TimeoutExpired:
+        raise ArenaError(not_ray.format("no answer")) from None
+    except (OSError, ValueError):  # no probe (a Python that cannot run it): ray.init decides
+        return
+    if not isinstance(answer, dict):
+        return
+    if "auth" in answer:
+        if os.environ.get("RAY_AUTH_MODE", "").lower() != "token":
+            raise ArenaError(f"the Ray cluster at {shown} wants its authentication token: set RAY_AUTH_MODE=token "
+                             "here too, with the cluster's token in ~/.ray/auth_token (or RAY_AUTH_TOKEN_PATH, "
+                             "RAY_AUTH_TOKEN); see docs/scale.md")
+        raise ArenaError(f"the Ray cluster at {shown} refused this process's authentication token: give the one "
+                         "its head node has (~/.ray/auth_token, RAY_AUTH_TOKEN_PATH or RAY_AUTH_TOKEN)")
+    if "failed" in answer:
+        raise ArenaError(not_ray.format(str(answer["failed"]).splitlines()[0][:80] if answer["failed"] else "?"))
+    try:
+        meta = json.loads(answer["meta"]) if answer.get("meta") else {}
+        theirs = (str(meta["ray_version"]), str(meta["python_version"]))
+    except (ValueError, KeyError, TypeError):
+        return  # no metadata (an old head, another probe): ray.init checks the versions itself
+    ours = (ray.__version__, platform.python_version())
+    level = 2 if os.environ.get("RAY_DEFAULT_PYTHON_VERSION_MATCH_LEVEL") == "minor" else 3  # Ray's own rule
+    if theirs[0] != ours[0] or theirs[1].split(".")[:level] != ours[1].split(".")[:level]:
+        raise ArenaError(f"the Ray cluster at {shown} runs Ray {theirs[0]:.20} on Python {theirs[1]:.20}, this "
+                         f"process Ray {ours[0]} on Python {ours[1]}: the driver and every node need the same "
+                         "versions of both")
+
+
+#: the body of :func:`check_cluster`'s probe: one request to the GCS at argv[1] within argv[2] seconds, answered
+#: as one JSON line (``meta``: the cluster's metadata; ``auth``: the token was refused; ``failed``: anything else)
+_PROBE = r"""
+import ctypes, json, sys
+try:  # PR_SET_PDEATHSIG, SIGKILL: the probe dies with the command that started it
+    ctypes.CDLL(None, use_errno=True).prctl(1, 9, 0, 0, 0)
+except (OSError, AttributeError):
+    pass
+import ray.exceptions
+from ray._raylet import InnerGcsClient
+address, timeout = sys.argv[1], float(sys.argv[2])
+try:
+    client = InnerGcsClient.standalone(address, None, int(timeout * 1000))
+    raw = client.internal_kv_get(b"CLUSTER_METADATA", b"cluster", timeout)
+    print(json.dumps({"meta": raw.decode("utf-8", "replace") if raw else None}))
+except ray.exceptions.AuthenticationError as exc:
+    print(json.dumps({"auth": str(exc)}))
+except Exception as exc:
+    print(json.dumps({"failed": str(exc) or type(exc).__name__}))
+"""
 
 
 def _call(fn: Callable[[T], R], item: T) -> R:
@@ -259,7 +368,7 @@ def _call(fn: Callable[[T], R], item: T) -> R:
 def _ray_task(ray: Any) -> Any:
     global _RAY_TASK
     if _RAY_TASK is None:
-        _RAY_TASK = ray.remote(num_cpus=1, max_retries=TASK_RETRIES, retry_exceptions=False)(_call)
+        _RAY_TASK = ray.remote(num_cpus=TASK_CPUS, max_retries=TASK_RETRIES, retry_exceptions=False)(_call)
     return _RAY_TASK
 
 

@@ -13,6 +13,7 @@ played again rather than taken from the journal.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import os
@@ -25,6 +26,7 @@ from sumito.arena.errors import ArenaError
 from sumito.arena.executor import Executor
 from sumito.arena.match import GameResult, GameTask, play_game
 from sumito.engine import DrawRules
+from sumito.fileio import shown_path
 
 
 def task_key(task: GameTask) -> str:
@@ -54,9 +56,9 @@ class GameJournal:
     def __init__(self, path: str | os.PathLike[str]) -> None:
         self.path = Path(path)
         self.done: dict[str, GameResult] = {}
-        if self.path.exists() and not self.path.is_file():
-            raise ArenaError(f"games journal {self.path}: not a regular file")
         try:
+            if self.path.exists() and not self.path.is_file():
+                raise ArenaError(f"games journal {shown_path(self.path)}: not a regular file")
             if self.path.exists():
                 with self.path.open(encoding="utf-8", errors="replace") as fh:
                     for line in fh:
@@ -67,7 +69,7 @@ class GameJournal:
                             continue  # a line cut short by a kill
             self.path.parent.mkdir(parents=True, exist_ok=True)
         except OSError as exc:
-            raise ArenaError(f"games journal {self.path}: {exc.strerror or exc}") from None
+            raise ArenaError(f"games journal {shown_path(self.path)}: {exc.strerror or exc}") from None
 
     def __len__(self) -> int:
         return len(self.done)
@@ -84,13 +86,15 @@ class GameJournal:
                 todo.append(i)
         if not todo:
             return
-        with self.path.open("a+b") as fh:
+        games = executor.run(play_game, [tasks[i] for i in todo])  # nothing runs until it is iterated
+        # closed here when the caller stops, not by the garbage collector (which would swallow a Ctrl-C)
+        with self.path.open("a+b") as fh, contextlib.closing(games):
             fh.seek(0, os.SEEK_END)
             if fh.tell():  # a line cut short by a kill has no newline: end it, or the next game joins it
                 fh.seek(-1, os.SEEK_END)
                 if fh.read(1) != b"\n":
                     fh.write(b"\n")
-            for j, result in executor.run(play_game, [tasks[i] for i in todo]):
+            for j, result in games:
                 i = todo[j]
                 self.done[keys[i]] = result
                 fh.write((json.dumps({"key": keys[i], "result": result_to_json(result)}) + "\n").encode())

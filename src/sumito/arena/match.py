@@ -21,17 +21,20 @@ legal move draws (:data:`DEFAULT_RULES`).
 
 from __future__ import annotations
 
+import contextlib
 import itertools
 import math
 import time
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
+from typing import TypeVar
 
 import numpy as np
 
 from sumito.arena.errors import ArenaError
 from sumito.arena.ratings import elo_from_score, score_interval
+from sumito.bounds import MAX_GAMES
 from sumito.engine import BLACK, LAYOUTS, WHITE, DrawRules, Game, Position, SumitoError, get_layout
 from sumito.engine.game import TIME, Outcome
 from sumito.engine.geometry import COLOR_NAMES
@@ -43,6 +46,10 @@ DEFAULT_RULES = DrawRules(max_plies=400, repetitions=3, no_capture_plies=None, n
 DEFAULT_OPENING_PLIES = 2
 MAX_SEED = 2**63 - 1  # seeds are stored as SQLite integers
 MAX_CLOCK_SECONDS = 86_400.0
+#: games made and handed to the workers at a time (a long run is played in batches of this many)
+SCHEDULE_BATCH = 2_000
+
+R = TypeVar("R")
 
 
 # --------------------------------------------------------------------------- settings and seeds
@@ -280,63 +287,109 @@ def _describe(exc: BaseException) -> str:
 
 
 # --------------------------------------------------------------------------- scheduling
-def schedule(
-    players: Sequence[str], games_per_pair: int, settings: ArenaSettings, starts: Sequence[str] | None = None
-) -> list[GameTask]:
-    """The games of a round robin among ``players`` (a match is the two-player case).
+class Schedule(Sequence[GameTask]):
+    """The games of a round robin among ``players`` (a match is the two-player case), each made when it is
+    asked for: a schedule of ten million games costs nothing until its games are played.
 
     Every pair plays ``games_per_pair`` games: for each pair of games (one per colour assignment,
     the lower-numbered player Black first) the same random opening. The schedule goes round by
     round (games 1–2 of every pair, then games 3–4, …), so an interrupted tournament is balanced.
     With ``starts`` (position strings of ``settings``' board, an opening suite), the k-th pair of
-    games starts from ``starts[k % len(starts)]`` instead, without random plies.
+    games starts from ``starts[k % len(starts)]`` instead, without random plies. Game ``i`` is the same
+    whether it is made alone or with the others (:func:`schedule` lists them all).
     """
-    if games_per_pair < 1:
-        raise ArenaError(f"the number of games must be at least 1, not {games_per_pair}")
-    if len(players) < 2:
-        raise ArenaError("a match needs two players and a tournament at least two")
-    for spec in players:
-        seeded_spec(spec, 0)  # a bad spec is refused before anything is played
-        if spec.strip().partition(":")[0].strip().lower() == "human":
-            raise ArenaError("the arena plays computer players; play a human with `sumito play`")
-    start = settings.start_position()
-    tasks: list[GameTask] = []
-    pairs = list(itertools.combinations(range(len(players)), 2))
-    for rnd in range(math.ceil(games_per_pair / 2)):
-        for i, j in pairs:
-            first = len(tasks)
-            if starts:
-                pair_start, opening = starts[(first // 2) % len(starts)], ()
-            else:
-                pair_start = settings.start
-                opening_rng = np.random.default_rng(
-                    np.random.SeedSequence(game_seed(settings.seed, first), spawn_key=(0,))
-                )
-                opening = choose_opening(start, settings.rules, settings.opening_plies, opening_rng)
-            for k in (2 * rnd, 2 * rnd + 1):
-                if k >= games_per_pair:
-                    break
-                black, white = (i, j) if k % 2 == 0 else (j, i)
-                index = len(tasks)
-                seed = game_seed(settings.seed, index)
-                tasks.append(
-                    GameTask(
-                        black=seeded_spec(players[black], derive_seed(seed, 1)),
-                        white=seeded_spec(players[white], derive_seed(seed, 2)),
-                        start=pair_start,
-                        win_threshold=settings.win_threshold,
-                        inline_only=settings.inline_only,
-                        rules=settings.rules,
-                        movetime=settings.movetime,
-                        clock=settings.clock,
-                        seed=seed,
-                        index=index,
-                        opening=opening,
-                        black_id=black,
-                        white_id=white,
-                    )
-                )
-    return tasks
+
+    def __init__(
+        self, players: Sequence[str], games_per_pair: int, settings: ArenaSettings, starts: Sequence[str] | None = None
+    ) -> None:
+        if games_per_pair < 1:
+            raise ArenaError(f"the number of games must be at least 1, not {games_per_pair}")
+        if len(players) < 2:
+            raise ArenaError("a match needs two players and a tournament at least two")
+        pairs = len(players) * (len(players) - 1) // 2
+        if games_per_pair > MAX_GAMES or games_per_pair * pairs > MAX_GAMES:
+            raise ArenaError(f"{games_per_pair} games for each of {pairs} pair(s) of players is more than "
+                             f"{MAX_GAMES:,} games; play fewer")
+        for spec in players:
+            seeded_spec(spec, 0)  # a bad spec is refused before anything is played
+            if spec.strip().partition(":")[0].strip().lower() == "human":
+                raise ArenaError("the arena plays computer players; play a human with `sumito play`")
+        self.players = list(players)
+        self.games_per_pair = games_per_pair
+        self.settings = settings
+        self.starts = list(starts) if starts else None
+        self._pairs = list(itertools.combinations(range(len(players)), 2))
+        self._start = settings.start_position()
+        self._opening: tuple[int, tuple[str, ...]] | None = None  # the last opening made: both games of a pair share it
+
+    def __len__(self) -> int:
+        return self.games_per_pair * len(self._pairs)
+
+    def __getitem__(self, index):  # type: ignore[override]
+        if isinstance(index, slice):
+            return [self[i] for i in range(*index.indices(len(self)))]
+        if index < 0:
+            index += len(self)
+        if not 0 <= index < len(self):
+            raise IndexError(f"game {index} of a schedule of {len(self)}")
+        return self._task(index)
+
+    def _task(self, index: int) -> GameTask:
+        pairs = len(self._pairs)
+        rnd, rest = divmod(index, 2 * pairs)
+        # the last round of an odd number of games a pair has one game a pair
+        two = 2 * rnd + 1 < self.games_per_pair
+        pair, k = divmod(rest, 2) if two else (rest, 0)
+        first = index - k  # the index of the first game of this pair of games: its seed chooses the opening
+        i, j = self._pairs[pair]
+        black, white = (i, j) if k == 0 else (j, i)
+        settings = self.settings
+        if self.starts:
+            pair_start, opening = self.starts[(first // 2) % len(self.starts)], ()
+        else:
+            pair_start, opening = settings.start, self._opening_of(first)
+        seed = game_seed(settings.seed, index)
+        return GameTask(
+            black=seeded_spec(self.players[black], derive_seed(seed, 1)),
+            white=seeded_spec(self.players[white], derive_seed(seed, 2)),
+            start=pair_start,
+            win_threshold=settings.win_threshold,
+            inline_only=settings.inline_only,
+            rules=settings.rules,
+            movetime=settings.movetime,
+            clock=settings.clock,
+            seed=seed,
+            index=index,
+            opening=opening,
+            black_id=black,
+            white_id=white,
+        )
+
+    def _opening_of(self, first: int) -> tuple[str, ...]:
+        if self._opening is None or self._opening[0] != first:
+            rng = np.random.default_rng(np.random.SeedSequence(game_seed(self.settings.seed, first), spawn_key=(0,)))
+            self._opening = (first, choose_opening(self._start, self.settings.rules, self.settings.opening_plies, rng))
+        return self._opening[1]
+
+
+def schedule(
+    players: Sequence[str], games_per_pair: int, settings: ArenaSettings, starts: Sequence[str] | None = None
+) -> list[GameTask]:
+    """Every game of :class:`Schedule` (``players``, ``games_per_pair``, ``settings``, ``starts``) in a list."""
+    return list(Schedule(players, games_per_pair, settings, starts))
+
+
+def play_scheduled(
+    run: Callable[[list[GameTask]], Iterator[tuple[int, R]]], tasks: Sequence[GameTask], batch: int = SCHEDULE_BATCH
+) -> Iterator[tuple[int, R]]:
+    """``run(tasks)`` (an executor's or a journal's ``run``: ``(index, result)`` as the games finish), a batch
+    of ``batch`` games at a time, so that only one batch of a long schedule is ever made and queued; the
+    indices are the games' places in ``tasks``. Closing the generator closes the batch's run (its workers stop)."""
+    for begin in range(0, len(tasks), batch):
+        chunk = list(tasks[begin : begin + batch])
+        with contextlib.closing(run(chunk)) as stream:  # type: ignore[arg-type]
+            for i, result in stream:
+                yield begin + i, result
 
 
 # --------------------------------------------------------------------------- statistics of a pair

@@ -21,8 +21,10 @@ import numpy as np
 
 from sumito.analysis import analyse_position
 from sumito.arena.errors import ArenaError
+from sumito.bounds import MAX_PLAYER_DEPTH, MAX_SEED
+from sumito.cliargs import count_arg, number_arg
 from sumito.engine import Move, Position, SumitoError
-from sumito.fileio import atomic_write_text
+from sumito.fileio import atomic_write_text, read_file_bounded, shown_path
 
 LAYOUTS = ("standard", "belgian-daisy")
 DEFAULT_BALANCE = 0.25  # marbles
@@ -35,18 +37,24 @@ def default_suite_path() -> Path:
 
 
 def load_openings(path: str | Path | None = None) -> list[str]:
-    """The suite's position strings (the shipped suite by default); a one-line error for a bad file."""
+    """The suite's position strings (the shipped suite by default); a one-line error for a bad file (read
+    bounded: a regular file of at most 4 MB, so a FIFO or ``/dev/zero`` is refused at once)."""
     path = Path(path) if path is not None else default_suite_path()
+    shown = shown_path(path)
     try:
-        if not path.is_file():
-            raise ArenaError(f"opening suite {path}: not a file")
-        if path.stat().st_size > MAX_SUITE_BYTES:
-            raise ArenaError(f"opening suite {path}: larger than {MAX_SUITE_BYTES // (1024 * 1024)} MB")
-        lines = path.read_text(encoding="utf-8").splitlines()
-    except OSError as exc:
-        raise ArenaError(f"opening suite {path}: {exc.strerror or exc}") from None
+        is_file = path.is_file()
+    except OSError as exc:  # a name too long, a folder we may not look into
+        raise ArenaError(f"opening suite {shown}: {exc.strerror or exc}") from None
+    if not is_file:
+        raise ArenaError(f"opening suite {shown}: not a file")
+    try:
+        data = read_file_bounded(path, MAX_SUITE_BYTES, "opening suite")
+    except ValueError as exc:
+        raise ArenaError(f"opening suite {exc}") from None
+    try:
+        lines = data.decode("utf-8").splitlines()
     except UnicodeDecodeError:
-        raise ArenaError(f"opening suite {path}: not UTF-8 text") from None
+        raise ArenaError(f"opening suite {shown}: not UTF-8 text") from None
     suite = []
     for number, line in enumerate(lines, start=1):
         text = line.split("#", 1)[0].strip()
@@ -55,12 +63,12 @@ def load_openings(path: str | Path | None = None) -> list[str]:
         try:
             Position.from_string(text)
         except SumitoError as exc:
-            raise ArenaError(f"opening suite {path}, line {number}: {exc}") from None
+            raise ArenaError(f"opening suite {shown}, line {number}: {exc}") from None
         suite.append(text)
         if len(suite) > MAX_SUITE_POSITIONS:
-            raise ArenaError(f"opening suite {path}: more than {MAX_SUITE_POSITIONS} positions")
+            raise ArenaError(f"opening suite {shown}: more than {MAX_SUITE_POSITIONS} positions")
     if not suite:
-        raise ArenaError(f"opening suite {path}: no positions")
+        raise ArenaError(f"opening suite {shown}: no positions")
     return suite
 
 
@@ -110,10 +118,13 @@ def make_openings(count: int, seed: int, balance: float = DEFAULT_BALANCE, depth
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--count", type=int, default=200)
-    parser.add_argument("--seed", type=int, default=2026)
-    parser.add_argument("--balance", type=float, default=DEFAULT_BALANCE, help="marbles from equal (default 0.25)")
-    parser.add_argument("--depth", type=int, default=4, help="the engine's depth for the balance check")
+    parser.add_argument("--count", type=count_arg(1, MAX_SUITE_POSITIONS), default=200,
+                        help=f"openings in the suite (default 200; at most {MAX_SUITE_POSITIONS})")
+    parser.add_argument("--seed", type=count_arg(0, MAX_SEED), default=2026)
+    parser.add_argument("--balance", type=number_arg(0, 14, "--balance"), default=DEFAULT_BALANCE,
+                        help="marbles from equal (default 0.25; 0 to 14)")
+    parser.add_argument("--depth", type=count_arg(1, MAX_PLAYER_DEPTH), default=4,
+                        help=f"the engine's depth for the balance check (default 4; at most {MAX_PLAYER_DEPTH})")
     # no default: writing over the shipped suite by accident is too easy (give its path to remake it)
     parser.add_argument("--out", required=True, help=f"the file to write (the shipped suite: {default_suite_path()})")
     args = parser.parse_args(argv)

@@ -32,16 +32,28 @@ from typing import Any
 from sumito.arena.errors import ArenaError
 from sumito.arena.executor import add_backend_args, executor_from_args
 from sumito.arena.journal import GameJournal
-from sumito.arena.match import DEFAULT_RULES, ArenaSettings, play_game, schedule
+from sumito.arena.match import DEFAULT_RULES, MAX_SEED, ArenaSettings, Schedule, play_game, play_scheduled
 from sumito.arena.openings import load_openings
 from sumito.arena.ratings import Z95, elo_from_score, expected_score
-from sumito.cliargs import add_rules_args, rules_from_args, time_control
+from sumito.bounds import MAX_GAMES
+from sumito.cliargs import (
+    MAX_MOVETIME,
+    MAX_WORKERS_ARG,
+    add_rules_args,
+    count_arg,
+    number_arg,
+    rules_from_args,
+    seconds_arg,
+    time_control,
+)
 from sumito.engine import Position
+from sumito.fileio import shown_path
 from sumito.procs import cap_workers
 
 #: a pair's score per game, for the pentanomial counts 0, ½, 1, 1½, 2 points over two games
 PAIR_SCORES = (0.0, 0.25, 0.5, 0.75, 1.0)
 REGULARISE = 1e-3  # what a zero count counts as (fishtest's)
+MAX_ELO = 1000.0  # the largest Elo difference a hypothesis names
 
 
 @dataclass(frozen=True)
@@ -56,8 +68,8 @@ class SprtBounds:
     def __post_init__(self) -> None:
         for name in ("elo0", "elo1"):
             value = getattr(self, name)
-            if not math.isfinite(value) or abs(value) > 1000:
-                raise ArenaError(f"--{name} must be an Elo difference within ±1000, not {value}")
+            if not math.isfinite(value) or abs(value) > MAX_ELO:
+                raise ArenaError(f"--{name} must be an Elo difference within ±{MAX_ELO:g}, not {value}")
         if not self.elo0 < self.elo1:
             raise ArenaError(f"--elo0 must be below --elo1 (H0: A is elo0 stronger, H1: elo1), not {self.elo0} ≥ "
                              f"{self.elo1}")
@@ -234,26 +246,34 @@ def add_sprt_command(sub: Any) -> None:
     )
     p.add_argument("a", metavar="A", help="player spec, e.g. engine:time=0.1")
     p.add_argument("b", metavar="B", help="player spec")
-    p.add_argument("--elo0", type=float, default=0.0, help="H0: A is elo0 stronger (default 0)")
-    p.add_argument("--elo1", type=float, default=10.0, help="H1: A is elo1 stronger (default 10)")
-    p.add_argument("--alpha", type=float, default=0.05, help="false H1 rate (default 0.05)")
-    p.add_argument("--beta", type=float, default=0.05, help="false H0 rate (default 0.05)")
-    p.add_argument("--max-games", type=int, default=20_000, metavar="N",
-                   help="stop undecided after N games (default 20000)")
+    p.add_argument("--elo0", type=number_arg(-MAX_ELO, MAX_ELO, "--elo0"), default=0.0,
+                   help=f"H0: A is elo0 stronger (default 0; within ±{MAX_ELO:g})")
+    p.add_argument("--elo1", type=number_arg(-MAX_ELO, MAX_ELO, "--elo1"), default=10.0,
+                   help=f"H1: A is elo1 stronger (default 10; within ±{MAX_ELO:g})")
+    p.add_argument("--alpha", type=number_arg(0, 0.5, "--alpha", above_low=True), default=0.05,
+                   help="false H1 rate (default 0.05; between 0 and 0.5)")
+    p.add_argument("--beta", type=number_arg(0, 0.5, "--beta", above_low=True), default=0.05,
+                   help="false H0 rate (default 0.05; between 0 and 0.5)")
+    p.add_argument("--max-games", type=count_arg(2, MAX_GAMES), default=20_000, metavar="N",
+                   help=f"stop undecided after N games (default 20000; 2 to {MAX_GAMES}); the games are made as "
+                   "they are played, so a large N costs nothing until they are")
     p.add_argument("--openings", default=None, metavar="FILE",
                    help="the opening suite, one position string a line (default: the shipped suite of 200 balanced "
                    "positions from Standard and Belgian Daisy)")
-    p.add_argument("--movetime", type=float, default=None, metavar="S", help="seconds per move given to the players")
+    p.add_argument("--movetime", type=seconds_arg(MAX_MOVETIME), default=None, metavar="S",
+                   help=f"seconds per move given to the players (above 0, at most {MAX_MOVETIME:g})")
     p.add_argument("--tc", type=time_control, default=None, metavar="BASE+INC", help="a clock for each side")
     add_rules_args(p, DEFAULT_RULES)
-    p.add_argument("--seed", type=int, default=0, help="seed of the players' random choices (default 0)")
+    p.add_argument("--seed", type=count_arg(0, MAX_SEED), default=0,
+                   help="seed of the players' random choices (default 0)")
     p.add_argument("--journal", default=None, metavar="FILE",
                    help="keep every finished game in FILE (JSON lines): the same command again, or with a larger "
                    "--max-games, takes the games from there and plays only the rest")
     p.add_argument("--fixed", action="store_true",
                    help="a fixed-length test: play all --max-games games whatever the LLR (to measure the Elo "
                    "difference to a given precision); the LLR and the bound it stands beyond are reported at the end")
-    p.add_argument("--workers", type=int, default=None, metavar="K", help="games at once (default: all cores)")
+    p.add_argument("--workers", type=count_arg(1, MAX_WORKERS_ARG), default=None, metavar="K",
+                   help="games at once (default: all cores)")
     add_backend_args(p)
     p.set_defaults(func=cmd_sprt)
 
@@ -262,15 +282,14 @@ def cmd_sprt(args: Any) -> int:
     import contextlib
 
     bounds = SprtBounds(args.elo0, args.elo1, args.alpha, args.beta)
-    if not 2 <= args.max_games <= 10_000_000:
-        raise ArenaError(f"--max-games must be from 2 to 10000000, not {args.max_games}")
     openings = load_openings(args.openings)
     rules = rules_from_args(args)
     first = Position.from_string(openings[0])
     settings = ArenaSettings(start=openings[0], win_threshold=first.variant.win_threshold, rules=rules,
                              movetime=args.movetime, clock=args.tc, seed=args.seed, opening_plies=0)
     # pair k from opening k (cycling), A Black in game 2k and White in game 2k + 1: player 0 is A
-    tasks = schedule([args.a, args.b], 2 * (args.max_games // 2), settings, starts=openings)
+    # made as they are played, a batch at a time: --max-games 10000000 allocates nothing up front
+    tasks = Schedule([args.a, args.b], 2 * (args.max_games // 2), settings, starts=openings)
     workers = args.workers
     if workers is not None and workers >= 1 and args.backend == "process":
         workers = cap_workers(workers)
@@ -284,9 +303,12 @@ def cmd_sprt(args: Any) -> int:
           f"{bounds.alpha:g}, beta {bounds.beta:g}; {len(openings)} openings; at most {len(tasks)} games on "
           f"{executor.workers} worker(s)", file=sys.stderr)
     if journal is not None:
-        print(f"journal {args.journal}: {len(journal)} games kept", file=sys.stderr)
+        print(f"journal {shown_path(args.journal)}: {len(journal)} games kept", file=sys.stderr)
 
-    games = journal.play(executor, tasks) if journal is not None else executor.run(play_game, tasks)
+    if journal is not None:
+        games = play_scheduled(lambda batch: journal.play(executor, batch), tasks)
+    else:
+        games = play_scheduled(lambda batch: executor.run(play_game, batch), tasks)
 
     def scores():
         with contextlib.closing(games) as stream:
@@ -298,7 +320,9 @@ def cmd_sprt(args: Any) -> int:
             print(f"  {s.summary()}", file=sys.stderr, flush=True)
 
     try:
-        run_sprt(state, scores(), on_pair=report, max_pairs=len(tasks) // 2, stop_at_bounds=not args.fixed)
+        # closed here, not by the garbage collector: a Ctrl-C while the pool stops must reach the except below
+        with contextlib.closing(scores()) as stream:
+            run_sprt(state, stream, on_pair=report, max_pairs=len(tasks) // 2, stop_at_bounds=not args.fixed)
     except KeyboardInterrupt:
         print(f"sprt: interrupted; {state.summary()}", file=sys.stderr)
         return 130

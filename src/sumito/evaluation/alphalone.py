@@ -31,9 +31,11 @@ from numba import njit
 
 from sumito.engine.errors import SumitoError
 from sumito.evaluation.features import ALPHALONE_FEATURES, N_ALPHALONE, alphalone_features, raw_features
-from sumito.fileio import atomic_write_text
+from sumito.fileio import atomic_write_text, read_file_bounded, shown_path
 
 NORMS = ("l1", "l2")
+#: the largest weights file read (a file of twenty numbers is under a kilobyte)
+MAX_WEIGHTS_BYTES = 1024 * 1024
 FEATURE_SETS = ("code", "text")
 
 
@@ -149,13 +151,16 @@ class AlphaloneWeights:
 
     @classmethod
     def load(cls, path: str | Path) -> AlphaloneWeights:
+        """Read a weights file: a regular file of at most :data:`MAX_WEIGHTS_BYTES` (a FIFO, ``/dev/zero`` or a
+        folder is refused at once, never read)."""
         try:
-            text = Path(path).read_text(encoding="utf-8")
-        except OSError as exc:
-            raise WeightsError(f"cannot read weights file {path}: {exc.strerror}") from None
+            data = read_file_bounded(path, MAX_WEIGHTS_BYTES, "weights file")
+            text = data.decode("utf-8")
         except UnicodeDecodeError:
-            raise WeightsError(f"{path}: not a text file (a weights file is JSON)") from None
-        return cls.from_json(text, str(path))
+            raise WeightsError(f"{shown_path(path)}: not a text file (a weights file is JSON)") from None
+        except ValueError as exc:
+            raise WeightsError(f"cannot read weights file {exc}") from None
+        return cls.from_json(text, shown_path(path))
 
 
 def default_weights() -> AlphaloneWeights:

@@ -53,9 +53,15 @@ deaths the run stops with an error rather than loop. An ordinary error inside a 
 **Checkpoints** are the learner's, in the sequential run's format (the caller writes them between games:
 the learner's state between two applied games is whole); a killed run resumes from its checkpoint and the
 games in flight at the kill are lost (game numbers restart at the checkpoint's count). Ray: an instance the
-pool starts (no address given and Ray not running) is shut down by :meth:`ActorLearner.close`; an actor
-takes at most one CPU of Ray's accounting and leaves one CPU of the cluster free for evaluation tasks, so a
-local instance with fewer CPUs than actors time-slices them (fractional CPUs).
+pool starts (no address given and Ray not running) is shut down by :meth:`ActorLearner.close`.
+
+**Resources.** An actor takes no CPU of Ray's accounting (``num_cpus=0``, spread over the nodes): it holds a
+process, not a reservation, so the evaluation tasks (one CPU each, :data:`sumito.arena.executor.TASK_CPUS`)
+always find the cluster's CPUs free, whatever its shape. A reservation could deadlock: on two nodes of one
+CPU, two actors of half a CPU each leave half a CPU on each node and an evaluation task, which needs a whole
+one on one node, waits forever. While an evaluation runs the actors finish the games they are playing,
+sharing the cores with it; between evaluations they have the cores to themselves. ``cpus_per_actor`` asks
+for a reservation anyway, and is refused in one line when the actors could fill every node.
 """
 
 from __future__ import annotations
@@ -72,7 +78,7 @@ from typing import Any, Protocol
 
 import numpy as np
 
-from sumito.arena.executor import init_ray, ray_address
+from sumito.arena.executor import TASK_CPUS, init_ray, ray_address
 from sumito.engine.errors import SumitoError
 from sumito.learn.abalone_game import make_trainer
 from sumito.learn.training import GameStats, Trainer, TrainingConfig
@@ -331,6 +337,32 @@ def _lost(ray: Any) -> tuple[type[BaseException], ...]:
     return (e.RayActorError, e.OutOfMemoryError, e.WorkerCrashedError, e.ObjectLostError)
 
 
+def node_cpus(ray: Any) -> list[float]:
+    """The CPUs of each living node of the Ray cluster this process is connected to."""
+    return [float(n.get("Resources", {}).get("CPU", 0)) for n in ray.nodes() if n.get("Alive")]
+
+
+def check_actor_cpus(actors: int, cpus_per_actor: float | None, nodes: list[float]) -> float:
+    """Ray's CPU accounting of one actor: 0 by default (module notes). A reservation (``cpus_per_actor`` > 0,
+    at most 1) is accepted only where the actors can never hold every node below the one CPU an evaluation task
+    needs, wherever Ray places them (some node keeps a CPU free with all the actors on it); else a one-line
+    :class:`ActorLearnerError`. A cluster where no task could run at all (no node of a whole CPU) is refused too."""
+    largest = max(nodes, default=0.0)
+    if largest < TASK_CPUS:
+        raise ActorLearnerError(f"the Ray cluster has no node with a whole CPU ({largest:g} at most): neither "
+                                "the actors' evaluation games nor any other task could run there")
+    if cpus_per_actor is None or cpus_per_actor == 0:
+        return 0.0
+    if not 0 < cpus_per_actor <= 1 or not math.isfinite(cpus_per_actor):
+        raise ActorLearnerError(f"cpus_per_actor must be from 0 to 1, not {cpus_per_actor!r:.20}")
+    if actors * cpus_per_actor > largest - TASK_CPUS:
+        raise ActorLearnerError(
+            f"{actors} actors of {cpus_per_actor:g} CPU could leave no node of the Ray cluster (nodes of "
+            f"{', '.join(f'{c:g}' for c in sorted(nodes, reverse=True)[:8])} CPUs) a whole CPU for the evaluation "
+            "tasks, which would wait forever: use the default (actors take no CPU) or fewer actors")
+    return float(cpus_per_actor)
+
+
 def require_ray() -> Any:
     """Ray, or a one-line error saying how to install it."""
     try:
@@ -371,8 +403,9 @@ class ActorLearner:
     count the run stops at (no game is started beyond it). A context manager: :meth:`close` stops the actors.
 
     ``address``: a Ray cluster (default: the Ray this process is connected to, else a local instance the
-    pool starts and shuts down); ``cpus_per_actor``: Ray's CPU accounting of one actor (default module
-    notes); ``max_replacements``: actor deaths tolerated (default 10 + 2 × actors)."""
+    pool starts and shuts down); ``cpus_per_actor``: Ray's CPU accounting of one actor (default 0, module
+    notes; more only where the actors cannot fill every node: :func:`check_actor_cpus`);
+    ``max_replacements``: actor deaths tolerated (default 10 + 2 × actors)."""
 
     def __init__(self, adapter: LearnerAdapter, actors: int, publish_every: int = 1, *, limit: int | None = None,
                  address: str | None = None, cpus_per_actor: float | None = None,
@@ -416,9 +449,11 @@ class ActorLearner:
             self._owns_ray = not address
         self._ray = ray
         self._started = True
-        if self.cpus_per_actor is None:
-            cpus = float(ray.cluster_resources().get("CPU", 1.0))
-            self.cpus_per_actor = math.floor(min(1.0, max(cpus - 1.0, 0.0) / self.actors) * 1e4) / 1e4
+        try:
+            self.cpus_per_actor = check_actor_cpus(self.actors, self.cpus_per_actor, node_cpus(ray))
+        except BaseException:
+            self.close()
+            raise
         self._next = self._applied_below = self.adapter.games
         self._t0 = time.perf_counter()
         try:

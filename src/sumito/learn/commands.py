@@ -6,6 +6,7 @@ import argparse
 import collections
 import contextlib
 import dataclasses
+import re
 import sys
 import time
 import tomllib
@@ -14,6 +15,10 @@ from typing import TYPE_CHECKING, Any
 
 from sumito.arena.executor import add_backend_args, check_shared_folder, executor_from_args, make_executor, uses_ray
 from sumito.arena.match import ArenaSettings, play_game, schedule, summarize_pair
+from sumito.bounds import MAX_SEED, parse_count
+from sumito.cliargs import MAX_WORKERS_ARG, count_arg
+from sumito.errors import SumitoError
+from sumito.fileio import read_file_bounded, shown_path
 from sumito.learn.abalone_game import make_trainer
 from sumito.learn.actors import AbaloneLearner, ActorLearner
 from sumito.learn.run import RunFolder, load_checkpoint, save_checkpoint
@@ -25,6 +30,12 @@ if TYPE_CHECKING:
     from sumito.arena.executor import Executor
 
 
+#: the most training games a run plays, games a single evaluation plays, and Ray actors
+MAX_TRAINING_GAMES = 10**9
+MAX_EVAL_GAMES = 10**6
+MAX_ACTORS = 10_000
+
+
 def add_train_command(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("train", help="train a value network by TD(lambda) (Abalearn methods, Wiering's regimes)")
     p.add_argument("--preset", choices=sorted(PRESETS), default=None, help="a paper's training method")
@@ -32,16 +43,20 @@ def add_train_command(sub: argparse._SubParsersAction) -> None:
     p.add_argument(
         "--set", action="append", default=[], metavar="KEY=VALUE", help="override one option (repeatable)"
     )
-    p.add_argument("--games", type=int, required=True, metavar="N", help="train until N games have been played")
+    p.add_argument("--games", type=count_arg(0, MAX_TRAINING_GAMES), required=True, metavar="N",
+                   help=f"train until N games have been played (at most {MAX_TRAINING_GAMES:,})")
     p.add_argument("--out", required=True, metavar="DIR", help="the run's folder (e.g. runs/m2)")
     p.add_argument("--resume", action="store_true", help="continue the run in --out from its checkpoint")
-    p.add_argument("--seed", type=int, default=None, help="the run's seed (default 0; logged in config.json)")
-    p.add_argument("--checkpoint-every", type=int, default=100, metavar="K", help="games between checkpoints")
+    p.add_argument("--seed", type=count_arg(0, MAX_SEED), default=None,
+                   help="the run's seed (default 0; logged in config.json)")
+    p.add_argument("--checkpoint-every", type=count_arg(1, MAX_TRAINING_GAMES), default=100, metavar="K",
+                   help="games between checkpoints")
     p.add_argument("--sample", default="", metavar="G1,G2,...", help="keep the network after these game counts")
-    p.add_argument("--eval-every", type=int, default=None, metavar="K",
+    p.add_argument("--eval-every", type=count_arg(0, MAX_TRAINING_GAMES), default=None, metavar="K",
                    help="evaluate every K games (0 = never; default: a tenth of --games, at least 100, so that "
                    "`sumito plot` has a curve)")
-    p.add_argument("--eval-games", type=int, default=50, metavar="M", help="games per evaluation")
+    p.add_argument("--eval-games", type=count_arg(1, MAX_EVAL_GAMES), default=50, metavar="M",
+                   help=f"games per evaluation (at most {MAX_EVAL_GAMES:,})")
     p.add_argument("--eval-opponent", default="heuristic", metavar="SPEC", help="the fixed evaluation opponent")
     p.add_argument(
         "--eval-adjudicate",
@@ -49,15 +64,15 @@ def add_train_command(sub: argparse._SubParsersAction) -> None:
         default="none",
         help="score evaluation games without a winner as draws (none) or for the side with more marbles pushed off",
     )
-    p.add_argument("--workers", type=int, default=None, metavar="K",
+    p.add_argument("--workers", type=count_arg(1, MAX_WORKERS_ARG), default=None, metavar="K",
                    help=f"processes for evaluation games (at most {MAX_WORKERS}; they die with the run); with "
                    "--backend ray, evaluation games played at once (default: all the Ray cluster's CPUs)")
     add_backend_args(p, "the evaluation games", ". Training runs here, or in --actors Ray actors")
-    p.add_argument("--actors", type=int, default=None, metavar="N",
+    p.add_argument("--actors", type=count_arg(1, MAX_ACTORS), default=None, metavar="N",
                    help="play the training games in N Ray actors while this process learns from them (on the Ray "
                    "cluster of --address, else a local Ray instance); --actors 1 --publish-every 1 is the "
                    "sequential run exactly (pip install 'sumito[ray]'); may be given with --resume")
-    p.add_argument("--publish-every", type=int, default=None, metavar="K",
+    p.add_argument("--publish-every", type=count_arg(1, MAX_TRAINING_GAMES), default=None, metavar="K",
                    help="with --actors: send the actors the learner's weights every K games (default 1); a game is "
                    "then played with weights up to about N + K games old")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
@@ -69,12 +84,21 @@ FIELDS = {f.name: f for f in dataclasses.fields(TrainingConfig)}
 
 #: the largest training config file read
 MAX_CONFIG_BYTES = 64 * 1024
+#: the largest whole number an option takes from a config file or ``--set`` (each option's own bound, checked by
+#: TrainingConfig, is smaller; this one keeps a 4,000-digit number from reaching it)
+MAX_OPTION_INT = 2**63 - 1
+#: ``key = <a number of 20 digits or more>`` in a config file: refused, naming the key, before tomllib converts
+#: it (past 4,300 digits its conversion is a ValueError, below that a slow one)
+_LONG_NUMBER = re.compile(r"(?m)^[ \t]*([^=\n]{1,200}?)[ \t]*=[ \t]*[+-]?(?:0[xob])?[0-9A-Fa-f_]{20,}")
+
+
+def _short(text: str, limit: int = 40) -> str:
+    return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
 def _typed(key: str, value: Any) -> Any:
     if key not in FIELDS:
-        shown = key if len(key) <= 40 else key[:37] + "..."
-        raise TrainingError(f"unknown training option {shown!r}; options: {', '.join(FIELDS)}")
+        raise TrainingError(f"unknown training option {_short(key)!r}; options: {', '.join(FIELDS)}")
     kind = type(getattr(TrainingConfig(), key))
     if isinstance(value, str) and kind is not str:
         try:
@@ -84,36 +108,51 @@ def _typed(key: str, value: Any) -> Any:
             if kind is int:
                 if not number.is_integer():
                     raise ValueError
-                return int(number)
-            return number
+                value = int(number)
+            else:
+                return number
         except (ValueError, OverflowError):
-            shown = value if len(value) <= 40 else value[:37] + "..."
-            raise TrainingError(f"option {key}={shown!r} must be {kind.__name__}") from None
-    return value  # TrainingConfig checks the type of values from TOML
+            raise TrainingError(f"option {key}={_short(value)!r} must be {kind.__name__}") from None
+    if isinstance(value, int) and not isinstance(value, bool) and value.bit_length() > MAX_OPTION_INT.bit_length():
+        raise TrainingError(f"option {key} is a number of about {value.bit_length() * 3 // 10:,} digits; "
+                            f"at most {MAX_OPTION_INT}")
+    if not isinstance(value, str | int | float):  # a TOML list, table or date: never an option's value
+        raise TrainingError(f"option {key} must be {kind.__name__}, not a {type(value).__name__}")
+    return value  # TrainingConfig checks the type and the bounds of each value
+
+
+def _read_config(path: str) -> dict[str, Any]:
+    """The options of a TOML config file, read bounded (a regular file of at most 64 KiB); one-line errors."""
+    shown = shown_path(path)
+    try:
+        raw = read_file_bounded(path, MAX_CONFIG_BYTES, "config file")
+    except ValueError as exc:
+        raise TrainingError(str(exc)) from None
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError:
+        raise TrainingError(f"{shown}: not a text file (not UTF-8)") from None
+    long = _LONG_NUMBER.search(text)
+    if long is not None:
+        raise TrainingError(f"{shown}: option {_short(long[1].strip())!r} is a number of 20 digits or more; "
+                            f"the largest option takes at most {MAX_OPTION_INT}")
+    try:
+        return tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise TrainingError(f"{shown}: not TOML ({exc})") from None
+    except ValueError:  # tomllib's int conversion limit, for a long number the scan above did not see (in a list)
+        raise TrainingError(f"{shown}: a number too long to read") from None
 
 
 def config_from_args(args: argparse.Namespace) -> TrainingConfig:
     options: dict[str, Any] = dict(PRESETS.get(args.preset, {})) if args.preset else {}
     if args.config:
-        try:
-            if not Path(args.config).is_file():  # a folder, a FIFO or /dev/zero is never read
-                raise TrainingError(f"cannot read {args.config}: not a regular file")
-            with Path(args.config).open("rb") as fh:
-                raw = fh.read(MAX_CONFIG_BYTES + 1)
-            if len(raw) > MAX_CONFIG_BYTES:
-                raise TrainingError(f"{args.config}: a config file has at most {MAX_CONFIG_BYTES:,} bytes")
-            data = tomllib.loads(raw.decode("utf-8"))
-        except OSError as exc:
-            raise TrainingError(f"cannot read {args.config}: {exc.strerror}") from None
-        except UnicodeDecodeError:
-            raise TrainingError(f"{args.config}: not a text file (not UTF-8)") from None
-        except tomllib.TOMLDecodeError as exc:
-            raise TrainingError(f"{args.config}: not TOML ({exc})") from None
+        data = _read_config(args.config)
         options.update({k: _typed(k, v) for k, v in data.items()})
     for item in args.set:
         key, eq, value = item.partition("=")
         if not eq:
-            raise TrainingError(f"--set {item!r} needs KEY=VALUE")
+            raise TrainingError(f"--set {_short(item)!r} needs KEY=VALUE")
         options[key.strip()] = _typed(key.strip(), value.strip())
     if args.seed is not None:
         options["seed"] = args.seed
@@ -160,11 +199,13 @@ def cmd_train(args: argparse.Namespace) -> int:
     if args.checkpoint_every < 1 or args.eval_every < 0 or args.eval_games < 1 or args.games < 0:
         raise TrainingError("--games, --eval-every must be 0 or more; --checkpoint-every, --eval-games at least 1")
     try:
-        samples = sorted({int(g) for g in args.sample.split(",") if g.strip()}) if args.sample else []
-    except ValueError:
-        raise TrainingError(f"--sample takes game counts separated by commas, not {args.sample!r}") from None
+        samples = sorted({parse_count(g.strip(), "a game count", high=MAX_TRAINING_GAMES)
+                          for g in args.sample.split(",") if g.strip()}) if args.sample else []
+    except SumitoError:
+        raise TrainingError(f"--sample takes game counts separated by commas, not {_short(args.sample)!r}") from None
     if "," in str(args.out):
-        raise TrainingError(f"--out {args.out!r}: a run folder's path may not hold a comma (it goes in player specs)")
+        raise TrainingError(f"--out {shown_path(args.out)}: a run folder's path may not hold a comma (it goes in "
+                            "player specs)")
     if args.actors is not None and args.actors < 1:
         raise TrainingError(f"--actors must be at least 1, not {args.actors}")
     if args.publish_every is not None and (args.publish_every < 1 or not args.actors):

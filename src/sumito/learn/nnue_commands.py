@@ -16,7 +16,7 @@ import sys
 
 from sumito.arena.executor import add_backend_args, check_shared_folder, executor_from_args
 from sumito.arena.openings import load_openings
-from sumito.cliargs import count_arg, number_arg
+from sumito.cliargs import MAX_WORKERS_ARG, count_arg, number_arg
 from sumito.evaluation.nnue import MAX_HIDDEN
 from sumito.learn.nnue import DATA_PLAYER, generate, load_samples, train
 from sumito.players import make_player
@@ -40,7 +40,8 @@ def add_nnue_command(sub: argparse._SubParsersAction) -> None:
     g.add_argument("--max-plies", type=count_arg(1, 10**4), default=300, metavar="N",
                    help="a game still going after N plies ends as a draw (default 300)")
     g.add_argument("--openings", default=None, metavar="FILE", help="an opening suite (default: the shipped one)")
-    g.add_argument("--workers", type=int, default=None, metavar="K", help=f"processes (at most {MAX_WORKERS})")
+    g.add_argument("--workers", type=count_arg(1, MAX_WORKERS_ARG), default=None, metavar="K",
+                   help=f"processes (at most {MAX_WORKERS}; with --backend ray, work items at once)")
     add_backend_args(g)
     g.set_defaults(func=cmd_gen)
 

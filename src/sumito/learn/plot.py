@@ -25,7 +25,7 @@ from pathlib import Path
 import numpy as np
 
 from sumito.arena.ratings import score_interval
-from sumito.cliargs import output_file
+from sumito.cliargs import count_arg, output_file
 from sumito.engine import SumitoError
 from sumito.fileio import atomic_write_bytes
 
@@ -319,6 +319,10 @@ def cmd_plot(args: argparse.Namespace) -> int:
     return 0
 
 
+#: the most evaluations pooled into one point
+MAX_SMOOTH = 10_000
+
+
 def add_plot_command(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("plot", help="draw the learning curves of training runs (PNG or SVG)")
     p.add_argument("runs", nargs="+", metavar="RUN", help="a run folder (its curve.csv) or a curve CSV file")
@@ -331,7 +335,8 @@ def add_plot_command(sub: argparse._SubParsersAction) -> None:
         "are averaged together",
     )
     p.add_argument("--metric", choices=METRICS, default="score", help="score (default), wins or draws (rates)")
-    p.add_argument("--smooth", type=int, default=1, metavar="K", help="pool each point with the K-1 before it")
+    p.add_argument("--smooth", type=count_arg(1, MAX_SMOOTH), default=1, metavar="K",
+                   help=f"pool each point with the K-1 before it (1 to {MAX_SMOOTH})")
     p.add_argument(
         "--average", action="store_true",
         help="average runs evaluated at the same game counts (e.g. seeds) into a mean line with a min-max band",

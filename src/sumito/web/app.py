@@ -10,7 +10,13 @@ What a client may do is bounded (see :mod:`sumito.web.limits`): request bodies a
 before they are read (413 past the limit); a ``Host`` header that does not name this server is
 refused (DNS rebinding), and so is a change requested by a page of another origin; a game can be
 changed only with the owner token it was created with (header ``X-Sumito-Token``); replays are
-paged.
+paged; each client (its token, else its address) has caps on its computer games and searches
+(429 past them) and a fair share of the thinking workers.
+
+The OpenAPI description lists, for every route, the error statuses it can answer, each with the
+``{"detail": …}`` body; FastAPI's 422 is not among them, since a malformed request is a 400 here.
+``OPTIONS`` on an API path answers 204 with the methods it takes in ``Allow``, and another method
+the path does not take is a 405 with the same header.
 """
 
 from __future__ import annotations
@@ -27,6 +33,7 @@ from fastapi import FastAPI, Header, Query, Request, Response
 from fastapi import Path as PathParam
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, PlainTextResponse
+from fastapi.routing import APIRoute
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -50,8 +57,10 @@ from sumito.web.sessions import (
     GameSession,
     WebError,
     WebStore,
+    address_client,
     default_web_db_path,
     new_token,
+    token_client,
 )
 from sumito.web.thinking import ThinkingPool
 
@@ -73,6 +82,32 @@ Token = Annotated[
     str | None,
     Header(alias=TOKEN_HEADER, max_length=200, description="the game's owner token, as its creation returned it"),
 ]
+
+
+# --------------------------------------------------------------------------- answers
+class ErrorBody(BaseModel):
+    """Every error answer: one line naming what is wrong."""
+
+    detail: str = Field(description="one line naming what is wrong", examples=["there is no game 'g-0123'"])
+
+
+ERROR_MEANINGS = {
+    400: "bad input: a malformed body, field, token, move, position, spec or record; a player beyond the "
+    "server's limits; a Host header that does not name this server",
+    403: "a change without the game's owner token (X-Sumito-Token), or asked for by a page of another site",
+    404: "no such game or stored game",
+    409: "the request does not fit the game's state (not a person's turn, the game is over, nothing to undo)",
+    413: "the request body (or an imported record) is larger than the server takes",
+    429: "past this client's caps: games with a computer playing (--max-games) or searches queued or "
+    "running (--max-queued); nothing was changed",
+}
+#: what a request that changes something can always get: a page of another site (403), a body too large (413)
+CHANGES = (403, 413)
+
+
+def errors(*statuses: int) -> dict[int | str, dict[str, Any]]:
+    """The ``responses`` of a route for OpenAPI: 400 (any request: the Host check) and ``statuses``."""
+    return {code: {"model": ErrorBody, "description": ERROR_MEANINGS[code]} for code in sorted({400, *statuses})}
 
 
 # --------------------------------------------------------------------------- request bodies
@@ -182,11 +217,20 @@ def _checked_token(token: str | None) -> str | None:
     return token
 
 
+def _client(request: Request, token: str | None) -> str:
+    """Who a request comes from, for the caps and fair shares: its owner token, else its address."""
+    if token:
+        return token_client(token)
+    return address_client(request.client.host if request.client else "unknown")
+
+
 # --------------------------------------------------------------------------- guards before any handler
 Scope = MutableMapping[str, Any]
 Receive = Callable[[], Awaitable[MutableMapping[str, Any]]]
 Send = Callable[[MutableMapping[str, Any]], Awaitable[None]]
 SAFE_METHODS = (b"GET", b"HEAD", b"OPTIONS")
+#: methods no route of the API takes as such: OPTIONS is answered with the path's methods, the rest with a 405
+OTHER_METHODS = ("OPTIONS", "HEAD", "GET", "POST", "PUT", "PATCH", "DELETE")
 
 
 class _BodyTooLarge(Exception):
@@ -322,12 +366,12 @@ def create_app(
         return hall(request).session(game_id)
 
     # ----------------------------------------------------------------- reference data
-    @app.get("/api/presets", tags=["players"])
+    @app.get("/api/presets", tags=["players"], responses=errors())
     async def presets() -> list[dict[str, str]]:
         """Players the page offers by name: beginner, ABLA, Alphalone, the TD network, the engine."""
         return [{"id": p.id, "name": p.name, "spec": p.spec, "description": p.description} for p in PRESETS]
 
-    @app.get("/api/layouts", tags=["positions"])
+    @app.get("/api/layouts", tags=["positions"], responses=errors())
     async def layouts() -> list[dict[str, Any]]:
         """Every starting layout of the engine, the small boards included."""
         return [
@@ -343,7 +387,7 @@ def create_app(
             for name, lay in LAYOUTS.items()
         ]
 
-    @app.post("/api/position", tags=["positions"])
+    @app.post("/api/position", tags=["positions"], responses=errors(*CHANGES))
     async def position(body: PositionBody) -> dict[str, Any]:
         """The Board of a position string (400 with the reason when it is malformed)."""
         pos = Position.from_string(body.position)
@@ -356,15 +400,16 @@ def create_app(
         GameHall.authorize(session, _checked_token(token))
         return session
 
-    @app.post("/api/games", status_code=201, tags=["games"])
+    @app.post("/api/games", status_code=201, tags=["games"], responses=errors(*CHANGES, 429))
     async def new_game(body: NewGame, request: Request, x_sumito_token: Token = None) -> dict[str, Any]:
-        """A new game; a computer that is to move starts thinking at once.
+        """A new game; a computer that is to move starts thinking at once (429 past the client's caps).
 
         The answer's ``token`` is the game's owner token, needed (header ``X-Sumito-Token``) to move,
         undo, redo, resign, change the speed or delete it. A client may send its own token in that
         header (16 to 128 URL-safe characters) to own all its games with one token; else one is made.
         """
-        token = _checked_token(x_sumito_token) or new_token()
+        sent = _checked_token(x_sumito_token)
+        token = sent or new_token()
         session = await hall(request).create(
             body.black,
             body.white,
@@ -375,16 +420,17 @@ def create_app(
             inline_only=body.inline_only,
             token=token,
             clock=(body.clock.initial, body.clock.increment) if body.clock is not None else None,
+            client=_client(request, sent),
         )
         return {**session.state(), "token": token}
 
-    @app.get("/api/games", tags=["games"])
+    @app.get("/api/games", tags=["games"], responses=errors())
     async def games(request: Request, x_sumito_token: Token = None) -> list[dict[str, Any]]:
         """The games of the client's token (header ``X-Sumito-Token``): in progress, or finished in the
         last day, most recently changed first; none without a token."""
         return hall(request).games(_checked_token(x_sumito_token))
 
-    @app.get("/api/games/{game_id}", tags=["games"])
+    @app.get("/api/games/{game_id}", tags=["games"], responses=errors(404))
     async def game_state(
         game_id: str,
         request: Request,
@@ -396,33 +442,33 @@ def create_app(
         await session.wait_for_change(wait, ply)
         return session.state()
 
-    @app.get("/api/games/{game_id}/legal", tags=["games"])
+    @app.get("/api/games/{game_id}/legal", tags=["games"], responses=errors(404))
     async def legal(game_id: str, request: Request) -> list[dict[str, Any]]:
         """The legal moves of the side to move (none when the game is over)."""
         return hall(request).legal_moves(await state_of(request, game_id))
 
-    @app.post("/api/games/{game_id}/moves", tags=["games"])
+    @app.post("/api/games/{game_id}/moves", tags=["games"], responses=errors(*CHANGES, 404, 409, 429))
     async def move(game_id: str, body: MoveBody, request: Request, x_sumito_token: Token = None) -> dict[str, Any]:
         """Play a person's move; 400 names what is wrong with it, 409 when it is not a person's turn."""
         session = await owned(request, game_id, x_sumito_token)
         await hall(request).play(session, body.move)
         return session.state()
 
-    @app.post("/api/games/{game_id}/undo", tags=["games"])
+    @app.post("/api/games/{game_id}/undo", tags=["games"], responses=errors(*CHANGES, 404, 409, 429))
     async def undo(game_id: str, request: Request, x_sumito_token: Token = None) -> dict[str, Any]:
         """Take back the person's last move (and the computer's reply); a resignation first."""
         session = await owned(request, game_id, x_sumito_token)
         await hall(request).undo(session)
         return session.state()
 
-    @app.post("/api/games/{game_id}/redo", tags=["games"])
+    @app.post("/api/games/{game_id}/redo", tags=["games"], responses=errors(*CHANGES, 404, 409, 429))
     async def redo(game_id: str, request: Request, x_sumito_token: Token = None) -> dict[str, Any]:
         """Play again what the last undo took back."""
         session = await owned(request, game_id, x_sumito_token)
         await hall(request).redo(session)
         return session.state()
 
-    @app.post("/api/games/{game_id}/resign", tags=["games"])
+    @app.post("/api/games/{game_id}/resign", tags=["games"], responses=errors(*CHANGES, 404, 409))
     async def resign(
         game_id: str, request: Request, body: ResignBody | None = None, x_sumito_token: Token = None
     ) -> dict[str, Any]:
@@ -431,14 +477,14 @@ def create_app(
         await hall(request).resign(session, body.side if body else None)
         return session.state()
 
-    @app.post("/api/games/{game_id}/speed", tags=["games"])
+    @app.post("/api/games/{game_id}/speed", tags=["games"], responses=errors(*CHANGES, 404))
     async def speed(game_id: str, body: SpeedBody, request: Request, x_sumito_token: Token = None) -> dict[str, Any]:
         """Watch mode: the seconds between two computer moves."""
         session = await owned(request, game_id, x_sumito_token)
         await hall(request).set_speed(session, body.speed)
         return session.state()
 
-    @app.post("/api/games/{game_id}/hint", tags=["games"])
+    @app.post("/api/games/{game_id}/hint", tags=["games"], responses=errors(*CHANGES, 404, 409, 429))
     async def hint(
         game_id: str, request: Request, body: HintBody | None = None, x_sumito_token: Token = None
     ) -> dict[str, Any]:
@@ -447,20 +493,20 @@ def create_app(
         session = await owned(request, game_id, x_sumito_token)
         return await hall(request).hint(session, (body or HintBody()).seconds)
 
-    @app.delete("/api/games/{game_id}", status_code=204, tags=["games"])
+    @app.delete("/api/games/{game_id}", status_code=204, tags=["games"], responses=errors(*CHANGES, 404))
     async def delete_game(game_id: str, request: Request, x_sumito_token: Token = None) -> Response:
         """Delete the game; a computer thinking on it stops. A finished game stays in the archive."""
         session = await owned(request, game_id, x_sumito_token)
         await hall(request).delete(session)
         return Response(status_code=204)
 
-    @app.get("/api/games/{game_id}/record", response_class=PlainTextResponse, tags=["records"])
+    @app.get("/api/games/{game_id}/record", response_class=PlainTextResponse, tags=["records"], responses=errors(404))
     async def game_record(game_id: str, request: Request) -> PlainTextResponse:
         """The game as a record (result ``*`` while it goes on)."""
         session = await state_of(request, game_id)
         return PlainTextResponse(session.record().to_text())
 
-    @app.post("/api/records", status_code=201, tags=["records"])
+    @app.post("/api/records", status_code=201, tags=["records"], responses=errors(*CHANGES))
     async def import_record(body: RecordBody, request: Request, x_sumito_token: Token = None) -> dict[str, Any]:
         """A record imported as a new game between two people, at its last position; ``token`` is
         its owner token (as for a new game). At most 256 KiB and 2,000 plies (413 beyond)."""
@@ -469,7 +515,7 @@ def create_app(
         return {"game": session.state(), "token": token}
 
     # ----------------------------------------------------------------- the arena's archive
-    @app.get("/api/archive", tags=["archive"])
+    @app.get("/api/archive", tags=["archive"], responses=errors())
     def archive_list(
         request: Request,
         player: Annotated[str | None, Query(max_length=200, description="part of either player's spec")] = None,
@@ -488,7 +534,7 @@ def create_app(
             rows = archive.games(limit=offset + limit, newest_first=True, **filters)[offset:]
         return {"total": total, "games": [_stored_summary(g) for g in rows]}
 
-    @app.get("/api/archive/{stored_id}", tags=["archive"])
+    @app.get("/api/archive/{stored_id}", tags=["archive"], responses=errors(404))
     def archive_game(
         stored_id: StoredId,
         request: Request,
@@ -503,28 +549,68 @@ def create_app(
         moves, boards = _replay_page(stored, start, count)
         return {"game": _stored_summary(stored), "start": start, "moves": moves, "boards": boards}
 
-    @app.post("/api/archive/{stored_id}/analysis", tags=["archive"])
+    @app.post("/api/archive/{stored_id}/analysis", tags=["archive"], responses=errors(*CHANGES, 404, 429))
     async def archive_analysis(
-        stored_id: StoredId, request: Request, body: AnalysisBody | None = None
+        stored_id: StoredId, request: Request, body: AnalysisBody | None = None, x_sumito_token: Token = None
     ) -> dict[str, Any]:
         """One page of a stored game's analysis: the positions after plies ``start`` .. ``start +
         count − 1``, each searched briefly in the worker pool: the engine's best move and score,
-        and the move the game played. Ask page after page; a client that goes away stops its page."""
+        and the move the game played. Ask page after page; a client that goes away stops its page.
+        The searches count as the client's (its ``X-Sumito-Token``, else its address)."""
         body = body or AnalysisBody()
+        client = _client(request, _checked_token(x_sumito_token))
         stored = await asyncio.to_thread(_stored_game, request, stored_id)
         try:
             start = start_position(stored.start_position, stored.win_threshold, stored.inline_only)
         except SumitoError as exc:
             raise ArchiveError(f"stored game {stored.id} is damaged: {_one_line(exc)}") from None
         page = await hall(request).analyse_moves(
-            start, stored.moves.split(), body.start, body.count, request.is_disconnected
+            start, stored.moves.split(), body.start, body.count, request.is_disconnected, client
         )
         return {"game": _stored_summary(stored), **page}
 
-    @app.get("/api/archive/{stored_id}/record", response_class=PlainTextResponse, tags=["archive"])
+    @app.get(
+        "/api/archive/{stored_id}/record", response_class=PlainTextResponse, tags=["archive"], responses=errors(404)
+    )
     def archive_record(stored_id: StoredId, request: Request) -> PlainTextResponse:
         """A stored game as a record."""
         return PlainTextResponse(_stored_game(request, stored_id).to_record().to_text())
+
+    # ----------------------------------------------------------------- methods of the API's paths
+    api_methods = [route for route in app.routes if isinstance(route, APIRoute) and route.path.startswith("/api/")]
+
+    @app.api_route("/api/{rest:path}", methods=list(OTHER_METHODS), include_in_schema=False)
+    async def other_method(rest: str, request: Request) -> Response:
+        """OPTIONS on an API path: 204 with the methods it takes; another method it does not take: 405."""
+        path = request.url.path
+        allowed = sorted({m for r in api_methods if r.path_regex.match(path) for m in (r.methods or ())})
+        if not allowed:
+            shown = path if len(path) <= 60 else path[:57] + "..."
+            return JSONResponse({"detail": f"there is no API path {shown!r}"}, status_code=404)
+        allow = {"Allow": ", ".join([*allowed, "OPTIONS"])}
+        if request.method == "OPTIONS":
+            return Response(status_code=204, headers=allow)
+        detail = f"{request.method} is not a method of {path[:60]!r}; it takes {', '.join(allowed)}"
+        return JSONResponse({"detail": detail}, status_code=405, headers=allow)
+
+    def openapi() -> dict[str, Any]:
+        """FastAPI's description without its 422 answers: a malformed request is a 400 here."""
+        if app.openapi_schema is None:
+            schema = FastAPI.openapi(app)
+            for operations in schema.get("paths", {}).values():
+                for operation in operations.values():
+                    responses = operation.get("responses", {})
+                    responses.pop("422", None)
+                    for status, answer in responses.items():
+                        content = answer.get("content", {})
+                        if status.startswith("4") and "text/plain" in content:  # a record's errors are JSON too
+                            content["application/json"] = content.pop("text/plain")
+            for name in ("HTTPValidationError", "ValidationError"):
+                schema.get("components", {}).get("schemas", {}).pop(name, None)
+            app.openapi_schema = schema
+        return app.openapi_schema
+
+    app.openapi = openapi  # type: ignore[method-assign]
 
     # ----------------------------------------------------------------- the page
     if not STATIC.exists():

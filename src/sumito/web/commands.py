@@ -11,11 +11,24 @@ import socket
 import sys
 from pathlib import Path
 
+from sumito.bounds import MAX_HASH_MB, MAX_SEARCH_DEPTH, MAX_SEARCH_SECONDS
+from sumito.cliargs import count_arg, number_arg
 from sumito.engine import SumitoError
 from sumito.procs import cap_workers
-from sumito.web.limits import DEFAULT_MAX_DEPTH, DEFAULT_MAX_HASH_MB, DEFAULT_MAX_TIME, ModelFolder, WebLimits
+from sumito.web.limits import (
+    DEFAULT_MAX_DEPTH,
+    DEFAULT_MAX_GAMES,
+    DEFAULT_MAX_HASH_MB,
+    DEFAULT_MAX_QUEUED,
+    DEFAULT_MAX_TIME,
+    MAX_CLIENT_CAP,
+    ModelFolder,
+    WebLimits,
+)
 
 WILDCARD_HOSTS = ("0.0.0.0", "::", "")
+#: the most workers ``--workers`` takes before procs.cap_workers cuts it (with a note) to the machine's cap
+MAX_WORKERS_OPTION = 100_000
 
 
 class ServeError(SumitoError):
@@ -25,14 +38,19 @@ class ServeError(SumitoError):
 def add_serve_command(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("serve", help="play in the browser: start the web app on this machine")
     p.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1: this machine only)")
-    p.add_argument("--port", type=int, default=8000, help="port to listen on (default 8000; 0 picks a free one)")
+    p.add_argument(
+        "--port", type=count_arg(0, 65535), default=8000, help="port to listen on (default 8000; 0 picks a free one)"
+    )
     p.add_argument(
         "--db", default=None, metavar="PATH", help="games in progress (default $XDG_DATA_HOME/sumito/web.sqlite)"
     )
     p.add_argument(
         "--archive", default=None, metavar="PATH", help="the game archive of `sumito games` (default: the usual one)"
     )
-    p.add_argument("--workers", type=int, default=None, metavar="K", help="processes that choose computer moves")
+    p.add_argument(
+        "--workers", type=count_arg(1, MAX_WORKERS_OPTION), default=None, metavar="K",
+        help="processes that choose computer moves (default: the cores, at most 4)",
+    )
     p.add_argument(
         "--models",
         default=None,
@@ -41,16 +59,27 @@ def add_serve_command(sub: argparse._SubParsersAction) -> None:
         "only the shipped networks builtin and builtin-tdleaf)",
     )
     p.add_argument(
-        "--max-depth", type=int, default=DEFAULT_MAX_DEPTH, metavar="N",
+        "--max-depth", type=count_arg(1, MAX_SEARCH_DEPTH), default=DEFAULT_MAX_DEPTH, metavar="N",
         help=f"the deepest search a client may ask for, in plies (default {DEFAULT_MAX_DEPTH})",
     )
     p.add_argument(
-        "--max-time", type=float, default=DEFAULT_MAX_TIME, metavar="S",
+        "--max-time", type=number_arg(0, MAX_SEARCH_SECONDS, "seconds", above_low=True), default=DEFAULT_MAX_TIME,
+        metavar="S",
         help=f"the most seconds a computer move may take (default {DEFAULT_MAX_TIME:g}); every move has this deadline",
     )
     p.add_argument(
-        "--max-hash", type=int, default=DEFAULT_MAX_HASH_MB, metavar="MB",
+        "--max-hash", type=count_arg(1, MAX_HASH_MB), default=DEFAULT_MAX_HASH_MB, metavar="MB",
         help=f"the biggest engine hash table a client may ask for (default {DEFAULT_MAX_HASH_MB} MB)",
+    )
+    p.add_argument(
+        "--max-games", type=count_arg(1, MAX_CLIENT_CAP), default=DEFAULT_MAX_GAMES, metavar="N",
+        help=f"games with a computer playing (one to move, or two computers) that one client may have at once "
+        f"(default {DEFAULT_MAX_GAMES}; a client is an owner token, else an address); past it, 429",
+    )
+    p.add_argument(
+        "--max-queued", type=count_arg(1, MAX_CLIENT_CAP), default=DEFAULT_MAX_QUEUED, metavar="N",
+        help=f"searches (moves, hints, analyses) that one client may have queued or running at once "
+        f"(default {DEFAULT_MAX_QUEUED}); past it, 429",
     )
     p.add_argument(
         "--allowed-hosts",
@@ -69,7 +98,9 @@ def open_socket(host: str, port: int) -> socket.socket:
     try:
         infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)
     except socket.gaierror as exc:
-        raise ServeError(f"cannot listen on {host}: {exc.strerror}") from None
+        raise ServeError(f"cannot listen on {_shown(host)}: {exc.strerror}") from None
+    except (UnicodeError, ValueError):  # a label over 63 characters (IDNA), a NUL byte
+        raise ServeError(f"cannot listen on {_shown(host)}: not a host name or address") from None
     family, kind, proto, _, address = infos[0]
     sock = socket.socket(family, kind, proto)
     try:
@@ -79,10 +110,16 @@ def open_socket(host: str, port: int) -> socket.socket:
     except OSError as exc:
         sock.close()
         if exc.errno is not None and exc.errno in (98, 48, 10048):  # EADDRINUSE on Linux, macOS, Windows
-            raise ServeError(f"port {port} on {host} is in use (give another with --port)") from None
-        raise ServeError(f"cannot listen on {host}:{port}: {exc.strerror or exc}") from None
+            raise ServeError(f"port {port} on {_shown(host)} is in use (give another with --port)") from None
+        raise ServeError(f"cannot listen on {_shown(host)}:{port}: {exc.strerror or exc}") from None
     sock.set_inheritable(True)
     return sock
+
+
+def _shown(text: str) -> str:
+    """A value as an error quotes it: at most 60 characters, escaped where it is not printable."""
+    cut = text if len(text) <= 60 else text[:57] + "..."
+    return cut if cut.isprintable() else repr(cut)
 
 
 def _url(host: str, sock: socket.socket) -> str:
@@ -95,9 +132,13 @@ def serve_limits(args: argparse.Namespace) -> WebLimits:
     models = None
     if args.models is not None:
         folder = Path(args.models)
-        if not folder.is_dir():
-            raise ServeError(f"--models {args.models}: not a folder")
-        models = str(folder.resolve())
+        try:
+            is_folder = folder.is_dir()
+            models = str(folder.resolve())
+        except (OSError, ValueError, RuntimeError):  # a name too long, a NUL byte, a symlink loop
+            is_folder = False
+        if not is_folder:
+            raise ServeError(f"--models {_shown(args.models)}: not a folder")
     hosts = [h.strip() for h in args.allowed_hosts.split(",") if h.strip()]
     if args.host not in WILDCARD_HOSTS:
         hosts.append(args.host)
@@ -106,6 +147,8 @@ def serve_limits(args: argparse.Namespace) -> WebLimits:
             max_depth=args.max_depth,
             max_time=args.max_time,
             max_hash=args.max_hash,
+            max_games=args.max_games,
+            max_queued=args.max_queued,
             models=ModelFolder(models),
             allowed_hosts=tuple(hosts),
         )
@@ -114,8 +157,6 @@ def serve_limits(args: argparse.Namespace) -> WebLimits:
 
 
 def cmd_serve(args: argparse.Namespace) -> int:
-    if args.workers is not None and args.workers < 1:
-        raise ServeError(f"--workers must be at least 1, not {args.workers}")
     workers = None if args.workers is None else cap_workers(args.workers)
     limits = serve_limits(args)
     # deferred to here, not to dodge a cycle: uvicorn, FastAPI and the app load only when a server starts,

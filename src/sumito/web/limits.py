@@ -5,7 +5,10 @@ A web page is not the person at the keyboard: any page the browser visits can se
 tighter caps (search depth, seconds a move, transposition-table size), and an option that names a
 file (``td:net=``, ``engine:net=``, ``alphalone:weights=``) may name only a shipped network or a
 file inside the model folder the server was started with. Errors never say whether a path exists
-outside that folder.
+outside that folder. Each client may also have only so many games with a computer playing
+(``--max-games``) and so many searches queued or running (``--max-queued``), so that one client
+cannot fill the server's memory or queue; the workers are shared fairly between clients by
+:mod:`sumito.web.scheduler`.
 """
 
 from __future__ import annotations
@@ -25,6 +28,14 @@ from sumito.players import PlayerSpecError, parse_spec
 DEFAULT_MAX_DEPTH = 12
 DEFAULT_MAX_TIME = 30.0
 DEFAULT_MAX_HASH_MB = 256
+#: defaults of ``sumito serve --max-games/--max-queued``: a client's games with a computer playing
+#: (one to move, or two computers), and its searches (moves, hints, analyses) queued or running
+DEFAULT_MAX_GAMES = 8
+DEFAULT_MAX_QUEUED = 16
+#: the most either option may be set to (a few thousand sessions and queued jobs are still cheap)
+MAX_CLIENT_CAP = 1_000
+#: analyses (hints, the evaluation bar, a game's analysis) running at once over the server
+ANALYSES_AT_ONCE = 2
 #: seconds a worker gets beyond a move's time before it is killed and replaced
 DEFAULT_GRACE = 10.0
 #: a move expected to take longer than this is "long": long moves may use all workers but one
@@ -85,6 +96,8 @@ class WebLimits:
     max_depth: int = DEFAULT_MAX_DEPTH
     max_time: float = DEFAULT_MAX_TIME
     max_hash: int = DEFAULT_MAX_HASH_MB
+    max_games: int = DEFAULT_MAX_GAMES
+    max_queued: int = DEFAULT_MAX_QUEUED
     grace: float = DEFAULT_GRACE
     models: ModelFolder = field(default_factory=ModelFolder)
     allowed_hosts: tuple[str, ...] = ()
@@ -96,6 +109,10 @@ class WebLimits:
             raise ValueError(f"--max-time must be a number of seconds above 0, at most {MAX_SEARCH_SECONDS:g}")
         if not 1 <= self.max_hash <= MAX_HASH_MB:
             raise ValueError(f"--max-hash must be from 1 to {MAX_HASH_MB} MB, not {self.max_hash}")
+        if not 1 <= self.max_games <= MAX_CLIENT_CAP:
+            raise ValueError(f"--max-games must be from 1 to {MAX_CLIENT_CAP}, not {self.max_games}")
+        if not 1 <= self.max_queued <= MAX_CLIENT_CAP:
+            raise ValueError(f"--max-queued must be from 1 to {MAX_CLIENT_CAP}, not {self.max_queued}")
         if not (math.isfinite(self.grace) and self.grace >= 0):
             raise ValueError("the grace period must be a number of seconds, at least 0")
 

@@ -15,6 +15,13 @@ Each game has an owner: the SHA-256 of the token its creator got (or chose), sto
 the token. Only a request carrying the token may change the game; the list of games shows a
 client the games of its token.
 
+A *client*, for the server's fair shares, is the owner token a request carries, or, for a
+request without one, its network address (so that a script that never sends a token is one
+client, not one per game). Each client may have at most ``--max-games`` games in which a computer
+is playing (one to move, or two computers in watch mode) and ``--max-queued`` searches queued or
+running (moves, hints, analyses): a request that would go past either is a 429 and changes
+nothing. The worker pool serves the clients' searches round-robin (:mod:`sumito.web.scheduler`).
+
 A game may have clocks (a time control: seconds each, plus an increment after every move). The
 side to move's clock runs from the change that gave it the turn; a person who runs out loses on
 time when the clock reaches zero (a timer of the game's), a computer thinks for
@@ -55,7 +62,15 @@ from sumito.search.context import WIN, WIN_BOUND
 from sumito.search.timeman import move_time
 from sumito.web.limits import LONG_MOVE, MAX_IMPORT_BYTES, MAX_IMPORT_PLIES, ModelFolder, WebLimits
 from sumito.web.serialize import COLOR_WORDS, board_json, layout_of, legal_move_json
-from sumito.web.thinking import AnalyseRequest, ThinkError, ThinkingPool, ThinkRequest, ThinkTimeout, WorkerDied
+from sumito.web.thinking import (
+    AnalyseRequest,
+    PoolBusy,
+    ThinkError,
+    ThinkingPool,
+    ThinkRequest,
+    ThinkTimeout,
+    WorkerDied,
+)
 
 log = logging.getLogger("sumito.web")
 
@@ -75,12 +90,12 @@ MAX_CLOCK = 3 * 3600.0
 MAX_INCREMENT = 300.0
 CLOCK_GRACE = 0.5
 #: analysis: seconds of search for a hint or the evaluation bar (default, most), and for each
-#: position of a game's analysis; positions in one page of it; analyses running at once
+#: position of a game's analysis; positions in one page of it (how many analyses run at once is
+#: the worker pool's ``ANALYSES_AT_ONCE``)
 HINT_SECONDS = 0.3
 MAX_HINT_SECONDS = 3.0
 ANALYSIS_SECONDS = 0.2
 MAX_ANALYSIS_PAGE = 20
-ANALYSES_AT_ONCE = 2
 POINTS_PER_MARBLE = 1000.0  # the engine's evaluation: one marble of material
 
 
@@ -109,6 +124,12 @@ class ConflictError(WebError):
     """A request that does not fit the game's state (not your turn, game over, nothing to undo)."""
 
     status = 409
+
+
+class TooBusyError(WebError):
+    """A request past the client's caps (``--max-games``, ``--max-queued``): nothing was changed."""
+
+    status = 429
 
 
 class WebStoreError(SumitoError):
@@ -260,8 +281,11 @@ class GameSession:
         created: str | None = None,
         owner: str | None = None,
         clock: Clock | None = None,
+        client: str | None = None,
     ) -> None:
         self.id = game_id
+        # whose share of the workers its computer's moves take: the creating request's client, else the owner's
+        self.client = client or (owner_client(owner) if owner else f"game:{game_id}")
         self.clock = clock
         self.flag_task: asyncio.Task | None = None  # a person's clock running out
         self.analysing = False  # a hint or evaluation of this game is being computed
@@ -459,6 +483,21 @@ def owner_hash(token: str) -> str:
 
 def new_token() -> str:
     return secrets.token_urlsafe(24)
+
+
+def owner_client(owner: str) -> str:
+    """The client (for caps and fair shares) of requests carrying the token whose hash is ``owner``."""
+    return f"token:{owner}"
+
+
+def token_client(token: str) -> str:
+    """The client of requests carrying the owner token ``token``."""
+    return owner_client(owner_hash(token))
+
+
+def address_client(address: str) -> str:
+    """The client of requests without a token from the network address ``address``."""
+    return f"address:{address[:64]}"
 
 
 def outcome_json(outcome: Outcome | None) -> dict[str, Any] | None:
@@ -739,7 +778,6 @@ class GameHall:
         self.background: set[asyncio.Task] = set()
         self.checked_specs: set[str] = set()
         self.imports = asyncio.Semaphore(IMPORTS_AT_ONCE)
-        self.analyses = asyncio.Semaphore(ANALYSES_AT_ONCE)
         self.closing = False
 
     # ----------------------------------------------------------------- lifecycle
@@ -821,6 +859,28 @@ class GameHall:
             out.append(session.summary() if session is not None else summary)
         return out
 
+    # ----------------------------------------------------------------- each client's caps
+    def playing(self, client: str, besides: GameSession | None = None) -> int:
+        """The games of ``client`` in which a computer is playing now (to move, or watch mode)."""
+        return sum(1 for s in self.sessions.values() if s.client == client and s.thinking and s is not besides)
+
+    def admit(self, client: str, session: GameSession | None = None) -> None:
+        """Refuse (429) a change that would give a computer of ``client`` the move, past its caps.
+
+        ``session``: the game changed, which is not counted (it may be thinking already). Call it
+        with the game's lock held and no ``await`` before the change, so that no other request of
+        the client slips in between.
+        """
+        games = self.playing(client, session)
+        if games >= self.limits.max_games:
+            raise TooBusyError(
+                f"this client has {games} games with a computer playing, this server's limit "
+                "(sumito serve --max-games); finish, resign or delete one first"
+            )
+        queued = self.pool.load(client)
+        if queued >= self.limits.max_queued:
+            raise TooBusyError(_busy_message(queued))
+
     # ----------------------------------------------------------------- creation
     async def check_player(self, seat: Seat) -> None:
         """Check the spec against this server's caps and build the player once (in a thread: a
@@ -855,8 +915,10 @@ class GameHall:
         *,
         token: str,
         clock: tuple[float, float] | None = None,
+        client: str | None = None,
     ) -> GameSession:
-        """A new game owned by ``token``; ``clock``: seconds each and the increment, or none."""
+        """A new game owned by ``token``; ``clock``: seconds each and the increment, or none;
+        ``client``: whose caps and share of the workers it counts in (default: the token's)."""
         seats = {BLACK: resolve_seat(black), WHITE: resolve_seat(white)}
         if position is not None and position.strip():
             base = Position.from_string(position)
@@ -875,8 +937,11 @@ class GameHall:
                 raise WebError(f"clock: at most {MAX_CLOCK:g} s each and {MAX_INCREMENT:g} s of increment")
             timer = Clock.fresh(initial, increment)
         session = GameSession(
-            _new_id(), Game(start, DEFAULT_RULES), seats, speed=speed, owner=owner_hash(token), clock=timer
+            _new_id(), Game(start, DEFAULT_RULES), seats, speed=speed, owner=owner_hash(token), clock=timer,
+            client=client or token_client(token),
         )
+        if not seats[start.side_to_move].human:  # no await from here to the change: the count stays true
+            self.admit(session.client)
         self._remember(session)
         async with session.lock:
             self._after_change(session)
@@ -930,7 +995,10 @@ class GameHall:
                 color = COLOR_NAMES[session.game.position.side_to_move]
                 doing = "is thinking" if session.thinking else "is to move"
                 raise ConflictError(f"it is the computer's turn: {color} ({seat.spec}) {doing}")
-            played = session.play(move)  # a bad move raises before anything changes
+            after = session.game.position.play(move)  # a bad move raises before anything changes
+            if after.winner() is None and not session.seats[after.side_to_move].human:
+                self.admit(session.client, session)
+            played = session.play(move)
             session.error = None
             self._after_change(session)
             if not played:
@@ -946,6 +1014,10 @@ class GameHall:
                 if not session.humans():
                     raise ConflictError("undo takes back a person's move; in this game two computers play")
                 raise ConflictError("nothing to undo: no move of yours has been played yet")
+            game = session.game
+            mover = game.position.side_to_move if plies == 0 else game.positions[game.plies - plies].side_to_move
+            if not session.seats[mover].human:  # a resignation taken back on the computer's turn
+                self.admit(session.client, session)
             session.take_back(plies)
             session.archive_id = None  # the game goes on; if it ends again, that ending is archived
             session.error = None
@@ -957,6 +1029,11 @@ class GameHall:
                 raise ConflictError("nothing to redo")
             if session.game.outcome() is not None:
                 raise ConflictError("the game is over; undo first")
+            mover = session.game.position.side_to_move
+            if len(session.redo[-1]) % 2:
+                mover = WHITE if mover == BLACK else BLACK
+            if not session.seats[mover].human:
+                self.admit(session.client, session)
             session.replay_redo()
             session.error = None
             self._after_change(session)
@@ -1002,8 +1079,11 @@ class GameHall:
         """Seconds of search for one analysis: what was asked, at most ``--max-time``."""
         return min(wanted, self.limits.max_time)
 
-    async def _analyse(self, position: Position, history: tuple[int, ...], seconds: float) -> dict[str, Any]:
-        """The engine's best move and score for ``position`` (in the worker pool, with a deadline)."""
+    async def _analyse(
+        self, position: Position, history: tuple[int, ...], seconds: float, client: str
+    ) -> dict[str, Any]:
+        """The engine's best move and score for ``position`` (in the worker pool, in ``client``'s
+        turn, with a deadline); a 429 when the client has ``--max-queued`` searches already."""
         request = AnalyseRequest(
             position=position.to_string(),
             win_threshold=position.variant.win_threshold,
@@ -1013,7 +1093,9 @@ class GameHall:
         )
         deadline = self.limits.deadline(seconds)
         try:
-            found = await self.pool.analyse(request, deadline)
+            found = await self.pool.analyse(request, deadline, client=client, limit=self.limits.max_queued)
+        except PoolBusy as exc:
+            raise TooBusyError(_busy_message(exc.load)) from None
         except ThinkTimeout:
             raise WebError(f"the analysis did not finish within {deadline:g} s; it was stopped") from None
         except WorkerDied:
@@ -1033,8 +1115,8 @@ class GameHall:
         """The engine's best move and its score of the game's position now (a hint, the evaluation bar).
 
         One at a time per game (a second request meanwhile is a 409), at most ``ANALYSES_AT_ONCE``
-        over the server; a change of the game meanwhile makes the answer stale, which its ``ply``
-        and ``position`` tell.
+        over the server, in the turn of the game's client; a change of the game meanwhile makes the
+        answer stale, which its ``ply`` and ``position`` tell.
         """
         if session.analysing:
             raise ConflictError(f"game {session.id} is being analysed already; wait for that answer")
@@ -1046,8 +1128,7 @@ class GameHall:
         seconds = self.analysis_seconds(seconds)
         session.analysing = True
         try:
-            async with self.analyses:
-                found = await self._analyse(position, history, seconds)
+            found = await self._analyse(position, history, seconds, session.client)
         finally:
             session.analysing = False
         return {"ply": ply, "position": position.to_string(), "seconds": seconds, **found}
@@ -1059,11 +1140,12 @@ class GameHall:
         first: int,
         count: int,
         disconnected: Any = None,
+        client: str = "",
     ) -> dict[str, Any]:
         """One page of a game's analysis: the positions after plies ``first`` .. ``first + count − 1``
-        (those the game has), each searched for ``ANALYSIS_SECONDS`` (at most ``--max-time``): the
-        engine's best move and score, with the move the game played from it. Stops early (a shorter
-        page) when ``disconnected()`` says the client has gone."""
+        (those the game has), each searched for ``ANALYSIS_SECONDS`` (at most ``--max-time``) in
+        ``client``'s turn: the engine's best move and score, with the move the game played from it.
+        Stops early (a shorter page) when ``disconnected()`` says the client has gone."""
         if count > MAX_ANALYSIS_PAGE:
             raise WebError(f"count: at most {MAX_ANALYSIS_PAGE} positions a page")
         stop = min(first + count, len(moves) + 1)
@@ -1082,8 +1164,8 @@ class GameHall:
             if disconnected is not None and await disconnected():
                 break
             ply = first + i
-            async with self.analyses:  # per position, so that a hint need not wait for a whole page
-                found = await self._analyse(pos, tuple(history[:ply]), seconds)
+            # one position at a time, so that other clients' searches take turns with the page's
+            found = await self._analyse(pos, tuple(history[:ply]), seconds, client)
             out.append({"ply": ply, "played": moves[ply] if ply < len(moves) else None, **found})
         return {"start": first, "seconds": seconds, "total": len(moves) + 1, "positions": out}
 
@@ -1162,7 +1244,10 @@ class GameHall:
             request = session.think_request(movetime=movetime, models=self.limits.models)
         started = time.monotonic()
         try:
-            notation = await self.pool.think(request, deadline, long=expected > LONG_MOVE)
+            # a watch-mode move counts as long: nobody waits for it at the board, so it may not take the
+            # worker kept for quick moves (else one client's watch games could hold every worker)
+            long = expected > LONG_MOVE or session.watching
+            notation = await self.pool.think(request, deadline, long=long, client=session.client)
         except (ThinkTimeout, WorkerDied, ThinkError) as exc:
             if isinstance(exc, ThinkTimeout) and session.clock is not None:
                 async with session.lock:
@@ -1229,3 +1314,10 @@ class GameHall:
 
 def _new_id() -> str:
     return "g-" + secrets.token_hex(8)
+
+
+def _busy_message(queued: int) -> str:
+    return (
+        f"this client has {queued} searches queued or running, this server's limit "
+        "(sumito serve --max-queued); wait for them to finish"
+    )

@@ -10,8 +10,10 @@ table and a network is loaded once per worker, not once per move.
 A search cannot be interrupted from outside, so the pool is our own rather than
 ``concurrent.futures``': each worker is one process on one pipe, and a move that runs past its
 deadline, or whose game no longer wants it (an undo, a resignation, a deleted game), costs its
-worker: the process is killed and a fresh one forked in its place. Long moves may hold all workers
-but one, so that quick players always get a turn. Workers die with the server (``kill -9``
+worker: the process is killed and a fresh one forked in its place. Which waiting request a free
+worker takes is up to :class:`~sumito.web.scheduler.FairScheduler`: round-robin between clients,
+long moves on all workers but one (so that quick players always get a turn), a client's first
+request never behind another client's flood. Workers die with the server (``kill -9``
 included) and close the sockets they inherited, so they never hold the port or a client's
 connection.
 """
@@ -26,7 +28,7 @@ import multiprocessing
 import os
 import signal
 import stat
-from collections import OrderedDict
+from collections import OrderedDict, deque
 from dataclasses import dataclass
 from multiprocessing.connection import Connection
 from typing import Any
@@ -37,7 +39,8 @@ from sumito.engine import DrawCounters, Move, Position
 from sumito.players import Player, make_player
 from sumito.procs import die_with_parent, one_search_thread
 from sumito.search.context import WIN
-from sumito.web.limits import LONG_MOVE, ModelFolder
+from sumito.web.limits import ANALYSES_AT_ONCE, LONG_MOVE, ModelFolder
+from sumito.web.scheduler import FairScheduler, Ticket
 
 log = logging.getLogger("sumito.web")
 
@@ -65,6 +68,14 @@ class ThinkTimeout(Exception):
 
 class WorkerDied(Exception):
     """The worker process died while thinking (out of memory, a crash); it was replaced."""
+
+
+class PoolBusy(Exception):
+    """The client has as many requests waiting or running as it may (the request was not queued)."""
+
+    def __init__(self, load: int) -> None:
+        super().__init__(f"{load} searches of this client are queued or running")
+        self.load = load
 
 
 @dataclass(frozen=True)
@@ -251,19 +262,23 @@ class ThinkingPool:
         self.context = multiprocessing.get_context("fork")  # workers know every registered player at once
         self.workers: set[_Worker] = set()
         self.replaced = 0  # workers killed for overrunning, being cancelled or dying (for tests and logs)
-        self._idle: asyncio.Queue[_Worker] | None = None
-        self._long: asyncio.Semaphore | None = None
+        self.scheduler: FairScheduler[asyncio.Future[_Worker]] = FairScheduler(self.size, ANALYSES_AT_ONCE)
+        self._idle: deque[_Worker] = deque()
         self._starting: set[asyncio.Task] = set()
+        self._started = False
         self._closed = False
 
     def start(self) -> None:
         """Fork the workers now, from the event loop's thread, before any request is served."""
         for module in PLAYER_MODULES:  # imported before the fork, once for every worker
             importlib.import_module(f"sumito.players.{module}")
-        self._idle = asyncio.Queue()
-        self._long = asyncio.Semaphore(max(1, self.size - 1))
+        self._started = True
         for _ in range(self.size):
             self._spawn()
+
+    def load(self, client: str) -> int:
+        """The requests of ``client`` waiting for a worker or running."""
+        return self.scheduler.load(client)
 
     def _spawn(self) -> None:
         if self._closed:
@@ -280,8 +295,7 @@ class ThinkingPool:
             if await _readable(worker.conn, READY_TIMEOUT):
                 kind, _ = worker.conn.recv()
                 if kind == "ready":
-                    assert self._idle is not None
-                    self._idle.put_nowait(worker)
+                    self._release(worker)
                     return
             log.warning("a thinking worker did not start; starting another")
         except (EOFError, OSError):
@@ -292,6 +306,22 @@ class ThinkingPool:
             raise
         self._retire(worker)
 
+    def _release(self, worker: _Worker) -> None:
+        """A worker is free: give it the next job the scheduler picks, or keep it idle."""
+        self._idle.append(worker)
+        self._dispatch()
+
+    def _dispatch(self) -> None:
+        """Pair idle workers with the jobs the scheduler picks, until either runs out."""
+        while self._idle:
+            ticket = self.scheduler.next()
+            if ticket is None:
+                return
+            if ticket.job.done():  # its caller gave up (cancelled) before it got a worker
+                self.scheduler.finish(ticket)
+                continue
+            ticket.job.set_result(self._idle.popleft())
+
     def _retire(self, worker: _Worker, replace: bool = True) -> None:
         worker.kill()
         self.workers.discard(worker)
@@ -299,44 +329,89 @@ class ThinkingPool:
             self.replaced += 1
             self._spawn()
 
-    async def think(self, request: ThinkRequest, deadline: float, long: bool | None = None) -> str:
-        """The move ``request`` asks for, chosen by the next free worker within ``deadline`` seconds.
+    async def think(self, request: ThinkRequest, deadline: float, long: bool | None = None, *, client: str = "") -> str:
+        """The move ``request`` asks for, chosen by a worker within ``deadline`` seconds of starting,
+        in ``client``'s turn (see :class:`~sumito.web.scheduler.FairScheduler`). A ``long`` move
+        (default: a deadline over ``LONG_MOVE`` seconds) may not take the last free worker.
 
         Raises :class:`ThinkTimeout` (past the deadline), :class:`WorkerDied` or :class:`ThinkError`
         (the player's own error). Cancelling the caller kills the worker if it had the move.
         """
-        return str(await self.run(request, deadline, long))
+        return str(await self.run(request, deadline, long, client=client))
 
-    async def analyse(self, request: AnalyseRequest, deadline: float) -> dict[str, Any]:
+    async def analyse(
+        self, request: AnalyseRequest, deadline: float, *, client: str = "", limit: int | None = None
+    ) -> dict[str, Any]:
         """The engine's analysis of one position (see :func:`analyse_position`), with the same
-        deadline, worker replacement and cancellation as a move."""
-        return dict(await self.run(request, deadline, long=False))
+        deadline, worker replacement and cancellation as a move; at most ``ANALYSES_AT_ONCE`` run
+        at once. :class:`PoolBusy` when ``client`` has ``limit`` requests queued or running already."""
+        return dict(await self.run(request, deadline, long=False, client=client, limit=limit, analysis=True))
 
-    async def run(self, request: ThinkRequest | AnalyseRequest, deadline: float, long: bool | None = None) -> Any:
-        """What the next free worker answers to ``request`` within ``deadline`` seconds.
+    async def run(
+        self,
+        request: ThinkRequest | AnalyseRequest,
+        deadline: float,
+        long: bool | None = None,
+        *,
+        client: str = "",
+        limit: int | None = None,
+        analysis: bool = False,
+    ) -> Any:
+        """What a worker answers to ``request`` within ``deadline`` seconds of starting on it.
 
-        Raises :class:`ThinkTimeout` (past the deadline), :class:`WorkerDied` or :class:`ThinkError`
-        (the player's own error). Cancelling the caller kills the worker if it had the move.
+        The request waits in ``client``'s queue for a worker (the scheduler's turn); with
+        ``limit``, a client that has that many requests queued or running already gets
+        :class:`PoolBusy` at once. Raises :class:`ThinkTimeout` (past the deadline),
+        :class:`WorkerDied` or :class:`ThinkError` (the player's own error). Cancelling the caller
+        kills the worker if it had the move.
         """
-        assert self._idle is not None and self._long is not None, "start() the pool first"
+        assert self._started, "start() the pool first"
         long = deadline > LONG_MOVE if long is None else long
-        async with self._long if long else contextlib.nullcontext():
-            worker = await self._idle.get()
-            try:
-                worker.conn.send(request)
-                if not await _readable(worker.conn, deadline):
-                    raise ThinkTimeout(f"no move within {deadline:g} s")
-                kind, value = worker.conn.recv()
-            except (EOFError, OSError):
-                self._retire(worker)
-                raise WorkerDied("its worker process died (out of memory?)") from None
-            except BaseException:  # the deadline, or a cancelled turn: the worker is still thinking
-                self._retire(worker)
-                raise
-            self._idle.put_nowait(worker)
+        if limit is not None and self.scheduler.load(client) >= limit:
+            raise PoolBusy(self.scheduler.load(client))
+        assigned: asyncio.Future[_Worker] = asyncio.get_running_loop().create_future()
+        ticket = self.scheduler.submit(client, assigned, long=long, analysis=analysis)
+        self._dispatch()
+        try:
+            worker = await assigned
+        except BaseException:
+            self._give_up(ticket)
+            raise
+        try:
+            kind, value = await self._ask(worker, request, deadline)
+        finally:
+            self.scheduler.finish(ticket)
+            self._dispatch()
         if kind == "error":
             raise ThinkError(value)
         return value
+
+    def _give_up(self, ticket: Ticket[asyncio.Future[_Worker]]) -> None:
+        """The caller was cancelled while it waited: a worker handed to it meanwhile goes back."""
+        assigned = ticket.job
+        if assigned.done() and not assigned.cancelled():
+            self.scheduler.finish(ticket)
+            self._release(assigned.result())  # it never got the request: idle and clean
+        else:
+            assigned.cancel()
+            self.scheduler.withdraw(ticket)
+            self._dispatch()  # a job it held back (an analysis, a long move) may start now
+
+    async def _ask(self, worker: _Worker, request: ThinkRequest | AnalyseRequest, deadline: float) -> tuple[str, Any]:
+        """Send ``request`` to ``worker`` and read its answer; a worker that fails or overruns is replaced."""
+        try:
+            worker.conn.send(request)
+            if not await _readable(worker.conn, deadline):
+                raise ThinkTimeout(f"no move within {deadline:g} s")
+            kind, value = worker.conn.recv()
+        except (EOFError, OSError):
+            self._retire(worker)
+            raise WorkerDied("its worker process died (out of memory?)") from None
+        except BaseException:  # the deadline, or a cancelled turn: the worker is still thinking
+            self._retire(worker)
+            raise
+        self._idle.append(worker)  # dispatched by the caller, once the scheduler counts the job as done
+        return kind, value
 
     def stop_replacing(self) -> None:
         """From now on a worker killed (a cancelled move, as the server stops) is not replaced."""

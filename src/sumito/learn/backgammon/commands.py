@@ -28,6 +28,8 @@ import numpy as np
 
 from sumito.arena.backgammon import CHUNK_GAMES, MatchResult, run_match
 from sumito.arena.executor import add_backend_args, executor_from_args, uses_ray
+from sumito.bounds import MAX_GAMES, parse_count
+from sumito.cliargs import MAX_WORKERS_ARG, count_arg, number_arg
 from sumito.engine.errors import SumitoError
 from sumito.games.backgammon.board import BackgammonPosition, swap_array
 from sumito.games.backgammon.game import game_result, opening_roll, roll_dice
@@ -43,6 +45,10 @@ if TYPE_CHECKING:
     from sumito.players.backgammon.players import BgPlayer
 
 MAX_SEED = 2**31 - 1
+#: the most hidden units of a module, training games of a run, and Ray actors
+MAX_HIDDEN = 4096
+MAX_TRAINING_GAMES = 10**9
+MAX_ACTORS = 10_000
 RESULT_NAMES = {1: "single game", 2: "gammon", 3: "backgammon"}
 SIDES = ("X", "O")
 
@@ -76,7 +82,8 @@ def add_commands(sub: argparse._SubParsersAction) -> None:
     p = bg.add_parser("game", help="play one game between two players, printing every turn")
     p.add_argument("player1", metavar="PLAYER1", help="player spec for X (side 0), e.g. pubeval or random:seed=1")
     p.add_argument("player2", metavar="PLAYER2", help="player spec for O (side 1)")
-    p.add_argument("--seed", type=int, default=None, help="seed for the dice (default: a random one, printed)")
+    p.add_argument("--seed", type=count_arg(0, MAX_SEED), default=None,
+                   help="seed for the dice (default: a random one, printed)")
     p.set_defaults(func=cmd_game)
 
     p = bg.add_parser(
@@ -88,9 +95,11 @@ def add_commands(sub: argparse._SubParsersAction) -> None:
     )
     p.add_argument("player1", metavar="PLAYER1", help="player spec, e.g. pubeval")
     p.add_argument("player2", metavar="PLAYER2", help="player spec")
-    p.add_argument("-n", "--games", type=int, required=True, metavar="GAMES", help="number of games")
-    p.add_argument("--seed", type=int, default=None, help="seed for the match (default: a random one, reported)")
-    p.add_argument("--workers", type=int, default=None, metavar="K",
+    p.add_argument("-n", "--games", type=count_arg(1, MAX_GAMES), required=True, metavar="GAMES",
+                   help=f"number of games (at most {MAX_GAMES:,})")
+    p.add_argument("--seed", type=count_arg(0, MAX_SEED), default=None,
+                   help="seed for the match (default: a random one, reported)")
+    p.add_argument("--workers", type=count_arg(1, MAX_WORKERS_ARG), default=None, metavar="K",
                    help=f"worker processes (default 1, at most {MAX_WORKERS}); with --backend ray, chunks of "
                    f"{CHUNK_GAMES} games played at once (default: all the Ray cluster's CPUs)")
     add_backend_args(p, note=f"; the games go in chunks of {CHUNK_GAMES}, with the same results either way")
@@ -120,29 +129,34 @@ def add_commands(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--expert", default=None, help="the expert's player spec (default gnubg:ply=0)")
     p.add_argument("--encoding", choices=("wiering", "tesauro198"), default=None,
                    help="the inputs: Wiering's per-module features (default) or Tesauro's 198 raw inputs")
-    p.add_argument("--outputs", type=int, choices=(1, 7), default=None,
+    p.add_argument("--outputs", type=count_arg(1, 7), choices=(1, 7), default=None,
                    help="the paper's 7 outputs (result and six outcome classes; default) or 1 (expected result)")
     p.add_argument("--hidden", default=None, help="hidden units of the endgame, race, other modules")
-    p.add_argument("--alpha", type=float, default=None, help="learning rate (default 0.01, the paper's)")
-    p.add_argument("--lambda", dest="lam", type=float, default=None, help="TD(lambda)'s lambda (default 0.6)")
+    p.add_argument("--alpha", type=number_arg(0, 1, "--alpha", above_low=True), default=None,
+                   help="learning rate, above 0 and at most 1 (default 0.01, the paper's)")
+    p.add_argument("--lambda", dest="lam", type=number_arg(0, 1, "--lambda"), default=None,
+                   help="TD(lambda)'s lambda, 0 to 1 (default 0.6)")
     p.add_argument("--points", action="store_true", default=None,
                    help="a 1-output network learns points (1/2/3), not +-1")
-    p.add_argument("-n", "--games", type=int, default=None,
+    p.add_argument("-n", "--games", type=count_arg(1, MAX_TRAINING_GAMES), default=None,
                    help="training games (default 5000; with --resume, train the run on to this many)")
-    p.add_argument("--seed", type=int, default=None, help="seed of the weights and the dice (default 1)")
-    p.add_argument("--test-every", type=int, default=None, help="games between tests (default 1000)")
-    p.add_argument("--test-games", type=int, default=None, help="games per test and opponent (default 1000)")
+    p.add_argument("--seed", type=count_arg(0, MAX_SEED), default=None,
+                   help="seed of the weights and the dice (default 1)")
+    p.add_argument("--test-every", type=count_arg(1, MAX_TRAINING_GAMES), default=None,
+                   help="games between tests (default 1000)")
+    p.add_argument("--test-games", type=count_arg(0, MAX_GAMES), default=None,
+                   help="games per test and opponent (default 1000)")
     p.add_argument("--test-against", default=None,
                    help="comma-separated player specs to test against (default pubeval); the first one "
                    "decides the best network")
-    p.add_argument("--checkpoint-every", type=int, default=None, metavar="K",
+    p.add_argument("--checkpoint-every", type=count_arg(1, MAX_TRAINING_GAMES), default=None, metavar="K",
                    help="training games between checkpoints (default 100; also at every test and on Ctrl-C); "
                    "may be given with --resume")
-    p.add_argument("--actors", type=int, default=None, metavar="N",
+    p.add_argument("--actors", type=count_arg(1, MAX_ACTORS), default=None, metavar="N",
                    help="play the training games in N Ray actors while this process learns from them (on the Ray "
                    "cluster of --address, else a local Ray instance); --actors 1 --publish-every 1 is the "
                    "sequential run exactly (pip install 'sumito[ray]'); may be given with --resume")
-    p.add_argument("--publish-every", type=int, default=None, metavar="K",
+    p.add_argument("--publish-every", type=count_arg(1, MAX_TRAINING_GAMES), default=None, metavar="K",
                    help="with --actors: send the actors the learner's weights every K games (default 1)")
     p.add_argument("--address", default=None, metavar="ADDR",
                    help="with --actors: the Ray cluster to run the actors on (default $SUMITO_RAY_ADDRESS, else a "
@@ -151,7 +165,8 @@ def add_commands(sub: argparse._SubParsersAction) -> None:
 
     p = bg.add_parser("play", help="play against a computer player in the terminal (you are X)")
     p.add_argument("player", metavar="PLAYER", nargs="?", default="pubeval", help="your opponent (default pubeval)")
-    p.add_argument("--seed", type=int, default=None, help="seed for the dice (default: a random one)")
+    p.add_argument("--seed", type=count_arg(0, MAX_SEED), default=None,
+                   help="seed for the dice (default: a random one)")
     p.set_defaults(func=cmd_play)
 
 
@@ -359,11 +374,12 @@ def cmd_play(args: argparse.Namespace) -> int:
 # --------------------------------------------------------------------------- training
 def _hidden(text: str) -> tuple[int, int, int]:
     try:
-        units = tuple(int(x) for x in text.split(","))
-    except ValueError:
+        units = tuple(parse_count(x.strip(), "hidden units", low=1, high=MAX_HIDDEN) for x in text.split(","))
+    except SumitoError:
         units = ()
-    if len(units) != 3 or min(units) < 1:
-        raise BgCommandError(f"--hidden is three positive numbers like 20,20,40, not {text!r}")
+    if len(units) != 3:
+        shown = text if len(text) <= 40 else text[:37] + "..."
+        raise BgCommandError(f"--hidden is three numbers from 1 to {MAX_HIDDEN} like 20,20,40, not {shown!r}")
     return units  # type: ignore[return-value]
 
 

@@ -63,7 +63,6 @@ from __future__ import annotations
 import io
 import json
 import time
-import zipfile
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -71,7 +70,7 @@ from typing import Any
 import numpy as np
 from numba import njit
 
-from sumito.fileio import atomic_write_bytes
+from sumito.fileio import atomic_write_bytes, read_file_bounded, read_npz_arrays
 from sumito.games.backgammon.board import BackgammonPosition, swap_array
 from sumito.games.backgammon.game import game_result, game_results, opening_roll, roll_dice
 from sumito.games.backgammon.kernels import generate_plays, rearmost_checkers
@@ -79,7 +78,7 @@ from sumito.models.backgammon import features
 from sumito.models.backgammon.learning import ENCODING as TESAURO
 from sumito.models.backgammon.learning import N_INPUTS as TESAURO_INPUTS
 from sumito.models.backgammon.learning import encode_afterstates
-from sumito.models.network import NetworkError, ValueNetwork
+from sumito.models.network import MAX_NETWORK_BYTES, NetworkError, ValueNetwork
 from sumito.models.td import fit_outputs
 
 ENDGAME, RACE, OTHER = 0, 1, 2
@@ -295,14 +294,13 @@ class ModularValue:
 
 
 def _read_npz(path: str | Path) -> dict[str, np.ndarray]:
-    source = str(path)
+    # read bounded: a regular file of at most MAX_NETWORK_BYTES whose arrays inflate to no more (a FIFO,
+    # /dev/zero or a zip bomb is a one-line error at once)
     try:
-        with np.load(path, allow_pickle=False) as npz:
-            return {name: npz[name] for name in npz.files}
-    except FileNotFoundError:
-        raise NetworkError(f"{source}: no such file") from None
-    except (zipfile.BadZipFile, EOFError, OSError, ValueError) as exc:
-        raise NetworkError(f"{source}: not a backgammon network file ({type(exc).__name__})") from None
+        data = read_file_bounded(path, MAX_NETWORK_BYTES, "backgammon network file")
+        return read_npz_arrays(data, str(path), MAX_NETWORK_BYTES, "backgammon network file")
+    except ValueError as exc:
+        raise NetworkError(str(exc)) from None
 
 
 class ModularTrainer:

@@ -24,17 +24,17 @@ import itertools
 import re
 import sys
 from collections.abc import Callable
-from pathlib import Path
 from typing import Any
 
 import numpy as np
 
 from sumito.engine.errors import SumitoError
+from sumito.fileio import read_file_bounded
 from sumito.games.backgammon.board import BAR, OFF, OPP_BAR, BackgammonPosition
 from sumito.games.backgammon.kernels import generate_plays
 from sumito.models.backgammon.learning import ENCODING, N_INPUTS, NetworkPlayer
 from sumito.models.backgammon.modular import ModularValue
-from sumito.models.network import NetworkError, ValueNetwork
+from sumito.models.network import MAX_NETWORK_BYTES, NetworkError, ValueNetwork
 from sumito.players.backgammon.gnubg_expert import GnubgExpert
 from sumito.players.backgammon.pubeval import PubevalPlayer, RandomPlayer
 from sumito.players.base import MAX_SEED, Option, PlayerKind, parse_spec_in
@@ -342,8 +342,10 @@ def _td(net: str | None = "builtin", rng_seed: int | None = None) -> BgPlayer:
         from importlib.resources import files
 
         net = str(files("sumito") / "data" / BUILTIN_NETWORK)
-    if not Path(net).is_file():
-        raise BgPlayerError(f"td: {net}: no such file")
+    try:  # a FIFO, /dev/zero, a folder or a huge file: one line saying so, at once (the networks are small)
+        read_file_bounded(net, MAX_NETWORK_BYTES, "backgammon network file")
+    except ValueError as exc:
+        raise BgPlayerError(f"td: {exc}") from None
     name = f"td:net={net}"
     try:
         return BgPlayer(name, ModularValue.load(net).choose)

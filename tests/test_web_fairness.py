@@ -1,0 +1,288 @@
+"""Fair to every client (issue 28): the scheduler's turns, each client's caps (429), bounded specs,
+the OpenAPI description's error statuses and the answer to ``OPTIONS``."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+
+from sumito.cli import main
+from sumito.engine import Position
+from sumito.players import player_names
+from sumito.players.base import Option, PlayerKind, register
+from sumito.web.limits import WebLimits
+from sumito.web.scheduler import FairScheduler
+from sumito.web.sessions import token_client
+
+from helpers import SlowPlayer, web_clients
+from helpers import api_error as error
+from helpers import poll_game as until
+
+TOKEN = "fairness-test-token-0123456789"
+OTHER = "another-fair-client-987654321"
+
+# registered before the pools fork their workers, which therefore know this player too; an unknown
+# kind is expected to take --max-time, so with max_time=60 its every move counts as a long one
+player_names()
+register(PlayerKind("test-fair-sleep", SlowPlayer, {"seconds": Option(float, 60.0, "thinking time")}, "sleeps"))
+SLEEPER = "test-fair-sleep"  # a long move that never ends on its own (the test deletes its game)
+LONG = WebLimits(max_time=60, grace=60)
+
+
+@pytest.fixture
+def make_client(tmp_path, monkeypatch):
+    with web_clients(tmp_path, monkeypatch, TOKEN, LONG) as make:
+        yield make
+
+
+def pool(client):
+    return client.app.state.hall.pool
+
+
+def dispatch_order(scheduler: FairScheduler, workers: int, count: int) -> list[str]:
+    """The clients of the first ``count`` jobs dispatched, ``workers`` at a time, each job ending
+    before the next dispatch once every worker is busy."""
+    order, running = [], []
+    while len(order) < count:
+        ticket = scheduler.next()
+        if ticket is None:
+            if not running:
+                break
+            scheduler.finish(running.pop(0))
+            continue
+        order.append(ticket.client)
+        running.append(ticket)
+        if len(running) == workers:
+            scheduler.finish(running.pop(0))
+    return order
+
+
+# ------------------------------------------------------------------ the scheduler, with fake jobs
+@pytest.mark.parametrize("workers", [1, 2, 4])
+def test_one_clients_flood_does_not_delay_anothers_first_job(workers):
+    scheduler: FairScheduler[str] = FairScheduler(workers, analyses=2)
+    for i in range(50):
+        scheduler.submit("A", f"a{i}")
+    scheduler.submit("B", "b0")
+    order = dispatch_order(scheduler, workers, 10)
+    assert "B" in order[:2], order  # B's only job is dispatched first or second, not 51st
+
+
+def test_clients_take_turns_round_robin():
+    scheduler: FairScheduler[int] = FairScheduler(1, analyses=2)
+    for client in "ABC":
+        for i in range(10):
+            scheduler.submit(client, i)
+    assert "".join(dispatch_order(scheduler, 1, 9)) == "ABCABCABC"
+
+
+def test_long_jobs_leave_a_worker_but_not_to_the_flooding_client():
+    scheduler: FairScheduler[int] = FairScheduler(2, analyses=2)
+    for i in range(20):
+        scheduler.submit("A", i, long=True)
+    first = scheduler.next()
+    assert first is not None and first.client == "A"
+    assert scheduler.next() is None  # A's second long move would take the last worker
+    quick = scheduler.submit("A", 99)
+    assert scheduler.next() is quick  # a quick move of anyone still finds it
+    scheduler.finish(quick)
+    other = scheduler.submit("B", 0, long=True)
+    assert scheduler.next() is other  # B's first long move does not queue behind A's 19 (the reported stall)
+    assert scheduler.load("A") == 20 and scheduler.load("B") == 1
+
+
+def test_analyses_run_at_most_so_many_at_once_and_withdrawn_jobs_are_forgotten():
+    scheduler: FairScheduler[int] = FairScheduler(4, analyses=2)
+    tickets = [scheduler.submit(c, 0, analysis=True) for c in "ABC"]
+    assert scheduler.next() is tickets[0] and scheduler.next() is tickets[1] and scheduler.next() is None
+    scheduler.withdraw(tickets[2])
+    assert scheduler.load("C") == 0 and scheduler.waiting() == 0
+    scheduler.withdraw(tickets[0])  # a running job whose caller gave up ends like a finished one
+    scheduler.finish(tickets[0])  # twice is harmless
+    assert scheduler.load("A") == 0 and scheduler.analyses_running == 1
+
+
+# ------------------------------------------------------------------ the pool, through the API
+def test_a_clients_first_long_move_does_not_wait_behind_anothers(make_client):
+    """Client A fills the pool's long-move share with sleepers; B's long move starts at once."""
+    flood = make_client(workers=2)  # one app; B's requests carry another token
+    games = [flood.post("/api/games", json={"black": SLEEPER, "white": SLEEPER}).json() for _ in range(3)]
+    time.sleep(0.5)
+    assert pool(flood).scheduler.long_running == 1 and pool(flood).load(token_client(TOKEN)) == 3
+    r = flood.post(
+        "/api/games", json={"black": f"{SLEEPER}:seconds=0.1", "white": "human"}, headers={"X-Sumito-Token": OTHER}
+    )
+    assert r.status_code == 201, r.text
+    started = time.monotonic()
+    state = until(flood, r.json()["id"], lambda s: s["ply"] == 1, seconds=20)
+    assert state["ply"] == 1 and time.monotonic() - started < 10  # before: a wait of A's 60 s moves
+    for game in games:
+        flood.delete(f"/api/games/{game['id']}")
+
+
+def test_watch_games_leave_a_worker_to_a_persons_reply(make_client):
+    """A's watch games of a quick spec (by its estimate) may not take the last worker: B's reply does."""
+    quick_estimate = WebLimits(max_time=1.5, grace=60)  # a sleeper is then expected to take 1.5 s: not long
+    flood = make_client(limits=quick_estimate, workers=2)
+    games = [flood.post("/api/games", json={"black": SLEEPER, "white": SLEEPER}).json() for _ in range(3)]
+    time.sleep(0.5)
+    assert pool(flood).scheduler.long_running == 1  # one of A's watch moves runs, two wait
+    r = flood.post(
+        "/api/games", json={"black": f"{SLEEPER}:seconds=0.1", "white": "human"}, headers={"X-Sumito-Token": OTHER}
+    )
+    state = until(flood, r.json()["id"], lambda s: s["ply"] == 1, seconds=20)
+    assert state["ply"] == 1 and state["error"] is None  # before: both workers held by A's 60 s sleeps
+    for game in games:
+        flood.delete(f"/api/games/{game['id']}")
+
+
+# ------------------------------------------------------------------ each client's caps
+def test_games_with_a_computer_playing_are_capped_per_client(make_client):
+    client = make_client(limits=WebLimits(max_time=60, grace=60, max_games=2, max_queued=5), workers=1)
+    watch = {"black": SLEEPER, "white": SLEEPER}
+    first = [client.post("/api/games", json=watch).json()["id"] for _ in range(2)]
+    detail = error(client.post("/api/games", json=watch), 429)
+    assert "--max-games" in detail and "2 games" in detail
+    assert len(client.get("/api/games").json()) == 2  # the refused game was not made
+    # a person's move that would give a computer the move is refused too, and changes nothing
+    person = client.post("/api/games", json={"black": "human", "white": SLEEPER}).json()["id"]
+    assert "--max-games" in error(client.post(f"/api/games/{person}/moves", json={"move": "a1b2"}), 429)
+    assert client.get(f"/api/games/{person}").json()["ply"] == 0
+    # two people need no computer: not capped; another client has caps of its own
+    assert client.post("/api/games", json={"black": "human", "white": "human"}).status_code == 201
+    r = client.post("/api/games", json=watch, headers={"X-Sumito-Token": OTHER})
+    assert r.status_code == 201, r.text
+    client.delete(f"/api/games/{r.json()['id']}", headers={"X-Sumito-Token": OTHER})
+    # a game that is gone frees its place
+    client.delete(f"/api/games/{first[0]}")
+    assert client.post(f"/api/games/{person}/moves", json={"move": "a1b2"}).status_code == 200
+    for game in (first[1], person):
+        client.delete(f"/api/games/{game}")
+
+
+def test_requests_without_a_token_are_one_client_per_address(make_client):
+    client = make_client(limits=WebLimits(max_time=60, grace=60, max_games=1), token=None)
+    watch = {"black": SLEEPER, "white": SLEEPER}
+    r = client.post("/api/games", json=watch)
+    assert r.status_code == 201
+    assert "--max-games" in error(client.post("/api/games", json=watch), 429)  # a fresh token each is no way out
+    client.delete(f"/api/games/{r.json()['id']}", headers={"X-Sumito-Token": r.json()["token"]})
+
+
+def test_searches_queued_or_running_are_capped_per_client(make_client):
+    client = make_client(limits=WebLimits(max_time=60, grace=60, max_games=5, max_queued=2), workers=1)
+    watch = [client.post("/api/games", json={"black": SLEEPER, "white": SLEEPER}).json()["id"] for _ in range(2)]
+    person = client.post("/api/games", json={"black": "human", "white": "human"}).json()["id"]
+    time.sleep(0.3)
+    assert "--max-queued" in error(client.post(f"/api/games/{person}/hint"), 429)
+    detail = error(client.post("/api/games", json={"black": SLEEPER, "white": "human"}), 429)
+    assert "--max-queued" in detail and len(client.get("/api/games").json()) == 3
+    for game in (*watch, person):
+        client.delete(f"/api/games/{game}")
+
+
+@pytest.mark.parametrize(
+    ("options", "words"),
+    [
+        (["--max-games", "0"], "--max-games"),
+        (["--max-queued", "1001"], "--max-queued"),
+        (["--max-games", "9" * 5000], "--max-games"),
+        (["--max-time", "nan"], "--max-time"),
+        (["--port", "70000"], "--port"),
+        (["--workers", "x" * 500], "--workers"),
+        (["--host", "x" * 300], "not a host name"),
+        (["--models", "y" * 300], "not a folder"),
+    ],
+)
+def test_the_caps_are_bounded_options_of_serve(tmp_path, monkeypatch, capsys, options, words):
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
+    assert main(["serve", "--port", "0", "--db", str(tmp_path / "web.sqlite"), *options]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("sumito: error: ") and words in err and err.count("\n") == 1 and len(err) < 300
+
+
+def test_a_depth_only_spec_gets_the_servers_clock(make_client):
+    """``engine:depth=N`` is bounded in time like every spec: it thinks with --max-time as its clock."""
+    client = make_client(limits=WebLimits(max_time=0.5, grace=1.0))
+    hall = client.app.state.hall
+    asked = []
+
+    async def think(request, deadline, long=None, *, client=""):
+        asked.append((request.movetime, deadline))
+        return Position.from_string(request.position).legal_moves()[0].notation()
+
+    hall.pool.think = think
+    game = client.post("/api/games", json={"black": "engine:depth=12", "white": "human"}).json()
+    assert until(client, game["id"], lambda s: s["ply"] == 1)["ply"] == 1
+    assert asked == [(0.5, 1.5)]
+
+
+# ------------------------------------------------------------------ the OpenAPI description and OPTIONS
+def test_the_openapi_description_lists_the_real_error_statuses(make_client):
+    client = make_client()
+    schema = client.app.openapi()
+    assert "HTTPValidationError" not in schema["components"]["schemas"]
+    error_ref = "#/components/schemas/ErrorBody"
+    for path, operations in schema["paths"].items():
+        for method, operation in operations.items():
+            responses = operation["responses"]
+            assert "422" not in responses, (method, path)
+            assert "400" in responses, (method, path)
+            for status, answer in responses.items():
+                if status.startswith("4"):
+                    assert answer["content"]["application/json"]["schema"]["$ref"] == error_ref
+            if method in ("post", "delete"):
+                assert {"403", "413"} <= set(responses), (method, path)
+            if "{game_id}" in path or "{stored_id}" in path:
+                assert "404" in responses, (method, path)
+
+    def statuses(method, path):
+        return {int(s) for s in schema["paths"][path][method]["responses"] if s.startswith("4")}
+
+    assert statuses("get", "/api/presets") == {400}
+    assert statuses("post", "/api/games") == {400, 403, 413, 429}
+    assert statuses("post", "/api/games/{game_id}/moves") == {400, 403, 404, 409, 413, 429}
+    assert statuses("post", "/api/games/{game_id}/hint") == {400, 403, 404, 409, 413, 429}
+    assert statuses("post", "/api/archive/{stored_id}/analysis") == {400, 403, 404, 413, 429}
+    assert statuses("post", "/api/games/{game_id}/resign") == {400, 403, 404, 409, 413}
+
+
+def test_each_error_a_route_answers_is_in_its_description(make_client):
+    client = make_client(limits=WebLimits(max_time=60, grace=60, max_games=1))
+    paths = client.app.openapi()["paths"]
+    sleeper = client.post("/api/games", json={"black": SLEEPER, "white": "human"}).json()["id"]
+    people = client.post("/api/games", json={"black": "human", "white": "human"}).json()["id"]
+    answers = [
+        ("get", "/api/games/{game_id}", client.get("/api/games/g-nothing"), 404),
+        ("post", "/api/games", client.post("/api/games", json={"black": "nobody"}), 400),
+        ("post", "/api/games", client.post("/api/games", json={"black": SLEEPER}), 429),
+        ("post", "/api/games/{game_id}/moves", client.post(f"/api/games/{sleeper}/moves", json={"move": "a1b2"}), 409),
+        ("post", "/api/games/{game_id}/moves", client.post(f"/api/games/{people}/moves", json={"move": "a1a1"}), 400),
+        ("post", "/api/games/{game_id}/undo", client.post(f"/api/games/{people}/undo"), 409),
+        (
+            "post",
+            "/api/games/{game_id}/resign",
+            client.post(f"/api/games/{people}/resign", headers={"X-Sumito-Token": OTHER}),
+            403,
+        ),
+        ("post", "/api/position", client.post("/api/position", content=b"{" + b" " * 70_000 + b"}"), 413),
+        ("get", "/api/archive/{stored_id}", client.get("/api/archive/7"), 404),
+    ]
+    for method, path, response, status in answers:
+        assert response.status_code == status, (method, path, response.text)
+        assert str(status) in paths[path][method]["responses"], (method, path, status)
+    client.delete(f"/api/games/{sleeper}")
+
+
+def test_options_names_the_methods_of_a_path(make_client):
+    client = make_client()
+    r = client.options("/api/games")
+    assert r.status_code == 204 and r.headers["allow"] == "GET, POST, OPTIONS"
+    r = client.options("/api/games/g-anything/moves", headers={"Origin": "https://elsewhere.example"})
+    assert r.status_code == 204 and r.headers["allow"] == "POST, OPTIONS"
+    assert client.options("/api/games/g-x").headers["allow"] == "DELETE, GET, OPTIONS"
+    r = client.put("/api/games/g-anything/moves")
+    assert "takes POST" in error(r, 405) and r.headers["allow"] == "POST, OPTIONS"
+    assert "no API path" in error(client.options("/api/nothing-here"), 404)
+    assert client.get("/").status_code == 200 and client.get("/api/presets").status_code == 200
