@@ -5,17 +5,22 @@ error is "held"; any other exception, or a message of more than one line, is a f
 
 Inputs: mutations of valid input (characters replaced, inserted, deleted; runs of up to 6,000 digits
 put in; other scripts' digits, superscripts, controls, U+FFFD), random text and random bytes decoded
-as Latin-1. The figures in docs/reliability.md come from this script.
+as Latin-1. The parsers: position strings, move notation, game records, player specs, training
+options, protocol lines, and the command line: the value of every option of every ``sumito``
+subcommand that converts it (see :class:`CommandLine`). The figures in docs/reliability.md come from
+this script.
 """
 
 from __future__ import annotations
 
 import argparse
 import io
+import math
 import random
 import sys
 import time
 
+from sumito.cli import build_parser
 from sumito.engine import LAYOUTS, Position, SumitoError, parse_records
 from sumito.learn.commands import FIELDS, _typed
 from sumito.learn.training import TrainingConfig
@@ -33,6 +38,7 @@ SEEDS = {
     "player specs": ["engine:depth=3,time=1", "abla:depth=3", "td:net=builtin", "random:seed=4",
                      "alphalone:depth=2,weights=x.json", "heuristic:depth=2,ties=random,seed=1"],
     "training options": [f"{k}={getattr(TrainingConfig(), k)}" for k in FIELDS],
+    "command-line options": ["1", "0", "2", "10", "400", "0.5", "1e-3", "60+1", "0+0.1", "-1", "2000", "8000"],
     "protocol lines": ["position startpos moves c3d3", "go depth 1", "go movetime 10", "player random:seed=1",
                        "position startpos layout mini win 2 inline-only", "moves", "d", "isready"],
 }
@@ -77,6 +83,49 @@ def _protocol(text: str) -> None:
         raise SumitoError(errors[0])  # counted as the one-line error it is (its length is checked below)
 
 
+class CommandLine:
+    """Every option of every ``sumito`` subcommand that converts its value (a ``type=``: counts, numbers, seconds,
+    clocks, files), at every depth (``sumito bg train``, ``sumito nnue gen``...), parsed in-process by the
+    command's own argparse parser: each text goes to one of them, picked in turn at random, after the
+    subcommand's words, its positional arguments and its other required options (with valid values), so that
+    only the probed value can be wrong. A value it accepts must be a finite number of at most 64 bits."""
+
+    def __init__(self, seed: int = 0) -> None:
+        self.parser = build_parser()
+        self.options = [(base, action.option_strings[-1], action.dest) for base, action in self._walk(self.parser, ())]
+        self.rng = random.Random(seed)
+
+    def _walk(self, parser: argparse.ArgumentParser, path: tuple[str, ...]):
+        words = list(path)
+        for action in parser._actions:  # a value for each required positional (player specs, folders)
+            if not action.option_strings and not isinstance(action, argparse._SubParsersAction) and action.nargs != "?":
+                words.append("random")
+        for action in parser._actions:  # each other required option with the first value it takes
+            if action.required and action.option_strings:
+                for value in ("1", "3-1", "out"):
+                    try:
+                        action.type(value) if action.type else None
+                        words += [action.option_strings[-1], value]
+                        break
+                    except (SumitoError, ValueError, TypeError, argparse.ArgumentTypeError):
+                        continue
+        for action in parser._actions:
+            if isinstance(action, argparse._SubParsersAction):
+                for name, sub in action.choices.items():
+                    yield from self._walk(sub, (*path, name))
+            elif action.type is not None and action.option_strings:
+                yield words, action
+
+    def __call__(self, text: str) -> None:
+        base, option, dest = self.rng.choice(self.options)
+        args = self.parser.parse_args([*base, option, text])  # a usage error is a SumitoError (UsageError)
+        value = getattr(args, dest)
+        for number in value if isinstance(value, (tuple, list)) else (value,):
+            if (isinstance(number, float) and not math.isfinite(number)) or (
+                    isinstance(number, int) and abs(number) >= 2**64):
+                raise ValueError(f"{' '.join(base[:2])} {option} {text[:40]!r} was taken as {number!r}")
+
+
 PARSERS = {
     "position strings": Position.from_string,
     "move notation": lambda text: Position.start().parse_move(text),
@@ -84,6 +133,7 @@ PARSERS = {
     "player specs": parse_spec,
     "training options": _training,
     "protocol lines": _protocol,
+    "command-line options": CommandLine(),
 }
 
 

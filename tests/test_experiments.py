@@ -3,6 +3,7 @@ the same results as an uninterrupted one, and the win-rate intervals widen with 
 
 from __future__ import annotations
 
+import subprocess
 import sys
 from pathlib import Path
 
@@ -167,3 +168,13 @@ def test_the_training_default_is_the_reading_searchs_closest_cell():
     for name in ("output", "reward_scale", "choice", "hidden"):
         assert getattr(default, name) == options[name], name
     assert benchmark == lc.DEFAULT_OPPONENTS[0]  # the benchmark the paper's experiments are scored against
+
+
+def test_probe_kills_runs_its_cheapest_probe():
+    """experiments/probe_kills.py (docs/reliability.md's table of kills) once, on its cheapest probe: the end of
+    `sumito engine`'s input during `go infinite`; its row says the probe held."""
+    script = Path(__file__).resolve().parent.parent / "experiments" / "probe_kills.py"
+    proc = subprocess.run([sys.executable, str(script), "--count", "1", "--kinds", "eof"], capture_output=True,
+                          text=True, timeout=300, check=False)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    assert "| EOF `sumito engine` in go infinite | 1 | 1 | 0 |" in proc.stdout, proc.stdout

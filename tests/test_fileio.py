@@ -4,6 +4,8 @@ import subprocess
 import sys
 import time
 
+import pytest
+
 from sumito.fileio import atomic_write_text, remove_stale_temps
 
 
@@ -35,3 +37,23 @@ def test_the_temporary_file_a_kill_leaves_is_removed_on_the_next_open(tmp_path):
     os.utime(left, (time.time() - 5, time.time() - 5))
     assert remove_stale_temps(tmp_path) == [left]
     assert [p.name for p in tmp_path.iterdir()] == ["checkpoint.npz"]
+
+
+def test_a_ctrl_c_just_after_the_temporary_file_is_made_leaves_none(tmp_path, monkeypatch):
+    """Ctrl-C lands between bytecodes: one that lands just after the temporary file exists (inside
+    ``tempfile.mkstemp``, before it returns the name) left the file behind (``sumito nnue gen``, found by
+    experiments/probe_kills.py)."""
+    real_open = os.open
+
+    def open_then_interrupted(path, flags, *args, **kwargs):
+        fd = real_open(path, flags, *args, **kwargs)
+        if os.fspath(path).endswith(".tmp"):
+            os.close(fd)
+            raise KeyboardInterrupt
+        return fd
+
+    monkeypatch.setattr(os, "open", open_then_interrupted)
+    with pytest.raises(KeyboardInterrupt):
+        atomic_write_text(tmp_path / "chunk.npz", "data")
+    monkeypatch.undo()
+    assert list(tmp_path.iterdir()) == []

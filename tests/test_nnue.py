@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import os
+import time
+
 import numpy as np
 import pytest
 from tests.helpers import random_playout
@@ -326,3 +329,16 @@ def test_a_server_offers_the_shipped_nnue_and_no_other_file(tmp_path):
     assert ModelFolder(str(tmp_path))("nnue", "mine.npz") == str((tmp_path / "mine.npz").resolve())
     with pytest.raises(PlayerSpecError, match="not a file in this server's model folder"):
         ModelFolder(str(tmp_path))("nnue", "../mine.npz")
+
+
+def test_gen_removes_the_temporary_file_a_kill_left(tmp_path):
+    """A kill -9 between a chunk's write and its rename leaves ``.chunk-NNNNN.npz.pidPID.XXXXXXXX.tmp``; `nnue gen`
+    going on in the folder removes it (it stayed for ever: found by experiments/probe_kills.py)."""
+    folder = tmp_path / "data"
+    folder.mkdir()
+    (folder / "chunk-00000.npz").write_bytes(b"")  # the only chunk, finished already: nothing is played
+    left = folder / ".chunk-00000.npz.pid999999999.abcd1234.tmp"  # its writer (no such pid) is gone
+    left.write_bytes(b"half a chunk")
+    os.utime(left, (time.time() - 5, time.time() - 5))
+    assert generate(folder, games=2, player="engine:depth=1", chunk=2) == 0
+    assert sorted(p.name for p in folder.iterdir()) == ["chunk-00000.npz"]

@@ -87,6 +87,24 @@ def test_train_command_runs_resumes_and_plays(tmp_path, capsys):
     assert pos.is_legal(make_player(f"td:net={out / 'network.npz'}").choose(pos))
 
 
+def test_a_run_stopped_during_an_evaluation_evaluates_again_on_resume(tmp_path):
+    # Ctrl-C or kill -9 during the evaluation at a checkpoint's game: the checkpoint has the game, the curve not
+    # its row. --resume evaluates that point first, as the run that was not stopped did (the same games).
+    args = ["train", "--games", "20", "--quiet", "--eval-every", "10", "--eval-games", "4", "--eval-opponent", "random",
+            "--checkpoint-every", "10", "--workers", "1"]
+    settings = ["--set", "layout=mini", "--set", "max_plies=30"]
+    assert main([*args, *settings, "--out", str(tmp_path / "whole")]) == 0
+    whole = RunFolder(tmp_path / "whole").curve_rows()
+    stopped = tmp_path / "stopped"
+    assert main([*args, *settings, "--out", str(stopped)]) == 0
+    folder = RunFolder(stopped)
+    folder.write_curve(folder.curve_rows()[:-1])  # as if stopped while evaluating at game 20
+    assert main([*args, "--out", str(stopped), "--resume"]) == 0
+    assert folder.curve_rows() == whole
+    assert main([*args, "--out", str(stopped), "--resume"]) == 0  # nothing missing: nothing evaluated again
+    assert folder.curve_rows() == whole
+
+
 def test_train_command_evaluates_and_writes_the_curve(tmp_path):
     out = tmp_path / "run"
     args = ["train", "--set", "layout=mini", "--set", "max_plies=30", "--games", "20", "--out", str(out), "--quiet",

@@ -8,18 +8,19 @@
 from __future__ import annotations
 
 import contextlib
+import errno
 import os
 import re
+import secrets
 import sqlite3
 import stat
-import tempfile
 import time
 from pathlib import Path
 
 from sumito.errors import FileWriteError
 
 #: our temporary files: ``.NAME.pidPID.XXXXXXXX.tmp`` (``.NAME.XXXXXXXX.tmp`` from older Sumitos, without the
-#: writer's pid); the 8 characters are ``tempfile.mkstemp``'s random part
+#: writer's pid); the 8 characters are random (older Sumitos: ``tempfile.mkstemp``'s)
 _TEMP_NAME = re.compile(r"^\.(?P<name>.+?)\.(?:pid(?P<pid>\d{1,10})\.)?[a-z0-9_]{8}\.tmp$")
 
 #: a temporary file this old is left over whoever wrote it: a writer touches its file when it writes the data
@@ -56,19 +57,32 @@ def atomic_write_bytes(path: str | os.PathLike[str], data: bytes) -> None:
 
 def _write(target: Path, data: bytes) -> None:
     target.parent.mkdir(parents=True, exist_ok=True)
-    # the pid in the name lets remove_stale_temps tell a dead writer's leftover from a write in progress
-    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.pid{os.getpid()}.", suffix=".tmp", dir=target.parent)
+    # the pid in the name lets remove_stale_temps tell a dead writer's leftover from a write in progress. The
+    # name is chosen before the file is made, inside the try: a Ctrl-C landing just after the file came to be
+    # (inside tempfile.mkstemp, before it returned the name) used to leave it behind
+    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_BINARY", 0)
+    tmp = ""
     try:
+        for _ in range(100):  # a name taken already (an earlier process's leftover, the same pid): another
+            tmp = os.path.join(target.parent, f".{target.name}.pid{os.getpid()}.{secrets.token_hex(4)}.tmp")
+            try:
+                fd = os.open(tmp, flags, 0o600)
+                break
+            except FileExistsError:
+                tmp = ""
+        else:
+            raise FileExistsError(errno.EEXIST, "no free temporary file name", str(target.parent))
         with os.fdopen(fd, "wb") as fh:
             fh.write(data)
             fh.flush()
             os.fsync(fh.fileno())
-        # mkstemp makes the file private (0600); keep the mode of a file written the ordinary way
+        # the file is private (0600) until it is whole; then the mode of a file written the ordinary way
         os.chmod(tmp, _default_mode())
         os.replace(tmp, target)
     except BaseException:
-        with contextlib.suppress(FileNotFoundError):
-            os.unlink(tmp)
+        if tmp:
+            with contextlib.suppress(OSError):
+                os.unlink(tmp)
         raise
 
 

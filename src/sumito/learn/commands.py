@@ -258,7 +258,28 @@ def cmd_train(args: argparse.Namespace) -> int:
         print(f"{args.actors} actor(s) play the games, weights published every {args.publish_every or 1} games",
               file=sys.stderr)
     boundary = trainer.state_dict()  # the state between games: what Ctrl-C saves
+
+    def evaluate_point(g: int, best: float, saved: bool) -> float:
+        """The curve's point at game ``g`` (the network as it is now); the best score so far, after it."""
+        latest = folder.path / "network.npz"
+        if not saved:  # not just saved with the checkpoint
+            trainer.network.save(latest)
+        w, d, lo = evaluate(latest, args.eval_opponent, args.eval_games, args.workers, config.seed + g,
+                            config.layout, args.eval_adjudicate == "marbles", executor)
+        score = (w + 0.5 * d) / max(w + d + lo, 1)
+        folder.append_curve(dict(games=g, epsilon=f"{trainer.epsilon:.6f}", opponent=args.eval_opponent,
+                                 adjudicate=args.eval_adjudicate, eval_games=w + d + lo, wins=w, draws=d,
+                                 losses=lo, score=f"{score:.4f}"))
+        if score > best:
+            trainer.network.save(folder.path / "best.npz")
+        return max(best, score)
+
     try:
+        g = trainer.games
+        if (args.resume and args.eval_every and g and g % args.eval_every == 0
+                and not any(row.get("games") == str(g) for row in folder.curve_rows())):
+            # a run stopped (Ctrl-C, kill) during the evaluation at its checkpoint's game: that point first
+            best = evaluate_point(g, best, saved=False)
         with progress:
             task = progress.add_task("train", total=args.games, completed=trainer.games, status="")
             while trainer.games < args.games:
@@ -276,19 +297,7 @@ def cmd_train(args: argparse.Namespace) -> int:
                     trainer.network.save(folder.path / "network.npz")
                     save_checkpoint(folder.checkpoint, trainer)
                 if args.eval_every and g % args.eval_every == 0:
-                    latest = folder.path / "network.npz"
-                    if g % args.checkpoint_every and g != args.games:  # not just saved with the checkpoint
-                        trainer.network.save(latest)
-                    w, d, lo = evaluate(latest, args.eval_opponent, args.eval_games, args.workers,
-                                        config.seed + g, config.layout, args.eval_adjudicate == "marbles",
-                                        executor)
-                    score = (w + 0.5 * d) / max(w + d + lo, 1)
-                    folder.append_curve(dict(games=g, epsilon=f"{trainer.epsilon:.6f}", opponent=args.eval_opponent,
-                                             adjudicate=args.eval_adjudicate, eval_games=w + d + lo, wins=w, draws=d,
-                                             losses=lo, score=f"{score:.4f}"))
-                    if score > best:
-                        best = score
-                        trainer.network.save(folder.path / "best.npz")
+                    best = evaluate_point(g, best, saved=not (g % args.checkpoint_every and g != args.games))
     except KeyboardInterrupt:
         # the game in progress is dropped: the checkpoint is the state after the last whole game
         save_checkpoint(folder.checkpoint, boundary)

@@ -9,7 +9,7 @@ to move, engine points: deeper-search targets), whether it is *quiet* (the side 
 push-off: a static evaluation can be right about it), and, once the game ends, its result for the
 side to move (1, ½, 0). Games come in chunks, one work item each on the executor (processes or
 Ray); a chunk's samples are written atomically to ``chunk-NNNNN.npz`` in the data folder, so a
-killed run goes on from the chunks it has.
+killed run goes on from the chunks it has (and removes the temporary file a kill may leave).
 
 **Training** (:func:`train`, ``sumito nnue train``): the network's score ``s`` is fitted in
 win-probability space, as Stockfish's trainer does: minimise the squared difference between
@@ -46,7 +46,7 @@ from sumito.engine.kernels import MAX_MOVES, generate_push_offs
 from sumito.evaluation import LINEAR_DEFAULT, named_evaluation
 from sumito.evaluation.features import evaluate, work_arrays
 from sumito.evaluation.nnue import NNUE, SCALE, feature_table, n_features, symmetries
-from sumito.fileio import atomic_write_bytes, read_file_bounded, read_npz_with_header
+from sumito.fileio import atomic_write_bytes, read_file_bounded, read_npz_with_header, remove_stale_temps
 from sumito.players import make_player
 from sumito.players.base import MAX_SEARCH_DEPTH, game_history
 
@@ -149,6 +149,7 @@ def generate(folder: str | Path, games: int, player: str = DATA_PLAYER, seed: in
     kept (a resumed run plays only the rest). Returns the number of chunks written now."""
     suite = tuple(openings) if openings is not None else tuple(load_openings())
     Path(folder).mkdir(parents=True, exist_ok=True)
+    remove_stale_temps(folder)  # a chunk's temporary file that a kill between its write and its rename left
     tasks = [ChunkTask(i, first, min(chunk, games - first), seed, player, suite, random_plies, max_plies)
              for i, first in enumerate(range(0, games, chunk))]
     todo = [t for t in tasks if not chunk_path(folder, t.index).exists()]
