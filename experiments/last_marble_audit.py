@@ -35,25 +35,36 @@ A = "engine:time=0.1,nnue=builtin-nnue"
 B = "engine:time=1,nnue=builtin-nnue"
 
 
+def walks_into_push_off(check, pos, move, **search) -> tuple[int, str] | None:
+    """When ``move`` (by a side a marble from losing) lets ``check`` (a searching player; ``search``: its
+    ``analyse`` limits) find a forced push-off while another move does not lose by force: the plies from
+    ``pos`` to the push-off and the move that holds; else None. (A move that wins the game walks into nothing.)"""
+    after = pos.play(move)
+    if after.winner() is not None:
+        return None
+    check.analyse(after, **search)
+    plies = mate_plies(check.last.score)
+    if plies is None or check.last.score <= 0:
+        return None
+    root = check.analyse(pos, **search)
+    if mate_plies(root.score) is not None and root.score < 0:  # every move loses: nothing to avoid
+        return None
+    return plies + 1, Move(int(root.lines[0].move), pos.variant.side).notation()
+
+
 def audit_game(result, a_id: int, check) -> list[dict]:
-    """A's moves in a game it lost after which ``check`` (a searching player) finds a forced push-off
-    while another move does not lose by force."""
+    """A's moves in a game it lost after which ``check`` finds a forced push-off while another move does
+    not lose by force (:func:`walks_into_push_off`)."""
     colour = result.color_of(a_id)
     pos = start_position(result.task.start, result.task.win_threshold, result.task.inline_only)
     misses = []
     for ply, text in enumerate(result.moves):
         move = pos.parse_move(text)
         if pos.side_to_move == colour and pos.lost[colour - 1] == pos.variant.win_threshold - 1:
-            after = pos.play(move)
-            if after.winner() is None:
-                check.analyse(after)
-                plies = mate_plies(check.last.score)
-                if plies is not None and check.last.score > 0:
-                    root = check.analyse(pos)
-                    if mate_plies(root.score) is None or root.score > 0:
-                        holds = Move(int(root.lines[0].move), pos.variant.side).notation()
-                        misses.append(dict(game=result.task.index, ply=ply, position=pos.to_string(), played=text,
-                                           loses_in=plies + 1, holds=holds))
+            miss = walks_into_push_off(check, pos, move)
+            if miss is not None:
+                misses.append(dict(game=result.task.index, ply=ply, position=pos.to_string(), played=text,
+                                   loses_in=miss[0], holds=miss[1]))
         pos = pos.play(move)
     return misses
 

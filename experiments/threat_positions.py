@@ -21,13 +21,13 @@ import argparse
 from pathlib import Path
 
 import numpy as np
+from last_marble_audit import walks_into_push_off
 
 from sumito.arena.openings import load_openings
 from sumito.cliargs import count_arg
-from sumito.engine import DrawRules, Game, Move, Position
+from sumito.engine import DrawRules, Game, Position
 from sumito.fileio import atomic_write_text
 from sumito.players import game_history, make_player
-from sumito.search.pvs import mate_plies
 from sumito.stopping import run_main
 
 OLD = "engine:depth=4,nnue=builtin-nnue,threats=0,threads=1"
@@ -55,19 +55,13 @@ def main() -> None:
             pos = game.position
             move = old.choose(pos, history=game_history(game), draw=game.draw_counters())
             win = pos.variant.win_threshold
-            if pos.lost[pos.side_to_move - 1] == win - 1:
-                after = pos.play(move)
-                if after.winner() is None:  # (a move that wins the game is no walk into anything)
-                    deep.analyse(after, depth=args.check_depth)
-                    plies = mate_plies(deep.last.score)
-                if after.winner() is None and plies is not None and deep.last.score > 0:  # pushed off by force
-                    root = deep.analyse(pos, depth=args.check_depth)
-                    if mate_plies(root.score) is None or root.score > 0:  # and the side to move need not lose
-                        line = f"{pos.to_string()}\t{move.notation()}\t{plies + 1}"
-                        if all(not kept.startswith(line.rsplit("\t", 1)[0]) for kept in found):
-                            found.append(line)
-                            holds = Move(int(root.lines[0].move), pos.variant.side).notation()
-                            print(f"game {g}: {line} (loses in {plies + 1} plies; {holds} holds)", flush=True)
+            miss = walks_into_push_off(deep, pos, move, depth=args.check_depth) if pos.lost[
+                pos.side_to_move - 1] == win - 1 else None
+            if miss is not None:
+                line = f"{pos.to_string()}\t{move.notation()}\t{miss[0]}"
+                if all(not kept.startswith(line.rsplit("\t", 1)[0]) for kept in found):
+                    found.append(line)
+                    print(f"game {g}: {line} (loses in {miss[0]} plies; {miss[1]} holds)", flush=True)
             game.push(move)
         header = (f"# made by: python experiments/threat_positions.py --games {args.games} --seed {args.seed} "
                   f"--check-depth {args.check_depth} ({g + 1} games played)\n"

@@ -12,7 +12,7 @@ import sys
 from pathlib import Path
 
 from sumito.bounds import MAX_HASH_MB, MAX_SEARCH_DEPTH, MAX_SEARCH_SECONDS
-from sumito.cliargs import count_arg, number_arg
+from sumito.cliargs import MAX_WORKERS_ARG, count_arg, number_arg
 from sumito.engine import SumitoError
 from sumito.procs import cap_workers
 from sumito.web.limits import (
@@ -27,8 +27,6 @@ from sumito.web.limits import (
 )
 
 WILDCARD_HOSTS = ("0.0.0.0", "::", "")
-#: the most workers ``--workers`` takes before procs.cap_workers cuts it (with a note) to the machine's cap
-MAX_WORKERS_OPTION = 100_000
 
 
 class ServeError(SumitoError):
@@ -48,7 +46,7 @@ def add_serve_command(sub: argparse._SubParsersAction) -> None:
         "--archive", default=None, metavar="PATH", help="the game archive of `sumito games` (default: the usual one)"
     )
     p.add_argument(
-        "--workers", type=count_arg(1, MAX_WORKERS_OPTION), default=None, metavar="K",
+        "--workers", type=count_arg(1, MAX_WORKERS_ARG), default=None, metavar="K",
         help="processes that choose computer moves (default: the cores, at most 4)",
     )
     p.add_argument(
