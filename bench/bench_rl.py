@@ -33,7 +33,7 @@ from collections.abc import Callable
 import numpy as np
 
 from sumito.engine import Game, Position
-from sumito.rlcore.core import DEFAULT_RULES, ArrayGame
+from sumito.rlcore.core import CHANNELS, DEFAULT_RULES, ArrayGame
 
 
 def engine_loop(layout: str, steps: int, rng: np.random.Generator) -> int:
@@ -48,7 +48,7 @@ def engine_loop(layout: str, steps: int, rng: np.random.Generator) -> int:
 
 def array_loop(layout: str, steps: int, rng: np.random.Generator, planes: bool = False) -> int:
     game = ArrayGame(Position.start(layout), DEFAULT_RULES)
-    out = np.empty((game.rows, game.rows, 7), dtype=np.float32)
+    out = np.empty((game.rows, game.rows, CHANNELS), dtype=np.float32)
     for _ in range(steps):
         if game.is_over:
             game.reset()

@@ -45,12 +45,13 @@ def bench_positions() -> list[tuple[str, Position]]:
     for layout, plies in (("standard", 30), ("belgian-daisy", 40), ("standard", 20), ("standard", 50),
                           ("belgian-daisy", 25), ("belgian-daisy", 60)):
         game = Game(Position.start(layout))
-        player = make_player("engine:depth=4,prune=0,threats=0,rules=0,threads=1")  # the same positions as ever
+        # the same positions as ever: the hand-set engine they were made with
+        player = make_player("engine:depth=4,prune=0,threats=0,rules=0,threads=1,nnue=none")
         for _ in range(plies):
             if game.is_over():
                 break
             game.push(player.choose(game.position, history=game_history(game)))
-        out.append((f"{layout} after {game.plies} plies of engine:depth=4 self-play", game.position))
+        out.append((f"{layout} after {game.plies} plies of engine:depth=4,nnue=none self-play", game.position))
     return out
 
 

@@ -70,7 +70,7 @@ def streaming_search(pos: Position, depth: int, stream: bool) -> tuple[float, in
 
 
 def go_player(pos: Position, depth: int) -> tuple[float, int, int]:
-    player = make_player(f"engine:depth={depth}")
+    player = make_player(f"engine:depth={depth},nnue=none")
     t = time.perf_counter()
     player.choose(pos)
     return time.perf_counter() - t, player.last.depth, player.last.nodes

@@ -29,7 +29,7 @@ from sumito.players import make_player
 
 
 def engine(threads: int, nnue: str) -> object:
-    spec = f"engine:threads={threads},hash=64" + ("" if nnue == "none" else f",nnue={nnue}")
+    spec = f"engine:threads={threads},hash=64,nnue={nnue}"
     return make_player(spec)
 
 

@@ -28,6 +28,7 @@ import gymnasium
 import numpy as np
 from sb3_contrib import MaskablePPO
 from sb3_contrib.common.wrappers import ActionMasker
+from stable_baselines3.common.callbacks import BaseCallback
 
 import sumito.rl as rl
 from sumito.arena.executor import InlineExecutor
@@ -35,6 +36,7 @@ from sumito.arena.match import ArenaSettings, play_game, schedule, summarize_pai
 from sumito.arena.ratings import score_interval
 from sumito.engine import DrawCounters, Move, Position
 from sumito.players.base import Option, PlayerBase, PlayerKind, register
+from sumito.progress import Progress
 from sumito.rlcore.core import ArrayGame
 
 
@@ -73,10 +75,22 @@ class PPOPlayer(PlayerBase):
     ) -> Move:
         if self.game is None or self.game.variant.side != position.variant.side:
             self.game = ArrayGame(position)
-        self.game.reset(position)
+        self.game.reset(position, history=history or (), draw=draw)  # the repetition and ply planes as in training
         planes = self.game.observe(position.side_to_move).reshape(-1)
         action, _ = self.model.predict(planes, action_masks=self.game.mask.astype(bool), deterministic=True)
         return self.game.space.action_to_move(int(action), position)
+
+
+class ShowProgress(BaseCallback):
+    """Training's progress on stderr, by Sumito's reporter (a bar on a terminal, else a line every few seconds)."""
+
+    def __init__(self, progress: Progress) -> None:
+        super().__init__()
+        self.progress = progress
+
+    def _on_step(self) -> bool:
+        self.progress.update(self.num_timesteps)
+        return True  # go on training
 
 
 register(PlayerKind("ppo", PPOPlayer, {"model": Option(str, None, "a MaskablePPO model file", path=True)},
@@ -103,13 +117,18 @@ def main() -> None:
     start = time.perf_counter()
     model = MaskablePPO("MlpPolicy", make_env(args.seed), seed=args.seed, verbose=0, device="cpu",
                         policy_kwargs=dict(net_arch=[64, 64]))
-    model.learn(total_timesteps=args.steps)
+    with Progress("MaskablePPO", args.steps, "steps") as progress:
+        model.learn(total_timesteps=args.steps, callback=ShowProgress(progress))
     model.save(model_file)
     print(f"trained MaskablePPO for {args.steps} steps in {time.perf_counter() - start:.0f} s: {model_file}")
 
     settings = ArenaSettings.from_layout("mini", seed=args.seed, opening_plies=2)
     for player in (f"ppo:model={model_file}", "random"):
-        results = [r for _, r in InlineExecutor().run(play_game, schedule([player, "random"], args.games, settings))]
+        results = []
+        with Progress(f"{player} against random", args.games, "games") as progress:
+            for _, result in InlineExecutor().run(play_game, schedule([player, "random"], args.games, settings)):
+                results.append(result)
+                progress.update(advance=1)
         print(f"{player} against random: {outright(results)}")
 
 

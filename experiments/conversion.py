@@ -39,13 +39,13 @@ from sumito.stopping import run_main
 #: Abalearn's heuristic benchmark (2 plies)
 CONFIGS = {
     "nnue-0.05-abla4": ("engine:time=0.05,nnue=builtin-nnue", "abla:depth=4"),
-    "linear-0.05-abla4": ("engine:time=0.05", "abla:depth=4"),
+    "linear-0.05-abla4": ("engine:time=0.05,nnue=none", "abla:depth=4"),
     "nnue-d4-abla4": ("engine:depth=4,nnue=builtin-nnue", "abla:depth=4"),
-    "linear-d4-abla4": ("engine:depth=4", "abla:depth=4"),
+    "linear-d4-abla4": ("engine:depth=4,nnue=none", "abla:depth=4"),
     "nnue-0.05-heuristic": ("engine:time=0.05,nnue=builtin-nnue", "heuristic"),
-    "linear-0.05-heuristic": ("engine:time=0.05", "heuristic"),
+    "linear-0.05-heuristic": ("engine:time=0.05,nnue=none", "heuristic"),
     "nnue-d4-heuristic": ("engine:depth=4,nnue=builtin-nnue", "heuristic"),
-    "linear-d4-heuristic": ("engine:depth=4", "heuristic"),
+    "linear-d4-heuristic": ("engine:depth=4,nnue=none", "heuristic"),
 }
 UNCONVERTED = ("ply-cap", "repetition", "no-capture")
 

@@ -35,7 +35,7 @@ PLAYERS = (
     "alphalone",
     "td",
     "engine:depth=3,net=builtin-tdleaf",
-    "engine:time=0.05",
+    "engine:time=0.05,nnue=none",
 )
 OPPONENTS = ("random", "heuristic:ties=random")
 

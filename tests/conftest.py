@@ -1,6 +1,8 @@
+import json
 import os
 import sys
 
+import pytest
 from hypothesis import HealthCheck, settings
 
 sys.path.insert(0, os.path.dirname(__file__))  # the reference implementation lives beside the tests
@@ -11,3 +13,23 @@ settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "default"))
 
 # engines search with one thread unless a test says otherwise, so that fixed-depth searches are deterministic
 os.environ.setdefault("SUMITO_THREADS", "1")
+# no compile notice in any test's output: whether a test compiles a kernel depends on the cache, not on the test
+os.environ["SUMITO_COMPILE_NOTICE"] = "0"
+
+
+# Tests that took more than SLOW_SECONDS in the last measured full run (tests/durations.json, written by
+# `python tools/readme_samples.py --measure suite`) are marked slow, as are those marked in their code:
+# `pytest -m "not slow"` is the fast subset for development.
+SLOW_SECONDS = 1.0
+_DURATIONS_FILE = os.path.join(os.path.dirname(__file__), "durations.json")
+
+
+def pytest_collection_modifyitems(config, items):
+    try:
+        with open(_DURATIONS_FILE) as f:
+            durations = json.load(f)
+    except (OSError, ValueError):
+        return
+    for item in items:
+        if durations.get(item.nodeid, 0.0) > SLOW_SECONDS:
+            item.add_marker(pytest.mark.slow)

@@ -5,7 +5,7 @@ import json
 import pytest
 
 from sumito.analysis import (
-    DECIDED_MARBLES,
+    THRESHOLDS,
     AnalysisError,
     Score,
     analyse_game,
@@ -20,7 +20,10 @@ from sumito.search.context import WIN
 from helpers import position_with
 
 # Black to move; White's f5-g5-h5 threaten to push i5 off. Moving i5 away holds; anything else
-# hangs it (White then pushes it off with f5g5 or g5h5): a planted blunder.
+# hangs it (White then pushes it off with f5g5 or g5h5): a planted blunder. Three marbles a side is
+# nothing like the games the shipped NNUE learned from, so these games are scored by the hand-set
+# evaluation, which counts the hung marble as the marble it is.
+HAND_SET = "engine:nnue=none"
 THREAT = position_with(["i5", "a1", "a2"], ["f5", "g5", "h5"])
 
 
@@ -37,7 +40,8 @@ def test_scores_in_marbles_and_forced_results():
     assert Score(1250.0).uci() == "cp 125" and Score(1250.0).marbles == 1.25
     assert Score(WIN - 3).text() == "wins in 2" and Score(WIN - 3).uci() == "mate 2"
     assert Score(-(WIN - 2)).text() == "loses in 1" and Score(-(WIN - 2)).uci() == "mate -1"
-    assert Score(WIN - 1).marbles == DECIDED_MARBLES and Score(-(WIN - 4)).marbles == -DECIDED_MARBLES
+    assert Score(WIN - 1).marbles == 6 and Score(-(WIN - 4)).marbles == -6  # the standard board's win
+    assert Score(WIN - 1, win=2).marbles == 2 and Score(3500.0, win=2).marbles == 2  # no score beyond a won game
     assert Score(WIN - 1).to_dict() == {"marbles": None, "mate": 1, "text": "wins in 1"}
     assert Score(12.0, marble=1.0, unit="points").text() == "+12.00"
 
@@ -46,6 +50,23 @@ def test_verdicts():
     assert verdict(0.0, True) == "best" and verdict(0.05, False) == "good"
     assert verdict(0.1, False) == "inaccuracy" and verdict(0.5, False) == "mistake"
     assert verdict(0.8, False) == "blunder" and verdict(12.0, False) == "blunder"
+    assert [name for name, _ in THRESHOLDS] == ["blunder", "mistake", "inaccuracy"]  # worst first
+
+
+# the mini board, 2 marbles to win, Black one down: a3b4 lets White push off the second (d4c4)
+MINI_LAST_MARBLE = "2w/2wb/2bww/w1b1/2b b 1 0 10"
+
+
+def test_a_game_on_the_mini_board_is_scored_in_its_own_marbles():
+    game = Game(Position.from_string(MINI_LAST_MARBLE))
+    for move in ("a3b4", "d4c4"):
+        game.push(move)
+    first, second = analyse_game(game, depth=3).reviews
+    # a lost game is 2 marbles down on this board, not 10: the loss is the marble or so that Black
+    # had left to give, not "9 marbles" (which the board does not even hold)
+    assert first.played_score.mate == -1 and first.played_score.marbles == -2.0
+    assert first.verdict == "blunder" and 0.8 <= first.loss <= 4.0
+    assert second.best_score.marbles == second.played_score.marbles == 2.0
 
 
 # ------------------------------------------------------------------ positions
@@ -138,7 +159,7 @@ def test_cli_analyse_time(capsys):
 def test_record_analysis_finds_the_planted_blunder(tmp_path, capsys):
     path = tmp_path / "game.txt"
     write_records(path, [GameRecord.from_game(planted_game(), Black="me", White="engine")])
-    assert main(["analyse", str(path), "--depth", "3", "--json"]) == 0
+    assert main(["analyse", str(path), "--depth", "3", "--json", "--engine", HAND_SET]) == 0
     data = json.loads(capsys.readouterr().out)
     first, second = data["moves"]
     assert (first["ply"], first["side"], first["played"]) == (1, "Black", "a1b1")
@@ -154,7 +175,7 @@ def test_record_analysis_finds_the_planted_blunder(tmp_path, capsys):
 def test_record_analysis_text(tmp_path, capsys):
     path = tmp_path / "game.txt"
     write_records(path, [GameRecord.from_game(planted_game(), Black="me", White="engine")])
-    assert main(["analyse", str(path), "--depth", "3"]) == 0
+    assert main(["analyse", str(path), "--depth", "3", "--engine", HAND_SET]) == 0
     lines = capsys.readouterr().out.splitlines()
     assert lines[0].startswith("me (Black) vs engine (White), *")
     assert lines[1].split()[:2] == ["1.", "a1b1"] and lines[1].endswith("blunder") and "best i5" in lines[1]
@@ -165,7 +186,7 @@ def test_record_analysis_text(tmp_path, capsys):
 
 def test_analyse_game_reports_each_move_as_it_goes():
     seen = []
-    done = analyse_game(planted_game(), depth=2, on_move=seen.append)
+    done = analyse_game(planted_game(), depth=2, on_move=seen.append, engine=HAND_SET)
     assert [r.ply for r in seen] == [1, 2] and list(done.reviews) == seen
     assert done.reviews[0].verdict == "blunder" and done.reviews[0].depth == 2
 

@@ -210,7 +210,7 @@ def test_workers_are_capped_with_a_message(capsys, monkeypatch):
 def test_bg_match_workers_are_capped(capsys, monkeypatch):
     asked = []
 
-    def fake_run_match(spec1, spec2, games, seed, workers=1):
+    def fake_run_match(spec1, spec2, games, seed, workers=1, progress=None):
         asked.append(workers)
         return [1] * games
 

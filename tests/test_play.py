@@ -83,6 +83,32 @@ def test_human_commands():
     assert "hint (random:seed=4): " in text
 
 
+@pytest.mark.parametrize(
+    ("opponent", "movetime", "hint"),
+    [
+        (None, None, "engine:nnue=builtin-nnue,time=1"),  # a person: the learned engine's second
+        ("engine:time=3,nnue=none", None, "engine:nnue=builtin-nnue,time=3"),  # at least the opponent's time
+        ("engine", None, "engine:nnue=builtin-nnue,time=1"),  # an engine's default second
+        ("engine:depth=7", None, "engine:nnue=builtin-nnue,depth=7"),  # its depth, unclocked as it is
+        ("engine:depth=7", 2.0, "engine:nnue=builtin-nnue,time=2,depth=7"),  # ... on the game's clock
+        ("engine:time=0.2,depth=3", None, "engine:nnue=builtin-nnue,time=1,depth=3"),
+        ("greedy", None, "engine:nnue=builtin-nnue,time=1"),  # another player: the learned engine's second
+        ("alphalone:time=4", None, "engine:nnue=builtin-nnue,time=4"),
+    ],
+)
+def test_the_hint_is_the_learned_engine_at_least_as_strong_as_the_opponent(opponent, movetime, hint):
+    from sumito.players.strongest import hint_spec
+
+    assert hint_spec(opponent, movetime=movetime) == hint
+
+
+def test_sumito_play_hints_with_the_learned_engine_to_the_opponents_depth(monkeypatch, capsys):
+    code, out, err = play(monkeypatch, capsys, "hint\nresign\n", "--opponent", "engine:depth=1,eval=linear",
+                          "--layout", "mini")
+    assert code == 0, err
+    assert "hint (engine:depth=1,nnue=builtin-nnue): " in out  # not the hand-set engine the opponent is
+
+
 def test_hint_with_a_bad_spec_does_not_crash():
     player, out = human("hint\nc3d3\n", hint="bogus")
     player.choose(Position.start())

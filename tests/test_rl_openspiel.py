@@ -55,9 +55,9 @@ def test_the_game_is_registered_with_its_parameters_and_sizes():
     assert game.num_players() == 2 and game.max_game_length() == 400
     assert (game.min_utility(), game.max_utility(), game.utility_sum()) == (-1.0, 1.0, 0.0)
     assert game.num_distinct_actions() == action_space(5).n == 1272
-    assert game.observation_tensor_shape() == [9, 9, 7]
+    assert game.observation_tensor_shape() == game.information_state_tensor_shape() == [9, 9, 10]
     mini = pyspiel.load_game(f"{NAME}(layout=mini,inline_only=True,win=1)")
-    assert mini.num_distinct_actions() == 276 and mini.observation_tensor_shape() == [5, 5, 7]
+    assert mini.num_distinct_actions() == 276 and mini.observation_tensor_shape() == [5, 5, 10]
     assert mini.new_initial_state().array_game.variant.inline_only
     assert pyspiel.load_game(f"{NAME}(max_plies=0)").max_game_length() == openspiel_game.MAX_PLIES
     # the module run a second time (another copy of it) registers nothing twice
@@ -80,6 +80,72 @@ def test_bad_parameters_are_a_one_line_value_error(params, message):
     with pytest.raises(ValueError, match=re.escape(message)) as info:
         pyspiel.load_game(NAME, params)
     assert str(info.value).startswith(f"{NAME}: ") and "\n" not in str(info.value)
+
+
+class UndoChecker:
+    """OpenSpiel's own undo test (``TestUndo`` of its C++ ``RandomSimTestWithUndo``, which pyspiel does not
+    expose) as ``random_sim_test``'s ``state_checker_fn``: at every state of every simulation, take back
+    every action to the start and compare each state with the one the simulation passed there; and
+    apply and undo every legal action. It sees each state in order, so it keeps what each looked like."""
+
+    def __init__(self) -> None:
+        self.trail: list[tuple] = []
+        self.states = 0
+
+    @staticmethod
+    def look(state) -> tuple:
+        return (str(state), state.history(), state.move_number(), state.is_terminal(), state.legal_actions(),
+                state.observation_tensor(0), state.information_state_tensor(1), state.returns())
+
+    def __call__(self, state) -> None:
+        self.states += 1
+        if not state.history():
+            self.trail = []  # a new simulation
+        self.trail.append(self.look(state))
+        assert len(self.trail) == len(state.history()) + 1
+        if not state.is_terminal():
+            player = state.current_player()
+            for action in state.legal_actions():
+                child = state.child(action)
+                child.undo_action(player, action)
+                assert self.look(child) == self.trail[-1]
+        back = state.clone()
+        first_player = back.array_game.start.side_to_move - 1
+        for depth in range(len(self.trail) - 2, -1, -1):
+            back.undo_action((first_player + depth) % 2, back.history()[-1])
+            assert self.look(back) == self.trail[depth]
+        assert back.is_initial_state()
+
+
+@pytest.mark.parametrize(
+    ("spec", "sims"),
+    [(f"{NAME}(layout=mini,max_plies=40)", 3), (f"{NAME}(layout=mini,inline_only=True,win=1,max_plies=30)", 4)],
+)
+def test_openspiel_random_simulation_test_with_undo_checks_passes(spec, sims):
+    game = pyspiel.load_game(spec)
+    assert game.get_type().provides_information_state_tensor
+    checker = UndoChecker()
+    pyspiel.random_sim_test(game, num_sims=sims, serialize=True, verbose=False, state_checker_fn=checker)
+    assert checker.states > sims  # it saw the states
+
+
+def test_undo_is_named_and_checked_and_the_information_state_is_the_observation():
+    game = pyspiel.load_game(NAME, {"layout": "mini"})
+    state = game.new_initial_state()
+    with pytest.raises(ValueError, match="no action to undo"):
+        state.undo_action(0, 0)
+    first = state.legal_actions()[0]
+    state.apply_action(first)
+    wrong = rf"undo_action\(0, {first + 1}\), but the last action was {first}, by player 0"
+    with pytest.raises(ValueError, match=wrong):
+        state.undo_action(0, first + 1)
+    for player in (0, 1):
+        assert state.information_state_tensor(player) == state.observation_tensor(player)
+    assert state.information_state_string(0) == str(first) == state.history_str()
+    state.undo_action(0, first)
+    assert state.history() == [] and state.move_number() == 0 and str(state) == str(game.new_initial_state())
+    # a Python-side undo, and the C++ side does not see it: full_history() (not answered by the state) keeps it
+    assert len(state.full_history()) == 1
 
 
 # ----------------------------------------------------------------------------- the engine's rules
@@ -200,7 +266,7 @@ def test_the_observation_is_the_array_games_planes_for_the_observer():
         planes = state.array_game.observe(player + 1)
         np.testing.assert_array_equal(np.asarray(state.observation_tensor(player)), planes.ravel())
         observation.set_from(state, player)
-        assert observation.dict["observation"].shape == (7, 7, 7)
+        assert observation.dict["observation"].shape == (7, 7, 10)
         np.testing.assert_array_equal(observation.dict["observation"], planes)
         assert state.observation_string(player).startswith(str(state))
     assert state.observation_string(0) != state.observation_string(1)

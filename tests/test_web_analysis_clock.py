@@ -8,6 +8,7 @@ import time
 
 import pytest
 
+from sumito.analysis import THRESHOLDS
 from sumito.players import player_names
 from sumito.players.base import Option, PlayerKind, register
 from sumito.web.limits import WebLimits
@@ -154,11 +155,26 @@ def test_a_hint_is_a_legal_move_with_a_score(client):
     assert hint["pv"][0] == hint["best"] and hint["seconds"] == 0.2
     client.post(f"/api/games/{game['id']}/moves", json={"move": "a3b4"})
     hint = client.post(f"/api/games/{game['id']}/hint").json()  # White pushes a marble off and wins
-    assert hint["win_in"] == 1 and hint["score"] == 100 and hint["black"] == -100 and hint["to_move"] == "white"
+    # a won game counts the marbles a win takes on this board (1 here), not a made-up 100
+    assert hint["win_in"] == 1 and hint["score"] == 1 and hint["black"] == -1 and hint["to_move"] == "white"
     over = client.post(f"/api/games/{game['id']}/moves", json={"move": hint["best"]}).json()
     assert over["outcome"]["winner"] == "white"
     hint = client.post(f"/api/games/{game['id']}/hint").json()  # over on the board: no search
-    assert hint["best"] is None and hint["win_in"] == 0 and hint["black"] == -100
+    assert hint["best"] is None and hint["win_in"] == 0 and hint["black"] == -1
+
+
+def test_the_hint_comes_from_the_learned_engine_at_least_as_strong_as_the_opponent(client):
+    # against an engine that thinks 0.5 s, a hint asked for 0.2 s searches 0.5 s with the learned evaluation
+    game = new_game(client, black="human", white="engine:time=0.5,eval=linear", layout="mini")
+    hint = client.post(f"/api/games/{game['id']}/hint", json={"seconds": 0.2}).json()
+    assert hint["player"] == "engine:nnue=builtin-nnue,time=0.5,hash=16" and hint["seconds"] == 0.5
+    # against a fixed-depth engine, to that depth at least (and never past the server's --max-time)
+    game = new_game(client, black="human", white="engine:depth=2", layout="mini")
+    hint = client.post(f"/api/games/{game['id']}/hint", json={"seconds": 0.2}).json()
+    assert hint["player"] == "engine:nnue=builtin-nnue,time=30,depth=2,hash=16" and hint["depth"] >= 2
+    # between two people: the least the page asks for
+    game = new_game(client, black="human", white="human", layout="mini")
+    assert client.post(f"/api/games/{game['id']}/hint", json={"seconds": 0.2}).json()["seconds"] == 0.2
 
 
 def test_hints_need_the_owner_token_and_keep_to_the_limits(make_client):
@@ -177,10 +193,10 @@ def test_hints_need_the_owner_token_and_keep_to_the_limits(make_client):
 
 
 def test_scores_in_marbles_and_wins():
-    assert score_json(1500.0, 1) == {"score": 1.5, "black": 1.5, "win_in": None}
-    assert score_json(1500.0, 2) == {"score": 1.5, "black": -1.5, "win_in": None}
-    assert score_json(1.0e7 - 3, 2) == {"score": 100.0, "black": -100.0, "win_in": 3}
-    assert score_json(-(1.0e7 - 2), 1)["win_in"] == -2
+    assert score_json(1500.0, 1.5, 1) == {"score": 1.5, "black": 1.5, "win_in": None}
+    assert score_json(1500.0, 1.5, 2) == {"score": 1.5, "black": -1.5, "win_in": None}
+    assert score_json(1.0e7 - 3, 2.0, 2) == {"score": 2.0, "black": -2.0, "win_in": 3}
+    assert score_json(-(1.0e7 - 2), -6.0, 1)["win_in"] == -2
 
 
 # --------------------------------------------------------------------------- analysis of a stored game
@@ -199,7 +215,12 @@ def test_a_stored_game_is_analysed_page_by_page(client):
     # Black had better: a level game, or (deep enough: the mini board with one marble to win is
     # short) a forced win; never the loss a3b4 walks into
     assert zero["best"] != "a3b4" and (zero["win_in"] is None or zero["win_in"] > 0)
-    assert one["win_in"] == 1 and one["black"] == -100  # after a3b4, White wins at once
+    # after a3b4, White wins at once: a lost game on a board of one marble to win is -1 marble, and
+    # no score of the game goes beyond it
+    assert one["win_in"] == 1 and one["black"] == -1
+    assert all(-1 <= p["black"] <= 1 for p in first["positions"])
+    # the verdicts of the page are the command line's
+    assert first["thresholds"] == dict(THRESHOLDS) == {"blunder": 0.8, "mistake": 0.3, "inaccuracy": 0.1}
     rest = client.post(path, json={"start": 2, "count": 20}).json()
     assert [p["ply"] for p in rest["positions"]] == [2] and rest["positions"][0]["played"] is None
     assert rest["positions"][0]["best"] is None  # over on the board

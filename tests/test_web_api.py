@@ -19,6 +19,7 @@ from sumito.engine import LAYOUTS, Game, GameRecord, Position, parse_records
 from sumito.players import parse_spec, player_names
 from sumito.players.base import Option, PlayerKind, register
 from sumito.web.app import create_app
+from sumito.web.sessions import player_name
 
 from helpers import SlowPlayer, position_with, web_clients
 from helpers import api_error as error
@@ -253,11 +254,12 @@ def test_undo_against_the_computer_takes_back_its_reply_too(client):
     assert state["moves"] == ["a1b2", reply] and not state["thinking"]
 
 
-def test_resign_and_take_it_back(client):
+def test_resign_and_the_game_stays_over(client):
     game_id = new_game(client, black="human", white="human")["id"]
     client.post(f"/api/games/{game_id}/moves", json={"move": "a1b2"})
     state = client.post(f"/api/games/{game_id}/resign", json={"side": "black"}).json()
-    assert state["outcome"] == {"winner": "white", "reason": "resignation", "result": "0-1"} and state["can_undo"]
+    assert state["outcome"] == {"winner": "white", "reason": "resignation", "result": "0-1"}
+    assert not state["can_undo"] and not state["can_redo"]
     assert client.get(f"/api/games/{game_id}/legal").json() == []
     assert "side" in error(client.post(f"/api/games/{game_id}/resign", json={"side": "red"}), 400)
     # the resigned game is archived, and replays with its declared ending
@@ -269,8 +271,51 @@ def test_resign_and_take_it_back(client):
     assert archived["total"] == 1 and archived["games"][0]["reason"] == "resignation"
     replay = client.get(f"/api/archive/{archived['games'][0]['id']}").json()
     assert replay["moves"] == ["a1b2"] and len(replay["boards"]) == 2
-    state = client.post(f"/api/games/{game_id}/undo").json()  # takes back the resignation, not the move
-    assert state["outcome"] is None and state["moves"] == ["a1b2"]
+    # a finished game is not taken back, resigned or not: undo is for a game in progress
+    assert "the game is over" in error(client.post(f"/api/games/{game_id}/undo"), 409)
+    state = client.get(f"/api/games/{game_id}").json()
+    assert state["outcome"]["reason"] == "resignation" and state["moves"] == ["a1b2"]
+
+
+def test_a_game_won_on_the_board_cannot_be_undone(client):
+    # two people on the mini board, one marble to win: a3b4 lets White push one off
+    game = new_game(client, black="human", white="human", position="2w/2wb/2bww/w1b1/b1b b 0 0 10", win_threshold=1)
+    client.post(f"/api/games/{game['id']}/moves", json={"move": "a3b4"})
+    state = client.post(f"/api/games/{game['id']}/moves", json={"move": "d4c4"}).json()
+    assert state["outcome"]["reason"] == "push-off" and not state["can_undo"]
+    assert "the game is over (White wins (push-off))" in error(client.post(f"/api/games/{game['id']}/undo"), 409)
+    assert client.get(f"/api/games/{game['id']}").json()["ply"] == 2
+
+
+def test_the_archive_names_players_as_the_page_does(client):
+    game_id = new_game(client, black="human", white="engine-fast", layout="mini")["id"]
+    client.post(f"/api/games/{game_id}/resign")
+    stored = until(client, game_id, lambda s: s["archive_id"] is not None)["archive_id"]
+    (listed,) = client.get("/api/archive").json()["games"]
+    assert listed["id"] == stored and listed["black"] == "human"  # the specs as played stay
+    # the owner's own game: "You", and the preset's name rather than its spec
+    assert listed["names"] == {"black": "You", "white": "Engine (0.2 s)"}
+    assert client.get(f"/api/archive/{stored}").json()["game"]["names"] == listed["names"]
+    # someone else's game: a person, not "You"
+    others = client.get("/api/archive", headers={"X-Sumito-Token": "someone-else-token-0123"}).json()
+    assert others["games"][0]["names"] == {"black": "Human", "white": "Engine (0.2 s)"}
+
+
+@pytest.mark.parametrize(
+    ("spec", "name"),
+    [
+        ("engine:nnue=builtin-nnue,time=0.1", "Engine (0.1 s)"),  # sumito game/match's default player
+        ("engine:nnue=builtin-nnue,time=1", "Engine (1 s)"),  # a preset's spec, its options in another order
+        ("engine:depth=4,nnue=builtin-nnue", "Engine (depth 4)"),
+        ("engine:time=1,nnue=none", "Engine, hand-set evaluation (1 s)"),
+        ("abla:depth=3", "ABLA"),
+        ("random:seed=3", "random:seed=3"),
+        ("no-such-player:x=1", "no-such-player:x=1"),  # an archived spec of a player unknown here
+    ],
+)
+def test_player_names(spec, name):
+    assert player_name(spec) == name
+    assert player_name("human") == "You" and player_name("human", you=False) == "Human"
 
 
 def test_a_computer_game_reaches_an_outcome_and_is_archived(client):
@@ -291,6 +336,7 @@ def test_a_computer_game_reaches_an_outcome_and_is_archived(client):
     assert archived["total"] == 1
     stored = archived["games"][0]
     assert (stored["black"], stored["layout"], stored["plies"]) == ("random", "mini", state["ply"])
+    assert stored["names"] == {"black": "random", "white": "random"}
     assert stored["result"] == state["outcome"]["result"] and stored["run"].startswith("web ")
 
 
@@ -395,6 +441,9 @@ def test_archive_list_filters_and_replay(make_client, tmp_path, capsys):
     client = make_client(archive="arena.sqlite")
     listing = client.get("/api/archive").json()
     assert listing["total"] == 5 and [g["id"] for g in listing["games"]] == [5, 4, 3, 2, 1]
+    # the match's own seeds are in the specs as played, not in the names shown
+    last = listing["games"][0]
+    assert last["black"].startswith("random:seed=") and last["names"] == {"black": "random", "white": "random"}
     assert client.get("/api/archive", params={"layout": "small"}).json()["total"] == 1
     assert client.get("/api/archive", params={"player": "GREEDY"}).json()["total"] == 2
     with GameArchive(archive, create=False) as db:

@@ -385,9 +385,9 @@ def test_replay_import_and_copy_a_stored_game(page, server, shots):
     page.wait_for_function(f"() => document.getElementById('play-view').dataset.ply === '{last}'")
     assert page.locator("#play-moves .move").all_inner_texts() == stored["moves"]
     assert board_marbles(page, "play") == api_marbles(boards[-1])
-    page.click("#undo-button")
-    page.wait_for_function(f"() => document.getElementById('play-view').dataset.ply === '{last - 1}'")
-    assert board_marbles(page, "play") == api_marbles(boards[last - 1])
+    # the game is over: it stays as it ended (undo is for a game in progress)
+    wait_for_state(page, "over")
+    assert page.locator("#undo-button").is_disabled()
 
 
 def test_screenshots_show_the_board_on_a_laptop_and_a_phone(page, server, shots):
@@ -573,12 +573,23 @@ def test_analysis_of_a_finished_game_marks_the_mistake(page, server):
     page.wait_for_function("() => document.getElementById('replay-view').dataset.analysed === '3'", timeout=60_000)
     page.wait_for_function("() => !document.getElementById('analysis-status').textContent.startsWith('Analysing')")
     assert page.get_attribute("#analysis-graph", "data-points") == "3"
+    # the graph's axis is in this board's marbles: one marble wins here, so from +1 to -1
+    assert page.locator("#analysis-axis span").all_inner_texts() == ["+1", "0", "−1"]
     assert page.locator("#analysis-graph .graph-mistake").count() == 1
     mistakes = page.locator("#replay-moves .move.mistake")
     assert mistakes.all_inner_texts() == ["a3b4"]
-    assert "loses the game" in mistakes.first.get_attribute("title")
-    assert "a3b4" in page.locator("#analysis-mistakes").inner_text()
-    assert "1 mistake" in page.locator("#analysis-status").inner_text()
+    # the command line's verdicts: walking into a lost game is a blunder, not "lost 2.0 marbles" or 10
+    assert mistakes.first.get_attribute("title").startswith("Blunder: walks into a lost game")
+    listed = page.locator("#analysis-mistakes li")
+    assert listed.count() == 1 and listed.first.get_attribute("data-verdict") == "blunder"
+    assert "a3b4 blunder: Black walks into a lost game" in listed.first.inner_text()
+    assert "1 blunder" in page.locator("#analysis-status").inner_text()
+    # the list is shown whole: no box of its own that hides what does not fit
+    shown = page.eval_on_selector(
+        "#analysis-mistakes",
+        "l => [getComputedStyle(l).maxHeight, getComputedStyle(l).overflowY, l.scrollHeight <= l.clientHeight]",
+    )
+    assert shown == ["none", "visible", True]
     # a mistake in the list goes to its position
     page.locator("#analysis-mistakes button").first.click()
     assert page.get_attribute("#replay-view", "data-ply") == "1"
@@ -621,3 +632,58 @@ def test_a_phone_page_does_not_scroll_itself_after_a_move(page, server):
         assert page.evaluate("window.scrollY") == 0, "the page scrolled after a move"
     # the move list below the board shows its last move within itself
     assert page.locator("#play-moves .move.current").count() == 1
+
+
+# --------------------------------------------------------------------------- issue 29: the archive on a phone
+def test_the_archive_on_a_phone_shows_every_column_and_a_tap_opens_the_game(browser, server):
+    context = browser.new_context(viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True)
+    context.add_init_script(f"localStorage.setItem('sumito-token', {json.dumps(TOKEN)})")
+    page = context.new_page()
+    page.set_default_timeout(30_000)
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    try:
+        page.goto(f"{server}#archive")
+        page.fill("#archive-filters input[name=player]", f"seed={SEEDED}")
+        page.click("#archive-filters button[type=submit]")
+        page.wait_for_function(
+            """(seed) => {
+                const rows = [...document.querySelectorAll('#archive-table tbody tr')];
+                return rows.length === 2 && rows.every((row) => row.textContent.includes(seed));
+            }""",
+            arg=f"seed={SEEDED}",
+        )
+        # nothing wider than the phone: no sideways scroll of the page or of the archive's box
+        widths = page.evaluate(
+            """() => [document.documentElement.scrollWidth, document.querySelector('.table-wrap').scrollWidth,
+                      document.querySelector('.table-wrap').clientWidth]"""
+        )
+        assert widths[0] <= 390 and widths[1] <= widths[2], widths
+        games = {g["id"]: g for g in api(server, "GET", f"api/archive?player=seed={SEEDED}")["games"]}
+        # the game whose Black is the match's unseeded "random": the match gave it a seed of its own
+        (game,) = [g for g in games.values() if g["names"]["black"] == "random"]
+        row = page.locator(f"#archive-table tbody tr[data-id='{game['id']}']")
+        cells = row.locator("td")
+        row.scroll_into_view_if_needed()
+        # every column of the card in sight, with its label and its value
+        heads = "ths => ths.map(t => t.dataset.label ?? t.textContent)"
+        labels = page.eval_on_selector_all("#archive-table thead th", heads)
+        for column in range(cells.count()):
+            box = cells.nth(column).bounding_box()
+            assert box["width"] > 0 and box["x"] >= 0 and box["x"] + box["width"] <= 390, (column, box)
+            assert box["y"] >= 0 and box["y"] + box["height"] <= 844, (column, box)  # the viewport's own coordinates
+            label = cells.nth(column).evaluate("c => getComputedStyle(c, '::before').content")
+            assert label == (f'"{labels[column]}"' if labels[column] else '""')
+        texts = cells.all_inner_texts()
+        # the names without the match's seeds, and the marbles each side pushed off (Black's first)
+        assert game["black"] != game["names"]["black"] and "seed=" in game["black"]
+        assert game["names"]["black"] in texts[2] and game["names"]["white"] in texts[3]
+        assert f"{game['lost']['white']}–{game['lost']['black']}" in texts[6]
+        assert game["result"] in texts[5] and game["reason"] in texts[7]
+        cells.nth(5).tap()  # the card, not its Replay button
+        page.wait_for_function(f"() => document.getElementById('replay-view').dataset.ply === '{game['plies']}'")
+        assert f"#replay={game['id']}" in page.url and not page.locator("#replay-view").is_hidden()
+        assert page.locator("#replay-title").inner_text().startswith(f"Game {game['id']}")
+    finally:
+        context.close()
+    assert not errors, f"the page logged errors: {errors}"

@@ -5,10 +5,21 @@ from __future__ import annotations
 import hashlib
 import os
 from pathlib import Path
+from types import ModuleType
 
 __version__ = "0.1.0"
-#: true when this source version has no compiled kernels yet: the first command compiles them (~20 s)
+#: true when this source version has no compiled kernels yet: the first command compiles them
 COLD_CACHE = False
+#: what a newcomer's first game compiles, measured by bench/bench_cold_start.py on the 2-core development VM
+COMPILE_NOTICE = ("sumito: compiling the engine's kernels for this version of Sumito (once; about 10 s on two "
+                  "cores, cached after)...")
+_compile = {"seconds": 0.0, "depth": 0, "start": 0.0, "told": False}
+
+
+def compile_seconds() -> float:
+    """Seconds this process has spent compiling kernels so far (numba's compile events, outermost only):
+    what a caller takes off a move's time so that the first move is not charged with the compile."""
+    return _compile["seconds"]
 
 
 def _numba_cache_dir() -> str:
@@ -45,8 +56,38 @@ def _configure_numba() -> None:
     numba.config.CACHE_DIR = path
     global COLD_CACHE
     COLD_CACHE = fresh or not any(os.scandir(path))
+    _listen_to_compiles(numba)
     if fresh:
         _prune_old_caches(os.path.dirname(path), keep=path)
+
+
+def _listen_to_compiles(numba: ModuleType) -> None:
+    """Tell the user, once a process, when kernels compile (terminal or not: a script or CI waits as
+    long), and count the seconds compiling for :func:`compile_seconds`. A kernel loaded from the
+    cache raises no compile event, so a warm start prints nothing. ``SUMITO_COMPILE_NOTICE=0``
+    silences the notice (the test suite does, so that no test's output depends on the cache)."""
+    import contextlib
+    import sys
+    import time
+
+    from numba.core import event
+
+    class Listener(event.Listener):
+        def on_start(self, ev: event.Event) -> None:
+            if _compile["depth"] == 0:
+                _compile["start"] = time.perf_counter()
+                if not _compile["told"] and os.environ.get("SUMITO_COMPILE_NOTICE", "1") != "0":
+                    _compile["told"] = True
+                    with contextlib.suppress(OSError, ValueError):  # a closed stderr: compile all the same
+                        print(COMPILE_NOTICE, file=sys.stderr, flush=True)
+            _compile["depth"] += 1
+
+        def on_end(self, ev: event.Event) -> None:
+            _compile["depth"] -= 1
+            if _compile["depth"] == 0:
+                _compile["seconds"] += time.perf_counter() - _compile["start"]
+
+    event.register("numba:compile", Listener())
 
 
 def _prune_old_caches(parent: str, keep: str, days: float = 14.0) -> None:

@@ -11,12 +11,16 @@ points for the linear evaluation and for networks), or a forced result: "wins in
 N" in moves of the side concerned (UCI's ``mate N``). With one of the papers' evaluations, whose
 scores are not in marbles, the unit is "points".
 
-A move's *loss* is the best move's score minus the played move's score, both searched to the same
-depth from the position before the move, in marbles; a forced win counts as +10 marbles and a
-forced loss as -10 (more than any material difference), so missing a win or walking into a loss is
-a blunder while a slower win is not. Verdicts (:data:`THRESHOLDS`): a loss of at least 0.1 marble
-is an *inaccuracy*, 0.3 a *mistake*, 0.8 (about a marble, or the game) a *blunder*; below that the
-move is *good*, and the engine's own choice is *best*. The positional terms of the linear
+Scores are in the board's own scale: a forced win counts as the marbles a win takes on that board
+(its win threshold: 6 on the standard board, 5 on the small one, 2 on the mini board) and a forced
+loss as minus that, and no other score goes beyond them (:func:`score_on`); the marble is the one
+of the evaluation that scored the position (the hand-set evaluation's where the NNUE does not know
+the board). A move's *loss* is the best move's score minus the played move's score, both searched
+to the same depth from the position before the move, in marbles, so at most twice the win
+threshold; missing a win or walking into a loss is a blunder while a slower win is not.
+Verdicts (:data:`THRESHOLDS`, which the web page's analysis uses too): a loss of at least 0.1
+marble is an *inaccuracy*, 0.3 a *mistake*, 0.8 (about a marble, or the game) a *blunder*; below
+that the move is *good*, and the engine's own choice is *best*. The positional terms of the linear
 evaluation are worth hundredths of a marble a move, so an inaccuracy is already a clear positional
 concession and a blunder usually drops a marble.
 """
@@ -30,17 +34,18 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from sumito.cliargs import add_position_args, count_arg, position_from_args, seconds_arg
-from sumito.engine import Game, Move, Position, SumitoError, read_records
+from sumito.engine import Game, Move, Position, SumitoError, Variant, read_records
 from sumito.engine.geometry import COLOR_NAMES
-from sumito.evaluation.features import EVAL_LINEAR, EVAL_NETWORK
 from sumito.players import make_player, parse_spec
 from sumito.players.engine import EnginePlayer
+from sumito.progress import Progress
 from sumito.search.context import WIN_BOUND
 from sumito.search.pvs import SearchResult, mate_moves
 
-#: a forced win or loss, in marbles, when losses are computed (more than any material difference)
-DECIDED_MARBLES = 10.0
-#: the least loss (in marbles) of each verdict, worst first
+#: a forced win or loss, in points, for the papers' evaluations (not in marbles)
+DECIDED_POINTS = 10.0
+#: the least loss (in marbles) of each verdict, worst first: the one source of the command line's
+#: verdicts and the web page's marks of a game's analysis
 THRESHOLDS = (("blunder", 0.8), ("mistake", 0.3), ("inaccuracy", 0.1))
 #: defaults of ``sumito analyse``: seconds for one position, plies for each move of a game
 DEFAULT_SECONDS = 2.0
@@ -53,11 +58,14 @@ class AnalysisError(SumitoError):
 
 @dataclass(frozen=True)
 class Score:
-    """A search score for the side to move: ``points`` as the engine counts, ``marble`` points a marble."""
+    """A search score for the side to move: ``points`` as the engine counts, ``marble`` points a
+    marble, ``win`` what a forced win counts (the board's win threshold in marbles; the standard
+    board's by default): see :func:`score_on`."""
 
     points: float
     marble: float = 1000.0
     unit: str = "marbles"
+    win: float = float(Variant().win_threshold)
 
     @property
     def mate(self) -> int | None:
@@ -67,12 +75,14 @@ class Score:
 
     @property
     def marbles(self) -> float:
-        """The score in marbles (or points); a forced result counts ±:data:`DECIDED_MARBLES`."""
+        """The score in marbles (or points); a forced result counts ±``win``, and a score in marbles
+        never goes beyond that (no position is worth more than a won game)."""
         if self.points > WIN_BOUND:
-            return DECIDED_MARBLES
+            return self.win
         if self.points < -WIN_BOUND:
-            return -DECIDED_MARBLES
-        return self.points / self.marble
+            return -self.win
+        value = self.points / self.marble
+        return max(-self.win, min(self.win, value)) if self.unit == "marbles" else value
 
     def text(self) -> str:
         """``+1.25``, ``-0.03``, ``wins in 3`` or ``loses in 2``."""
@@ -251,7 +261,15 @@ def analysis_engine(spec: str = "engine") -> EnginePlayer:
 
 
 def _unit(engine: EnginePlayer) -> str:
-    return "marbles" if engine.evaluation.kind in (EVAL_LINEAR, EVAL_NETWORK) else "points"
+    return "marbles" if engine.scores_in_marbles else "points"
+
+
+def score_on(engine: EnginePlayer, variant: Variant, points: float) -> Score:
+    """``engine``'s search score ``points`` of a position of ``variant``, in that board's scale: the
+    marble of the evaluation that scored it there, a forced win worth the board's win threshold."""
+    if not engine.scores_in_marbles:
+        return Score(points, engine.marble_value, "points", DECIDED_POINTS)
+    return Score(points, engine.marble_value_on(variant.side), "marbles", float(variant.win_threshold))
 
 
 def _limits(seconds: float | None, depth: int | None, default_seconds: float | None) -> tuple[float | None, int]:
@@ -329,9 +347,8 @@ def analyse_position(
 def lines_of(result: SearchResult, position: Position, engine: EnginePlayer) -> list[Line]:
     """A search result's lines in notation, with their scores."""
     side = position.variant.side
-    unit = _unit(engine)
     return [
-        Line(Move(line.move, side).notation(), Score(line.score, engine.marble_value, unit),
+        Line(Move(line.move, side).notation(), score_on(engine, position.variant, line.score),
              tuple(Move(code, side).notation() for code in line.pv))
         for line in result.lines
     ]
@@ -370,7 +387,7 @@ def analyse_game(
         position = positions[ply]
         history = [p.zobrist for p in positions[:ply]]
         best = _search(engine, position, seconds, max_depth, history, 1)
-        best_score = Score(best.score, engine.marble_value, unit)
+        best_score = score_on(engine, position.variant, best.score)
         side = position.variant.side
         if int(played.code) == best.move:
             played_score = best_score
@@ -378,7 +395,7 @@ def analyse_game(
             # the played move alone, to the depth the best move reached (a clock only as a safety net)
             again = _search(engine, position, None if seconds is None else 2 * seconds, max(best.depth, 1), history,
                             1, moves=[int(played.code)])
-            played_score = Score(again.score, engine.marble_value, unit)
+            played_score = score_on(engine, position.variant, again.score)
         loss = max(0.0, best_score.marbles - played_score.marbles)
         review = MoveReview(
             ply=ply + 1,
@@ -418,8 +435,15 @@ def cmd_analyse(args: argparse.Namespace) -> int:
             black, white = record.tags.get("Black", "?"), record.tags.get("White", "?")
             print(f"{black} (Black) vs {white} (White), {record.result}; scores in {_unit(engine)} for the side that "
                   "moves", flush=True)
-        done = analyse_game(record.game, seconds=args.time, depth=args.depth, engine=engine, tags=record.tags,
-                            on_move=stream)
+        with Progress("analyse", len(record.game.moves), "moves") as progress:
+
+            def on_move(review: MoveReview) -> None:
+                if stream is not None:
+                    stream(review)
+                progress.update(advance=1)
+
+            done = analyse_game(record.game, seconds=args.time, depth=args.depth, engine=engine, tags=record.tags,
+                                on_move=on_move)
         print(json.dumps(done.to_dict(), indent=2) if args.json else done.summary_text())
         return 0
     if args.game != 1:
@@ -441,7 +465,7 @@ def add_analyse_command(sub: argparse._SubParsersAction) -> None:
         help="the engine's best moves and scores in a position, or every move of a game scored (its mistakes)",
         description="Analyse a position (--layout/--position/--moves: the best --top moves with scores and "
         "lines) or a game record (RECORD: each move against the engine's best, with the loss and a verdict: "
-        "inaccuracy from 0.1 marble, mistake from 0.3, blunder from 0.8).",
+        f"{', '.join(f'{name} from {least:g} marble' for name, least in reversed(THRESHOLDS))}).",
     )
     p.add_argument("record", nargs="?", default=None, metavar="RECORD", help="a game record file to analyse")
     p.add_argument("--game", type=count_arg(1, 10**6), default=1, metavar="K", help="which game in RECORD (default 1)")

@@ -111,7 +111,7 @@ def cmd_game(args: argparse.Namespace) -> int:
     try:
         while not game.is_over():
             color = game.position.side_to_move
-            t0 = time.perf_counter()
+            t0, compiled = time.perf_counter(), sumito.compile_seconds()
             try:
                 move = players[color].choose(game.position, history=game_history(game), draw=game.draw_counters())
             except HumanExit as exc:  # a human player typed quit or resign, or their input ended
@@ -120,8 +120,12 @@ def cmd_game(args: argparse.Namespace) -> int:
                 break
             if live:  # each move as it is played, on stderr: stdout stays the record
                 number = game.position.move_number
-                print(f"{number}.{'..' if color == WHITE else ''} {COLOR_NAMES[color]} {move.notation()} "
-                      f"({time.perf_counter() - t0:.1f} s)", file=sys.stderr, flush=True)
+                # the first move of a fresh install is not charged with compiling the kernels it called
+                compiling = sumito.compile_seconds() - compiled
+                took = f"{time.perf_counter() - t0 - compiling:.1f} s" + (
+                    f", and {compiling:.1f} s compiling" if compiling >= 0.05 else "")
+                print(f"{number}.{'..' if color == WHITE else ''} {COLOR_NAMES[color]} {move.notation()} ({took})",
+                      file=sys.stderr, flush=True)
             game.push(move)
     except KeyboardInterrupt:
         if args.out:  # keep the moves played so far, as an unfinished game
@@ -293,9 +297,6 @@ def main(argv: Sequence[str] | None = None) -> int:
             stream.reconfigure(errors="replace" if stream is sys.stdin else "backslashreplace")
     try:
         args = parser.parse_args(argv)
-        if sumito.COLD_CACHE and sys.stderr.isatty():  # people, not scripts, need to know why nothing happens
-            print("sumito: compiling the engine's kernels (first run of this version only; about 20 s)...",
-                  file=sys.stderr, flush=True)
         return args.func(args)
     except SumitoError as exc:
         print(f"sumito: error: {one_line(str(exc))}", file=sys.stderr)

@@ -1,7 +1,9 @@
 """``sumito play``: a game in the terminal, a person (the ``human`` player) against any player.
 
 Any two player specs can meet (``--black``/``--white``); ``--opponent SPEC --color black|white``
-is the short way to say "me against SPEC". A human who resigns or quits (or whose input ends)
+is the short way to say "me against SPEC". A human's ``hint`` comes from the strongest engine,
+searching at least as long and as deep as the opponent (:func:`~sumito.players.strongest.hint_spec`)
+unless the spec names another (``human:hint=SPEC``). A human who resigns or quits (or whose input ends)
 loses by resignation. The final board, the result and the reason are printed at the end;
 ``--out FILE`` writes the game record.
 """
@@ -22,10 +24,10 @@ from sumito.cliargs import (
     seconds_arg,
 )
 from sumito.engine import Game, GameRecord, SumitoError, render, write_records
-from sumito.engine.geometry import BLACK, COLOR_NAMES, WHITE
+from sumito.engine.geometry import BLACK, COLOR_NAMES, WHITE, Color
 from sumito.players import game_history, make_player
 from sumito.players.human import HumanExit, HumanPlayer
-from sumito.protocol import STRONGEST_ENGINE
+from sumito.players.strongest import STRONGEST_ENGINE, hint_spec
 
 
 def add_play_command(sub: argparse._SubParsersAction) -> None:
@@ -70,9 +72,13 @@ def cmd_play(args: argparse.Namespace) -> int:
 
     game = Game(position_from_args(args), rules_from_args(args))
     out = sys.stdout
-    for player in players.values():
+    for color, player in players.items():
         if isinstance(player, HumanPlayer):
             player.game = game
+            other = Color(color).opponent
+            if not player.hint_spec:  # human:hint=SPEC names its own
+                person = isinstance(players[other], HumanPlayer)
+                player.hint_spec = hint_spec(None if person else specs[other], movetime=args.movetime)
     print(f"Black: {specs[BLACK]}   White: {specs[WHITE]}   (type 'help' at your move)", file=out)
     try:
         while not game.is_over():

@@ -83,6 +83,7 @@ from sumito.engine import WHITE, DrawRules, Game, Move, SumitoError, render
 from sumito.engine.interop import is_playstrategy_fen
 from sumito.players import game_history, make_player, parse_spec, player_names
 from sumito.players.base import Player, set_option
+from sumito.players.strongest import STRONGEST_ENGINE
 from sumito.search.pvs import MAX_THREADS, SearchResult, mate_moves
 from sumito.search.timeman import move_time
 from sumito.stopping import clear_stop, request_stop
@@ -152,10 +153,6 @@ anything wrong gets one line: error <reason>"""
 
 class ProtocolError(SumitoError):
     """A malformed or impossible command."""
-
-
-#: the strongest engine: the learned evaluation (docs/strength.md), the hand-set one on other boards
-STRONGEST_ENGINE = "engine:nnue=builtin-nnue"
 
 
 def default_spec() -> str:

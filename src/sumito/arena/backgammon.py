@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import contextlib
 import math
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
@@ -109,18 +110,23 @@ def _play_chunk(job: tuple[str, str, int, int, int, int]) -> list[int]:
 
 
 def run_match(
-    spec1: str, spec2: str, games: int, seed: int, workers: int = 1, executor: Executor | None = None
+    spec1: str, spec2: str, games: int, seed: int, workers: int = 1, executor: Executor | None = None,
+    progress: Callable[[int], None] | None = None,
 ) -> list[int]:
     """Player 1's points in each of ``games`` games, in game order; the same for any ``workers`` (a local
     process pool, :func:`~sumito.arena.executor.make_executor`), and with an ``executor`` (e.g. Ray's), which then
-    plays the chunks instead."""
+    plays the chunks instead. ``progress(done)`` sees the number of games finished after each chunk."""
     jobs = [
         (spec1, spec2, seed, c, start, min(start + CHUNK_GAMES, games))
         for c, start in enumerate(range(0, games, CHUNK_GAMES))
     ]
     executor = executor or make_executor(min(max(workers, 1), max(len(jobs), 1)))
     chunks: list[list[int]] = [[] for _ in jobs]
+    done = 0
     with contextlib.closing(executor.run(_play_chunk, jobs)) as stream:  # Ctrl-C: the pool or the tasks stop
         for i, chunk in stream:
             chunks[i] = chunk
+            done += len(chunk)
+            if progress is not None:
+                progress(done)
     return [points for chunk in chunks for points in chunk]

@@ -55,6 +55,7 @@ from sumito.cliargs import (
 )
 from sumito.engine import LAYOUTS, DrawRules, Game, write_records
 from sumito.procs import MAX_WORKERS, cap_workers
+from sumito.progress import Progress
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -165,7 +166,8 @@ def _add_run_args(p: argparse.ArgumentParser, n_what: str) -> None:
     db = p.add_mutually_exclusive_group()
     db.add_argument("--db", default=None, metavar="PATH", help=f"the game database (default {_default_db_text()})")
     db.add_argument("--no-db", action="store_true", help="do not store the games")
-    p.add_argument("--quiet", action="store_true", help="no progress bar")
+    p.add_argument("--quiet", action="store_true",
+                   help="no progress on stderr (a bar on a terminal, else a line every few seconds)")
 
 
 def _settings_from_args(args: argparse.Namespace) -> ArenaSettings:
@@ -224,38 +226,32 @@ class _Run:
         return "; ".join(parts)
 
     def play(self, progress_text: Callable[[GameResult | None], str]) -> None:
-        """Play every game, storing each as it finishes; ``progress_text(result)`` labels the bar.
+        """Play every game, storing each as it finishes; ``progress_text(result)`` is the progress's status.
 
         Raises KeyboardInterrupt on Ctrl-C, after the workers are stopped and the run is marked
         interrupted; ``self.results`` then holds the finished games.
         """
-        from rich.console import Console
-        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
-
         status = "failed"
         try:
+            progress = Progress(self.kind, len(self.tasks), "games", status=progress_text(None), quiet=self.args.quiet)
             if self.archive is not None:
                 self.run_id = self.archive.start_run(
                     self.kind, self.players, self.games_per_pair, len(self.tasks), self.settings
                 )
-            err = Console(stderr=True, highlight=False)
-            show = not self.args.quiet and err.is_terminal
-            if show:
-                kind = f"{self.kind.capitalize()} {self.run_id or ''}".rstrip()
+            progress.label = f"{self.kind} {self.run_id or ''}".rstrip()
+            if not self.args.quiet:  # in a log too: which run this is, where and how its games are played
                 workers = min(self.executor.workers, len(self.tasks))
                 on = "Ray worker(s)" if uses_ray(self.args) else "worker(s)"
-                err.print(_text(f"{kind}: {len(self.tasks)} games on {workers} {on}; {self.settings_text()}"))
-            columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
-            progress = Progress(*columns, console=err, disable=not show)
+                print(f"{progress.label.capitalize()}: {len(self.tasks)} games on {workers} {on}; "
+                      f"{self.settings_text()}", file=sys.stderr, flush=True)
             games = play_scheduled(lambda batch: self.executor.run(play_game, batch), self.tasks)
             with progress, contextlib.closing(games) as stream:
-                bar = progress.add_task(progress_text(None), total=len(self.tasks))
                 for _, result in stream:
                     self.results.append(result)
                     if self.archive is not None and self.run_id is not None:
                         self.archive.add_game(self.run_id, self.players, result, self.settings.layout)
                         self.stored += 1
-                    progress.update(bar, advance=1, description=progress_text(result))
+                    progress.update(advance=1, status=progress_text(result))
             status = "finished"
         except KeyboardInterrupt:
             status = "interrupted"

@@ -110,7 +110,7 @@ def make_openings(count: int, seed: int, balance: float = DEFAULT_BALANCE, depth
             continue
         seen.add(key)
         # prune=0: the search the shipped suite was scored with, so that the command reproduces it
-        analysis = analyse_position(position, depth=depth, engine=f"engine:depth={depth},prune=0")
+        analysis = analyse_position(position, depth=depth, engine=f"engine:depth={depth},prune=0,nnue=none")
         if analysis.lines and abs(analysis.lines[0].score.marbles) <= balance:
             suite.append(position.to_string())
     return suite

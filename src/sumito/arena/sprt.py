@@ -23,9 +23,10 @@ from the pairs' standard error (a normal approximation: the pairs are independen
 
 from __future__ import annotations
 
+import contextlib
 import math
 import sys
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -49,6 +50,7 @@ from sumito.cliargs import (
 from sumito.engine import Position
 from sumito.fileio import shown_path
 from sumito.procs import cap_workers
+from sumito.progress import Progress
 
 #: a pair's score per game, for the pentanomial counts 0, ½, 1, 1½, 2 points over two games
 PAIR_SCORES = (0.0, 0.25, 0.5, 0.75, 1.0)
@@ -278,53 +280,84 @@ def add_sprt_command(sub: Any) -> None:
     p.set_defaults(func=cmd_sprt)
 
 
-def cmd_sprt(args: Any) -> int:
-    import contextlib
-
-    bounds = SprtBounds(args.elo0, args.elo1, args.alpha, args.beta)
-    openings = load_openings(args.openings)
-    rules = rules_from_args(args)
-    first = Position.from_string(openings[0])
-    settings = ArenaSettings(start=openings[0], win_threshold=first.variant.win_threshold, rules=rules,
-                             movetime=args.movetime, clock=args.tc, seed=args.seed, opening_plies=0)
-    # pair k from opening k (cycling), A Black in game 2k and White in game 2k + 1: player 0 is A
+def play_sprt(
+    a: str,
+    b: str,
+    bounds: SprtBounds,
+    *,
+    max_games: int,
+    executor: Any,
+    openings: Sequence[str] | None = None,
+    rules: Any = DEFAULT_RULES,
+    movetime: float | None = None,
+    clock: Any = None,
+    seed: int = 1,
+    journal: GameJournal | None = None,
+    fixed: bool = False,
+    label: str = "sprt",
+    every: int = 10,
+) -> SprtState:
+    """Play pairs of games between the players ``a`` and ``b`` (pair k from opening k of the suite, A Black
+    in game 2k and White in game 2k + 1) on ``executor`` until ``bounds`` decide (or, ``fixed``, to the end),
+    at most ``max_games``; ``journal`` keeps finished games, so that the same call goes on after a kill.
+    Progress goes to stderr (``label``), with the state every ``every`` pairs. Ctrl-C raises
+    KeyboardInterrupt after the state so far is printed."""
+    suite = list(openings) if openings is not None else load_openings()
+    first = Position.from_string(suite[0])
+    settings = ArenaSettings(start=suite[0], win_threshold=first.variant.win_threshold, rules=rules,
+                             movetime=movetime, clock=clock, seed=seed, opening_plies=0)
     # made as they are played, a batch at a time: --max-games 10000000 allocates nothing up front
-    tasks = Schedule([args.a, args.b], 2 * (args.max_games // 2), settings, starts=openings)
-    workers = args.workers
-    if workers is not None and workers >= 1 and args.backend == "process":
-        workers = cap_workers(workers)
-    journal = None
-    if args.journal:  # opened before anything runs: a bad path is an error now
-
-        journal = GameJournal(args.journal)
-    executor = executor_from_args(args, workers)
+    tasks = Schedule([a, b], 2 * (max_games // 2), settings, starts=suite)
     state = SprtState(bounds)
-    print(f"sprt: {args.a} (A) against {args.b} (B); H0 {bounds.elo0:+g} Elo, H1 {bounds.elo1:+g} Elo, alpha "
-          f"{bounds.alpha:g}, beta {bounds.beta:g}; {len(openings)} openings; at most {len(tasks)} games on "
-          f"{executor.workers} worker(s)", file=sys.stderr)
-    if journal is not None:
-        print(f"journal {shown_path(args.journal)}: {len(journal)} games kept", file=sys.stderr)
-
     if journal is not None:
         games = play_scheduled(lambda batch: journal.play(executor, batch), tasks)
     else:
         games = play_scheduled(lambda batch: executor.run(play_game, batch), tasks)
 
-    def scores():
+    def scores() -> Iterator[tuple[int, float]]:
         with contextlib.closing(games) as stream:
             for index, result in stream:
                 yield index, result.score_of(0)
 
+    # done/total counts games against max_games: a test that crosses a bound ends sooner (an ETA at most)
+    progress = Progress(label, len(tasks), "games", total_is_limit=not fixed)
+
     def report(s: SprtState) -> None:
-        if s.pairs % 10 == 0:
+        progress.update(2 * s.pairs, status=f"LLR {s.llr:+.2f} ({s.bounds.lower:+.2f}, {s.bounds.upper:+.2f})")
+        if s.pairs % every == 0:
             print(f"  {s.summary()}", file=sys.stderr, flush=True)
 
     try:
-        # closed here, not by the garbage collector: a Ctrl-C while the pool stops must reach the except below
-        with contextlib.closing(scores()) as stream:
-            run_sprt(state, stream, on_pair=report, max_pairs=len(tasks) // 2, stop_at_bounds=not args.fixed)
+        # closed here, not by the garbage collector: a Ctrl-C while the pool stops must reach the caller
+        with progress, contextlib.closing(scores()) as stream:
+            run_sprt(state, stream, on_pair=report, max_pairs=len(tasks) // 2, stop_at_bounds=not fixed)
     except KeyboardInterrupt:
-        print(f"sprt: interrupted; {state.summary()}", file=sys.stderr)
+        print(f"{label}: interrupted; {state.summary()}", file=sys.stderr)
+        raise
+    return state
+
+
+def cmd_sprt(args: Any) -> int:
+    bounds = SprtBounds(args.elo0, args.elo1, args.alpha, args.beta)
+    openings = load_openings(args.openings)
+    workers = args.workers
+    if workers is not None and workers >= 1 and args.backend == "process":
+        workers = cap_workers(workers)
+    journal = None
+    if args.journal:  # opened before anything runs: a bad path is an error now
+        journal = GameJournal(args.journal)
+    executor = executor_from_args(args, workers)
+    max_games = 2 * (args.max_games // 2)
+    print(f"sprt: {args.a} (A) against {args.b} (B); H0 {bounds.elo0:+g} Elo, H1 {bounds.elo1:+g} Elo, alpha "
+          f"{bounds.alpha:g}, beta {bounds.beta:g}; {len(openings)} openings; at most {max_games} games on "
+          f"{executor.workers} worker(s)", file=sys.stderr)
+    if journal is not None:
+        print(f"journal {shown_path(args.journal)}: {len(journal)} games kept", file=sys.stderr)
+    try:
+        state = play_sprt(args.a, args.b, bounds, max_games=args.max_games, executor=executor, openings=openings,
+                          rules=rules_from_args(args), movetime=args.movetime, clock=args.tc, seed=args.seed,
+                          journal=journal, fixed=args.fixed)
+    except KeyboardInterrupt:
         return 130
     decision = state.decision
     verdict = {"H1": f"H1 accepted: A is at least {bounds.elo1:+g} Elo stronger than B",

@@ -167,3 +167,34 @@ def geometry(side: int) -> Geometry:
         names=tuple(names),
         name_to_grid={n: g for n, g in zip(names, cells)},
     )
+
+
+def _cube(geo: Geometry, g: int) -> tuple[int, int, int]:
+    row, diag = geo.row_diag(g)
+    c = geo.side - 1
+    dr, dd = row - c, diag - c
+    return dd, -dr, dr - dd  # cube coordinates (sum 0) of the (row, diagonal) axial ones
+
+
+@cache
+def symmetries(side: int) -> np.ndarray:
+    """The 12 symmetries of the hexagonal board (6 rotations, each with and without a reflection),
+    as permutations of cell numbers: ``perm[k, i]`` is the cell that cell ``i`` (in ``cells`` order)
+    goes to; ``perm[0]`` is the identity and ``perm[3]`` the half turn. The rules are the same under
+    each, so a position and its image have the same value (the NNUE trainer's augmentation and
+    :mod:`sumito.rlcore.symmetry`'s)."""
+    geo = geometry(side)
+    index = {_cube(geo, int(g)): i for i, g in enumerate(geo.cells)}
+    perms = []
+    for reflect in (False, True):
+        for turn in range(6):
+            perm = np.empty(len(geo.cells), dtype=np.int64)
+            for i, g in enumerate(geo.cells):
+                a, b, c = _cube(geo, int(g))
+                if reflect:
+                    a, b = b, a
+                for _ in range(turn):
+                    a, b, c = -c, -a, -b  # a 60-degree turn
+                perm[i] = index[(a, b, c)]
+            perms.append(perm)
+    return np.array(perms)

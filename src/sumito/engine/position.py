@@ -195,7 +195,10 @@ class Position:
             return np.empty(0, dtype=np.int32)
         geo = self.geometry
         out = np.empty(K.MAX_MOVES, dtype=np.int32)
-        n = K.generate_moves(self._grid, self.side_to_move, geo.offsets, geo.cells, self.variant.inline_only, out)
+        # a writable copy of the (read-only) grid: the searches call the kernel with writable boards, and
+        # one array type means one compiled specialisation, not two, on a fresh install
+        n = K.generate_moves(self._grid.copy(), self.side_to_move, geo.offsets, geo.cells, self.variant.inline_only,
+                             out)
         return out[:n].copy()
 
     def legal_moves(self) -> list[Move]:

@@ -151,6 +151,16 @@ def evaluate(board, side, lost_black, lost_white, cells, ring, offsets, edge_rin
     if kind == EVAL_NNUE:
         return nnue_score(board, side, lost_black, lost_white, cells, params, scratch) + nnue_base(
             board, side, lost_black, lost_white, cells, ring, offsets, edge_ring, params, raw)
+    return evaluate_hand_set(board, side, lost_black, lost_white, cells, ring, offsets, edge_ring, kind, params, raw,
+                             scratch)
+
+
+@njit(cache=True)
+def evaluate_hand_set(board, side, lost_black, lost_white, cells, ring, offsets, edge_ring, kind, params, raw,
+                      scratch):
+    """:func:`evaluate` for the hand-set evaluations alone (every kind but the networks): what the
+    papers' searches and the engine's hand-set search call, so that they never compile a network's
+    code."""
     if kind == EVAL_LINEAR:
         return linear_score(board, side, lost_black, lost_white, cells, ring, offsets, edge_ring, params, raw)
     touches = kind == EVAL_ALPHALONE

@@ -50,7 +50,7 @@ import numpy as np
 from numba import njit
 
 from sumito.engine.errors import SumitoError
-from sumito.engine.geometry import Geometry, geometry
+from sumito.engine.geometry import geometry, symmetries
 from sumito.engine.kernels import BROADSIDE_BIT, PUSH_OFF_BIT, PUSH_SHIFT, move_steps
 from sumito.fileio import atomic_write_bytes, read_file_bounded, read_npz_with_header
 from sumito.nn import FAST
@@ -64,6 +64,8 @@ ARRAY_NAMES = ("W1", "b1", "W2", "b2", "w3", "b3", "material", "psqt", "base")
 MAX_NNUE_BYTES = 64 * 2**20
 MAX_HIDDEN = 511  # the search's 2,048-number work array holds the accumulator and the clipped layer: 4H + 2
 BUILTIN_NNUE = "builtin-nnue"
+#: ``engine:nnue=none``: the hand-set evaluation instead of the shipped network the engine plays with by default
+NO_NNUE = "none"
 BUILTIN_FILE = "nnue-standard.npz"
 
 
@@ -72,35 +74,7 @@ class NNUEError(SumitoError):
 
 
 # --- geometry: symmetries and the feature table -------------------------------------------------
-
-
-def _cube(geo: Geometry, g: int) -> tuple[int, int, int]:
-    row, diag = geo.row_diag(g)
-    c = geo.side - 1
-    dr, dd = row - c, diag - c
-    return dd, -dr, dr - dd  # cube coordinates (sum 0) of the (row, diagonal) axial ones
-
-
-@cache
-def symmetries(side: int) -> np.ndarray:
-    """The 12 symmetries of the hexagonal board (6 rotations, each with and without a reflection),
-    as permutations of cell numbers: ``perm[k, i]`` is the cell that cell ``i`` goes to. The rules
-    are the same under each, so a position and its image have the same value."""
-    geo = geometry(side)
-    index = {_cube(geo, int(g)): i for i, g in enumerate(geo.cells)}
-    perms = []
-    for reflect in (False, True):
-        for turn in range(6):
-            perm = np.empty(len(geo.cells), dtype=np.int64)
-            for i, g in enumerate(geo.cells):
-                a, b, c = _cube(geo, int(g))
-                if reflect:
-                    a, b = b, a
-                for _ in range(turn):
-                    a, b, c = -c, -a, -b  # a 60-degree turn
-                perm[i] = index[(a, b, c)]
-            perms.append(perm)
-    return np.array(perms)
+# (the 12 board symmetries themselves are the engine's geometry: sumito.engine.geometry.symmetries)
 
 
 def half_turn(side: int) -> np.ndarray:
@@ -154,7 +128,7 @@ def _add_feature(acc_p, params, w1, h, f, sign):
         acc_p[j] += sign * row[j]
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _change(acc, params, t, size, w1, h, colour, cell, sign):
     """Add (sign 1) or take away (−1) the marble of ``colour`` on grid ``cell`` in both perspectives."""
     f0 = int(params[t + colour * size + cell])
@@ -179,12 +153,21 @@ def refresh_accumulator(board, cells, params, acc):
 
 
 @njit(cache=True)
+def copy_accumulator(parent, child):
+    """``child[:] = parent`` (float64[2, ≥H]), written as loops: numba compiles a slice copy's shape
+    checks and their error messages for seconds, which a fresh install pays before its first move."""
+    for p in range(parent.shape[0]):
+        for j in range(parent.shape[1]):
+            child[p, j] = parent[p, j]
+
+
+@njit(cache=True)
 def update_accumulator(parent, child, move, side, offsets, params):
     """``child = parent`` changed by ``move`` of ``side`` (the move's code alone says which marbles
     move; the board is not read), both float64[2, ≥H]."""
     _nf, h, _h2, t, w1, _b1, _w2, _b2, _w3, _b3 = _layout(params)
     size = int(params[3])
-    child[:, : h + 1] = parent[:, : h + 1]
+    copy_accumulator(parent, child)
     start, step, k, line_step = move_steps(move, offsets)
     if move & BROADSIDE_BIT:
         for i in range(k):

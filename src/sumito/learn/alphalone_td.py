@@ -72,6 +72,7 @@ from sumito.engine import BLACK, WHITE, Move, Position, SumitoError, get_layout
 from sumito.engine.kernels import PUSH_OFF_BIT, make_move, unmake_move
 from sumito.evaluation.alphalone import FEATURE_SETS, AlphaloneWeights, WeightsError, feature_vector, score
 from sumito.evaluation.features import ALPHALONE_FEATURES, work_arrays
+from sumito.progress import Progress
 from sumito.search.context import WIN, SearchContext
 
 GAMMA = 0.2  # the report's discount
@@ -435,7 +436,7 @@ def add_alphalone_td_command(sub: argparse._SubParsersAction) -> None:
     p.add_argument(
         "--out", type=output_file, default=None, metavar="FILE", help="the weights file to write (JSON; required)"
     )
-    p.add_argument("--quiet", action="store_true", help="print only the file written")
+    p.add_argument("--quiet", action="store_true", help="print only the file written (no progress either)")
     p.set_defaults(func=cmd_alphalone_td)
 
 
@@ -474,7 +475,9 @@ def cmd_alphalone_td(args: argparse.Namespace) -> int:
     if not args.out:
         raise AlphaloneTDError("--out FILE is required (where to write the weights)")
     config = config_from_args(args)
-    result = train(config)
+    runs = 2 if config.method == "code" else 1  # the code method trains each colour in a run of its own
+    with Progress("alphalone-td", runs * config.games, "games", quiet=args.quiet) as progress:
+        result = train(config, progress=lambda _, so_far: progress.update(so_far.games))
     try:
         result.weights.save(args.out)
     except OSError as exc:

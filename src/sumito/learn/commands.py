@@ -25,6 +25,7 @@ from sumito.learn.run import RunFolder, load_checkpoint, save_checkpoint
 from sumito.learn.training import PRESETS, GameStats, TrainingConfig, TrainingError
 from sumito.models.policy import LEGACY_READINGS
 from sumito.procs import MAX_WORKERS, cap_workers
+from sumito.progress import Progress
 
 if TYPE_CHECKING:
     from sumito.arena.executor import Executor
@@ -75,7 +76,8 @@ def add_train_command(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--publish-every", type=count_arg(1, MAX_TRAINING_GAMES), default=None, metavar="K",
                    help="with --actors: send the actors the learner's weights every K games (default 1); a game is "
                    "then played with weights up to about N + K games old")
-    p.add_argument("--quiet", action="store_true", help="no progress bar")
+    p.add_argument("--quiet", action="store_true",
+                   help="no progress on stderr (a bar on a terminal, else a line every few seconds)")
     p.set_defaults(func=cmd_train)
 
 
@@ -192,8 +194,6 @@ def _recent_text(recent: collections.deque[tuple[float | None, bool]]) -> str:
 
 
 def cmd_train(args: argparse.Namespace) -> int:
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
-
     if args.eval_every is None:  # a curve by default: ten points over the run
         args.eval_every = max(100, args.games // 10) if args.games >= 100 else 0
     if args.checkpoint_every < 1 or args.eval_every < 0 or args.eval_games < 1 or args.games < 0:
@@ -244,10 +244,7 @@ def cmd_train(args: argparse.Namespace) -> int:
     results = {0: 0, 1: 0, 2: 0}
     recent: collections.deque[tuple[float | None, bool]] = collections.deque(maxlen=100)
     start_games, t0 = trainer.games, time.perf_counter()
-    progress = Progress(
-        TextColumn("[bold]train"), BarColumn(), MofNCompleteColumn(), TextColumn("{task.fields[status]}"),
-        TimeRemainingColumn(), disable=args.quiet or not sys.stderr.isatty(), transient=True,
-    )
+    progress = Progress(f"train {args.out}", args.games, "games", done=trainer.games, quiet=args.quiet)
     play_game = trainer.play_game
     pool = None
     if args.actors:  # distributed self-play: the actors play, this process learns (sumito.learn.actors)
@@ -281,16 +278,13 @@ def cmd_train(args: argparse.Namespace) -> int:
             # a run stopped (Ctrl-C, kill) during the evaluation at its checkpoint's game: that point first
             best = evaluate_point(g, best, saved=False)
         with progress:
-            task = progress.add_task("train", total=args.games, completed=trainer.games, status="")
             while trainer.games < args.games:
                 stats = play_game()
                 boundary = trainer.state_dict()
                 results[stats.winner] += 1
                 recent.append((_learner_score(stats), stats.winner != 0))
                 g = trainer.games
-                rate = (g - start_games) / max(time.perf_counter() - t0, 1e-9)
-                progress.update(task, completed=g, status=f"{rate:.1f} games/s  eps {trainer.epsilon:.3f}  "
-                                f"{_recent_text(recent)}  best eval {best:.2f}")
+                progress.update(g, status=f"eps {trainer.epsilon:.3f}, {_recent_text(recent)}, best eval {best:.2f}")
                 if g in samples:
                     trainer.network.save(folder.path / f"net-{g}.npz")
                 if g % args.checkpoint_every == 0 or g == args.games:

@@ -56,7 +56,7 @@ SCORE_CLIP = 8000.0  # a won or lost score counts as 8 marbles (more than any ga
 DATA_ARRAYS = ("boards", "side", "lost", "score", "result", "quiet", "game")
 
 #: the player whose searches made the shipped NNUE's data (the search as it was then)
-DATA_PLAYER = "engine:depth=4,prune=0,threats=0,rules=0,trade=0,threads=1"
+DATA_PLAYER = "engine:depth=4,prune=0,threats=0,rules=0,trade=0,threads=1,nnue=none"
 
 
 class NNUEDataError(SumitoError):
@@ -383,12 +383,16 @@ NAMES = ("W1", "b1", "W2", "b2", "w3", "b3", "material", "psqt")
 
 def train(samples: Samples, hidden: int = 32, hidden2: int = 16, epochs: int = 20, lam: float = 0.5,
           lr: float = 1e-3, batch: int = 1024, seed: int = 1, quiet_only: bool = True, validation: float = 0.05,
-          scale_k: float | None = None, base: bool = True, decay: float = 1e-3,
+          scale_k: float | None = None, base: bool = True, decay: float = 1e-3, init: NNUE | None = None,
           log: Callable[[str], None] | None = None,
-          stop: Callable[[], bool] | None = None) -> tuple[NNUE, TrainReport]:
+          stop: Callable[[], bool] | None = None,
+          progress: Callable[[int, int], None] | None = None) -> tuple[NNUE, TrainReport]:
     """Fit an NNUE to ``samples`` (see the module's docstring); returns it and a report. With ``base``
     the network is a correction of the hand-set linear evaluation (it starts as that evaluation);
-    without, it starts from the linear evaluation's cell terms alone (its PSQT) and a marble's value."""
+    without, it starts from the linear evaluation's cell terms alone (its PSQT) and a marble's value;
+    with ``init`` (a network without a base, of the sizes asked for), from that network's weights (a
+    warm start: the self-taught line's, :mod:`sumito.learn.selftaught`, which knows no hand-set term).
+    ``progress(done, total)`` is called after each batch: the batches done, and those of all the epochs."""
     start = time.perf_counter()
     log = log or (lambda _: None)
     data = samples.take(samples.quiet) if quiet_only else samples
@@ -422,6 +426,15 @@ def train(samples: Samples, hidden: int = 32, hidden2: int = 16, epochs: int = 2
         "material": np.zeros(1) if base else np.ones(1),
         "psqt": np.zeros(nf) if base else linear_psqt(board_side),
     }
+    if init is not None:
+        if base or init.base is not None:
+            raise NNUEDataError("a warm start is for a network without a base evaluation (base=False)")
+        if init.hidden != (hidden, hidden2) or init.side != board_side:
+            raise NNUEDataError(f"the network to start from has layers {init.hidden} on the side-{init.side} "
+                                f"board, not {(hidden, hidden2)} on side {board_side}")
+        P = {"W1": init.W1.copy(), "b1": init.b1.copy(), "W2": init.W2.copy(), "b2": init.b2.copy(),
+             "w3": init.w3.copy(), "b3": np.array([init.b3]), "material": np.array([init.material]),
+             "psqt": init.psqt.copy()}
     opt = _Adam([P[n] for n in NAMES], lr)
     Xs_va, Xo_va = features(va.boards, va.side.astype(np.int64), board_side)
     t_va, m_va = targets(va), material(va)
@@ -432,6 +445,7 @@ def train(samples: Samples, hidden: int = 32, hidden2: int = 16, epochs: int = 2
     perms = symmetries(board_side)
     t_tr, m_tr = targets(tr), material(tr)
     train_loss = val_loss = math.nan
+    batches = math.ceil(len(tr) / batch)
     for epoch in range(1, epochs + 1):
         order = rng.permutation(len(tr))
         total, count = 0.0, 0
@@ -446,6 +460,8 @@ def train(samples: Samples, hidden: int = 32, hidden2: int = 16, epochs: int = 2
             opt.step([G[n] for n in NAMES])
             total += loss * len(idx)
             count += len(idx)
+            if progress is not None:
+                progress((epoch - 1) * batches + lo // batch + 1, epochs * batches)
             if stop is not None and stop():
                 break
         train_loss = total / max(count, 1)

@@ -13,14 +13,18 @@ from __future__ import annotations
 
 import argparse
 import sys
+from dataclasses import asdict, replace
+from pathlib import Path
 
 from sumito.arena.executor import add_backend_args, check_shared_folder, executor_from_args
 from sumito.arena.openings import load_openings
 from sumito.cliargs import MAX_WORKERS_ARG, count_arg, number_arg
 from sumito.evaluation.nnue import MAX_HIDDEN
 from sumito.learn.nnue import DATA_PLAYER, generate, load_samples, train
+from sumito.learn.selftaught import LoopSettings, SelfTaughtError, net_path, open_run, run
 from sumito.players import make_player
 from sumito.procs import MAX_WORKERS, cap_workers
+from sumito.progress import Progress
 
 
 def add_nnue_command(sub: argparse._SubParsersAction) -> None:
@@ -65,6 +69,35 @@ def add_nnue_command(sub: argparse._SubParsersAction) -> None:
                    help="weight decay of the output weights and the PSQT (default 1e-3)")
     t.set_defaults(func=cmd_train)
 
+    d = LoopSettings()
+    s = nsub.add_parser("selfplay", help="the self-taught line: generations of self-play, training and an SPRT gate, "
+                        "from the rules and the marble count alone (resumable)")
+    s.add_argument("--out", required=True, metavar="DIR", help="the run's folder (state.json, net-NNN.npz, attempts)")
+    s.add_argument("--generations", type=count_arg(1, 10**4), required=True, metavar="G",
+                   help="stop once generation G is accepted")
+    s.add_argument("--max-attempts", type=count_arg(1, 10**5), default=1000, metavar="N",
+                   help="stop after N attempts in all (accepted or not)")
+    s.add_argument("--games", type=count_arg(2, 10**6), default=None, help="self-play games an attempt")
+    s.add_argument("--depth", type=count_arg(1, 12), default=None, help="the search's depth in self-play and gates")
+    s.add_argument("--window", type=count_arg(1, 1000), default=None,
+                   help="attempts whose data a candidate trains on")
+    s.add_argument("--hidden", type=count_arg(1, MAX_HIDDEN), default=None, metavar="H")
+    s.add_argument("--hidden2", type=count_arg(0, MAX_HIDDEN), default=None, metavar="H2")
+    s.add_argument("--epochs", type=count_arg(1, 10**4), default=None)
+    s.add_argument("--lam", type=number_arg(0, 1, "--lam"), default=None, metavar="L")
+    s.add_argument("--lr", type=number_arg(0, 1, "--lr", above_low=True), default=None)
+    s.add_argument("--gate-games", type=count_arg(2, 10**6), default=None, help="at most, a gate's games")
+    s.add_argument("--elo0", type=number_arg(-1000, 1000, "--elo0"), default=None)
+    s.add_argument("--elo1", type=number_arg(-1000, 1000, "--elo1"), default=None)
+    s.add_argument("--chunk", type=count_arg(1, 10**4), default=None, metavar="K")
+    s.add_argument("--seed", type=count_arg(0, 2**31), default=None,
+                   help=f"the run's settings default to {', '.join(f'{k}={v}' for k, v in asdict(d).items())}; "
+                   "a resumed run keeps its own")
+    s.add_argument("--workers", type=count_arg(1, MAX_WORKERS_ARG), default=None, metavar="K",
+                   help=f"processes (at most {MAX_WORKERS}; with --backend ray, work items at once)")
+    add_backend_args(s)
+    s.set_defaults(func=cmd_selfplay)
+
 
 def cmd_gen(args: argparse.Namespace) -> int:
     check_shared_folder(args, args.out)
@@ -72,14 +105,14 @@ def cmd_gen(args: argparse.Namespace) -> int:
     suite = load_openings(args.openings)
     workers = cap_workers(args.workers) if args.workers is not None else None
     executor = executor_from_args(args, workers)
-
-    def progress(done: int, total: int) -> None:
-        print(f"chunks {done}/{total}", file=sys.stderr, flush=True)
+    # generate() gives the chunks already in the folder first: the rate counts only the chunks played now
+    progress = Progress(f"nnue gen {args.out}", unit="chunks", done=None)
 
     try:
-        written = generate(args.out, args.games, player=args.player, seed=args.seed, chunk=args.chunk,
-                           random_plies=args.random_plies, max_plies=args.max_plies, openings=suite,
-                           executor=executor, progress=progress)
+        with progress:
+            written = generate(args.out, args.games, player=args.player, seed=args.seed, chunk=args.chunk,
+                               random_plies=args.random_plies, max_plies=args.max_plies, openings=suite,
+                               executor=executor, progress=lambda done, total: progress.update(done, total=total))
     except KeyboardInterrupt:
         print("interrupted: the finished chunks are kept; the same command goes on from them", file=sys.stderr)
         return 130
@@ -96,12 +129,15 @@ def cmd_train(args: argparse.Namespace) -> int:
 
     import signal
 
+    progress = Progress(f"nnue train {args.out}", unit="batches")
     previous = signal.signal(signal.SIGINT, lambda *_: stopped.append(True))
     try:
-        net, report = train(samples, hidden=args.hidden, hidden2=args.hidden2, epochs=args.epochs, lam=args.lam,
-                            lr=args.lr, batch=args.batch, seed=args.seed, quiet_only=not args.all_positions,
-                            base=not args.no_base, decay=args.decay,
-                            log=lambda line: print(line, flush=True), stop=stop)
+        with progress:
+            net, report = train(samples, hidden=args.hidden, hidden2=args.hidden2, epochs=args.epochs, lam=args.lam,
+                                lr=args.lr, batch=args.batch, seed=args.seed, quiet_only=not args.all_positions,
+                                base=not args.no_base, decay=args.decay,
+                                log=lambda line: print(line, flush=True), stop=stop,
+                                progress=lambda done, total: progress.update(done, total=total))
     finally:
         signal.signal(signal.SIGINT, previous)
     net.metadata["data"] = [str(d) for d in args.data]
@@ -109,3 +145,28 @@ def cmd_train(args: argparse.Namespace) -> int:
     print(f"wrote {args.out}: validation loss {report.val_loss:.5f} against the linear evaluation's "
           f"{report.linear_val_loss:.5f} ({report.samples} training positions, {report.seconds:.0f} s)")
     return 130 if stopped else 0
+
+
+def cmd_selfplay(args: argparse.Namespace) -> int:
+    check_shared_folder(args, args.out)
+    # the settings typed; a fresh run takes the defaults for the others, a resumed run must not be changed
+    typed = {k: v for k, v in vars(args).items() if k in LoopSettings.__dataclass_fields__ and v is not None}
+    settings = replace(LoopSettings(), **typed)
+    if settings.elo1 <= settings.elo0:
+        raise SelfTaughtError(f"--elo1 ({settings.elo1:g}) must be above --elo0 ({settings.elo0:g})")
+    state = open_run(args.out, settings if typed or not (Path(args.out) / "state.json").exists() else None,
+                     only=set(typed))
+    workers = cap_workers(args.workers) if args.workers is not None else None
+    executor = executor_from_args(args, workers)
+    print(f"nnue selfplay {args.out}: generation {state.generation}, {len(state.attempts)} attempt(s) so far; "
+          f"{executor.workers} worker(s)", file=sys.stderr, flush=True)
+    try:
+        state = run(args.out, args.generations, None, executor, max_attempts=args.max_attempts)
+    except KeyboardInterrupt:
+        print("interrupted: the finished chunks, the candidate and the gate's games are kept; the same command "
+              "goes on from them", file=sys.stderr)
+        return 130
+    accepted = sum(a.accepted for a in state.attempts)
+    print(f"generation {state.generation} after {len(state.attempts)} attempt(s) ({accepted} accepted); "
+          f"the newest network: {net_path(Path(args.out), state.generation)}")
+    return 0

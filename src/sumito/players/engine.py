@@ -2,10 +2,11 @@
 
 Iterative-deepening PVS with a transposition table, move ordering, null-move pruning, late-move
 reductions and a push-off quiescence search (see :mod:`sumito.search.pvs`), over a pluggable
-evaluation: by default our hand-set linear evaluation (material first, then centre, cohesion,
-the edge and lines of three), or any named evaluation of :mod:`sumito.evaluation`, a value network
-(``net=``), or an efficiently updatable network whose accumulator the search updates move by move
-(``nnue=``; :mod:`sumito.evaluation.nnue`, ``builtin-nnue`` shipped).
+evaluation: by default the shipped efficiently updatable network (``nnue=builtin-nnue``, whose
+accumulator the search updates move by move; :mod:`sumito.evaluation.nnue`) on the board it knows,
+else our hand-set linear evaluation (material first, then centre, cohesion, the edge and lines of
+three), which ``nnue=none`` asks for on every board; or any named evaluation of
+:mod:`sumito.evaluation` (``eval=``, ``weights=``), a value network (``net=``) or another NNUE file.
 
 Time control: ``time`` seconds a move (default 1), or a fixed ``depth`` in plies, or both (the
 first reached stops the search); a caller's clock (``movetime``) caps the time further.
@@ -30,7 +31,7 @@ import numpy as np
 from sumito.engine import DrawCounters, Move, Position
 from sumito.evaluation import EVAL_LINEAR, LINEAR_TERMS, Evaluation, evaluation_names, named_evaluation
 from sumito.evaluation.features import EVAL_ALPHALONE, EVAL_NETWORK, EVAL_NNUE
-from sumito.evaluation.nnue import NNUE, NNUEError, load_network
+from sumito.evaluation.nnue import BUILTIN_NNUE, NNUE, NO_NNUE, NNUEError, load_network
 from sumito.models.learned import HEADER, SCALE, network_params
 from sumito.models.network import ValueNetwork, network_path
 from sumito.players.base import (
@@ -59,6 +60,9 @@ from sumito.search.pvs import (
 #: what a draw costs the engine, in marbles (its ``contempt=`` option; the same in every evaluation that
 #: has a marble: the linear evaluation's material weight, a network's 1000 points)
 DEFAULT_CONTEMPT = 0.02
+
+#: seconds a move of an engine whose spec gives neither ``time`` nor ``depth``
+DEFAULT_TIME = 1.0
 
 #: the most threads an engine takes by default (``threads=`` sets more, up to MAX_THREADS)
 DEFAULT_MAX_THREADS = 8
@@ -90,7 +94,7 @@ class EnginePlayer(PlayerBase):
         self,
         time: float | None = None,
         depth: int | None = None,
-        eval: str = "linear",
+        eval: str | None = None,
         hash: int = 32,
         weights: str | None = None,
         contempt: float = DEFAULT_CONTEMPT,
@@ -115,7 +119,7 @@ class EnginePlayer(PlayerBase):
         if not 1 <= hash <= 4096:
             raise PlayerSpecError(f"engine hash must be between 1 and 4096 MB, not {hash}")
         try:
-            self.evaluation = named_evaluation(eval)
+            self.evaluation = named_evaluation(eval or "linear")
         except ValueError as exc:
             raise PlayerSpecError(f"engine: {exc}") from None
         if self.evaluation.kind == EVAL_ALPHALONE:
@@ -127,14 +131,19 @@ class EnginePlayer(PlayerBase):
         self.net = None if net is None else network_path(net)
         self._net_params: dict[tuple[int, int, int], np.ndarray] = {}
         if self.net is not None:
-            if weights is not None or eval != "linear":
+            if weights is not None or eval is not None:
                 raise PlayerSpecError("engine: give either net= or eval=/weights=, not both")
             ValueNetwork.load(self.net)  # a bad file fails now, not mid-game; it is fitted to each board later
             self.evaluation = Evaluation(f"net {net}", EVAL_NETWORK, np.zeros(HEADER))
         self.nnue: NNUE | None = None
         self._fallback: Searcher | None = None  # the hand-set evaluation's, for boards the NNUE does not know
+        named_other = weights is not None or eval is not None or net is not None
+        if nnue is None and not named_other:
+            nnue = BUILTIN_NNUE  # the strongest evaluation, unless another is named (nnue=none: the hand-set one)
+        elif nnue == NO_NNUE:
+            nnue = None
         if nnue is not None:
-            if weights is not None or eval != "linear" or net is not None:
+            if named_other:
                 raise PlayerSpecError("engine: give either nnue= or net=/eval=/weights=, not several")
             try:
                 self.nnue = load_network(nnue)
@@ -142,7 +151,7 @@ class EnginePlayer(PlayerBase):
                 raise PlayerSpecError(f"engine: {exc}") from None
             self.evaluation = Evaluation(f"nnue {nnue}", EVAL_NNUE, self.nnue.params())
         if time is None and depth is None:
-            time = 1.0
+            time = DEFAULT_TIME
         self.time = time
         self.depth = depth
         entries = 1 << max(10, int(np.log2(hash * 2**20 / 22)))  # about 22 bytes an entry
@@ -168,7 +177,7 @@ class EnginePlayer(PlayerBase):
             parts.append(f"time={time:g}")
         if depth is not None:
             parts.append(f"depth={depth}")
-        if eval != "linear":
+        if eval is not None and self.evaluation.name != "linear":
             parts.append(f"eval={self.evaluation.name}")
         if weights is not None:
             parts.append(f"weights={weights}")
@@ -178,6 +187,8 @@ class EnginePlayer(PlayerBase):
             parts.append(f"net={net}")
         if nnue is not None:
             parts.append(f"nnue={nnue}")
+        elif net is None and weights is None and self.evaluation.name == "linear":
+            parts.append(f"nnue={NO_NNUE}")  # so that a name never leaves which evaluation it played with open
         if multipv != 1:
             parts.append(f"multipv={multipv}")
         if aspiration:
@@ -211,6 +222,19 @@ class EnginePlayer(PlayerBase):
         if self.evaluation.kind in (EVAL_NETWORK, EVAL_NNUE):
             return SCALE
         return 1.0
+
+    def marble_value_on(self, side: int) -> float:
+        """:attr:`marble_value` of the evaluation that scores positions on the board of ``side`` cells
+        a side: the hand-set evaluation's where the NNUE does not know the board (see :meth:`analyse`)."""
+        if self.nnue is not None and side != self.nnue.side:
+            return float(named_evaluation("linear").params[0])
+        return self.marble_value
+
+    @property
+    def scores_in_marbles(self) -> bool:
+        """Whether this engine's scores are marbles (times :attr:`marble_value`): the hand-set
+        evaluation's and the networks' are; the papers' evaluations count in their own points."""
+        return self.evaluation.kind in (EVAL_LINEAR, EVAL_NETWORK, EVAL_NNUE)
 
     def choose(
         self,
@@ -311,7 +335,7 @@ register(
             ),
             "depth": Option(int, None, "search depth in plies (fixed depth when no time is given)", low=1,
                             high=MAX_SEARCH_DEPTH),
-            "eval": Option(str, "linear", f"evaluation: {', '.join(evaluation_names())}"),
+            "eval": Option(str, None, f"evaluation instead of the NNUE: {', '.join(evaluation_names())}"),
             "hash": Option(int, 32, "transposition table size in MB", low=1, high=MAX_HASH_MB),
             "contempt": Option(float, DEFAULT_CONTEMPT, "what a draw (repetition, ply cap, no-capture limit) costs "
                                "the engine, in marbles", low=-100, high=100),
@@ -319,8 +343,10 @@ register(
                 str, None, "a network file from `sumito train` as the evaluation (builtin, builtin-tdleaf: shipped)",
                 path=True,
             ),
-            "nnue": Option(str, None, "an NNUE file from `sumito nnue train` as the evaluation (builtin-nnue: "
-                           "shipped); on other boards than the network's, the hand-set evaluation", path=True),
+            "nnue": Option(str, None, "an NNUE file from `sumito nnue train` as the evaluation; default "
+                           f"{BUILTIN_NNUE} (shipped) unless eval=/weights=/net= name another; {NO_NNUE}: the "
+                           "hand-set evaluation; on other boards than the network's, the hand-set evaluation",
+                           path=True),
             "weights": Option(str, None, f"evaluation weights separated by '/' (linear: {'/'.join(LINEAR_TERMS)})"),
             "multipv": Option(int, 1, "search the best N moves with exact scores (for analysis; slower)", low=1,
                               high=MAX_MULTIPV),

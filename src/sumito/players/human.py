@@ -2,7 +2,8 @@
 
 The player reads from an input stream (default: standard input, looked up at each move) and
 writes to an output stream (default: standard output). Besides moves it understands ``help``,
-``moves`` (the legal moves), ``hint`` (a suggestion from a computer player), ``board`` (draw the
+``moves`` (the legal moves), ``hint`` (a suggestion from a computer player: by default the
+strongest engine, at least as strong as the opponent, see :mod:`sumito.players.strongest`), ``board`` (draw the
 board again), ``resign`` and ``quit``. A malformed or illegal move gets the engine's one-line
 reason and the prompt again. ``resign`` raises :class:`Resign`, ``quit`` and the end of the input
 raise :class:`Quit`; whoever runs the game turns either into a resignation (``sumito play`` does).
@@ -17,12 +18,11 @@ from typing import TYPE_CHECKING, TextIO
 
 from sumito.engine import DrawCounters, Move, Position, SumitoError, render
 from sumito.engine.geometry import COLOR_NAMES
-from sumito.players.base import Option, PlayerBase, PlayerKind, make_player, player_names, register
+from sumito.players.base import Option, PlayerBase, PlayerKind, make_player, register
+from sumito.players.strongest import hint_spec
 
 if TYPE_CHECKING:
     from sumito.engine import Game
-
-HINT_PLAYERS = ("engine", "heuristic", "greedy", "random")  # the first one registered gives hints
 
 HELP = """\
 Type a move in notation: an inline move is the trailing marble's cell and the cell it moves to
@@ -52,6 +52,8 @@ class HumanPlayer(PlayerBase):
 
     ``game``, when set (``sumito play`` sets it), is the game in progress: the player shows its last
     move from it. Without it the player works out the opponent's move from the position it left.
+    ``hint`` is the spec of the player that answers ``hint``; empty: the strongest engine
+    (:func:`~sumito.players.strongest.hint_spec`; ``sumito play`` gives it the opponent's spec).
     """
 
     def __init__(
@@ -108,7 +110,7 @@ class HumanPlayer(PlayerBase):
             elif command == "moves":
                 self._say(_list_moves(position))
             elif command == "hint":
-                self._say(self._hint(position))
+                self._say(self._hint(position, history, draw))
             elif command == "board":
                 self._show(position, board=True)
             elif command == "resign":
@@ -147,12 +149,12 @@ class HumanPlayer(PlayerBase):
                 return _describe(move, before.side_to_move)
         return None
 
-    def _hint(self, position: Position) -> str:
+    def _hint(self, position: Position, history: Sequence[int] | None, draw: DrawCounters | None) -> str:
         try:
             if self._hinter is None:
-                spec = self.hint_spec or next(n for n in HINT_PLAYERS if n in player_names())
-                self._hinter = make_player(spec)
-            move = self._hinter.choose(position, movetime=1.0)
+                self._hinter = make_player(self.hint_spec or hint_spec())
+            # the hint player's own time and depth: no cap, or it would be weaker than the opponent
+            move = self._hinter.choose(position, history=history, draw=draw)
         except Exception as exc:  # a hint must never end the game
             return f"no hint: {exc}"
         return f"hint ({self._hinter.name}): {move.notation()}"
@@ -179,7 +181,8 @@ register(
         factory=HumanPlayer,
         options={
             "board": Option(bool, True, "draw the board before each move"),
-            "hint": Option(str, "", "player spec that answers 'hint' (default: the strongest one available)"),
+            "hint": Option(str, "", "player spec that answers 'hint' (default: the learned engine, searching at "
+                           "least as long and deep as the opponent)"),
         },
         help="a person typing moves in notation (sumito play)",
     )

@@ -6,11 +6,13 @@
 * :mod:`sumito.rl.openspiel_game` — the OpenSpiel game ``python_sumito_abalone`` (importing the
   module registers it);
 * :mod:`sumito.rl.actions` — the fixed action space of each board size, its mask kernel and the
-  mapping between actions and moves; :mod:`sumito.rl.core` — the array game they all play.
+  mapping between actions and moves; :mod:`sumito.rl.core` — the array game they all play;
+* :func:`board_symmetries` (:mod:`sumito.rl.symmetry`) — the board's 12 symmetries on observations,
+  actions, masks and positions, for augmentation.
 
 The libraries come with the optional extra ``pip install 'sumito[rl]'``. The action space and the
 array game need none of them; the environments say in one line how to install what they lack.
-Layering: ``actions``, ``core``, ``options`` and ``openspiel_game`` stand on the engine alone and live in
+Layering: ``actions``, ``core``, ``options``, ``symmetry`` and ``openspiel_game`` stand on the engine alone and live in
 :mod:`sumito.rlcore`, below the players (the ``openspiel-mcts`` player searches the OpenSpiel game);
 ``sumito.rl.actions`` and the others re-export them. ``gym_env`` also plays Sumito's players as opponents.
 """
@@ -23,6 +25,7 @@ from typing import Any
 from sumito.rlcore import MissingExtraError
 from sumito.rlcore.actions import ActionSpace, action_space
 from sumito.rlcore.core import ArrayGame, IllegalActionError
+from sumito.rlcore.symmetry import BoardSymmetries, board_symmetries
 
 GYM_ID = "Sumito/Abalone-v0"
 _LAZY = {
@@ -56,5 +59,5 @@ def _register_gymnasium() -> None:
 
 _register_gymnasium()
 
-__all__ = ["GYM_ID", "ActionSpace", "ArrayGame", "IllegalActionError", "MissingExtraError", "abalone_env",
-           "action_space", "single_agent_env"]
+__all__ = ["GYM_ID", "ActionSpace", "ArrayGame", "BoardSymmetries", "IllegalActionError", "MissingExtraError",
+           "abalone_env", "action_space", "board_symmetries", "single_agent_env"]

@@ -1,66 +1,66 @@
-"""Abalone as a Gymnasium single-agent environment: the agent against any Sumito player.
+"""Abalone as a Gymnasium single-agent environment: the agent against an opponent inside the environment.
 
     import gymnasium, sumito.rl
     env = gymnasium.make("Sumito/Abalone-v0", opponent="engine:depth=2", layout="mini")
     # or, without importing sumito.rl first: gymnasium.make("sumito.rl:Sumito/Abalone-v0", ...)
 
 The agent plays ``color`` (``"black"``, ``"white"`` or ``"random"``: drawn at every reset); the
-opponent, any player spec (``sumito players``), answers inside :meth:`step`, and moves first when
-it has the first move. Observations are the PettingZoo environment's dicts (``observation``
-planes from the agent's side and ``action_mask``); :meth:`SingleAgentEnv.action_masks` gives the
-mask alone, as maskable-action learners (sb3-contrib's ``MaskablePPO``) expect.
+opponent answers inside :meth:`step`, and moves first when it has the first move. The opponent is
+
+* a player spec string (``sumito players``: ``"random"``, ``"engine:depth=2"``…);
+* a Sumito player, or any object with its method ``choose(position, movetime=None, history=None,
+  draw=None) -> Move`` (:class:`sumito.players.base.Player`): it gets the position, the Zobrist hashes
+  of the game's earlier positions and the draw counters, as in the arena;
+* a callable ``opponent(observation, info) -> action``: the observation dict the agent would get in
+  the opponent's place (its planes and legal-action mask) and an info dict (``color``, ``plies``),
+  returning an action index — a policy, e.g. a frozen copy of the agent for self-play.
+
+Anything else is a one-line :class:`~sumito.rlcore.options.EnvOptionError`. An opponent that plays an
+illegal action raises :class:`~sumito.rlcore.core.IllegalActionError` naming it. Only a spec string
+is reseeded by a reset's seed.
+
+Observations are the PettingZoo environment's dicts (``observation`` planes from the agent's side
+and ``action_mask``); :meth:`SingleAgentEnv.action_masks` gives the mask alone, as maskable-action
+learners (sb3-contrib's ``MaskablePPO``) expect. The action space is a plain ``Discrete(n)``: its
+``sample()`` is uniform over all ``n`` actions, and ``sample(mask=observation["action_mask"])`` draws a
+legal one.
 
 Rewards are the agent's: ``"result"`` +1/−1 when the game is won/lost, ``"marbles"`` +1/−1 for
 every marble the agent/opponent pushes off. ``terminated`` when the game ends by its rules,
-``truncated`` at the ply cap. An illegal action raises (``illegal_action="error"``, the default)
-:class:`~sumito.rlcore.core.IllegalActionError`, a ``ValueError`` naming the action and its move, and
-the game is left as it was; with ``illegal_action="penalty"`` the agent forfeits the game instead
-(reward ``illegal_reward``, −1; ``terminated``; ``info["illegal_action"]``). The action space's
-``sample()`` draws a legal action (a plain ``Discrete`` sample would almost never be legal), so a
-random agent and Gymnasium's environment checker play legal moves.
+``truncated`` at the ply cap. An action of the action space that is not legal in the position
+(``illegal_action="penalty"``, the default, as PettingZoo's classic games do it) loses the game:
+reward ``illegal_reward`` (−1), ``terminated``, the board untouched, ``info["outcome"] ==
+"illegal-action"`` and ``info["illegal_action"]`` the action — so a vector environment of
+uniformly sampled actions runs. With ``illegal_action="error"`` it raises
+:class:`~sumito.rlcore.core.IllegalActionError` (a ``ValueError`` naming the action and its move)
+and the game is left as it was. Something that is no action of the space (``-1``, ``n``, ``"a1a2"``)
+always raises it.
 
-A reset with a seed reseeds the opening plies, the colour draw and every opponent that takes a
+A reset with a seed reseeds the opening plies, the colour draw and an opponent spec that takes a
 seed (``random``, ``heuristic``…), so the same seed gives the same games.
 """
 
 from __future__ import annotations
 
-import copy
+from collections.abc import Callable
 from typing import Any, ClassVar
 
 import gymnasium
 import numpy as np
 from gymnasium import spaces
 
-from sumito.engine import BLACK, DrawRules, Position
+from sumito.engine import BLACK, DrawCounters, DrawRules, Position
 from sumito.players import make_player
-from sumito.players.base import MAX_SEED, seeded_spec
+from sumito.players.base import MAX_SEED, Player, seeded_spec
 from sumito.rl.render import render_frame
 from sumito.rl.spaces import observation_space
-from sumito.rlcore.core import ILLEGAL_ACTION, ArrayGame
+from sumito.rlcore.core import ILLEGAL_ACTION, ArrayGame, IllegalActionError
 from sumito.rlcore.options import EnvOptionError, EnvOptions
 
 COLORS = ("black", "white", "random")
-
-
-class LegalActions(spaces.Discrete):
-    """The fixed action space, whose :meth:`sample` (without a mask) draws a legal action of the
-    game it belongs to — what a random agent, and Gymnasium's environment checker, should play."""
-
-    def __init__(self, n: int, game: ArrayGame) -> None:
-        super().__init__(n)
-        self._game = game
-
-    def sample(self, mask: np.ndarray | None = None, probability: np.ndarray | None = None) -> np.int64:
-        if mask is None and probability is None and self._game.n_legal and not self._game.is_over:
-            mask = self._game.mask
-        return super().sample(mask=mask, probability=probability)
-
-    def __deepcopy__(self, memo: dict) -> spaces.Discrete:
-        return spaces.Discrete(self.n, seed=copy.deepcopy(self.np_random, memo))
-
-    def __reduce__(self) -> tuple:  # pickled as the plain space: the game stays behind
-        return (spaces.Discrete, (int(self.n),))
+#: an opponent policy: (its observation dict, its info dict) -> an action index
+OpponentPolicy = Callable[[dict[str, np.ndarray], dict[str, Any]], int]
+Opponent = str | Player | OpponentPolicy
 
 
 class SingleAgentEnv(gymnasium.Env):
@@ -70,7 +70,7 @@ class SingleAgentEnv(gymnasium.Env):
 
     def __init__(
         self,
-        opponent: str = "engine:depth=2",
+        opponent: Opponent = "engine:depth=2",
         color: str = "black",
         layout: str = "belgian-daisy",
         *,
@@ -80,7 +80,7 @@ class SingleAgentEnv(gymnasium.Env):
         repetitions: int | None = 3,
         reward: str = "result",
         opening_plies: int = 0,
-        illegal_action: str = "error",
+        illegal_action: str = "penalty",
         illegal_reward: float = -1.0,
         render_mode: str | None = None,
         rules: DrawRules | None = None,
@@ -92,14 +92,25 @@ class SingleAgentEnv(gymnasium.Env):
                                         illegal_action=illegal_action, illegal_reward=illegal_reward,
                                         render_mode=render_mode,
                                         render_modes=self.metadata["render_modes"], rules=rules)
-        self.opponent_spec = opponent.strip() if isinstance(opponent, str) else opponent
-        self.opponent = make_player(opponent)  # a bad spec fails here, with the player's own message
+        # a spec (kept to reseed it), a player (its choose method) or a policy (a callable)
+        self.opponent_spec: str | None = None
+        self.opponent: Player | None = None
+        self.opponent_policy: OpponentPolicy | None = None
+        if isinstance(opponent, str):
+            self.opponent_spec = opponent.strip()
+            self.opponent = make_player(opponent)  # a bad spec fails here, with the player's own message
+        elif callable(getattr(opponent, "choose", None)):
+            self.opponent = opponent
+        elif callable(opponent):
+            self.opponent_policy = opponent
+        else:
+            raise EnvOptionError(f"opponent must be a player spec string, a player (with a choose method) or a "
+                                 f"callable (observation, info) -> action, not {type(opponent).__name__}")
         self.color_choice = color
         self.render_mode = render_mode
         self.game = ArrayGame(self.options.start_position(), self.options.rules)
-        n = self.game.space.n
         self.observation_space = observation_space(self.game)
-        self.action_space = LegalActions(n, self.game)
+        self.action_space = spaces.Discrete(self.game.space.n)
         self.color = BLACK
         self._history: list[int] = []
 
@@ -108,7 +119,8 @@ class SingleAgentEnv(gymnasium.Env):
         super().reset(seed=seed)
         if seed is not None:
             self.action_space.seed(seed)
-            self.opponent = make_player(seeded_spec(self.opponent_spec, seed % (MAX_SEED + 1)))
+            if self.opponent_spec is not None:
+                self.opponent = make_player(seeded_spec(self.opponent_spec, seed % (MAX_SEED + 1)))
         start = None
         if options and options.get("position") is not None:
             start = self.options.position_from(options["position"])
@@ -130,13 +142,14 @@ class SingleAgentEnv(gymnasium.Env):
         game = self.game
         if game.is_over:
             raise gymnasium.error.ResetNeeded("the game is over: call reset() before step()")
-        if self.options.illegal_action == "penalty" and not game.is_legal(action):
+        if self.options.illegal_action == "penalty" and game.is_action(action) and not game.is_legal(action):
             game.forfeit(self.color, ILLEGAL_ACTION)  # the agent loses; the board is untouched
             info = self._info()
-            info["illegal_action"] = action
+            info["illegal_action"] = int(action)
             return self._observation(), self.options.illegal_reward, True, False, info
+        game.check(action)  # raises IllegalActionError, the game untouched, if illegal
         self._history.append(game.hash)
-        pushed_off = game.step(action)  # raises IllegalActionError, the game untouched, if illegal
+        pushed_off = game.step(action)
         reward = float(pushed_off) if self.options.reward == "marbles" else 0.0
         reward += self._opponent_moves()
         if game.is_over and self.options.reward == "result" and game.outcome.winner is not None:
@@ -151,18 +164,29 @@ class SingleAgentEnv(gymnasium.Env):
         game = self.game
         reward = 0.0
         while not game.is_over and game.side != self.color:
-            move = self.opponent.choose(game.position(), history=list(self._history))
+            if self.opponent_policy is not None:
+                action = self.opponent_policy(self._observation(game.side), self._info(game.side))
+            else:
+                assert self.opponent is not None
+                draw = DrawCounters(self.options.rules, game.plies, game.quiet)
+                move = self.opponent.choose(game.position(), history=list(self._history), draw=draw)
+                action = game.space.move_to_action(move)
+            try:
+                game.check(action)
+            except IllegalActionError as exc:
+                raise IllegalActionError(f"the opponent's {exc}") from None
             self._history.append(game.hash)
-            if game.step(game.space.move_to_action(move)) and self.options.reward == "marbles":
+            if game.step(action) and self.options.reward == "marbles":
                 reward -= 1.0
         return reward
 
-    def _observation(self) -> dict[str, np.ndarray]:
+    def _observation(self, color: int | None = None) -> dict[str, np.ndarray]:
         mask = self.game.mask.copy()  # zero once the game is over
-        return {"observation": self.game.observe(self.color), "action_mask": mask}
+        return {"observation": self.game.observe(self.color if color is None else color), "action_mask": mask}
 
-    def _info(self) -> dict[str, Any]:
-        info: dict[str, Any] = {"color": "black" if self.color == BLACK else "white", "plies": self.game.plies}
+    def _info(self, color: int | None = None) -> dict[str, Any]:
+        color = self.color if color is None else color
+        info: dict[str, Any] = {"color": "black" if color == BLACK else "white", "plies": self.game.plies}
         if self.game.outcome is not None:
             info["outcome"] = self.game.outcome.reason
             winner = self.game.outcome.winner
@@ -181,6 +205,6 @@ class SingleAgentEnv(gymnasium.Env):
         return render_frame(self.game.position(), self.render_mode)
 
 
-def single_agent_env(opponent: str = "engine:depth=2", color: str = "black", **options: Any) -> SingleAgentEnv:
+def single_agent_env(opponent: Opponent = "engine:depth=2", color: str = "black", **options: Any) -> SingleAgentEnv:
     """The single-agent environment (see :mod:`sumito.rl.gym_env`); ``options`` as :func:`~sumito.rl.abalone_env`'s."""
     return SingleAgentEnv(opponent, color, **options)

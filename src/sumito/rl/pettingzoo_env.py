@@ -2,7 +2,8 @@
 
 Agents ``"black"`` and ``"white"`` take turns (the side to move of the start position first).
 Each observation is a dict: ``"observation"``, the ``float32`` planes of
-:class:`~sumito.rlcore.core.ArrayGame` (own, opponent, empty, colour, turn, lost marbles), and
+:class:`~sumito.rlcore.core.ArrayGame` (own, opponent, empty, colour, turn, lost marbles, repetition
+count, plies left to the ply cap and to the no-push-off draw), and
 ``"action_mask"``, the ``int8`` legal-action mask (all zeros for the agent not to move and once
 the game is over). Actions index the fixed action space of :mod:`sumito.rlcore.actions`.
 
@@ -13,11 +14,17 @@ agent's return is its marble difference. The game ends by the engine's rules
 (:func:`sumito.engine.game.judge`): a win is a termination, a repetition or a side without moves a
 drawn termination, the ply cap (``max_plies``) a truncation.
 
-An illegal action (``illegal_action=``): ``"error"`` (default) raises
-:class:`~sumito.rlcore.core.IllegalActionError` (a ``ValueError``) naming the action and its move,
-and the game is left as it was; ``"penalty"`` ends the game instead, with ``illegal_reward``
-(−1) for the agent that played it and 0 for the other, and ``infos[agent]["illegal_action"]``
-set — PettingZoo's ``TerminateIllegalWrapper`` convention.
+An action of the action space that is not legal in the position (``illegal_action=``):
+``"penalty"`` (default) ends the game, with ``illegal_reward`` (−1) for the agent that played it
+and 0 for the other, ``infos[agent]["illegal_action"]`` the action and the outcome
+``"illegal-action"`` — PettingZoo's ``TerminateIllegalWrapper`` convention, which its classic games
+(chess, connect four) play by; ``"error"`` raises :class:`~sumito.rlcore.core.IllegalActionError`
+(a ``ValueError``) naming the action and its move, and the game is left as it was. Something that
+is no action of the space (``-1``, ``n``, ``"a1a2"``) always raises it.
+
+Abalone is turn-based, so PettingZoo's AEC-to-parallel conversion does not apply (a parallel step
+would take White's action before Black's move is made): ``metadata["is_parallelizable"]`` is
+``False``, as in PettingZoo's chess and connect four, and ``aec_to_parallel`` refuses it.
 """
 
 from __future__ import annotations
@@ -98,11 +105,14 @@ class AbaloneEnv(AECEnv):
         for name in AGENTS:
             self.rewards[name] = 0.0
         self._cumulative_rewards[agent] = 0.0
-        if self.options.illegal_action == "penalty" and not game.is_legal(action):
+        if self.options.illegal_action == "penalty" and game.is_action(action) and not game.is_legal(action):
             game.forfeit(game.side, ILLEGAL_ACTION)  # the board untouched; no action legal any more
             self.rewards[agent] = self.options.illegal_reward
             self.terminations = dict.fromkeys(self.agents, True)
-            self.infos[agent]["illegal_action"] = action
+            self.infos[agent]["illegal_action"] = int(action)
+            for name in AGENTS:
+                self.infos[name]["outcome"] = ILLEGAL_ACTION
+                self.infos[name]["winner"] = AGENTS[game.outcome.winner - 1]
             self._accumulate_rewards()
             return
         pushed_off = game.step(action)  # raises IllegalActionError, the game untouched, if illegal
@@ -159,7 +169,7 @@ def abalone_env(
     repetitions: int | None = 3,
     reward: str = "result",
     opening_plies: int = 0,
-    illegal_action: str = "error",
+    illegal_action: str = "penalty",
     illegal_reward: float = -1.0,
     render_mode: str | None = None,
     rules: DrawRules | None = None,

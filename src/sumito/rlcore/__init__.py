@@ -1,7 +1,8 @@
 """Abalone as arrays and actions, standing on the engine alone: the fixed action space of each board
 size and its mask kernel (:mod:`~sumito.rlcore.actions`), the array game every environment plays
-(:mod:`~sumito.rlcore.core`), the environments' options (:mod:`~sumito.rlcore.options`) and the OpenSpiel
-game ``python_sumito_abalone`` (:mod:`~sumito.rlcore.openspiel_game`).
+(:mod:`~sumito.rlcore.core`), the environments' options (:mod:`~sumito.rlcore.options`), the board's 12
+symmetries on observations and actions (:mod:`~sumito.rlcore.symmetry`) and the OpenSpiel game
+``python_sumito_abalone`` (:mod:`~sumito.rlcore.openspiel_game`).
 
 It sits below the players, so that the ``openspiel-mcts`` player can search the OpenSpiel game, and
 below :mod:`sumito.rl`, whose environments also play Sumito's players as opponents. Users import these

@@ -9,7 +9,7 @@ an environment's game is exactly a :class:`~sumito.engine.Game`'s, without a Pyt
 move. :meth:`ArrayGame.position` gives the :class:`~sumito.engine.Position` at any time, for
 players, rendering and notation.
 
-Observations (:meth:`ArrayGame.observe`) are ``float32`` planes of shape ``(rows, rows, 7)``:
+Observations (:meth:`ArrayGame.observe`) are ``float32`` planes of shape ``(rows, rows, 10)``:
 the board's cells at (row, diagonal) — a1 at ``[0, 0]``, the off-board corners of the square
 zero in the first three planes — and the channels
 
@@ -21,21 +21,34 @@ zero in the first three planes — and the channels
 4      1 everywhere when it is the observer's turn
 5      the observer's lost marbles / the marbles needed to win
 6      the opponent's lost marbles / the marbles needed to win
+7      (times the current position has occurred − 1) / (repetitions − 1):
+       0 the first time, 1 at the drawing repetition; 0 with the rule off
+8      plies left before the ply cap / ``max_plies`` (1 with no cap)
+9      plies left before the no-push-off draw / ``no_capture_plies``
+       (1 with the rule off)
 =====  =================================================================
+
+Channels 3-9 are constant planes. With 7-9 the observation holds everything the rules look at
+(the position, the repetition count of the current position, the ply counters), so that what
+follows from it (the legal actions, when the game ends, the rewards) is a function of it, as in
+chess's repetition and move-count planes. (How often each *other* position has occurred, which a
+move into it could make a repetition, is not shown, as chess does not show it either.)
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 import numpy as np
 from numba import njit
 
-from sumito.engine import BLACK, DrawRules, IllegalMoveError, Position
+from sumito.engine import BLACK, DrawCounters, DrawRules, IllegalMoveError, Position
 from sumito.engine import kernels as K
 from sumito.engine.game import PLY_CAP, Outcome, judge
 from sumito.engine.geometry import geometry
-from sumito.rlcore.actions import action_space, fill_action_mask
+from sumito.rlcore.actions import action_space, fill_action_mask, move_key
 
-CHANNELS = 7
+CHANNELS = 10
 ILLEGAL_ACTION = "illegal-action"  # why a game ended that a side forfeited by an illegal action
 
 #: the arena's draw rules: threefold repetition, a draw after 400 plies
@@ -47,8 +60,9 @@ class IllegalActionError(IllegalMoveError, ValueError):
 
 
 @njit(cache=True)
-def fill_planes(board, cells, plane_cell, observer, to_move, lost_own, lost_opp, win, out):
-    """Write the observation planes of ``observer`` (1 Black, 2 White) into ``out`` (float32 [rows*rows, 7])."""
+def fill_planes(board, cells, plane_cell, observer, to_move, lost_own, lost_opp, win, counters, out):
+    """Write the observation planes of ``observer`` (1 Black, 2 White) into ``out`` (float32 [rows*rows, 10]);
+    ``counters`` are the values of the repetition and ply-counter planes 7, 8, 9."""
     out[:, :] = 0.0
     opp = 3 - observer
     for i in range(cells.shape[0]):
@@ -66,6 +80,8 @@ def fill_planes(board, cells, plane_cell, observer, to_move, lost_own, lost_opp,
         out[:, 4] = 1.0
     out[:, 5] = lost_own / win
     out[:, 6] = lost_opp / win
+    for k in range(counters.shape[0]):
+        out[:, 7 + k] = counters[k]
 
 
 class ArrayGame:
@@ -87,8 +103,13 @@ class ArrayGame:
         self.reset()
 
     # ----------------------------------------------------------------- state
-    def reset(self, position: Position | None = None) -> None:
-        """Back to the start (or to ``position``, which must be on the same board)."""
+    def reset(
+        self, position: Position | None = None, *, history: Iterable[int] = (), draw: DrawCounters | None = None
+    ) -> None:
+        """Back to the start (or to ``position``, which must be on the same board). ``history``, the Zobrist
+        hashes of the positions before it (oldest first, as players get it), counts for the repetition rule,
+        and ``draw`` (as players get it) sets the ply counters, so that a player in the middle of a game
+        sees the observation an environment would show it there."""
         position = self.start if position is None else position
         if position.variant.side != self.variant.side:
             raise IllegalMoveError(f"a side-{position.variant.side} position in a side-{self.variant.side} game")
@@ -98,9 +119,12 @@ class ArrayGame:
         self.lost = [position.lost[0], position.lost[1]]
         self.move_number = position.move_number
         self.hash = position.zobrist
-        self.plies = 0
-        self.quiet = 0  # plies since the last push-off
+        self.plies = 0 if draw is None else draw.plies
+        self.quiet = 0 if draw is None else draw.quiet_plies  # plies since the last push-off
         self.seen: dict[int, int] = {self.hash: 1}
+        for h in history:
+            self.seen[int(h)] = self.seen.get(int(h), 0) + 1
+        self._played: list[tuple[int, int, int]] = []  # (move code, hash, quiet) before each ply, for undo
         self._after_move()
 
     def _after_move(self) -> None:
@@ -154,13 +178,17 @@ class ArrayGame:
         other.codes = self.codes.copy()
         other.lost = self.lost.copy()
         other.seen = self.seen.copy()
+        other._played = self._played.copy()
         return other
 
     # ----------------------------------------------------------------- moves
+    def is_action(self, action: object) -> bool:
+        """Whether ``action`` is one of this board's actions (a whole number in 0..n-1), legal now or not."""
+        return isinstance(action, (np.integer, int)) and not isinstance(action, bool) and 0 <= action < self.space.n
+
     def is_legal(self, action: object) -> bool:
         """Whether ``action`` is one of this board's actions and legal now."""
-        return (isinstance(action, (np.integer, int)) and not isinstance(action, bool)
-                and 0 <= action < self.space.n and bool(self.mask[action]))
+        return self.is_action(action) and bool(self.mask[action])
 
     def forfeit(self, loser: int, reason: str) -> None:
         """End the game for a reason the board does not show (an illegal action): ``loser`` loses, and
@@ -173,7 +201,7 @@ class ArrayGame:
         space = self.space
         if self.is_legal(action):
             return int(action)
-        if isinstance(action, (np.integer, int)) and not isinstance(action, bool) and 0 <= action < space.n:
+        if self.is_action(action):
             action = int(action)
             why = "the game is over" if self.outcome is not None else "it is not a legal move in this position"
             raise IllegalActionError(f"action {action} ({space.notations[action]}) cannot be played: {why}")
@@ -185,6 +213,7 @@ class ArrayGame:
         code = int(self.codes[self.check(action)])
         geo = self.geometry
         side = self.side
+        self._played.append((code, self.hash, self.quiet))
         self.hash ^= int(K.make_move(self.board, code, side, geo.offsets, geo.zobrist))
         pushed_off = 1 if code & K.PUSH_OFF_BIT else 0
         if pushed_off:
@@ -200,12 +229,35 @@ class ArrayGame:
         self._after_move()
         return pushed_off
 
+    def undo(self) -> int:
+        """Take back the last action played (and a forfeit after it, which is no action); return it."""
+        if not self._played:
+            raise IllegalActionError("no action to take back: the game is at its start")
+        code, hash_before, quiet_before = self._played.pop()
+        count = self.seen[self.hash] - 1
+        if count:
+            self.seen[self.hash] = count
+        else:
+            del self.seen[self.hash]
+        side = 3 - self.side  # the side that played it
+        K.unmake_move(self.board, code, side, self.geometry.offsets)
+        if code & K.PUSH_OFF_BIT:
+            self.lost[2 - side] -= 1
+        if side != BLACK:
+            self.move_number -= 1
+        self.side = side
+        self.plies -= 1
+        self.quiet = quiet_before
+        self.hash = hash_before
+        self._after_move()
+        return int(self.space.lookup[move_key(code)])
+
     def notation(self, action: int) -> str:
         return self.space.notations[action]
 
     # ----------------------------------------------------------------- observations
     def observe(self, observer: int, out: np.ndarray | None = None) -> np.ndarray:
-        """The observation planes (``float32`` [rows, rows, 7]) for ``observer`` (1 Black, 2 White)."""
+        """The observation planes (``float32`` [rows, rows, 10]) for ``observer`` (1 Black, 2 White)."""
         rows = self.rows
         if out is None:
             out = np.empty((rows, rows, CHANNELS), dtype=np.float32)
@@ -214,5 +266,16 @@ class ArrayGame:
             raise ValueError(f"out must be a C-contiguous float32 array of shape {(rows, rows, CHANNELS)}")
         lost_own, lost_opp = self.lost[observer - 1], self.lost[2 - observer]
         fill_planes(self.board, self.geometry.cells, self.plane_cell, observer, self.side, lost_own, lost_opp,
-                    float(self.variant.win_threshold), out.reshape(rows * rows, CHANNELS))
+                    float(self.variant.win_threshold), self.counter_planes(), out.reshape(rows * rows, CHANNELS))
         return out
+
+    def counter_planes(self) -> np.ndarray:
+        """The values of planes 7, 8 and 9: the repetition count and the plies left to the two ply-counting draws."""
+        rules = self.rules
+        repeats = 0.0 if rules.repetitions is None else (self.seen[self.hash] - 1) / (rules.repetitions - 1)
+
+        def left(limit: int | None, used: int) -> float:
+            return 1.0 if limit is None else max(limit - used, 0) / limit
+
+        counters = (min(repeats, 1.0), left(rules.max_plies, self.plies), left(rules.no_capture_plies, self.quiet))
+        return np.array(counters, dtype=np.float32)

@@ -18,8 +18,20 @@ the end only: +1 to the winner, −1 to the loser, 0 to both for a draw (zero-su
 the engine's rules (:func:`sumito.engine.game.judge`), as :class:`~sumito.engine.Game` ends it.
 
 The observation tensor is :meth:`ArrayGame.observe <sumito.rlcore.core.ArrayGame.observe>`'s planes
-for the observing player, flat as OpenSpiel keeps tensors, ``(rows, rows, 7)`` in the observer's
-``dict["observation"]``; the observation string is the position string and the observer.
+for the observing player, flat as OpenSpiel keeps tensors, ``(rows, rows, 10)`` in the observer's
+``dict["observation"]``; the observation string is the position string and the observer. The game
+has perfect information and the planes hold all the rules look at (the repetition count and the ply
+counters included), so the information state tensor is the observation tensor; the information
+state string is the actions played, as OpenSpiel's perfect-recall strings of public-information
+games are.
+
+``state.undo_action(player, action)`` takes back the last action (the engine's unmake-move kernel).
+It is a Python method: OpenSpiel's C++ side does not forward ``UndoAction`` to a Python game (its
+``random_sim_test`` has no undo check either; ``tests/test_rl_openspiel.py`` does OpenSpiel's own
+undo check through the test's ``state_checker_fn``), so the state answers ``history()``,
+``history_str()``, ``move_number()`` and ``is_initial_state()`` from its own list of actions, which
+an undo shortens; the C++ copy of the history (``full_history()``, and what OpenSpiel's C++
+algorithms read) is not.
 
 A state is an :class:`~sumito.rlcore.core.ArrayGame`: OpenSpiel clones a Python state by deep-copying
 its attributes, which here is :meth:`ArrayGame.clone`, and serializes it (``serialize_game_and_state``,
@@ -68,7 +80,7 @@ GAME_TYPE = pyspiel.GameType(
     max_num_players=2,
     min_num_players=2,
     provides_information_state_string=True,
-    provides_information_state_tensor=False,
+    provides_information_state_tensor=True,
     provides_observation_string=True,
     provides_observation_tensor=True,
     parameter_specification=DEFAULTS,
@@ -130,6 +142,8 @@ class AbaloneGame(pyspiel.Game):
             iig_obs_type, params = None, iig_obs_type
         if iig_obs_type is None or (iig_obs_type.public_info and not iig_obs_type.perfect_recall):
             return BoardObserver(self._initial.rows, params)
+        if iig_obs_type.public_info:  # the information state: the board's planes, the actions as its string
+            return InformationStateObserver(self._initial.rows, params)
         return IIGObserverForPublicInfoGame(iig_obs_type, params)
 
 
@@ -156,16 +170,11 @@ class _Play:
 
 def _replay(start: Position, rules: DrawRules, before: tuple[int, ...], actions: tuple[int, ...]) -> _Play:
     play = _Play(ArrayGame(start, rules), [], before)
-    _count_before(play.game, before)
+    play.game.reset(history=before)
     for action in actions:
         play.game.step(action)
         play.actions.append(int(action))
     return play
-
-
-def _count_before(game: ArrayGame, before: Iterable[int]) -> None:
-    for h in before:
-        game.seen[h] = game.seen.get(h, 0) + 1
 
 
 class AbaloneState(pyspiel.State):
@@ -197,6 +206,31 @@ class AbaloneState(pyspiel.State):
     def _action_to_string(self, player: int, action: int) -> str:
         return self._play.game.space.notation(action)
 
+    def undo_action(self, player: int, action: int) -> None:
+        """Take back ``action``, the last action played, which ``player`` played."""
+        play = self._play
+        if not play.actions:
+            raise ValueError(f"{SHORT_NAME}: no action to undo: the state is the game's initial state")
+        mover = 2 - play.game.side  # the player who played the last action
+        if (player, action) != (mover, play.actions[-1]):
+            raise ValueError(f"{SHORT_NAME}: undo_action({player}, {action}), but the last action was "
+                             f"{play.actions[-1]}, by player {mover}")
+        play.game.undo()
+        play.actions.pop()
+
+    # The C++ history does not shrink on a Python undo: the state's own list of actions answers instead.
+    def history(self) -> list[int]:
+        return list(self._play.actions)
+
+    def history_str(self) -> str:
+        return ", ".join(map(str, self._play.actions))
+
+    def move_number(self) -> int:
+        return len(self._play.actions)
+
+    def is_initial_state(self) -> bool:
+        return not self._play.actions
+
     def is_terminal(self) -> bool:
         return self._play.game.outcome is not None
 
@@ -212,7 +246,7 @@ class AbaloneState(pyspiel.State):
 
 class BoardObserver:
     """The observation (OpenSpiel's PyObserver interface): the planes of :meth:`ArrayGame.observe`
-    for the observing player, flat in ``tensor`` and shaped ``(rows, rows, 7)`` in ``dict["observation"]``."""
+    for the observing player, flat in ``tensor`` and shaped ``(rows, rows, 10)`` in ``dict["observation"]``."""
 
     def __init__(self, rows: int, params: Mapping[str, Any] | None) -> None:
         if params:
@@ -227,6 +261,14 @@ class BoardObserver:
         return f"{state} ({COLOR_NAMES[player + BLACK]} observes)"
 
 
+class InformationStateObserver(BoardObserver):
+    """The information state: the observation's planes (the game has perfect information), and the
+    actions played as its string (perfect recall, as OpenSpiel's public-information games give it)."""
+
+    def string_from(self, state: AbaloneState, player: int) -> str:
+        return state.history_str()
+
+
 def state_at(game: AbaloneGame, history: Iterable[int] = ()) -> AbaloneState:
     """The initial state of ``game`` when the positions before its start (their Zobrist hashes,
     oldest first, as a player's ``history``) count for the repetition rule. The start itself must
@@ -234,7 +276,7 @@ def state_at(game: AbaloneGame, history: Iterable[int] = ()) -> AbaloneState:
     state = game.new_initial_state()
     before = tuple(int(h) for h in history)
     state._play.before = before
-    _count_before(state.array_game, before)
+    state.array_game.reset(history=before)
     return state
 
 

@@ -32,7 +32,7 @@ class EnvOptions:
     rules: DrawRules
     reward: str = "result"
     opening_plies: int = 0
-    illegal_action: str = "error"
+    illegal_action: str = "penalty"
     illegal_reward: float = -1.0
     render_mode: str | None = None
 

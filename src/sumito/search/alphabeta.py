@@ -13,7 +13,7 @@ import numpy as np
 from numba import njit
 
 from sumito.engine.kernels import MAX_MOVES, PUSH_OFF_BIT, generate_moves, make_move, unmake_move
-from sumito.evaluation.features import evaluate, work_arrays
+from sumito.evaluation.features import evaluate, evaluate_hand_set, work_arrays
 from sumito.search.context import WIN, SearchContext
 from sumito.stopping import STOP, call_stoppable
 
@@ -36,8 +36,8 @@ def _negamax(board, side, lost, depth, alpha, beta, ply, exact, win, inline_only
         if lost[0] >= win or lost[1] >= win:
             return -(WIN - ply)  # the previous mover pushed off the last marble needed: we have lost
         if depth == 0:
-            return evaluate(board, side, lost[0], lost[1], cells, ring, offsets, edge_ring, kind, params, raw,
-                            scratch)
+            return evaluate_hand_set(board, side, lost[0], lost[1], cells, ring, offsets, edge_ring, kind, params,
+                                     raw, scratch)
         buf = moves[ply]
         n = generate_moves(board, side, offsets, cells, inline_only, buf)
         if n == 0:

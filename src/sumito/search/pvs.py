@@ -44,6 +44,7 @@ from dataclasses import dataclass
 import numpy as np
 from numba import njit, objmode
 
+from sumito import compile_seconds
 from sumito.engine.game import DrawCounters
 from sumito.engine.kernels import (
     MAX_MOVES,
@@ -55,8 +56,9 @@ from sumito.engine.kernels import (
     make_move,
     unmake_move,
 )
-from sumito.evaluation.features import EVAL_NNUE, evaluate, nnue_base, work_arrays
-from sumito.evaluation.nnue import nnue_output, refresh_accumulator, update_accumulator
+from sumito.evaluation.features import EVAL_NETWORK, EVAL_NNUE, evaluate_hand_set, nnue_base, work_arrays
+from sumito.evaluation.learned import network_score
+from sumito.evaluation.nnue import copy_accumulator, nnue_output, refresh_accumulator, update_accumulator
 from sumito.search.context import MAX_PLY, WIN, WIN_BOUND, SearchContext
 from sumito.stopping import STOP, call_stoppable
 
@@ -85,6 +87,7 @@ DEFAULT_PRUNE = 1
 
 # stats slots
 NODES, ABORTED, QNODES, TT_HITS, BEST, NEXT_CHECK, ROOT_COUNT, ROOT_DEPTH = range(8)
+SHARED_MOVES = 18  # where the move lists are in :func:`_pvs`'s ``shared`` tuple
 TT_MOVE_SHIFT = 9  # a table entry's info: move << 9 | depth << 2 | bound kind
 
 
@@ -176,16 +179,28 @@ def _pick(buf, order, i, n):
     return buf[i]
 
 
-@njit(cache=True, inline="always")
-def _static(board, side, lost, cells, ring, offsets, edge_ring, kind, params, raw, scratch, acc, ply, trade):
+# The evaluation's parameters reach the search in one of three slots, the other two None: an NNUE's,
+# a value network's, or a hand-set evaluation's. numba removes a branch on ``x is not None`` when the
+# argument x is None, so each family's search is compiled on its own, with only that family's code:
+# a fresh install compiles the NNUE's evaluation for the default engine, not every evaluation's.
+
+
+@njit(cache=True)
+def _static(board, side, lost, cells, ring, offsets, edge_ring, kind, nnue_params, net_params, hand_params, raw,
+            scratch, acc, ply, trade):
     """The static evaluation of the node at ``ply``: an NNUE's from the accumulator the search keeps
     for that ply, any other evaluation's from the board; with ``trade`` > 0 (converting), plus that much
     a marble off the board for the side that has pushed off more (minus it for the other side)."""
-    if kind == EVAL_NNUE:
-        value = nnue_output(acc[ply], side, lost[0], lost[1], params, scratch) + nnue_base(
-            board, side, lost[0], lost[1], cells, ring, offsets, edge_ring, params, raw)
+    if nnue_params is not None:
+        value = nnue_output(acc[ply], side, lost[0], lost[1], nnue_params, scratch) + nnue_base(
+            board, side, lost[0], lost[1], cells, ring, offsets, edge_ring, nnue_params, raw)
+    elif net_params is not None:
+        value = network_score(board, side, lost[0], lost[1], cells, ring, offsets, net_params, scratch)
+    elif hand_params is not None:
+        value = evaluate_hand_set(board, side, lost[0], lost[1], cells, ring, offsets, edge_ring, kind, hand_params,
+                                  raw, scratch)
     else:
-        value = evaluate(board, side, lost[0], lost[1], cells, ring, offsets, edge_ring, kind, params, raw, scratch)
+        value = 0.0
     if trade > 0.0:
         # the side ahead gains by every marble that leaves the board, its own included: a trade takes it
         # nearer the win (5-2 after 4-1), and attacking at the price of a marble is worth it
@@ -195,6 +210,41 @@ def _static(board, side, lost, cells, ring, offsets, edge_ring, kind, params, ra
         elif mine > theirs:
             value -= trade * (mine + theirs)
     return value
+
+
+@njit(cache=True)
+def _refresh(board, cells, nnue_params, acc):
+    """An NNUE search's accumulator at the root (nothing for another evaluation)."""
+    if nnue_params is not None:
+        refresh_accumulator(board, cells, nnue_params, acc)
+
+
+@njit(cache=True)
+def _update(parent, child, move, side, offsets, nnue_params):
+    """An NNUE search's accumulator after ``move`` (nothing for another evaluation)."""
+    if nnue_params is not None:
+        update_accumulator(parent, child, move, side, offsets, nnue_params)
+
+
+@njit(cache=True)
+def _copy(parent, child, nnue_params):
+    """An NNUE search's accumulator after a pass (nothing for another evaluation)."""
+    if nnue_params is not None:
+        copy_accumulator(parent, child)
+
+
+@njit(cache=True)
+def _extend_pv(pv, pv_len, ply, mv):
+    """``mv`` raised alpha at ``ply``: this node's line is ``mv`` and then its child's line (a triangular
+    principal-variation table, as Stockfish keeps one: the line the search saw, which a walk through
+    the transposition table loses where another position has taken an entry since)."""
+    pv[ply, ply] = mv
+    end = pv_len[ply + 1]
+    if end < ply + 1:
+        end = ply + 1
+    for j in range(ply + 1, end):
+        pv[ply, j] = pv[ply + 1, j]
+    pv_len[ply] = end
 
 
 @njit(cache=True)
@@ -226,10 +276,11 @@ def _pvs(board, side, lost, depth, alpha, beta, ply, h, null_ok, shared):
     function. ``shared`` bundles what every node needs and never changes between nodes (the
     board's tables, the evaluation, the transposition table, history, work arrays, statistics).
     """
-    (g_win, g_inline, cells, offsets, ring, edge_ring, edge_cells, zobrist, kind, params, tt_keys, tt_info, tt_scores,
+    (g_win, g_inline, cells, offsets, ring, edge_ring, edge_cells, zobrist, kind, nnue_params, net_params,
+     hand_params, tt_keys, tt_info, tt_scores,
      history, path, path_base, moves, orders, raw, scratch, stats, deadline, root_scores, root_side, contempt,
-     stop, acc, prune, threats, since, plies_left, quiet_limit, repeat_need, tt_bits, trade) = shared
-    nnue = kind == EVAL_NNUE
+     stop, acc, prune, threats, since, plies_left, quiet_limit, repeat_need, tt_bits, trade, pv, pv_len) = shared
+    pv_len[ply] = ply  # this node's principal variation: empty until a move raises alpha
     # a draw is worth -contempt to the side searching at the root (it plays on rather than draw)
     draw = -contempt if side == root_side else contempt
     _tick(stats, deadline, stop)
@@ -252,15 +303,14 @@ def _pvs(board, side, lost, depth, alpha, beta, ply, h, null_ok, shared):
             return draw
     else:
         path[path_base] = h
-        if nnue:
-            refresh_accumulator(board, cells, params, acc[0])
+        _refresh(board, cells, nnue_params, acc[0])
     # "in check": a marble from losing, with a push-off against it on the board (passing would lose)
     checked = ply > 0 and threats > 0 and lost[side - 1] >= g_win - 1 and has_push_off(board, opp, offsets, edge_cells)
     if ply > 0 and (depth <= 0 or ply >= MAX_PLY - 1):
         # quiescence: stand pat, or play a push-off; in check, every move (no standing pat)
         stats[QNODES] += 1
-        stand = _static(board, side, lost, cells, ring, offsets, edge_ring, kind, params, raw, scratch, acc, ply,
-                        trade)
+        stand = _static(board, side, lost, cells, ring, offsets, edge_ring, kind, nnue_params, net_params, hand_params,
+                        raw, scratch, acc, ply, trade)
         if -depth >= QUIESCENCE_PLIES or ply >= MAX_PLY - 1:
             return stand
         buf = moves[ply]
@@ -288,8 +338,7 @@ def _pvs(board, side, lost, depth, alpha, beta, ply, h, null_ok, shared):
                 if best < -(WIN - (ply + 2)):
                     best = -(WIN - (ply + 2))
                 continue
-            if nnue:
-                update_accumulator(acc[ply], acc[ply + 1], mv, side, offsets, params)
+            _update(acc[ply], acc[ply + 1], mv, side, offsets, nnue_params)
             since[ply + 1] = 0 if mv & PUSH_OFF_BIT else since[ply] + 1
             if mv & PUSH_OFF_BIT:
                 lost[2 - side] += 1
@@ -303,6 +352,7 @@ def _pvs(board, side, lost, depth, alpha, beta, ply, h, null_ok, shared):
                 best = score
                 if score > alpha:
                     alpha = score
+                    _extend_pv(pv, pv_len, ply, mv)
                     if alpha >= beta:
                         break
         return best
@@ -329,13 +379,12 @@ def _pvs(board, side, lost, depth, alpha, beta, ply, h, null_ok, shared):
             if f == EXACT or (f == LOWER and s >= beta) or (f == UPPER and s <= alpha):
                 return s
     if ply > 0 and null_ok and not pv_node and not checked and depth >= 3 and beta < WIN_BOUND:
-        static = _static(board, side, lost, cells, ring, offsets, edge_ring, kind, params, raw, scratch, acc, ply,
-                         trade)
+        static = _static(board, side, lost, cells, ring, offsets, edge_ring, kind, nnue_params, net_params,
+                         hand_params, raw, scratch, acc, ply, trade)
         if static >= beta:
             # pass: the same marbles with the other side to move
             null_child = h ^ zobrist[0, 0]
-            if nnue:
-                acc[ply + 1, :, :] = acc[ply]
+            _copy(acc[ply], acc[ply + 1], nnue_params)
             null_depth = depth - 1 - NULL_REDUCTION
             since[ply + 1] = since[ply] + 1
             score = -_pvs(board, opp, lost, null_depth, -beta, -beta + NULL_WINDOW, ply + 1, null_child, no, shared)
@@ -361,8 +410,7 @@ def _pvs(board, side, lost, depth, alpha, beta, ply, h, null_ok, shared):
     for i in range(n):
         mv = buf[i] if ply == 0 else _pick(buf, order, i, n)
         delta = make_move(board, mv, side, offsets, zobrist)
-        if nnue:
-            update_accumulator(acc[ply], acc[ply + 1], mv, side, offsets, params)
+        _update(acc[ply], acc[ply + 1], mv, side, offsets, nnue_params)
         since[ply + 1] = 0 if mv & PUSH_OFF_BIT else since[ply] + 1
         if mv & PUSH_OFF_BIT:
             lost[2 - side] += 1
@@ -375,6 +423,7 @@ def _pvs(board, side, lost, depth, alpha, beta, ply, h, null_ok, shared):
         leaf = False
         if depth == 1 and ply + 2 < MAX_PLY:
             leaf = True
+            pv_len[ply + 1] = ply + 1  # a leaf scored here has no line of its own
             stats[NODES] += 1
             if lost[0] >= g_win or lost[1] >= g_win:
                 score = WIN - (ply + 1)
@@ -388,8 +437,8 @@ def _pvs(board, side, lost, depth, alpha, beta, ply, h, null_ok, shared):
                 stats[NODES] -= 1
             elif generate_push_offs(board, opp, offsets, edge_cells, moves[ply + 1]) == 0:
                 stats[QNODES] += 1
-                score = -_static(board, opp, lost, cells, ring, offsets, edge_ring, kind, params, raw, scratch, acc,
-                                 ply + 1, trade)
+                score = -_static(board, opp, lost, cells, ring, offsets, edge_ring, kind, nnue_params, net_params,
+                                 hand_params, raw, scratch, acc, ply + 1, trade)
             else:
                 leaf = False
                 stats[NODES] -= 1  # searched below after all
@@ -421,6 +470,7 @@ def _pvs(board, side, lost, depth, alpha, beta, ply, h, null_ok, shared):
                 stats[BEST] = i
             if score > alpha:
                 alpha = score
+                _extend_pv(pv, pv_len, ply, mv)
                 if alpha >= beta:
                     if quiet and ply > 0:
                         if history[0, KILLERS + ply] != mv:
@@ -459,13 +509,16 @@ class _ThreadState:
         self.raw, self.scratch = work_arrays()
         # an NNUE's accumulator for each ply of the line being searched (one number otherwise)
         self.acc = np.zeros((MAX_PLY + 1, 2, acc_width), dtype=np.float64)
+        # the principal variation of each ply's node (row p from column p), and where each row ends
+        self.pv = np.zeros((MAX_PLY + 1, MAX_PLY + 1), dtype=np.int32)
+        self.pv_len = np.zeros(MAX_PLY + 1, dtype=np.int64)
 
 
 def _helper_search(ctx: SearchContext, shared: tuple, stats: np.ndarray, root_moves: np.ndarray, max_depth: int,
                    offset: int) -> None:
     """A Lazy SMP helper thread: deepen from ``1 + offset`` plies until its ``halt`` flag (``shared``'s stop)
     or its clock stops it; what it finds reaches the main thread through the transposition table."""
-    moves, n = shared[16], len(root_moves)
+    moves, n = shared[SHARED_MOVES], len(root_moves)
     for depth in range(1 + offset, max_depth + 1):
         stats[ROOT_DEPTH] = depth
         stats[BEST] = -1
@@ -606,10 +659,17 @@ class Searcher:
         self.history, self.moves, self.since, self.orders = main.history, main.moves, main.since, main.orders
         self.raw, self.scratch, self.acc = main.raw, main.scratch, main.acc
         self._pv_buf = np.empty(MAX_MOVES, dtype=np.int32)  # principal_variation's move list
+        self._searched: list[int] = []  # the main thread's line of the last finished root search
 
     @property
     def threads(self) -> int:
         return len(self._threads)
+
+    def _params_slots(self) -> tuple[np.ndarray | None, np.ndarray | None, np.ndarray | None]:
+        """The parameters in :func:`_pvs`'s three evaluation slots (NNUE, value network, hand-set)."""
+        p = self.params
+        return (p, None, None) if self.kind == EVAL_NNUE else (None, p, None) if self.kind == EVAL_NETWORK else (
+            None, None, p)
 
     def _acc_width(self) -> int:
         return int(self.params[1]) + 1 if self.kind == EVAL_NNUE else 1  # H, then the PSQT sum
@@ -658,7 +718,7 @@ class Searcher:
         ``draw`` (the game's draw rules and counters) lets the search score a position beyond the
         ply cap or the no-capture limit as the draw it is.
         """
-        start = time.perf_counter()
+        start, compiled = time.perf_counter(), compile_seconds()
         deadline = start + seconds if seconds is not None else 0.0
         past = np.zeros(0, dtype=np.uint64) if history is None else np.asarray(history, dtype=np.uint64)
         path = np.zeros(len(past) + MAX_PLY + 1, dtype=np.uint64)
@@ -685,7 +745,8 @@ class Searcher:
         finally:
             self._stop_helpers(helpers)
         nodes = int(stats[NODES]) + sum(int(h[1][NODES]) for h in helpers)
-        seconds_used = time.perf_counter() - start
+        # a fresh install compiles the search inside its first call: that time is not the search's
+        seconds_used = max(time.perf_counter() - start - (compile_seconds() - compiled), 1e-6)
         if not lines or lines[0].move != best_move:
             lines = [PVLine(best_move, best_score, self.principal_variation(ctx, best_move))]
         return SearchResult(best_move, best_score, depth_done, nodes, seconds_used, lines[0].pv, lines)
@@ -698,10 +759,11 @@ class Searcher:
         state.since[0] = quiet_plies
         return (
             ctx.win, ctx.inline_only, ctx.cells, ctx.offsets, ctx.ring, ctx.edge_ring, ctx.edge_cells, ctx.zobrist,
-            self.kind, self.params, self.tt_keys, self.tt_info, self.tt_scores, state.history, path, path_base,
+            self.kind, *self._params_slots(), self.tt_keys, self.tt_info, self.tt_scores, state.history, path,
+            path_base,
             state.moves, state.orders, state.raw, state.scratch, stats, deadline, root_scores, ctx.side,
             float(self.contempt), stop, state.acc, int(self.prune), int(self.threats), state.since,
-            *limits, self._tt_bits, float(self.trade),
+            *limits, self._tt_bits, float(self.trade), state.pv, state.pv_len,
         )  # fmt: skip
 
     def _start_helpers(self, ctx: SearchContext, root_moves: np.ndarray, max_depth: int, path: np.ndarray,
@@ -758,6 +820,7 @@ class Searcher:
                         lines = []
                     break
                 best_move, best_score, depth_done = int(root_moves[index]), float(iteration_scores[index]), depth
+                self._keep_line()
                 scores[:] = iteration_scores
                 # next iteration: best move first, the rest by this iteration's scores
                 order = np.argsort(-scores, kind="stable")
@@ -838,7 +901,8 @@ class Searcher:
                 return None
             index = int(stats[BEST])
             move, score = int(rest[index]), float(iteration_scores[index])
-            # the line now, before a later search (of other moves) overwrites its table entries
+            # the line now, before a later search (of other moves) overwrites it
+            self._keep_line()
             lines.append(PVLine(move, score, self.principal_variation(ctx, move)))
             rest_scores = iteration_scores[:count].copy()
             keep = np.arange(count) != index
@@ -855,9 +919,17 @@ class Searcher:
         new_scores[multipv:] = rest_scores[order]
         return lines, new_moves, new_scores
 
+    def _keep_line(self) -> None:
+        """Keep the main thread's principal variation of the root search just finished."""
+        state = self._threads[0]
+        self._searched = [int(m) for m in state.pv[0, : state.pv_len[0]]]
+
     def principal_variation(self, ctx: SearchContext, first: int, limit: int = 12) -> list[int]:
-        """The line the table predicts after ``first`` (checked for legality move by move)."""
+        """The line after ``first``: the one the last finished search saw, when it starts with ``first``,
+        then, to ``limit`` plies, what the table predicts (each move checked for legality)."""
         board, side, h = ctx.board.copy(), ctx.side, ctx.hash
+        searched = self._searched if self._searched[:1] == [first] else [first]
+        limit = max(limit, len(searched))
         line = [first]
         mv = first
         seen = {int(h)}
@@ -869,10 +941,13 @@ class Searcher:
             if len(line) >= limit or int(h) in seen:
                 break
             seen.add(int(h))
-            slot = int(h) & (len(self.tt_keys) - 1)
-            if self.tt_keys[slot] ^ self._tt_bits[slot] ^ np.uint64(int(self.tt_info[slot])) != h:
-                break
-            mv = int(self.tt_info[slot]) >> TT_MOVE_SHIFT
+            if len(line) < len(searched):
+                mv = searched[len(line)]
+            else:
+                slot = int(h) & (len(self.tt_keys) - 1)
+                if self.tt_keys[slot] ^ self._tt_bits[slot] ^ np.uint64(int(self.tt_info[slot])) != h:
+                    break
+                mv = int(self.tt_info[slot]) >> TT_MOVE_SHIFT
             n = generate_moves(board, side, ctx.offsets, ctx.cells, ctx.inline_only, buf)
             if mv not in buf[:n]:
                 break

@@ -60,6 +60,8 @@ from sumito.web.sessions import (
     address_client,
     default_web_db_path,
     new_token,
+    owner_hash,
+    player_name,
     token_client,
 )
 from sumito.web.thinking import ThinkingPool
@@ -454,9 +456,9 @@ def create_app(
         await hall(request).play(session, body.move)
         return session.state()
 
-    @app.post("/api/games/{game_id}/undo", tags=["games"], responses=errors(*CHANGES, 404, 409, 429))
+    @app.post("/api/games/{game_id}/undo", tags=["games"], responses=errors(*CHANGES, 404, 409))
     async def undo(game_id: str, request: Request, x_sumito_token: Token = None) -> dict[str, Any]:
-        """Take back the person's last move (and the computer's reply); a resignation first."""
+        """Take back the person's last move (and the computer's reply); 409 once the game is over."""
         session = await owned(request, game_id, x_sumito_token)
         await hall(request).undo(session)
         return session.state()
@@ -488,8 +490,9 @@ def create_app(
     async def hint(
         game_id: str, request: Request, body: HintBody | None = None, x_sumito_token: Token = None
     ) -> dict[str, Any]:
-        """The engine's best move and its score of the game's position now, from a short search in
-        the worker pool (``seconds``, default 0.3, at most ``--max-time``): a hint and the evaluation bar."""
+        """The best move and its score of the game's position now, from the learned engine in the
+        worker pool searching ``seconds`` (default 0.3, at most ``--max-time``) or as long and deep as
+        the computer opponent, if that is more (``player`` names it): a hint and the evaluation bar."""
         session = await owned(request, game_id, x_sumito_token)
         return await hall(request).hint(session, (body or HintBody()).seconds)
 
@@ -515,39 +518,44 @@ def create_app(
         return {"game": session.state(), "token": token}
 
     # ----------------------------------------------------------------- the arena's archive
+    def summaries(request: Request, token: str | None, rows: list[StoredGame]) -> list[dict[str, Any]]:
+        """The stored games' summaries, with the names the requesting client knows its own web games by."""
+        token = _checked_token(token)
+        own = hall(request).store.archived_names(owner_hash(token), [g.id for g in rows]) if token else {}
+        return [_stored_summary(g, own.get(g.id)) for g in rows]
+
     @app.get("/api/archive", tags=["archive"], responses=errors())
-    def archive_list(
+    async def archive_list(
         request: Request,
         player: Annotated[str | None, Query(max_length=200, description="part of either player's spec")] = None,
         layout: Annotated[str | None, Query(max_length=40)] = None,
         result: Annotated[str | None, Query(max_length=10, description="1-0, 0-1 or 1/2-1/2")] = None,
         limit: Annotated[int, Query(ge=1, le=500)] = 50,
         offset: Annotated[int, Query(ge=0, le=1_000_000)] = 0,
+        x_sumito_token: Token = None,
     ) -> dict[str, Any]:
-        """Stored games, newest first: the arena's matches and tournaments and finished web games."""
+        """Stored games, newest first: the arena's matches and tournaments and finished web games;
+        with the client's token, its own web games name a person "You"."""
         filters = _archive_filters(player, layout, result)
-        archive = _open_archive(request)
-        if archive is None:
-            return {"total": 0, "games": []}
-        with archive:
-            total = archive.count(**filters)
-            rows = archive.games(limit=offset + limit, newest_first=True, **filters)[offset:]
-        return {"total": total, "games": [_stored_summary(g) for g in rows]}
+        total, rows = await asyncio.to_thread(_archive_rows, request, filters, limit, offset)
+        return {"total": total, "games": summaries(request, x_sumito_token, rows)}
 
     @app.get("/api/archive/{stored_id}", tags=["archive"], responses=errors(404))
-    def archive_game(
+    async def archive_game(
         stored_id: StoredId,
         request: Request,
         start: Annotated[int, Query(ge=0, le=10**9, description="the first ply of the page")] = 0,
         count: Annotated[
             int, Query(ge=1, le=MAX_REPLAY_PAGE, description=f"boards in the page (at most {MAX_REPLAY_PAGE})")
         ] = MAX_REPLAY_PAGE,
+        x_sumito_token: Token = None,
     ) -> dict[str, Any]:
         """A page of a stored game, for replay: ``boards`` are the positions after ``start`` ..
         ``start + count - 1`` plies (those that exist), ``moves`` the moves played from each of them."""
-        stored = _stored_game(request, stored_id)
-        moves, boards = _replay_page(stored, start, count)
-        return {"game": _stored_summary(stored), "start": start, "moves": moves, "boards": boards}
+        stored = await asyncio.to_thread(_stored_game, request, stored_id)
+        moves, boards = await asyncio.to_thread(_replay_page, stored, start, count)
+        (summary,) = summaries(request, x_sumito_token, [stored])
+        return {"game": summary, "start": start, "moves": moves, "boards": boards}
 
     @app.post("/api/archive/{stored_id}/analysis", tags=["archive"], responses=errors(*CHANGES, 404, 429))
     async def archive_analysis(
@@ -567,7 +575,8 @@ def create_app(
         page = await hall(request).analyse_moves(
             start, stored.moves.split(), body.start, body.count, request.is_disconnected, client
         )
-        return {"game": _stored_summary(stored), **page}
+        (summary,) = summaries(request, x_sumito_token, [stored])
+        return {"game": summary, **page}
 
     @app.get(
         "/api/archive/{stored_id}/record", response_class=PlainTextResponse, tags=["archive"], responses=errors(404)
@@ -648,6 +657,15 @@ def _archive_filters(player: str | None, layout: str | None, result: str | None)
     }
 
 
+def _archive_rows(request: Request, filters: dict[str, Any], limit: int, offset: int) -> tuple[int, list[StoredGame]]:
+    """How many stored games match ``filters``, and the page of them from ``offset``, newest first."""
+    archive = _open_archive(request)
+    if archive is None:
+        return 0, []
+    with archive:
+        return archive.count(**filters), archive.games(limit=offset + limit, newest_first=True, **filters)[offset:]
+
+
 def _open_archive(request: Request) -> GameArchive | None:
     """The arena's archive, read-only; ``None`` when there is none yet (no game stored)."""
     path: Path = request.app.state.archive_path
@@ -674,11 +692,15 @@ def _stored_game(request: Request, stored_id: int) -> StoredGame:
         return archive.game(stored_id)
 
 
-def _stored_summary(g: StoredGame) -> dict[str, Any]:
+def _stored_summary(g: StoredGame, names: dict[str, str] | None = None) -> dict[str, Any]:
+    """A stored game as the archive lists it; ``names``: the seat names of the client's own web game."""
     return {
         "id": g.id,
         "black": g.black_played,
         "white": g.white_played,
+        # the names the page shows: the client's own seat names, else the specs as given (a match's
+        # derived seeds left out) under the names the page knows them by
+        "names": names or {"black": player_name(g.black, you=False), "white": player_name(g.white, you=False)},
         "layout": g.layout,
         "result": g.result,
         "reason": g.reason,

@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from sumito.bounds import MAX_HASH_MB, MAX_SEARCH_DEPTH, MAX_SEARCH_SECONDS
-from sumito.evaluation.nnue import BUILTIN_NNUE
+from sumito.evaluation.nnue import BUILTIN_NNUE, NO_NNUE
 from sumito.models.network import BUILTINS
 from sumito.players import PlayerSpecError, parse_spec
 
@@ -66,7 +66,7 @@ class ModelFolder:
     def __call__(self, key: str, value: str) -> str:
         if key == "net" and value in BUILTINS:
             return value  # network_path() turns the name into the shipped file
-        if key == "nnue" and value == BUILTIN_NNUE:
+        if key == "nnue" and value in (BUILTIN_NNUE, NO_NNUE):
             return value  # nnue_path() turns the name into the shipped file
         shipped = ", ".join(BUILTINS) if key == "net" else BUILTIN_NNUE
         if self.root is None:

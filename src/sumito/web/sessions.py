@@ -31,8 +31,12 @@ to its clock, not the watch-mode pause after it. Time spent on a move that is ta
 charged; while the server is down no clock runs.
 
 Finished games are also written to the arena's game archive (``sumito games``), resigned ones
-included (the archive replays them with their declared ending). A resignation taken back by an
-undo stays archived as the game it was, and the game's next ending is archived again.
+included (the archive replays them with their declared ending). A finished game cannot be undone:
+it stays as it was archived (a rematch or a new game goes on from there).
+
+The archive's list names each player as the page shows it (:func:`player_name`): a preset's or
+the learned engine's name, the spec without the seed a match adds, and "You" for a person in the
+requesting client's own games.
 """
 
 from __future__ import annotations
@@ -51,18 +55,25 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from sumito.analysis import THRESHOLDS
 from sumito.arena.db import GameArchive, default_db_path
 from sumito.arena.match import DEFAULT_RULES, ArenaSettings, GameResult, GameTask, start_position
 from sumito.engine import BLACK, WHITE, DrawRules, Game, GameRecord, Outcome, Position, SumitoError, parse_records
 from sumito.engine.game import DECLARED_REASONS, TIME
-from sumito.engine.geometry import COLOR_NAMES
+from sumito.engine.geometry import COLOR_NAMES, Color
+from sumito.evaluation.nnue import BUILTIN_NNUE
 from sumito.fileio import claim_sqlite
 from sumito.players import PlayerSpecError, make_player, parse_spec
+from sumito.players.base import set_option
+from sumito.players.engine import DEFAULT_TIME
+from sumito.players.strongest import hint_spec
 from sumito.search.context import WIN, WIN_BOUND
 from sumito.search.timeman import move_time
 from sumito.web.limits import LONG_MOVE, MAX_IMPORT_BYTES, MAX_IMPORT_PLIES, ModelFolder, WebLimits
 from sumito.web.serialize import COLOR_WORDS, board_json, layout_of, legal_move_json
 from sumito.web.thinking import (
+    ANALYSIS_HASH,
+    ANALYSIS_SPEC,
     AnalyseRequest,
     PoolBusy,
     ThinkError,
@@ -96,7 +107,6 @@ HINT_SECONDS = 0.3
 MAX_HINT_SECONDS = 3.0
 ANALYSIS_SECONDS = 0.2
 MAX_ANALYSIS_PAGE = 20
-POINTS_PER_MARBLE = 1000.0  # the engine's evaluation: one marble of material
 
 
 # --------------------------------------------------------------------------- errors
@@ -156,7 +166,7 @@ PRESETS = (
            "Sumito's engine with its learned evaluation, 1 second a move"),
     Preset("engine-strong", "Engine (3 s)", "engine:time=3,nnue=builtin-nnue",
            "Sumito's engine with its learned evaluation, 3 seconds a move: the strongest"),
-    Preset("engine-classic", "Engine, hand-set evaluation (1 s)", "engine:time=1",
+    Preset("engine-classic", "Engine, hand-set evaluation (1 s)", "engine:time=1,nnue=none",
            "Sumito's engine with the hand-set linear evaluation, 1 second a move"),
 )
 PRESET_BY_ID = {p.id: p for p in PRESETS}
@@ -191,11 +201,31 @@ def resolve_seat(text: str) -> Seat:
     if key in PRESET_BY_ID:
         preset = PRESET_BY_ID[key]
         return Seat(preset.spec, preset.name)
-    kind, _ = parse_spec(text)
+    return Seat(HUMAN if parse_spec(text)[0].name == HUMAN else text, player_name(text))
+
+
+def player_name(spec: str, you: bool = True) -> str:
+    """The name the page shows for the player ``spec``: "You" for a person (``you``; else
+    "Human": someone else's game), a preset's name (whatever the order of its options), "Engine
+    (0.1 s)" for the learned engine with a time or depth alone, else the spec itself. A spec that
+    names no player known here is shown as it is."""
+    text = spec.strip()
+    try:
+        kind, options = parse_spec(text)
+    except PlayerSpecError:
+        return text
     if kind.name == HUMAN:
-        return Seat(HUMAN, "You")
-    named = next((p.name for p in PRESETS if p.spec == text), text)
-    return Seat(text, named)
+        return "You" if you else "Human"
+    for preset in PRESETS:
+        preset_kind, preset_options = parse_spec(preset.spec)
+        if (preset_kind.name, preset_options) == (kind.name, options):
+            return preset.name
+    if kind.name == "engine" and options.get("nnue") == BUILTIN_NNUE and set(options) <= {"nnue", "time", "depth"}:
+        limits = [f"depth {options['depth']}"] if options.get("depth") is not None else []
+        if options.get("time") is not None or not limits:
+            limits.append(f"{options.get('time') or DEFAULT_TIME:g} s")
+        return f"Engine ({', '.join(limits)})"
+    return text
 
 
 @dataclass
@@ -240,18 +270,18 @@ class Clock:
         return cls(float(blob["initial"]), float(blob["increment"]), left, time.monotonic())
 
 
-def score_json(score: float, to_move: int) -> dict[str, Any]:
-    """A search score (for the side to move, in the engine's points) as the API gives it:
-    ``score`` in marbles for the side to move, ``black`` the same for Black, and ``win_in``: the
-    plies to a forced win (positive: the side to move wins; negative: it loses; 0: over), else null."""
+def score_json(points: float, marbles: float, to_move: int) -> dict[str, Any]:
+    """A search score for the side to move as the API gives it: ``score`` in marbles on the board's
+    own scale (``marbles``: a forced win counts the board's win threshold, see
+    :func:`~sumito.analysis.score_on`), ``black`` the same for Black, and ``win_in``: the plies to a
+    forced win (positive: the side to move wins; negative: it loses; 0: over), else null; ``points``
+    is the engine's own score, which tells the plies."""
     win_in = None
-    if abs(score) >= WIN_BOUND:
-        plies = round(WIN - abs(score))
-        win_in = plies if score > 0 else -plies
-        marbles = 100.0 if score > 0 else -100.0
-    else:
-        marbles = round(score / POINTS_PER_MARBLE, 3)
-    return {"score": marbles, "black": marbles if to_move == BLACK else -marbles, "win_in": win_in}
+    if abs(points) >= WIN_BOUND:
+        plies = round(WIN - abs(points))
+        win_in = plies if points > 0 else -plies
+    score = round(marbles, 3) + 0.0  # + 0.0: no -0.0
+    return {"score": score, "black": score if to_move == BLACK else -score + 0.0, "win_in": win_in}
 
 
 # --------------------------------------------------------------------------- one game
@@ -324,13 +354,12 @@ class GameSession:
         return [c for c in (BLACK, WHITE) if self.seats[c].human]
 
     def undo_plan(self) -> int | None:
-        """How many plies an undo takes back (0: only a resignation), or ``None`` when it cannot."""
+        """How many plies an undo takes back, or ``None`` when it cannot: a game of two computers,
+        nothing of a person's to take back, or a game that is over (resigned too: a finished game
+        is archived as it ended, and undo is for a game in progress)."""
         humans = self.humans()
-        if not humans:
+        if not humans or self.game.outcome() is not None:
             return None
-        outcome = self.game.outcome()
-        if outcome is not None and outcome.reason in DECLARED_REASONS:
-            return 0
         if len(humans) == 2:
             return 1 if self.game.plies else None
         # against a computer: back to just before the person's last move
@@ -444,14 +473,11 @@ class GameSession:
         self.game.resign(mover, TIME)
 
     def take_back(self, plies: int) -> None:
-        if plies == 0:  # a resignation: replay the moves without it
-            self.game = _replayed(self.game.start, self.game.rules, self.notations)
-        else:
-            for _ in range(plies):
-                self.game.pop()
-            self.redo.append(self.notations[-plies:])
-            del self.notations[-plies:]
-            del self.move_times[-plies:]
+        for _ in range(plies):
+            self.game.pop()
+        self.redo.append(self.notations[-plies:])
+        del self.notations[-plies:]
+        del self.move_times[-plies:]
         self.last_move_at = time.monotonic()
 
     def replay_redo(self) -> None:
@@ -684,6 +710,18 @@ class WebStore:
             }
             for game_id, black, white, black_name, white_name, layout, ply, result, reason, updated in rows
         ]
+
+    def archived_names(self, owner: str, archive_ids: list[int]) -> dict[int, dict[str, str]]:
+        """The seat names (``{"black": …, "white": …}``) of ``owner``'s games that went into the
+        arena's archive as ``archive_ids`` (the others are someone else's, or were deleted)."""
+        if not archive_ids:
+            return {}
+        marks = ", ".join("?" for _ in archive_ids)
+        rows = self.conn.execute(
+            f"SELECT archive_id, black_name, white_name FROM web_games WHERE owner = ? AND archive_id IN ({marks})",
+            (owner, *archive_ids),
+        )
+        return {archive_id: {"black": black, "white": white} for archive_id, black, white in rows}
 
     def _session(self, row: tuple) -> GameSession | None:
         values = dict(zip(_COLUMNS, row))
@@ -1009,17 +1047,17 @@ class GameHall:
             outcome = session.game.outcome()
             if outcome is not None and outcome.reason == TIME:
                 raise ConflictError("a game lost on time cannot be taken back; start a rematch")
+            if outcome is not None:
+                raise ConflictError(
+                    f"the game is over ({outcome.describe()}): undo is for a game in progress; start a rematch"
+                )
             plies = session.undo_plan()
             if plies is None:
                 if not session.humans():
                     raise ConflictError("undo takes back a person's move; in this game two computers play")
                 raise ConflictError("nothing to undo: no move of yours has been played yet")
-            game = session.game
-            mover = game.position.side_to_move if plies == 0 else game.positions[game.plies - plies].side_to_move
-            if not session.seats[mover].human:  # a resignation taken back on the computer's turn
-                self.admit(session.client, session)
+            # back to a person's turn (the computer's reply, or the move it thinks about, goes too)
             session.take_back(plies)
-            session.archive_id = None  # the game goes on; if it ends again, that ending is archived
             session.error = None
             self._after_change(session)
 
@@ -1028,7 +1066,7 @@ class GameHall:
             if not session.redo:
                 raise ConflictError("nothing to redo")
             if session.game.outcome() is not None:
-                raise ConflictError("the game is over; undo first")
+                raise ConflictError("the game is over: redo is for a game in progress")
             mover = session.game.position.side_to_move
             if len(session.redo[-1]) % 2:
                 mover = WHITE if mover == BLACK else BLACK
@@ -1080,18 +1118,27 @@ class GameHall:
         return min(wanted, self.limits.max_time)
 
     async def _analyse(
-        self, position: Position, history: tuple[int, ...], seconds: float, client: str
+        self,
+        position: Position,
+        history: tuple[int, ...],
+        client: str,
+        *,
+        seconds: float | None,
+        expected: float,
+        spec: str = ANALYSIS_SPEC,
     ) -> dict[str, Any]:
-        """The engine's best move and score for ``position`` (in the worker pool, in ``client``'s
-        turn, with a deadline); a 429 when the client has ``--max-queued`` searches already."""
+        """The best move and score for ``position`` of the engine ``spec`` searching ``seconds``
+        (``None``: as its spec says; ``expected``: how long that may take) in the worker pool, in
+        ``client``'s turn, with a deadline; a 429 when the client has ``--max-queued`` searches already."""
         request = AnalyseRequest(
             position=position.to_string(),
             win_threshold=position.variant.win_threshold,
             inline_only=position.variant.inline_only,
             history=history,
             seconds=seconds,
+            spec=spec,
         )
-        deadline = self.limits.deadline(seconds)
+        deadline = self.limits.deadline(expected)
         try:
             found = await self.pool.analyse(request, deadline, client=client, limit=self.limits.max_queued)
         except PoolBusy as exc:
@@ -1106,13 +1153,24 @@ class GameHall:
         return {
             "to_move": COLOR_WORDS[mover],
             "best": found["move"],
-            **score_json(found["score"], mover),
+            **score_json(found["score"], found["marbles"], mover),
             "depth": found["depth"],
             "pv": found["pv"],
         }
 
+    def hint_player(self, session: GameSession, seconds: float) -> str:
+        """The spec of the engine that gives ``session``'s hint now: the one choice of
+        :func:`~sumito.players.strongest.hint_spec` (the learned engine, searching ``seconds`` or
+        as long and deep as the computer the side to move plays against, if that is more; no longer
+        than this server lets a computer think), with the analyses' own small table."""
+        opponent = session.seats[Color(session.game.position.side_to_move).opponent]
+        least = self.analysis_seconds(seconds)
+        spec = hint_spec(None if opponent.human else opponent.spec, least, movetime=self.limits.max_time)
+        return set_option(spec, "hash", ANALYSIS_HASH)
+
     async def hint(self, session: GameSession, seconds: float = HINT_SECONDS) -> dict[str, Any]:
-        """The engine's best move and its score of the game's position now (a hint, the evaluation bar).
+        """The engine's best move and its score of the game's position now (a hint, the evaluation
+        bar), from :meth:`hint_player`.
 
         One at a time per game (a second request meanwhile is a 409), at most ``ANALYSES_AT_ONCE``
         over the server, in the turn of the game's client; a change of the game meanwhile makes the
@@ -1125,13 +1183,15 @@ class GameHall:
             position = game.position
             history = tuple(p.zobrist for p in game.positions[:-1])
             ply = game.plies
-        seconds = self.analysis_seconds(seconds)
+            spec = self.hint_player(session, seconds)
+        expected = self.limits.check_spec(spec)
         session.analysing = True
         try:
-            found = await self._analyse(position, history, seconds, session.client)
+            found = await self._analyse(position, history, session.client, seconds=None, expected=expected, spec=spec)
         finally:
             session.analysing = False
-        return {"ply": ply, "position": position.to_string(), "seconds": seconds, **found}
+        searched = parse_spec(spec)[1].get("time")
+        return {"ply": ply, "position": position.to_string(), "seconds": searched, "player": spec, **found}
 
     async def analyse_moves(
         self,
@@ -1165,9 +1225,15 @@ class GameHall:
                 break
             ply = first + i
             # one position at a time, so that other clients' searches take turns with the page's
-            found = await self._analyse(pos, tuple(history[:ply]), seconds, client)
+            found = await self._analyse(pos, tuple(history[:ply]), client, seconds=seconds, expected=seconds)
             out.append({"ply": ply, "played": moves[ply] if ply < len(moves) else None, **found})
-        return {"start": first, "seconds": seconds, "total": len(moves) + 1, "positions": out}
+        return {
+            "start": first,
+            "seconds": seconds,
+            "total": len(moves) + 1,
+            "thresholds": dict(THRESHOLDS),
+            "positions": out,
+        }
 
     # ----------------------------------------------------------------- after every change
     def _after_change(self, session: GameSession, save: bool = True) -> None:

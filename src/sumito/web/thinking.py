@@ -33,10 +33,12 @@ from dataclasses import dataclass
 from multiprocessing.connection import Connection
 from typing import Any
 
+from sumito.analysis import score_on
 from sumito.arena.executor import available_cores
 from sumito.arena.match import start_position
 from sumito.engine import DrawCounters, Move, Position
 from sumito.players import Player, make_player
+from sumito.players.engine import EnginePlayer
 from sumito.procs import die_with_parent, one_search_thread
 from sumito.search.context import WIN
 from sumito.web.limits import ANALYSES_AT_ONCE, LONG_MOVE, ModelFolder
@@ -53,9 +55,11 @@ PLAYERS_PER_WORKER = 8  # players kept per worker process (an engine holds a 32 
 READY_TIMEOUT = 300.0  # seconds a fresh worker may take to load the kernels before it is replaced
 
 
-#: the engine that analyses positions (hints, the evaluation bar, the analysis of a game): its own
-#: small table, so that analysing never disturbs a playing engine's
-ANALYSIS_SPEC = "engine:time=30,hash=16,nnue=builtin-nnue"
+#: the transposition table of the engines that analyse positions (MB): their own small one, so that
+#: analysing never disturbs a playing engine's
+ANALYSIS_HASH = 16
+#: the engine that scores the positions of a game's analysis (for the seconds each request gives)
+ANALYSIS_SPEC = f"engine:time=30,hash={ANALYSIS_HASH},nnue=builtin-nnue"
 
 
 class ThinkError(Exception):
@@ -94,13 +98,15 @@ class ThinkRequest:
 
 @dataclass(frozen=True)
 class AnalyseRequest:
-    """What a worker needs to score one position: the engine's best move and score in ``seconds``."""
+    """What a worker needs to score one position: the best move and score of the engine ``spec``,
+    searching ``seconds`` at most (``None``: as long and as deep as its spec says)."""
 
     position: str
     win_threshold: int
     inline_only: bool
     history: tuple[int, ...] = ()
-    seconds: float = 0.3
+    seconds: float | None = 0.3
+    spec: str = ANALYSIS_SPEC
 
 
 _players: OrderedDict[tuple[str, ModelFolder | None], Player] = OrderedDict()
@@ -128,24 +134,29 @@ def choose_move(request: ThinkRequest) -> str:
 
 def analyse_position(request: AnalyseRequest) -> dict[str, Any]:
     """The engine's view of one position (runs in a worker): best move, score for the side to move
-    (in points: 1000 a marble; beyond ``WIN_BOUND`` a won or lost position), depth and principal variation.
+    (``score`` in the engine's points, beyond ``WIN_BOUND`` a won or lost position; ``marbles`` the
+    same in the board's own scale, :func:`~sumito.analysis.score_on`), depth and principal variation.
 
     A position that is over on the board (a side pushed off enough marbles, or no legal move) is
     not searched: ``move`` is ``None`` and the score says who won.
     """
     position = start_position(request.position, request.win_threshold, request.inline_only)
+    player = build_player(request.spec)
+    assert isinstance(player, EnginePlayer), f"analysis needs an engine spec, not {request.spec}"
     winner = position.winner()
     if winner is not None or position.count_legal_moves() == 0:
         mover = position.side_to_move
         score = 0.0 if winner is None else (WIN if winner == mover else -WIN)
-        return {"move": None, "score": score, "depth": 0, "pv": [], "nodes": 0}
-    player = build_player(ANALYSIS_SPEC)
+        marbles = score_on(player, position.variant, score).marbles
+        return {"move": None, "score": score, "marbles": marbles, "depth": 0, "pv": [], "nodes": 0}
     player.choose(position, movetime=request.seconds, history=list(request.history))
     result = player.last
+    assert result is not None
     side = position.variant.side
     return {
         "move": Move(result.move, side).notation(),
         "score": float(result.score),
+        "marbles": score_on(player, position.variant, float(result.score)).marbles,
         "depth": int(result.depth),
         "pv": [Move(code, side).notation() for code in result.pv],
         "nodes": int(result.nodes),

@@ -132,9 +132,10 @@ class ActorBgRun(BgRun):
         trainer.play_game = self.pool.play_game  # type: ignore[method-assign]  (BgRun.run's loop, unchanged)
         return trainer, extra
 
-    def run(self, progress: Callable[[dict[str, Any]], None] | None = None) -> list[dict[str, Any]]:
+    def run(self, progress: Callable[[dict[str, Any]], None] | None = None,
+            on_game: Callable[[int], None] | None = None) -> list[dict[str, Any]]:
         try:
-            return super().run(progress)
+            return super().run(progress, on_game)
         finally:
             if self.pool is not None:
                 self.pool.close()

@@ -39,6 +39,7 @@ from sumito.learn.backgammon.actors import ActorBgRun
 from sumito.learn.backgammon.run import CHECKPOINT_EVERY, BgRun, BgRunConfig, TrainingInterrupted
 from sumito.players.backgammon.players import HumanPlayer, HumanQuit, make_bg_player, move_notation, render_board
 from sumito.procs import MAX_WORKERS, cap_workers
+from sumito.progress import Progress
 
 if TYPE_CHECKING:
     from sumito.games.backgammon.board import BackgammonPosition
@@ -318,13 +319,17 @@ def cmd_match(args: argparse.Namespace) -> int:
         if player.name == "human":
             raise BgCommandError("a match is between computer players; play yourself with `sumito bg play`")
         names.append(player.name)
+    progress = Progress("bg match", args.games, "games")
     if uses_ray(args):  # Ray bounds --workers by the cluster's CPUs (default: all of them)
-        results = run_match(args.player1, args.player2, args.games, seed,
-                            executor=executor_from_args(args, args.workers))
+        executor = executor_from_args(args, args.workers)
+        with progress:
+            results = run_match(args.player1, args.player2, args.games, seed, executor=executor,
+                                progress=progress.update)
     else:
         executor_from_args(args, 1)  # --address without --backend ray: the one-line error
         workers = cap_workers(args.workers or 1)  # with a note when it was cut: never 1,000 processes
-        results = run_match(args.player1, args.player2, args.games, seed, workers)  # the arena's process pool
+        with progress:  # the arena's process pool
+            results = run_match(args.player1, args.player2, args.games, seed, workers, progress=progress.update)
     summary = summarize(names[0], names[1], seed, results)
     if args.json:
         print(json.dumps(asdict(summary), indent=2))
@@ -426,8 +431,11 @@ def cmd_train(args: argparse.Namespace) -> int:
               f"{row['half_width']:.3f}  wins {row['win_rate']:.1%}  ({row['train_seconds']:.0f} s training)",
               flush=True)
 
+    # the run gives its starting count (a resumed run's) before its first game: the rate counts from there
+    progress = Progress(f"bg train {args.out}", c.games, "games", done=None)
     try:
-        run.run(progress=report)
+        with progress:
+            run.run(progress=report, on_game=progress.update)
     except TrainingInterrupted as stop:
         what = "checkpoint saved" if stop.saved else "the last checkpoint stands"
         print(f"sumito: interrupted: {what} at game {stop.games} of {c.games} in {run.folder}; "

@@ -240,8 +240,11 @@ class BgRun:
                                  points=c.points, targets=c.targets, **choosers)
         return trainer, {}
 
-    def run(self, progress: Callable[[dict[str, Any]], None] | None = None) -> list[dict[str, Any]]:
-        """Train to the end (or on from the checkpoint); returns the curve rows. ``progress`` gets each row.
+    def run(self, progress: Callable[[dict[str, Any]], None] | None = None,
+            on_game: Callable[[int], None] | None = None) -> list[dict[str, Any]]:
+        """Train to the end (or on from the checkpoint); returns the curve rows. ``progress`` gets each row;
+        ``on_game`` the run's count of training games, once when training starts (a resumed run's count) and
+        after each game.
 
         Ctrl-C saves a checkpoint between games and raises :class:`TrainingInterrupted` (module notes)."""
         c = self.config
@@ -268,6 +271,8 @@ class BgRun:
 
         ctrl_c = _CtrlC()
         mid_game = False
+        if on_game is not None:
+            on_game(trainer.games)
         try:
             with ctrl_c.installed():
                 for point in checkpoint_games(c):
@@ -279,6 +284,8 @@ class BgRun:
                         trainer.play_game()
                         ctrl_c.deferred = mid_game = False
                         seconds += time.perf_counter() - t0
+                        if on_game is not None:
+                            on_game(trainer.games)
                         if ctrl_c.requested:
                             raise KeyboardInterrupt
                         if trainer.games % self.checkpoint_every == 0 and trainer.games < point:

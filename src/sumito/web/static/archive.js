@@ -1,20 +1,20 @@
 // The game archive: the stored games of the arena and of this app (GET /api/archive, with
 // filters by player, layout and result), and the replay of one of them move by move, from
 // every position the server sends (GET /api/archive/{id}), and its analysis: every position
-// scored by the engine (POST /api/archive/{id}/analysis, page by page), drawn as a graph, with
-// the mistakes marked in the move list.
+// scored by the engine (POST /api/archive/{id}/analysis, page by page), drawn as a graph in the
+// board's own marbles, with the inaccuracies, mistakes and blunders (the command line's verdicts,
+// whose thresholds the server sends) marked in the move list. On a phone the archive's rows are
+// cards, every column in sight; a tap on a row opens its game.
 
 import * as api from "./api.js";
 import { BoardView } from "./board.js";
 import { describeMove, movedCells } from "./geometry.js";
-import { copyText, outcomeText, renderMoveList, say, sleep } from "./ui.js";
+import { capitalised, copyText, outcomeText, renderMoveList, say, sleep } from "./ui.js";
 
 const PAGE = 50;
 const AUTOPLAY_MS = 900;
 const ANALYSIS_PAGE = 10; // positions a request (each about 0.2 s of the engine on the server)
 const ANALYSIS_MAX_PLIES = 400; // the analysis covers at most the first 400 plies of a game
-const MISTAKE = 1.0; // marbles: a move at least this much worse than the engine's best is a mistake
-const GRAPH_CAP = 5; // the graph's scale: ±5 marbles (a forced win is drawn at the cap)
 const $ = (id) => document.getElementById(id);
 
 export class ArchiveView {
@@ -58,19 +58,35 @@ export class ArchiveView {
 
   drawRows(games) {
     this.body.textContent = "";
+    const labels = [...document.querySelectorAll("#archive-table thead th")].map((th) => th.dataset.label ?? th.textContent);
     for (const game of games) {
       const row = this.body.insertRow();
       row.dataset.id = String(game.id);
       const finished = game.finished ? game.finished.replace("T", " ").slice(0, 16) : "";
-      for (const text of [game.id, finished, game.black, game.white, game.layout ?? "position", game.result, game.reason, game.plies]) {
-        row.insertCell().textContent = text ?? "";
-      }
+      // marbles each side pushed off, Black's first: Black pushes off White's marbles
+      const marbles = `${game.lost.white}–${game.lost.black}`;
+      const cells = [
+        game.id, finished, game.names.black, game.names.white, game.layout ?? "position", game.result, marbles,
+        game.reason, game.plies,
+      ];
+      cells.forEach((text, column) => {
+        const cell = row.insertCell();
+        cell.textContent = text ?? "";
+        cell.dataset.label = labels[column];
+      });
+      row.cells[2].title = game.black; // the specs as played, seeds included
+      row.cells[3].title = game.white;
+      row.cells[6].title = `Black pushed off ${game.lost.white}, White ${game.lost.black} (of ${game.win_threshold} to win)`;
       const link = document.createElement("a");
       link.href = `#replay=${game.id}`;
       link.textContent = "Replay";
       link.className = "button small";
-      link.setAttribute("aria-label", `Replay game ${game.id}: ${game.black} against ${game.white}`);
+      link.setAttribute("aria-label", `Replay game ${game.id}: ${game.names.black} against ${game.names.white}`);
       row.insertCell().append(link);
+      // the whole row opens the game (on a phone the row is a card, and the card is what one taps)
+      row.addEventListener("click", (event) => {
+        if (!event.target.closest("a")) location.hash = `#replay=${game.id}`;
+      });
     }
   }
 }
@@ -156,7 +172,7 @@ export class ReplayView {
       }
     }
     const summary = this.game.game;
-    const players = { black: summary.black, white: summary.white };
+    const players = { black: summary.names.black, white: summary.names.white };
     const result = summary.result === "*" ? "unfinished" : outcomeText(
       { winner: { "1-0": "black", "0-1": "white" }[summary.result] ?? null, reason: summary.reason, result: summary.result },
       players,
@@ -191,6 +207,7 @@ export class ReplayView {
         if (!page.positions.length) break;
         this.analysis.positions.push(...page.positions);
         this.analysis.seconds = page.seconds;
+        this.analysis.thresholds = Object.entries(page.thresholds).sort((a, b) => b[1] - a[1]); // worst first
         this.drawAnalysis();
         this.drawPanel(false);
       }
@@ -215,26 +232,35 @@ export class ReplayView {
     if (this.analysis && !this.analysis.done) this.drawAnalysis();
   }
 
-  /** The loss of move `ply` (from position ply − 1) for the side that played it, in marbles; null if unknown. */
-  lossOf(ply) {
-    const positions = this.analysis?.positions;
-    if (!positions || ply >= positions.length) return null;
-    const before = positions[ply - 1];
-    const after = positions[ply];
-    const sign = before.to_move === "black" ? 1 : -1;
-    return sign * (clamped(before) - clamped(after));
+  /** Marbles a won game counts on this game's board (its win threshold): the graph's scale. */
+  scale() {
+    return this.game.game.win_threshold;
   }
 
-  /** Mistakes by ply: {loss, best, played, colour}. */
+  /**
+   * The moves worse than the engine's choice by at least the least threshold, by ply: {loss,
+   * verdict, words, best, played, colour}. A move's loss is the score of the position before it
+   * minus the score after it, for the side that played it, in marbles (the server's scores are
+   * in the board's own scale already: a forced win counts the win threshold).
+   */
   mistakes() {
     const out = new Map();
     const positions = this.analysis?.positions ?? [];
+    const thresholds = this.analysis?.thresholds ?? [];
+    const win = this.scale();
     for (let ply = 1; ply < positions.length; ply++) {
-      const loss = this.lossOf(ply);
       const before = positions[ply - 1];
-      if (loss !== null && loss >= MISTAKE && before.best && before.best !== before.played) {
-        out.set(ply, { loss, best: before.best, played: before.played, colour: before.to_move });
-      }
+      const after = positions[ply];
+      if (!before.best || before.best === before.played) continue;
+      const sign = before.to_move === "black" ? 1 : -1;
+      const was = sign * before.black;
+      const now = sign * after.black;
+      const loss = was - now;
+      const verdict = thresholds.find(([, least]) => loss >= least)?.[0];
+      if (!verdict) continue;
+      const marbles = `${loss.toFixed(1)} marble${loss.toFixed(1) === "1.0" ? "" : "s"}`;
+      const words = now <= -win && was > -win ? "walks into a lost game" : was >= win && now < win ? "lets a won game go" : `loses ${marbles}`;
+      out.set(ply, { loss, verdict, words, best: before.best, played: before.played, colour: before.to_move });
     }
     return out;
   }
@@ -249,9 +275,10 @@ export class ReplayView {
     const graph = $("analysis-graph");
     graph.textContent = "";
     const total = Math.max(1, this.last());
+    const win = this.scale();
     const x = (ply) => (ply / total) * 300;
-    const y = (value) => 50 - (Math.max(-GRAPH_CAP, Math.min(GRAPH_CAP, value)) / GRAPH_CAP) * 46;
-    const points = analysis.positions.map((p) => `${x(p.ply).toFixed(2)},${y(clamped(p)).toFixed(2)}`);
+    const y = (value) => 50 - (Math.max(-win, Math.min(win, value)) / win) * 46;
+    const points = analysis.positions.map((p) => `${x(p.ply).toFixed(2)},${y(p.black).toFixed(2)}`);
     const make = (tag, attributes) => {
       const element = document.createElementNS("http://www.w3.org/2000/svg", tag);
       for (const [key, value] of Object.entries(attributes)) element.setAttribute(key, value);
@@ -260,7 +287,17 @@ export class ReplayView {
     };
     make("rect", { x: 0, y: 0, width: 300, height: 50, class: "graph-black" });
     make("rect", { x: 0, y: 50, width: 300, height: 50, class: "graph-white" });
-    make("line", { x1: 0, y1: 50, x2: 300, y2: 50, class: "graph-axis" });
+    // the marbles axis: a line and a number at each tick (the numbers are HTML beside the graph,
+    // which is stretched to the panel's width and would stretch text too)
+    const axis = $("analysis-axis");
+    axis.textContent = "";
+    for (const tick of axisTicks(win)) {
+      make("line", { x1: 0, y1: y(tick), x2: 300, y2: y(tick), class: tick === 0 ? "graph-axis" : "graph-grid" });
+      const label = document.createElement("span");
+      label.textContent = tick > 0 ? `+${tick}` : tick < 0 ? `−${-tick}` : "0";
+      label.style.top = `${y(tick)}%`;
+      axis.append(label);
+    }
     if (points.length) {
       const area = `0,50 ${points.join(" ")} ${x(analysis.positions.at(-1).ply).toFixed(2)},50`;
       make("polygon", { points: area, class: "graph-area" });
@@ -269,7 +306,7 @@ export class ReplayView {
     const mistakes = this.mistakes();
     for (const [ply, mistake] of mistakes) {
       const point = analysis.positions[ply];
-      const dot = make("circle", { cx: x(ply), cy: y(clamped(point)), r: 2.2, class: `graph-mistake ${mistake.colour}` });
+      const dot = make("circle", { cx: x(ply), cy: y(point.black), r: 2.2, class: `graph-mistake ${mistake.verdict} ${mistake.colour}` });
       dot.dataset.ply = String(ply);
     }
     this.cursor = make("line", { x1: x(this.ply), y1: 0, x2: x(this.ply), y2: 100, class: "graph-cursor" });
@@ -284,16 +321,22 @@ export class ReplayView {
       button.dataset.ply = String(ply);
       button.textContent = `${moveLabel(ply, this.game.boards[0].to_move)} ${mistake.played}`;
       button.addEventListener("click", () => this.go(ply, { animate: false }));
-      item.append(button, ` ${mistake.colour === "black" ? "Black" : "White"} lost ${mistake.loss >= 10 ? "the game" : `${mistake.loss.toFixed(1)} marbles`}; best ${mistake.best}`);
+      const verdict = document.createElement("span");
+      verdict.className = `verdict ${mistake.verdict}`;
+      verdict.textContent = mistake.verdict;
+      const who = mistake.colour === "black" ? "Black" : "White";
+      item.dataset.verdict = mistake.verdict;
+      item.append(button, " ", verdict, `: ${who} ${mistake.words}; best ${mistake.best}`);
       list.append(item);
     }
     const covered = Math.min(this.game.boards.length, ANALYSIS_MAX_PLIES + 1);
     const seconds = analysis.seconds ? `${analysis.seconds} s` : "a moment";
-    const count = `${mistakes.size} mistake${mistakes.size === 1 ? "" : "s"}`;
+    const count = countVerdicts(mistakes, analysis.thresholds ?? []);
+    const scale = `scores in marbles for Black, a won game ±${win}`;
     const status = running
       ? `Analysing: ${analysis.positions.length} of ${covered} positions (${seconds} each)…`
       : analysis.done
-        ? `${count} (a move at least ${MISTAKE} marble worse than the engine's choice, ${seconds} a position)` +
+        ? `${count} (${scale}; ${seconds} a position)` +
           (covered < this.game.boards.length ? `; the first ${covered - 1} plies were analysed.` : ".")
         : `Stopped after ${analysis.positions.length} of ${covered} positions; ${count} so far.`;
     say($("analysis-status"), status);
@@ -333,8 +376,7 @@ export class ReplayView {
     const annotate = (ply) => {
       const mistake = mistakes.get(ply);
       if (!mistake) return null;
-      const lost = mistake.loss >= 10 ? "loses the game" : `loses ${mistake.loss.toFixed(1)} marbles`;
-      return { className: "mistake", title: `Mistake: ${lost}; the engine preferred ${mistake.best}` };
+      return { className: "mistake", title: `${capitalised(mistake.verdict)}: ${mistake.words}; the engine preferred ${mistake.best}` };
     };
     renderMoveList(e.moves, this.game.moves, { firstColour: first, current: this.ply, onPick: (ply) => this.go(ply), annotate });
     if (this.cursor) {
@@ -370,13 +412,20 @@ export class ReplayView {
   }
 }
 
-/** A score in marbles for Black, a forced win counted as 10 marbles. */
-function clamped(position) {
-  if (position.win_in !== null && position.win_in !== undefined) {
-    const blackWins = (position.win_in > 0) === (position.to_move === "black");
-    return blackWins ? 10 : -10;
+/** The marks of the marbles axis from +win to −win: the ends, 0, and the halves when whole. */
+function axisTicks(win) {
+  return win % 2 === 0 ? [win, win / 2, 0, -win / 2, -win] : [win, 0, -win];
+}
+
+/** "1 blunder, 2 inaccuracies" (worst first; "no mistakes" when there is none). */
+function countVerdicts(mistakes, thresholds) {
+  const plural = { inaccuracy: "inaccuracies", mistake: "mistakes", blunder: "blunders" };
+  const parts = [];
+  for (const [verdict] of thresholds) {
+    const n = [...mistakes.values()].filter((m) => m.verdict === verdict).length;
+    if (n) parts.push(`${n} ${n === 1 ? verdict : plural[verdict] ?? `${verdict}s`}`);
   }
-  return Math.max(-10, Math.min(10, position.black));
+  return parts.length ? parts.join(", ") : "no mistakes";
 }
 
 /** "12." for Black's move of pair 12, "12…" for White's. */

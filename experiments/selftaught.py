@@ -1,0 +1,58 @@
+"""The self-taught line's run across sessions: attempts of `sumito nnue selfplay`, each accepted network committed.
+
+Run:  python experiments/selftaught.py --out runs/selftaught --generations 50 [--commit] [--workers 2]
+
+The same loop as ``sumito nnue selfplay`` (:mod:`sumito.learn.selftaught`), one attempt at a time, with the
+settings of the run recorded in docs/strength.md (the defaults of :class:`LoopSettings`). With ``--commit``,
+after each attempt the run's small files (state.json, the accepted networks net-NNN.npz, each attempt's
+train.json and gate journal) are committed with ``git add -f`` (runs/ is ignored), so that the run goes on
+from a fresh clone: the data chunks are not committed, and a candidate on a fresh machine trains on the
+attempts whose data are there. Stops cleanly on Ctrl-C (the attempt's finished parts are kept).
+"""
+
+from __future__ import annotations
+
+import argparse
+import subprocess
+import sys
+from pathlib import Path
+
+from sumito.arena.executor import add_backend_args, executor_from_args
+from sumito.learn.selftaught import LoopSettings, open_run, run_attempt
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def commit(folder: Path, message: str) -> None:
+    files = [folder / "state.json", *folder.glob("net-*.npz"), *folder.glob("attempt-*/train.json"),
+             *folder.glob("attempt-*/gate.jsonl")]
+    subprocess.run(["git", "-C", str(ROOT), "add", "-f", *map(str, files)], check=True)
+    subprocess.run(["git", "-C", str(ROOT), "commit", "-q", "-m", message], check=False)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--out", type=Path, default=Path("runs/selftaught"))
+    parser.add_argument("--generations", type=int, default=50)
+    parser.add_argument("--max-attempts", type=int, default=1000)
+    parser.add_argument("--commit", action="store_true", help="commit the run's small files after each attempt")
+    parser.add_argument("--workers", type=int, default=None)
+    add_backend_args(parser)
+    args = parser.parse_args()
+    state = open_run(args.out, None if (args.out / "state.json").exists() else LoopSettings())
+    executor = executor_from_args(args, args.workers)
+    try:
+        while state.generation < args.generations and len(state.attempts) < args.max_attempts:
+            attempt = run_attempt(args.out, state, executor,
+                                  log=lambda line: print(line, file=sys.stderr, flush=True))
+            if args.commit:
+                verdict = "accepted" if attempt.accepted else "rejected"
+                commit(args.out, f"Issue 30: self-taught attempt {attempt.number} {verdict}; generation "
+                                 f"{state.generation}")
+    except KeyboardInterrupt:
+        print("interrupted: the attempt's finished parts are kept; the same command goes on", file=sys.stderr)
+        sys.exit(130)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,214 @@
+"""A self-taught NNUE: generations of self-play, training and gating, from the rules alone (issue 30).
+
+Generation 0 knows the rules (the search's legal moves and its push-off quiescence) and the marble count:
+its network is the marble difference and nothing else (:func:`generation_zero`: the output weights are
+zero, so the accumulator's random first layer does not show). Each *attempt* then
+
+1. plays ``games`` self-play games of ``engine:depth=D,nnue=CURRENT,threads=1`` (:func:`sumito.learn.nnue.generate`:
+   an opening of the suite and a few uniformly random quiet plies first, so that no two games are alike;
+   every position kept with the search's score and, once the game ends, its result), in chunks on the
+   executor (processes or Ray);
+2. trains a candidate on the last ``window`` attempts' data, warm-started from the current network
+   (:func:`sumito.learn.nnue.train` with ``init=``: targets from the search scores and the results, as
+   ``nnue train`` fits them; no linear base, no PSQT from the hand-set terms);
+3. gates it: ``sumito sprt`` of the candidate against the current network at the same depth
+   (:func:`sumito.arena.sprt.play_sprt`), H0 ``elo0`` against H1 ``elo1``; the candidate becomes the next
+   generation only when H1 is accepted.
+
+Nothing hand-set enters the line: the inputs are the board's (cell, colour) planes, the marble counts and
+the side to move (the NNUE's own inputs); no linear base evaluation, no PSQT initialised from the hand-set
+terms, no hand-made features, no expert games. The search's machinery (move ordering, quiescence on pushes,
+pruning, the threat search) stays: it is search, not knowledge of what a good position is.
+
+Every step resumes after a kill: the data chunks (``attempt-NNNN/data``), the candidate (written atomically
+once trained), the gate's journal of finished games (``attempt-NNNN/gate.jsonl``), and ``state.json``
+(written atomically after each attempt) with the accepted networks ``net-NNN.npz`` beside it.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import sys
+import time
+from collections.abc import Callable
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+from sumito.arena.journal import GameJournal
+from sumito.arena.sprt import SprtBounds, play_sprt
+from sumito.engine.errors import SumitoError
+from sumito.evaluation.nnue import NNUE, load_network, n_features
+from sumito.fileio import atomic_write_bytes
+from sumito.learn.nnue import generate, load_samples, train
+
+STATE_FORMAT = "sumito-selftaught"
+
+
+class SelfTaughtError(SumitoError):
+    """A self-taught run's folder or settings are not usable (one line)."""
+
+
+@dataclass(frozen=True)
+class LoopSettings:
+    """What a run keeps the same from attempt to attempt (recorded in state.json; a resumed run must
+    be given the same, or none)."""
+
+    games: int = 200  # self-play games an attempt
+    depth: int = 3  # the search's fixed depth, in self-play and in the gate
+    window: int = 4  # attempts whose data a candidate trains on
+    hidden: int = 32
+    hidden2: int = 16
+    epochs: int = 10
+    lam: float = 0.5  # the search score's weight against the result in the target
+    lr: float = 1e-3
+    gate_games: int = 200  # at most, an attempt's gate
+    elo0: float = 0.0
+    elo1: float = 50.0
+    random_plies: int = 6
+    max_plies: int = 300
+    chunk: int = 10
+    seed: int = 1
+    side: int = 5  # the board: the standard one
+
+
+@dataclass
+class Attempt:
+    number: int
+    generation: int  # the network it started from
+    games: int
+    positions: int
+    train_seconds: float
+    validation_loss: float
+    gate: str  # the SPRT's summary
+    accepted: bool
+    seconds: float  # wall time of the whole attempt (this run's part of it, after a resume)
+
+
+@dataclass
+class RunState:
+    settings: LoopSettings
+    generation: int = 0  # the newest accepted network: net-{generation:03d}.npz
+    attempts: list[Attempt] = field(default_factory=list)
+
+    def to_json(self) -> str:
+        return json.dumps({"format": STATE_FORMAT, "settings": asdict(self.settings), "generation": self.generation,
+                           "attempts": [asdict(a) for a in self.attempts]}, indent=1) + "\n"
+
+    @classmethod
+    def from_json(cls, text: str, source: str) -> RunState:
+        try:
+            data = json.loads(text)
+            if data.get("format") != STATE_FORMAT:
+                raise ValueError("not a self-taught run's state")
+            return cls(LoopSettings(**data["settings"]), int(data["generation"]),
+                       [Attempt(**a) for a in data["attempts"]])
+        except (ValueError, TypeError, KeyError, AttributeError) as exc:
+            raise SelfTaughtError(f"{source}: {exc}") from None
+
+
+def generation_zero(side: int = 5, hidden: int = 32, hidden2: int = 16, seed: int = 1) -> NNUE:
+    """The network that knows the marble count alone: one marble is worth one (1000 engine points); the
+    first layers are random (so that training has something to move), the output weights zero (so that
+    nothing but the marbles shows)."""
+    rng = np.random.default_rng(seed)
+    nf = n_features(side)
+    return NNUE(rng.normal(0.0, 0.5 / np.sqrt(14), (nf, hidden)), np.full(hidden, 0.5),
+                rng.normal(0.0, 1.0 / np.sqrt(2 * hidden), (hidden2, 2 * hidden)), np.full(hidden2, 0.5),
+                np.zeros(hidden2 if hidden2 else 2 * hidden), 0.0, 1.0, psqt=np.zeros(nf), side=side,
+                metadata={"generation": 0, "knows": "the rules and the marble count"})
+
+
+def net_path(folder: Path, generation: int) -> Path:
+    return folder / f"net-{generation:03d}.npz"
+
+
+def player(folder: Path, generation: int, depth: int) -> str:
+    return f"engine:depth={depth},nnue={net_path(folder, generation)},threads=1"
+
+
+def _write_state(folder: Path, state: RunState) -> None:
+    atomic_write_bytes(folder / "state.json", state.to_json().encode())
+
+
+def open_run(folder: str | Path, settings: LoopSettings | None, only: set[str] | None = None) -> RunState:
+    """The run in ``folder``: resumed from its state.json, or started (generation 0 written) when there is
+    none. ``settings`` must match a resumed run's (``None``: take the run's; ``only``: compare those alone)."""
+    folder = Path(folder)
+    path = folder / "state.json"
+    if path.exists():
+        state = RunState.from_json(path.read_text(encoding="utf-8", errors="replace"), str(path))
+        theirs = asdict(state.settings)
+        changed = [k for k, v in asdict(settings).items() if theirs[k] != v and (only is None or k in only)] if (
+            settings is not None) else []
+        if changed:
+            raise SelfTaughtError(f"{path}: the run was started with other settings ({', '.join(changed)}); "
+                                  "resume it without them, or start another folder")
+        if not net_path(folder, state.generation).exists():
+            raise SelfTaughtError(f"{path}: its network {net_path(folder, state.generation).name} is missing")
+        return state
+    settings = settings or LoopSettings()
+    folder.mkdir(parents=True, exist_ok=True)
+    zero = generation_zero(settings.side, settings.hidden, settings.hidden2, settings.seed)
+    zero.save(net_path(folder, 0))
+    state = RunState(settings)
+    _write_state(folder, state)
+    return state
+
+
+def run_attempt(folder: str | Path, state: RunState, executor, log: Callable[[str], None] = print) -> Attempt:
+    """One attempt (play, train, gate) from the state's current network; the state is written after it."""
+    folder = Path(folder)
+    s = state.settings
+    number = len(state.attempts) + 1
+    where = folder / f"attempt-{number:04d}"
+    start = time.perf_counter()
+    current = player(folder, state.generation, s.depth)
+    log(f"attempt {number}: generation {state.generation} plays {s.games} games at depth {s.depth}")
+    generate(where / "data", s.games, player=current, seed=s.seed * 100_003 + number, chunk=s.chunk,
+             random_plies=s.random_plies, max_plies=s.max_plies, executor=executor,
+             progress=lambda done, total: log(f"attempt {number}: self-play chunk {done}/{total}"))
+    candidate_path = where / "candidate.npz"
+    report_path = where / "train.json"
+    if not candidate_path.exists():
+        folders = [folder / f"attempt-{k:04d}" / "data" for k in range(max(1, number - s.window + 1), number + 1)]
+        samples = load_samples([str(f) for f in folders if f.exists()])
+        log(f"attempt {number}: training on {len(samples)} positions of {len(folders)} attempt(s)")
+        net, report = train(samples, hidden=s.hidden, hidden2=s.hidden2, epochs=s.epochs, lam=s.lam, lr=s.lr,
+                            seed=s.seed + number, base=False, init=load_network(net_path(folder, state.generation)),
+                            log=lambda line: log(f"attempt {number}: {line}"))
+        net.metadata.update(generation_from=state.generation, attempt=number)
+        report_path.write_text(json.dumps({"positions": report.samples, "validation_loss": report.val_loss,
+                                           "seconds": report.seconds}) + "\n")
+        net.save(candidate_path)
+    trained = json.loads(report_path.read_text()) if report_path.exists() else {}
+    log(f"attempt {number}: gate, the candidate against generation {state.generation} at depth {s.depth}")
+    gate = play_sprt(f"engine:depth={s.depth},nnue={candidate_path},threads=1", current,
+                     SprtBounds(s.elo0, s.elo1), max_games=s.gate_games, executor=executor, seed=s.seed + number,
+                     journal=GameJournal(where / "gate.jsonl"), label=f"attempt {number} gate", every=10)
+    accepted = gate.decision == "H1"
+    if accepted:
+        shutil.copyfile(candidate_path, net_path(folder, state.generation + 1))
+    attempt = Attempt(number, state.generation, s.games, int(trained.get("positions", 0)),
+                      float(trained.get("seconds", 0.0)), float(trained.get("validation_loss", float("nan"))),
+                      gate.summary(), accepted, round(time.perf_counter() - start, 1))
+    state.attempts.append(attempt)
+    if accepted:
+        state.generation += 1
+    _write_state(folder, state)
+    log(f"attempt {number}: {'accepted: generation ' + str(state.generation) if accepted else 'rejected'}; "
+        f"{gate.summary()}")
+    return attempt
+
+
+def run(folder: str | Path, generations: int, settings: LoopSettings | None, executor, max_attempts: int = 1000,
+        log: Callable[[str], None] | None = None) -> RunState:
+    """Attempts until ``generations`` networks after generation 0 are accepted (or ``max_attempts`` in
+    all); resumes where ``folder`` stands."""
+    log = log or (lambda line: print(line, file=sys.stderr, flush=True))
+    state = open_run(folder, settings)
+    while state.generation < generations and len(state.attempts) < max_attempts:
+        run_attempt(folder, state, executor, log)
+    return state

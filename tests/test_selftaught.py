@@ -1,0 +1,88 @@
+"""The self-taught line (issue 30): generation 0 knows the marble count alone; attempts play, train and
+gate; every step resumes; nothing hand-set enters a network."""
+
+import json
+
+import numpy as np
+import pytest
+
+from sumito.arena.executor import InlineExecutor
+from sumito.cli import main
+from sumito.engine import Position
+from sumito.evaluation.features import nnue_base
+from sumito.evaluation.nnue import load_network, nnue_score
+from sumito.learn.nnue import NNUEDataError, generate, load_samples, train
+from sumito.learn.selftaught import LoopSettings, SelfTaughtError, generation_zero, open_run, run
+
+from helpers import random_playout
+
+TINY = LoopSettings(games=4, depth=1, window=2, hidden=4, hidden2=2, epochs=1, gate_games=4, chunk=2,
+                    max_plies=40, elo0=0.0, elo1=50.0)
+
+
+def test_generation_zero_knows_the_marble_count_and_nothing_else():
+    net = generation_zero(hidden=8, hidden2=4)
+    assert net.base is None and not net.psqt.any() and not net.w3.any()
+    params = net.params()
+    geo = Position.start().geometry
+    for pos in random_playout(Position.start(), 80, np.random.default_rng(3))[::8]:
+        lb, lw = pos.lost
+        mine, theirs = (lb, lw) if pos.side_to_move == 1 else (lw, lb)
+        score = nnue_score(pos.grid, pos.side_to_move, lb, lw, geo.cells, params, np.zeros(2048))
+        assert score == pytest.approx(1000.0 * (theirs - mine))
+        assert nnue_base(pos.grid, pos.side_to_move, lb, lw, geo.cells, geo.ring, geo.offsets, 4, params,
+                         np.zeros((2, 16))) == 0.0
+
+
+def test_a_run_plays_trains_gates_and_resumes(tmp_path):
+    folder = tmp_path / "run"
+    state = run(folder, generations=5, settings=TINY, executor=InlineExecutor(), max_attempts=1, log=lambda _: None)
+    assert len(state.attempts) == 1 and (folder / "net-000.npz").exists()
+    first = state.attempts[0]
+    assert first.generation == 0 and first.positions > 0 and "games" in first.gate
+    attempt = folder / "attempt-0001"
+    assert len(list((attempt / "data").glob("chunk-*.npz"))) == 2 and (attempt / "candidate.npz").exists()
+    assert sum(1 for _ in (attempt / "gate.jsonl").open()) >= 2
+    candidate = load_network(attempt / "candidate.npz")
+    assert candidate.base is None and candidate.hidden == (4, 2)  # warm-started from generation 0, no base
+    assert (folder / "net-001.npz").exists() == first.accepted
+    # resumed: the state says where it stands; a second attempt trains on both attempts' data (window 2)
+    state = run(folder, generations=5, settings=None, executor=InlineExecutor(), max_attempts=2, log=lambda _: None)
+    assert [a.number for a in state.attempts] == [1, 2]
+    assert state.attempts[1].positions > first.positions
+    saved = json.loads((folder / "state.json").read_text())
+    assert saved["generation"] == state.generation and len(saved["attempts"]) == 2
+
+
+def test_a_resumed_run_refuses_other_settings(tmp_path):
+    folder = tmp_path / "run"
+    open_run(folder, TINY)
+    with pytest.raises(SelfTaughtError, match="other settings \\(depth\\)"):
+        open_run(folder, LoopSettings(**{**TINY.__dict__, "depth": 2}))
+    (folder / "state.json").write_text("{not json")
+    with pytest.raises(SelfTaughtError, match=r"state\.json"):
+        open_run(folder, None)
+
+
+def test_a_warm_start_must_match_and_have_no_base(tmp_path):
+    generate(tmp_path / "d", 2, player="engine:depth=1", chunk=2, max_plies=60,
+             openings=[Position.start().to_string()])
+    samples = load_samples([tmp_path / "d"])
+    with pytest.raises(NNUEDataError, match="layers"):
+        train(samples, hidden=8, hidden2=4, epochs=1, base=False, init=generation_zero(hidden=4, hidden2=2),
+              quiet_only=False)
+    with pytest.raises(NNUEDataError, match="without a base"):
+        train(samples, hidden=4, hidden2=2, epochs=1, base=True, init=generation_zero(hidden=4, hidden2=2),
+              quiet_only=False)
+
+
+def test_the_command_runs_and_resumes(tmp_path, capsys):
+    out = tmp_path / "run"
+    argv = ["nnue", "selfplay", "--out", str(out), "--generations", "3", "--max-attempts", "1", "--games", "4",
+            "--depth", "1", "--hidden", "4", "--hidden2", "2", "--epochs", "1", "--gate-games", "4", "--chunk", "2",
+            "--workers", "1"]
+    assert main(argv) == 0
+    assert "after 1 attempt(s)" in capsys.readouterr().out
+    assert main(["nnue", "selfplay", "--out", str(out), "--generations", "3", "--max-attempts", "1"]) == 0
+    assert main(["nnue", "selfplay", "--out", str(out), "--generations", "3", "--depth", "2"]) == 2
+    assert "other settings (depth)" in capsys.readouterr().err

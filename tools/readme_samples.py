@@ -1,0 +1,255 @@
+"""The README's sample outputs and stated times, made by running what they describe, so they cannot go stale.
+
+Run:  python tools/readme_samples.py --write            # re-run every sample; write samples and times
+      python tools/readme_samples.py --check            # compare (what tests/test_readme.py does)
+      python tools/readme_samples.py --measure cold     # time the first game, cold and warm (bench/bench_cold_start.py)
+      python tools/readme_samples.py --measure suite    # time the test suite and its fast subset
+
+Two kinds of marks in README.md:
+
+- ``<!-- sample NAME -->`` on the line before a fenced block: the block is ``$ COMMAND`` and what the
+  command prints, for the sample ``NAME`` of :data:`SAMPLES` (run with one search thread, in a temporary
+  folder). ``--check`` compares it with a fresh run, times and node counts aside (they vary with the
+  machine), everything else (moves, scores, lines, results) exactly.
+- ``<!-- time NAME -->…<!-- /time -->`` around a stated time: the text comes from ``docs/timings.json``,
+  which ``--measure`` writes with the date, the commit and the machine; ``--check`` requires the README
+  to say what the file says, so that a time in the README is always one that was measured.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import re
+import shlex
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass, field
+from datetime import date
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+README = ROOT / "README.md"
+TIMINGS = ROOT / "docs" / "timings.json"
+DURATIONS = ROOT / "tests" / "durations.json"  # each test's seconds in the last measured full run
+
+
+@dataclass(frozen=True)
+class Sample:
+    command: str  # as the README shows it, after "$ "
+    setup: tuple[str, ...] = ()  # sumito commands run first, in the same folder (their output is not shown)
+    stdin: str | None = None
+    head: int | None = None  # keep the first ``head`` and the last ``tail`` lines, "…" between
+    tail: int = 0
+    env: dict[str, str] = field(default_factory=dict)
+
+
+SAMPLES: dict[str, Sample] = {
+    "analyse-position": Sample("sumito analyse --moves a1b2 i5h5 --depth 7 --top 2"),
+    "analyse-game": Sample(
+        "sumito analyse game.txt --depth 4",
+        setup=("sumito game --black engine:depth=2 --white random:seed=4 --max-plies 40 --out game.txt --quiet",),
+        head=5, tail=2,
+    ),
+    "protocol-random": Sample(
+        "sumito engine --player random:seed=3",
+        stdin="position startpos moves c3d3\ngo movetime 500\ngo depth 4\nisready\nquit\n",
+    ),
+    "protocol-engine": Sample(
+        "sumito engine",
+        stdin="setoption name MultiPV value 2\nposition startpos moves a1b2\ngo depth 6\nquit\n",
+        head=7, tail=4,
+    ),
+    "match": Sample("sumito match random:seed=1 random -n 20 --layout small --seed 1 --db match.sqlite --quiet"),
+}
+
+# what varies from run to run or machine to machine: times, rates, node counts, the archive's path
+VOLATILE = [
+    (re.compile(r"\b\d[\d,]*(\.\d+)? ?(s|ms|µs)\b"), "<time>"),
+    (re.compile(r"\b\d[\d,]* nodes/s"), "<rate>"),
+    (re.compile(r"\b\d[\d,]* nodes\b"), "<nodes>"),
+    (re.compile(r"\b(nodes|nps|time) \d+"), r"\1 <n>"),
+    (re.compile(r"stored in \S+"), "stored in <db>"),
+]
+SAMPLE_MARK = re.compile(r"<!-- sample ([\w-]+) -->\n```[^\n]*\n(.*?)```", re.S)
+TIME_MARK = re.compile(r"<!-- time ([\w-]+) -->(.*?)<!-- /time -->", re.S)
+
+
+def run_sample(sample: Sample) -> str:
+    """``$ COMMAND`` and its output, as the README shows it."""
+    env = dict(os.environ, SUMITO_THREADS="1", SUMITO_COMPILE_NOTICE="0", COLUMNS="120", **sample.env)
+    with tempfile.TemporaryDirectory(prefix="sumito-sample-") as folder:
+        env["XDG_DATA_HOME"] = folder  # the archive of `sumito game`/`match` goes to the temporary folder
+        for setup in sample.setup:
+            subprocess.run(_argv(setup), cwd=folder, env=env, check=True, capture_output=True, text=True)
+        if sample.stdin is not None:
+            lines = _session(_argv(sample.command), sample.stdin, folder, env)
+        else:
+            done = subprocess.run(_argv(sample.command), cwd=folder, env=env, capture_output=True, text=True,
+                                  timeout=600)
+            if done.returncode != 0:
+                raise SystemExit(f"{sample.command}: exit {done.returncode}: {done.stderr.strip()[-300:]}")
+            lines = done.stdout.rstrip("\n").splitlines()
+    lines = [line.rstrip() for line in lines]  # a table padded to the terminal's width
+    if sample.head is not None and len(lines) > sample.head + sample.tail + 1:
+        lines = [*lines[: sample.head], "…", *(lines[-sample.tail :] if sample.tail else [])]
+    return f"$ {sample.command}\n" + "\n".join(lines) + "\n"
+
+
+def _argv(command: str) -> list[str]:
+    words = shlex.split(command)
+    assert words[0] == "sumito", command
+    return [sys.executable, "-m", "sumito", *words[1:]]
+
+
+def _session(argv: list[str], stdin: str, folder: str, env: dict[str, str]) -> list[str]:
+    """A protocol session as a GUI's log shows it: each command typed, then its answers (a ``go``
+    answers until ``bestmove`` or an error, ``isready`` with ``readyok``; the rest answer nothing)."""
+    proc = subprocess.Popen(argv, cwd=folder, env=env, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                            stderr=subprocess.DEVNULL, text=True, bufsize=1)
+    assert proc.stdin is not None and proc.stdout is not None
+    transcript: list[str] = []
+    try:
+        for command in stdin.splitlines():
+            proc.stdin.write(command + "\n")
+            proc.stdin.flush()
+            if command == "quit":
+                break
+            transcript.append(command)
+            if command.startswith(("go", "isready")):
+                while True:
+                    answer = proc.stdout.readline().rstrip("\n")
+                    if not answer:
+                        raise SystemExit(f"{shlex.join(argv)}: no answer to {command!r}")
+                    transcript.append(answer)
+                    if answer.startswith(("bestmove", "readyok", "error")):
+                        break
+        proc.wait(timeout=60)
+    finally:
+        proc.kill()
+    return transcript
+
+
+def normalise(text: str) -> str:
+    for pattern, replacement in VOLATILE:
+        text = pattern.sub(replacement, text)
+    return text
+
+
+def timing_texts() -> dict[str, str]:
+    """The README's time marks' texts, from docs/timings.json."""
+    data = json.loads(TIMINGS.read_text()) if TIMINGS.exists() else {}
+    texts: dict[str, str] = {}
+    cold = data.get("cold")
+    if cold:
+        texts["first-game-cold"] = f"{cold['first_game_cold_s']:.0f} seconds"
+        texts["first-game-warm"] = f"{cold['first_game_warm_s']:.1f} seconds"
+        texts["compile"] = f"{cold['first_game_cold_s'] - cold['first_game_warm_s']:.0f} seconds"
+    suite = data.get("suite")
+    if suite:
+        texts["suite"] = f"{suite['all_s'] / 60:.0f} minutes"
+        texts["suite-fast"] = f"{suite['fast_s'] / 60:.1f} minutes"
+        texts["suite-count"] = f"{suite['all_passed']:,} tests"
+    return texts
+
+
+def rewrite(text: str, samples: dict[str, str] | None) -> str:
+    texts = timing_texts()
+
+    def sample(match: re.Match[str]) -> str:
+        body = samples[match.group(1)] if samples is not None else match.group(2)
+        whole, start, end = match.group(0), match.start(2) - match.start(0), match.end(2) - match.start(0)
+        return whole[:start] + body + whole[end:]
+
+    def stated(match: re.Match[str]) -> str:
+        return f"<!-- time {match.group(1)} -->{texts.get(match.group(1), match.group(2))}<!-- /time -->"
+
+    return TIME_MARK.sub(stated, SAMPLE_MARK.sub(sample, text))
+
+
+def check(names: list[str] | None = None) -> list[str]:
+    """What is wrong with the README's marks (empty: nothing); ``names`` limits the samples run."""
+    text = README.read_text()
+    problems = []
+    marked = dict(SAMPLE_MARK.findall(text))
+    for name in marked.keys() - SAMPLES.keys():
+        problems.append(f"README marks a sample {name!r} that tools/readme_samples.py does not know")
+    for name in SAMPLES.keys() - marked.keys():
+        problems.append(f"sample {name!r} is not in the README")
+    texts = timing_texts()
+    for name, said in TIME_MARK.findall(text):
+        if name not in texts:
+            problems.append(f"README marks a time {name!r} that docs/timings.json does not give")
+        elif said != texts[name]:
+            problems.append(f"README says {said!r} for {name}; docs/timings.json says {texts[name]!r}")
+    for name in names if names is not None else sorted(SAMPLES.keys() & marked.keys()):
+        fresh = run_sample(SAMPLES[name])
+        if normalise(fresh) != normalise(marked[name]):
+            problems.append(f"sample {name!r} is stale; now:\n{fresh}")
+    return problems
+
+
+def measure_cold(runs: int) -> dict:
+    out = subprocess.run([sys.executable, str(ROOT / "bench" / "bench_cold_start.py"), "--runs", str(runs),
+                          "--json"], capture_output=True, text=True, check=True)
+    return json.loads(out.stdout.strip().splitlines()[-1])
+
+
+def measure_suite() -> dict:
+    """Time the whole suite (recording each test's time in tests/durations.json, from which conftest.py
+    marks the slow ones), then the fast subset that leaves them out."""
+    result = {}
+    for key, extra in (("all", ["--durations=0", "--durations-min=0.5"]), ("fast", ["-m", "not slow"])):
+        start = time.perf_counter()
+        done = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", *extra], cwd=ROOT,
+                              capture_output=True, text=True)
+        result[f"{key}_s"] = round(time.perf_counter() - start, 1)
+        summary = done.stdout.strip().splitlines()[-1]
+        passed = re.search(r"(\d+) passed", summary)
+        result[f"{key}_passed"] = int(passed.group(1)) if passed else 0
+        result[f"{key}_summary"] = summary.strip("= ")
+        if key == "all":
+            durations: dict[str, float] = {}
+            for line in done.stdout.splitlines():
+                found = re.match(r"([\d.]+)s (setup|call|teardown)\s+(\S.*)$", line)
+                if found:
+                    durations[found.group(3)] = round(durations.get(found.group(3), 0.0) + float(found.group(1)), 2)
+            DURATIONS.write_text(json.dumps(dict(sorted(durations.items())), indent=1) + "\n")
+    return result
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    mode = parser.add_mutually_exclusive_group(required=True)
+    mode.add_argument("--write", action="store_true", help="re-run every sample; write the samples and times")
+    mode.add_argument("--check", action="store_true", help="compare the README with fresh runs and the timings")
+    mode.add_argument("--measure", choices=("cold", "suite"), help="measure and record in docs/timings.json")
+    parser.add_argument("--runs", type=int, default=3, help="cold runs for --measure cold")
+    args = parser.parse_args()
+    if args.measure:
+        data = json.loads(TIMINGS.read_text()) if TIMINGS.exists() else {}
+        commit = subprocess.run(["git", "-C", str(ROOT), "rev-parse", "--short", "HEAD"], capture_output=True,
+                                text=True).stdout.strip()
+        found = measure_cold(args.runs) if args.measure == "cold" else measure_suite()
+        found.update(date=date.today().isoformat(), commit=commit, cpus=os.cpu_count(),
+                     machine=f"{platform.machine()}, Python {platform.python_version()}")
+        data[args.measure] = found
+        TIMINGS.write_text(json.dumps(data, indent=2) + "\n")
+        print(json.dumps(found, indent=2))
+    elif args.write:
+        fresh = {name: run_sample(sample) for name, sample in SAMPLES.items()}
+        README.write_text(rewrite(README.read_text(), fresh))
+        print(f"wrote {len(fresh)} samples and the times into {README.relative_to(ROOT)}")
+    else:
+        problems = check()
+        for problem in problems:
+            print(problem)
+        sys.exit(1 if problems else 0)
+
+
+if __name__ == "__main__":
+    main()
