@@ -23,6 +23,9 @@ Run:  python bench/bench_scale.py [--games 40] [--workers 1,2] [--tasks 200] [--
    CPU time and its wall time on 8, 64 and 512 cores: ``max(longest run, CPU time / cores)`` plus
    Ray's overhead per item over the cores. A run's training is one sequential chain (without
    ``--actors``), so the longest run bounds the wall time however many cores there are.
+5. **A self-taught generation** (issue 30, ``sumito nnue selfplay``'s default settings): its self-play and
+   gate games measured on one core, its training step measured a position and epoch, projected to 8,
+   64 and 512 cores (the training is one sequential step: it bounds the wall time).
 """
 
 from __future__ import annotations
@@ -31,6 +34,7 @@ import argparse
 import os
 import platform
 import sys
+import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -42,6 +46,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "experiments"))
 from sumito.arena.executor import make_executor
 from sumito.arena.match import ArenaSettings, play_game, schedule
 from sumito.engine import DrawRules
+from sumito.learn.nnue import generate, load_samples, train
+from sumito.learn.selftaught import LoopSettings
 
 TEST_RULES = DrawRules(max_plies=400, repetitions=20)  # the learning experiments' test games
 CORES = (8, 64, 512)
@@ -179,10 +185,18 @@ def main() -> None:
     parser.add_argument("--workers", default="1,2", help="worker counts, comma-separated")
     parser.add_argument("--tasks", type=int, default=200, help="empty items for the overhead")
     parser.add_argument("--cost-games", type=int, default=20, help="games per per-game cost")
+    parser.add_argument("--selftaught-net", default="builtin-nnue",
+                        help="the network whose self-play a self-taught generation's projection times "
+                        "(default builtin-nnue, of the same size; runs/selftaught/net-NNN.npz for the run's own)")
+    parser.add_argument("--selftaught-only", action="store_true",
+                        help="only section 5 (and the overhead a work item it uses)")
     args = parser.parse_args()
     workers = [int(w) for w in args.workers.split(",")]
     print(f"scale benchmark — {platform.machine()}, python {platform.python_version()}, "
           f"{len(os.sched_getaffinity(0))} cores here\n")
+    if args.selftaught_only:
+        selftaught_projection(args.selftaught_net, args.cost_games, overhead(args.tasks, max(workers))["ray"])
+        return
     print("1. throughput: td against heuristic:depth=2 (standard board)")
     throughput(args.games, workers)
     costs_overhead = overhead(args.tasks, max(workers))
@@ -211,6 +225,37 @@ def main() -> None:
         games = sorted({g for g, _ in runs})
         print(f"| `{name}` | {len(runs)} × {'/'.join(f'{g:,}' for g in games)} | {tests:,} | {hours(cpu)} | "
               + " | ".join(hours(w) for w in walls) + " |")
+    selftaught_projection(args.selftaught_net, args.cost_games, per_item)
+
+
+def selftaught_projection(net: str, games: int, per_item: float) -> None:
+    """5. A generation of the self-taught line (sumito.learn.selftaught, its default settings): the
+    self-play games and the gate's games are independent work items; the training is one sequential
+    step on one core. Measured here: a self-play game of ``engine:depth=D,nnue=NET`` (a chunk on one
+    core, positions kept) and an epoch of training a position; a gate game costs what a self-play game
+    does (the same search and network size), and a gate plays at most its maximum."""
+    s = LoopSettings()
+    spec = f"engine:depth={s.depth},nnue={net},threads=1"
+    with tempfile.TemporaryDirectory() as folder:
+        generate(Path(folder) / "warm", 1, player=spec, chunk=1, max_plies=s.max_plies)
+        start = time.perf_counter()
+        generate(Path(folder) / "data", games, player=spec, chunk=games, max_plies=s.max_plies, seed=7)
+        game = (time.perf_counter() - start) / games
+        samples = load_samples([Path(folder) / "data"])
+        start = time.perf_counter()
+        train(samples, hidden=s.hidden, hidden2=s.hidden2, epochs=1, base=False)
+        position_epoch = (time.perf_counter() - start) / max(len(samples), 1)
+    positions = len(samples) / games * s.games * s.window  # what a candidate trains on, the window full
+    training = positions * position_epoch * s.epochs
+    items = s.games / s.chunk + s.gate_games
+    cpu = (s.games + s.gate_games) * game + training
+    print(f"\n5. a self-taught generation ({s.games} self-play games and at most {s.gate_games} gate games at depth "
+          f"{s.depth}, {s.epochs} epochs on {positions:,.0f} positions; {spec}): {1000 * game:.0f} ms a game, "
+          f"{1e6 * position_epoch:.1f} µs a position and epoch, training {training:.0f} s on one core")
+    print(f"| step | CPU time | {' | '.join(f'{c} cores' for c in CORES)} |")
+    print("|---|---|" + "---|" * len(CORES))
+    walls = [(s.games + s.gate_games) * game / c + training + items * per_item / c for c in CORES]
+    print(f"| a generation (the gate at its maximum) | {hours(cpu)} | " + " | ".join(hours(w) for w in walls) + " |")
 
 
 if __name__ == "__main__":

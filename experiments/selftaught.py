@@ -5,7 +5,7 @@ Run:  python experiments/selftaught.py --out runs/selftaught --generations 50 [-
 The same loop as ``sumito nnue selfplay`` (:mod:`sumito.learn.selftaught`), one attempt at a time, with the
 settings of the run recorded in docs/strength.md (the defaults of :class:`LoopSettings`). With ``--commit``,
 after each attempt the run's small files (state.json, the accepted networks net-NNN.npz, each attempt's
-train.json and gate journal) are committed with ``git add -f`` (runs/ is ignored), so that the run goes on
+train.json) are committed with ``git add -f`` (runs/ is ignored), so that the run goes on
 from a fresh clone: the data chunks are not committed, and a candidate on a fresh machine trains on the
 attempts whose data are there. Stops cleanly on Ctrl-C (the attempt's finished parts are kept).
 """
@@ -24,8 +24,8 @@ ROOT = Path(__file__).resolve().parent.parent
 
 
 def commit(folder: Path, message: str) -> None:
-    files = [folder / "state.json", *folder.glob("net-*.npz"), *folder.glob("attempt-*/train.json"),
-             *folder.glob("attempt-*/gate.jsonl")]
+    # not the gates' journals (a game a line, with its moves: megabytes) nor the data chunks
+    files = [folder / "state.json", *folder.glob("net-*.npz"), *folder.glob("attempt-*/train.json")]
     subprocess.run(["git", "-C", str(ROOT), "add", "-f", *map(str, files)], check=True)
     subprocess.run(["git", "-C", str(ROOT), "commit", "-q", "-m", message], check=False)
 

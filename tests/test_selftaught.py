@@ -57,8 +57,12 @@ def test_a_run_plays_trains_gates_and_resumes(tmp_path):
 def test_a_resumed_run_refuses_other_settings(tmp_path):
     folder = tmp_path / "run"
     open_run(folder, TINY)
-    with pytest.raises(SelfTaughtError, match="other settings \\(depth\\)"):
-        open_run(folder, LoopSettings(**{**TINY.__dict__, "depth": 2}))
+    with pytest.raises(SelfTaughtError, match="other settings \\(hidden\\)"):
+        open_run(folder, LoopSettings(**{**TINY.__dict__, "hidden": 8}))
+    # the attempts to come may play longer gates: recorded, and kept on the next resume
+    state = open_run(folder, LoopSettings(**{**TINY.__dict__, "gate_games": 8}), only={"gate_games"})
+    assert state.settings.gate_games == 8 and state.changes == [{"from_attempt": 1, "gate_games": 8}]
+    assert open_run(folder, None).settings.gate_games == 8
     (folder / "state.json").write_text("{not json")
     with pytest.raises(SelfTaughtError, match=r"state\.json"):
         open_run(folder, None)
@@ -84,5 +88,5 @@ def test_the_command_runs_and_resumes(tmp_path, capsys):
     assert main(argv) == 0
     assert "after 1 attempt(s)" in capsys.readouterr().out
     assert main(["nnue", "selfplay", "--out", str(out), "--generations", "3", "--max-attempts", "1"]) == 0
-    assert main(["nnue", "selfplay", "--out", str(out), "--generations", "3", "--depth", "2"]) == 2
-    assert "other settings (depth)" in capsys.readouterr().err
+    assert main(["nnue", "selfplay", "--out", str(out), "--generations", "3", "--hidden", "8"]) == 2
+    assert "other settings (hidden)" in capsys.readouterr().err

@@ -92,7 +92,8 @@ def add_nnue_command(sub: argparse._SubParsersAction) -> None:
     s.add_argument("--chunk", type=count_arg(1, 10**4), default=None, metavar="K")
     s.add_argument("--seed", type=count_arg(0, 2**31), default=None,
                    help=f"the run's settings default to {', '.join(f'{k}={v}' for k, v in asdict(d).items())}; "
-                   "a resumed run keeps its own")
+                   "a resumed run keeps its own, except those of the attempts to come, which it may change "
+                   "(state.json records it): games, depth, window, epochs, lam, lr, gate-games, elo0, elo1, chunk")
     s.add_argument("--workers", type=count_arg(1, MAX_WORKERS_ARG), default=None, metavar="K",
                    help=f"processes (at most {MAX_WORKERS}; with --backend ray, work items at once)")
     add_backend_args(s)

@@ -32,7 +32,7 @@ import shutil
 import sys
 import time
 from collections.abc import Callable
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 
 import numpy as np
@@ -87,15 +87,23 @@ class Attempt:
     seconds: float  # wall time of the whole attempt (this run's part of it, after a resume)
 
 
+#: the settings a resumed run may change (from its next attempt on; state.json records when): they shape
+#: the attempts to come, not the networks made so far. The networks' sizes, the board and the seed may not.
+CHANGEABLE = ("games", "depth", "window", "epochs", "lam", "lr", "gate_games", "elo0", "elo1", "random_plies",
+              "max_plies", "chunk")
+
+
 @dataclass
 class RunState:
     settings: LoopSettings
     generation: int = 0  # the newest accepted network: net-{generation:03d}.npz
     attempts: list[Attempt] = field(default_factory=list)
+    changes: list[dict] = field(default_factory=list)  # {"from_attempt": n, setting: new value, ...}
 
     def to_json(self) -> str:
         return json.dumps({"format": STATE_FORMAT, "settings": asdict(self.settings), "generation": self.generation,
-                           "attempts": [asdict(a) for a in self.attempts]}, indent=1) + "\n"
+                           "attempts": [asdict(a) for a in self.attempts], "changes": self.changes},
+                          indent=1) + "\n"
 
     @classmethod
     def from_json(cls, text: str, source: str) -> RunState:
@@ -104,7 +112,7 @@ class RunState:
             if data.get("format") != STATE_FORMAT:
                 raise ValueError("not a self-taught run's state")
             return cls(LoopSettings(**data["settings"]), int(data["generation"]),
-                       [Attempt(**a) for a in data["attempts"]])
+                       [Attempt(**a) for a in data["attempts"]], list(data.get("changes", [])))
         except (ValueError, TypeError, KeyError, AttributeError) as exc:
             raise SelfTaughtError(f"{source}: {exc}") from None
 
@@ -143,9 +151,16 @@ def open_run(folder: str | Path, settings: LoopSettings | None, only: set[str] |
         theirs = asdict(state.settings)
         changed = [k for k, v in asdict(settings).items() if theirs[k] != v and (only is None or k in only)] if (
             settings is not None) else []
+        fixed = [k for k in changed if k not in CHANGEABLE]
+        if fixed:
+            raise SelfTaughtError(f"{path}: the run was started with other settings ({', '.join(fixed)}), which "
+                                  "a resumed run keeps; resume it without them, or start another folder")
         if changed:
-            raise SelfTaughtError(f"{path}: the run was started with other settings ({', '.join(changed)}); "
-                                  "resume it without them, or start another folder")
+            assert settings is not None
+            state.changes.append({"from_attempt": len(state.attempts) + 1,
+                                  **{k: getattr(settings, k) for k in changed}})
+            state.settings = replace(state.settings, **{k: getattr(settings, k) for k in changed})
+            _write_state(folder, state)
         if not net_path(folder, state.generation).exists():
             raise SelfTaughtError(f"{path}: its network {net_path(folder, state.generation).name} is missing")
         return state

@@ -1,0 +1,117 @@
+"""The curve of a program teaching itself: Elo by generation against fixed anchors, from one tournament.
+
+Run:  python experiments/selftaught_curve.py --run runs/selftaught [--generations 0 1 2 4 8] [--games 4]
+          [--movetime 0.1] [--workers 2] [--seed 30]
+
+One round-robin tournament (every pair plays ``--games`` games, colours alternating, random 2-ply openings,
+the arena's draw rules) at ``--movetime`` seconds a move between the anchors — ``random``,
+``heuristic:depth=2``, ``abla:depth=4``, ``alphalone``, the hand-set engine ``engine:nnue=none`` and today's
+``engine:nnue=builtin-nnue`` — and the self-taught generations asked for (each ``engine:nnue=net-NNN.npz``;
+the engines search with one thread and the time given). The games are kept in a journal
+(``RUN/curve/games.jsonl``), so the same command goes on after a kill; the table (``RUN/curve/curve.md``)
+gives each player's maximum-likelihood Elo (Bradley–Terry, draws half, anchored so that ``random`` is 0)
+with its 95% interval, and, for the generations, the self-play games, attempts and CPU-hours the run had
+spent when that generation was accepted (from the run's state.json: each attempt's wall time times the
+worker processes, an upper bound of the CPU used).
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import json
+import math
+import sys
+from pathlib import Path
+
+from sumito.arena.commands import fmt_elo
+from sumito.arena.executor import add_backend_args, executor_from_args
+from sumito.arena.journal import GameJournal
+from sumito.arena.match import ArenaSettings, Schedule, play_scheduled
+from sumito.arena.tournament import summarize_tournament
+from sumito.engine import Position
+from sumito.learn.selftaught import RunState, net_path
+
+ANCHORS = ("random", "heuristic:depth=2", "abla:depth=4", "alphalone", "engine:nnue=none,threads=1",
+           "engine:nnue=builtin-nnue,threads=1")
+
+
+def compute_by_generation(state: RunState, workers: int) -> dict[int, tuple[int, int, float]]:
+    """generation -> (self-play games, attempts, CPU-hours) spent when it was accepted (generation 0: none)."""
+    out = {0: (0, 0, 0.0)}
+    games = 0
+    seconds = 0.0
+    for attempt in state.attempts:
+        games += attempt.games
+        seconds += attempt.seconds
+        if attempt.accepted:
+            out[attempt.generation + 1] = (games, attempt.number, seconds * workers / 3600)
+    return out
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--run", type=Path, default=Path("runs/selftaught"))
+    parser.add_argument("--generations", type=int, nargs="*", default=None,
+                        help="the generations to rate (default: 0, then doubling, and the newest)")
+    parser.add_argument("--games", type=int, default=4, help="games per pair of players")
+    parser.add_argument("--movetime", type=float, default=0.1)
+    parser.add_argument("--run-workers", type=int, default=2, help="the worker processes the run used (CPU-hours)")
+    parser.add_argument("--workers", type=int, default=None)
+    parser.add_argument("--seed", type=int, default=30)
+    add_backend_args(parser)
+    args = parser.parse_args()
+    state = RunState.from_json((args.run / "state.json").read_text(), str(args.run / "state.json"))
+    newest = state.generation
+    generations = args.generations
+    if generations is None:
+        generations = sorted({0, newest, *(g for g in (1, 2, 4, 8, 16, 32, 64, 128) if g < newest)})
+    players = [*ANCHORS, *(f"engine:nnue={net_path(args.run, g)},threads=1" for g in generations)]
+    start = Position.start()
+    settings = ArenaSettings(start=start.to_string(), win_threshold=start.variant.win_threshold,
+                             movetime=args.movetime, seed=args.seed, layout="standard")
+    tasks = Schedule(players, args.games, settings)
+    folder = args.run / "curve"
+    journal = GameJournal(folder / "games.jsonl")
+    executor = executor_from_args(args, args.workers)
+    print(f"curve: {len(players)} players, {len(tasks)} games at {args.movetime:g} s a move on {executor.workers} "
+          f"worker(s); {len(journal)} in the journal", file=sys.stderr, flush=True)
+    results = []
+    try:
+        with contextlib.closing(play_scheduled(lambda batch: journal.play(executor, batch), tasks)) as games:
+            for _index, result in games:
+                results.append(result)
+                if len(results) % 10 == 0:
+                    print(f"curve: {len(results)}/{len(tasks)} games", file=sys.stderr, flush=True)
+    except KeyboardInterrupt:
+        print("interrupted: the finished games are in the journal; the same command goes on", file=sys.stderr)
+        sys.exit(130)
+    summary = summarize_tournament(players, results, anchor="first")
+    spent = compute_by_generation(state, args.run_workers)
+    rows = ["| player | games | score | Elo (95% interval) | self-play games | attempts | CPU-hours |",
+            "|---|---|---|---|---|---|---|"]
+    ratings = summary.ratings
+    order = sorted(range(len(players)), key=lambda i: -(ratings.elo[i] if ratings is not None and
+                                                         not math.isnan(ratings.elo[i]) else -math.inf))
+    for i in order:
+        standing, name = summary.standings[i], players[i]
+        gen = next((g for g in generations if name == f"engine:nnue={net_path(args.run, g)},threads=1"), None)
+        label = f"generation {gen}" if gen is not None else f"`{name}`"
+        elo = "?" if ratings is None else fmt_elo(ratings.elo[i])
+        if ratings is not None and not math.isnan(ratings.error[i]):
+            elo += f" ± {ratings.error[i]:.0f}"
+        games, attempts, hours = spent.get(gen, ("", "", None)) if gen is not None else ("", "", None)
+        score = standing.points / standing.games if standing.games else math.nan
+        rows.append(f"| {label} | {standing.games} | {100 * score:.0f}% | {elo} | {games} | {attempts} | "
+                    f"{'' if hours is None else f'{hours:.2f}'} |")
+    table = "\n".join(rows)
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / "curve.md").write_text(
+        f"{len(results)} games, {args.games} a pair, {args.movetime:g} s a move, seed {args.seed}; "
+        f"run {args.run} at generation {newest} ({len(state.attempts)} attempts)\n\n{table}\n")
+    (folder / "curve.json").write_text(json.dumps({"generations": generations, "players": players}) + "\n")
+    print(table)
+
+
+if __name__ == "__main__":
+    main()
