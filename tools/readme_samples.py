@@ -32,6 +32,8 @@ from dataclasses import dataclass, field
 from datetime import date
 from pathlib import Path
 
+import sumito
+
 ROOT = Path(__file__).resolve().parent.parent
 README = ROOT / "README.md"
 TIMINGS = ROOT / "docs" / "timings.json"
@@ -186,6 +188,9 @@ def check(names: list[str] | None = None) -> list[str]:
             problems.append(f"README marks a time {name!r} that docs/timings.json does not give")
         elif said != texts[name]:
             problems.append(f"README says {said!r} for {name}; docs/timings.json says {texts[name]!r}")
+    if "compile" in texts and texts["compile"] != f"{sumito.COMPILE_SECONDS} seconds":
+        problems.append(f"sumito.COMPILE_SECONDS is {sumito.COMPILE_SECONDS}; docs/timings.json measured "
+                        f"{texts['compile']} of compiling")
     for name in names if names is not None else sorted(SAMPLES.keys() & marked.keys()):
         fresh = run_sample(SAMPLES[name])
         if normalise(fresh) != normalise(marked[name]):
