@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import os
+import shutil
+import sys
+import time
 from pathlib import Path
 from types import ModuleType
 
@@ -69,11 +73,7 @@ def _listen_to_compiles(numba: ModuleType) -> None:
     long), and count the seconds compiling for :func:`compile_seconds`. A kernel loaded from the
     cache raises no compile event, so a warm start prints nothing. ``SUMITO_COMPILE_NOTICE=0``
     silences the notice (the test suite does, so that no test's output depends on the cache)."""
-    import contextlib
-    import sys
-    import time
-
-    from numba.core import event
+    from numba.core import event  # numba itself is imported by _configure_numba, which may find none
 
     class Listener(event.Listener):
         def on_start(self, ev: event.Event) -> None:
@@ -96,9 +96,6 @@ def _listen_to_compiles(numba: ModuleType) -> None:
 def _prune_old_caches(parent: str, keep: str, days: float = 14.0) -> None:
     """Remove the caches of source versions not changed for ``days``; should one still be in
     use (another checkout), numba simply compiles into it again."""
-    import shutil
-    import time
-
     limit = time.time() - days * 86400
     try:
         entries = list(os.scandir(parent))

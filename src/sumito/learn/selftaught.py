@@ -149,8 +149,8 @@ def open_run(folder: str | Path, settings: LoopSettings | None, only: set[str] |
     if path.exists():
         state = RunState.from_json(path.read_text(encoding="utf-8", errors="replace"), str(path))
         theirs = asdict(state.settings)
-        changed = [k for k, v in asdict(settings).items() if theirs[k] != v and (only is None or k in only)] if (
-            settings is not None) else []
+        asked = asdict(settings) if settings is not None else {}
+        changed = [k for k, v in asked.items() if theirs[k] != v and (only is None or k in only)]
         fixed = [k for k in changed if k not in CHANGEABLE]
         if fixed:
             raise SelfTaughtError(f"{path}: the run was started with other settings ({', '.join(fixed)}), which "
