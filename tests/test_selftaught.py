@@ -11,7 +11,7 @@ from sumito.cli import main
 from sumito.engine import Position
 from sumito.evaluation.features import nnue_base
 from sumito.evaluation.nnue import load_network, nnue_score
-from sumito.learn.nnue import NNUEDataError, generate, load_samples, train
+from sumito.learn.nnue import NNUEDataError, generate, load_samples, td_leaf_targets, train
 from sumito.learn.selftaught import LoopSettings, SelfTaughtError, generation_zero, open_run, run
 
 from helpers import random_playout
@@ -90,3 +90,31 @@ def test_the_command_runs_and_resumes(tmp_path, capsys):
     assert main(["nnue", "selfplay", "--out", str(out), "--generations", "3", "--max-attempts", "1"]) == 0
     assert main(["nnue", "selfplay", "--out", str(out), "--generations", "3", "--hidden", "8"]) == 2
     assert "other settings (hidden)" in capsys.readouterr().err
+
+
+def test_td_leaf_targets_are_lambda_returns_of_the_following_searches():
+    k = 1000.0
+    # two games: three positions won by the side to move at the last, then two drawn
+    score = np.array([0.0, 1000.0, -2000.0, 500.0, 0.0], dtype=np.float32)
+    result = np.array([1.0, 0.0, 1.0, 0.5, 0.5], dtype=np.float32)
+    game = np.array([0, 0, 0, 1, 1])
+    v = 1 / (1 + np.exp(-score.astype(np.float64) / k))
+    g2 = 1.0
+    g1 = 0.3 * (1 - v[2]) + 0.7 * (1 - g2)  # the next side's value and return, seen from this side
+    g0 = 0.3 * (1 - v[1]) + 0.7 * (1 - g1)
+    expected = [g0, g1, g2, 0.3 * (1 - v[4]) + 0.7 * (1 - 0.5), 0.5]
+    assert td_leaf_targets(score, result, game, k, 0.7) == pytest.approx(expected)
+    # lambda 1: the game's result (Monte Carlo); lambda 0: the next search's value, for the side to move
+    assert td_leaf_targets(score, result, game, k, 1.0) == pytest.approx(result)
+    assert td_leaf_targets(score, result, game, k, 0.0)[:2] == pytest.approx(1 - v[1:3])
+
+
+def test_a_network_trains_on_td_leaf_targets(tmp_path):
+    generate(tmp_path / "d", 2, player="engine:depth=1", chunk=2, max_plies=60,
+             openings=[Position.start().to_string()])
+    samples = load_samples([tmp_path / "d"])
+    net, _ = train(samples, hidden=4, hidden2=2, epochs=1, base=False, init=generation_zero(hidden=4, hidden2=2),
+                   quiet_only=False, targets="tdleaf", lam=0.7)
+    assert net.metadata["targets"] == "tdleaf" and np.isfinite(net.W1).all()
+    with pytest.raises(NNUEDataError, match="targets 'td'"):
+        train(samples, hidden=4, hidden2=2, epochs=1, base=False, quiet_only=False, targets="td")

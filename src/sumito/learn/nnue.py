@@ -32,7 +32,7 @@ import math
 import os
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import numpy as np
@@ -381,10 +381,33 @@ def _loss_and_grads(P: dict, Xs, Xo, mat, target, k: float, grads: bool = True, 
 NAMES = ("W1", "b1", "W2", "b2", "w3", "b3", "material", "psqt")
 
 
+def td_leaf_targets(score: np.ndarray, result: np.ndarray, game: np.ndarray, k: float, lam: float) -> np.ndarray:
+    """TD-Leaf(λ)'s targets: for each position, the λ-return of the search values that follow it in its
+    game, ``G_t = (1 − λ)·v'(t+1) + λ·G'(t+1)``, where ``v = σ(search score / K)`` is the searched value
+    (the PV leaf's evaluation) for the side to move and a prime is the same number for the other side
+    (``1 − x``: the sides alternate every ply); the game's last position takes its result. ``λ = 1``
+    is the result alone (Monte Carlo), ``λ = 0`` the next search's value alone. Positions must come in
+    game order, as chunks keep them (all of them, quiet or not: a noisy position's search value is
+    as good a bootstrap as any)."""
+    value = _sigmoid(score.astype(np.float64) / k)
+    target = np.empty(len(value), dtype=np.float64)
+    for i in range(len(value) - 1, -1, -1):
+        if i == len(value) - 1 or game[i + 1] != game[i]:
+            target[i] = result[i]
+        else:
+            target[i] = (1.0 - lam) * (1.0 - value[i + 1]) + lam * (1.0 - target[i + 1])
+    return target
+
+
+#: what a network is fitted to: ``mix``, λ·σ(its own search's score / K) + (1 − λ)·result (Stockfish's
+#: trainer's); ``tdleaf``, TD-Leaf(λ)'s λ-returns of the following searches' values (:func:`td_leaf_targets`)
+TARGETS = ("mix", "tdleaf")
+
+
 def train(samples: Samples, hidden: int = 32, hidden2: int = 16, epochs: int = 20, lam: float = 0.5,
           lr: float = 1e-3, batch: int = 1024, seed: int = 1, quiet_only: bool = True, validation: float = 0.05,
           scale_k: float | None = None, base: bool = True, decay: float = 1e-3, init: NNUE | None = None,
-          log: Callable[[str], None] | None = None,
+          targets: str = "mix", log: Callable[[str], None] | None = None,
           stop: Callable[[], bool] | None = None,
           progress: Callable[[int, int], None] | None = None) -> tuple[NNUE, TrainReport]:
     """Fit an NNUE to ``samples`` (see the module's docstring); returns it and a report. With ``base``
@@ -392,9 +415,17 @@ def train(samples: Samples, hidden: int = 32, hidden2: int = 16, epochs: int = 2
     without, it starts from the linear evaluation's cell terms alone (its PSQT) and a marble's value;
     with ``init`` (a network without a base, of the sizes asked for), from that network's weights (a
     warm start: the self-taught line's, :mod:`sumito.learn.selftaught`, which knows no hand-set term).
+    ``targets`` (:data:`TARGETS`) says what the network is fitted to, ``lam`` its λ.
     ``progress(done, total)`` is called after each batch: the batches done, and those of all the epochs."""
     start = time.perf_counter()
     log = log or (lambda _: None)
+    if targets not in TARGETS:
+        raise NNUEDataError(f"targets {targets!r}: expected one of {', '.join(TARGETS)}")
+    if targets == "tdleaf":  # the λ-returns need every position of a game, in order: before the quiet ones are kept
+        k_all = scale_k or fit_scale(samples.score.astype(np.float64), samples.result.astype(np.float64))
+        returns = td_leaf_targets(samples.score, samples.result, samples.game, k_all, lam).astype(np.float32)
+        samples = replace(samples, result=returns)  # fitted below with the result's whole weight
+        scale_k = k_all  # K from the results, before they were replaced
     data = samples.take(samples.quiet) if quiet_only else samples
     if len(data) < 100:
         raise NNUEDataError(f"{len(data)} usable samples; train on at least 100")
@@ -407,8 +438,10 @@ def train(samples: Samples, hidden: int = 32, hidden2: int = 16, epochs: int = 2
     k = scale_k or fit_scale(tr.score.astype(np.float64), tr.result.astype(np.float64))
     log(f"{len(tr)} training and {len(va)} validation positions; K = {k:.0f} points")
 
-    def targets(s: Samples) -> np.ndarray:
-        return lam * _sigmoid(s.score.astype(np.float64) / k) + (1 - lam) * s.result.astype(np.float64)
+    mix = lam if targets == "mix" else 0.0
+
+    def target_of(s: Samples) -> np.ndarray:
+        return mix * _sigmoid(s.score.astype(np.float64) / k) + (1 - mix) * s.result.astype(np.float64)
 
     def material(s: Samples) -> np.ndarray:
         me = np.where(s.side == 1, s.lost[:, 0], s.lost[:, 1]).astype(np.float64)
@@ -437,13 +470,13 @@ def train(samples: Samples, hidden: int = 32, hidden2: int = 16, epochs: int = 2
              "psqt": init.psqt.copy()}
     opt = _Adam([P[n] for n in NAMES], lr)
     Xs_va, Xo_va = features(va.boards, va.side.astype(np.int64), board_side)
-    t_va, m_va = targets(va), material(va)
+    t_va, m_va = target_of(va), material(va)
     linear_va = linear_scores(va, board_side)
     linear_loss = float(np.mean((_sigmoid(linear_va / k) - t_va) ** 2))
     base_va = linear_va / SCALE if base else 0.0
     base_tr = linear_scores(tr, board_side) / SCALE if base else np.zeros(len(tr))
     perms = symmetries(board_side)
-    t_tr, m_tr = targets(tr), material(tr)
+    t_tr, m_tr = target_of(tr), material(tr)
     train_loss = val_loss = math.nan
     batches = math.ceil(len(tr) / batch)
     for epoch in range(1, epochs + 1):
@@ -470,7 +503,8 @@ def train(samples: Samples, hidden: int = 32, hidden2: int = 16, epochs: int = 2
             f"(the linear evaluation: {linear_loss:.5f})")
         if stop is not None and stop():
             break
-    metadata = {"lambda": lam, "K": k, "epochs": epochs, "samples": len(tr), "seed": seed, "decay": decay,
+    metadata = {"targets": targets, "lambda": lam, "K": k, "epochs": epochs, "samples": len(tr), "seed": seed,
+                "decay": decay,
                 "validation_loss": val_loss, "linear_validation_loss": linear_loss}
     net = NNUE(P["W1"], P["b1"], P["W2"], P["b2"], P["w3"], float(P["b3"][0]), float(P["material"][0]),
                psqt=P["psqt"], side=board_side, metadata=metadata,
@@ -480,5 +514,5 @@ def train(samples: Samples, hidden: int = 32, hidden2: int = 16, epochs: int = 2
     return net, report
 
 
-__all__ = ["ChunkTask", "NNUEDataError", "Samples", "TrainReport", "generate", "load_samples",
-           "play_chunk", "train"]
+__all__ = ["TARGETS", "ChunkTask", "NNUEDataError", "Samples", "TrainReport", "generate", "load_samples",
+           "play_chunk", "td_leaf_targets", "train"]

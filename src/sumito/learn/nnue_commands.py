@@ -20,7 +20,7 @@ from sumito.arena.executor import add_backend_args, check_shared_folder, executo
 from sumito.arena.openings import load_openings
 from sumito.cliargs import MAX_WORKERS_ARG, count_arg, number_arg
 from sumito.evaluation.nnue import MAX_HIDDEN
-from sumito.learn.nnue import DATA_PLAYER, generate, load_samples, train
+from sumito.learn.nnue import DATA_PLAYER, TARGETS, generate, load_samples, train
 from sumito.learn.selftaught import LoopSettings, SelfTaughtError, net_path, open_run, run
 from sumito.players import make_player
 from sumito.procs import MAX_WORKERS, cap_workers
@@ -57,7 +57,11 @@ def add_nnue_command(sub: argparse._SubParsersAction) -> None:
                    help="the second layer's size (0: none)")
     t.add_argument("--epochs", type=count_arg(1, 10**4), default=20)
     t.add_argument("--lam", type=number_arg(0, 1, "--lam"), default=0.5, metavar="L",
-                   help="the weight of the search score against the game's result in the target (default 0.5)")
+                   help="--targets mix: the weight of the search score against the game's result in the target; "
+                   "tdleaf: TD(lambda)'s lambda (default 0.5)")
+    t.add_argument("--targets", choices=TARGETS, default="mix",
+                   help="mix: lambda x the search's score + (1 - lambda) x the result (default); tdleaf: "
+                   "TD-Leaf(lambda)'s lambda-returns of the following searches' values")
     t.add_argument("--lr", type=number_arg(0, 1, "--lr", above_low=True), default=1e-3)
     t.add_argument("--batch", type=count_arg(1, 10**6), default=1024)
     t.add_argument("--seed", type=count_arg(0, 2**31), default=1)
@@ -85,6 +89,7 @@ def add_nnue_command(sub: argparse._SubParsersAction) -> None:
     s.add_argument("--hidden2", type=count_arg(0, MAX_HIDDEN), default=None, metavar="H2")
     s.add_argument("--epochs", type=count_arg(1, 10**4), default=None)
     s.add_argument("--lam", type=number_arg(0, 1, "--lam"), default=None, metavar="L")
+    s.add_argument("--targets", choices=TARGETS, default=None, help="what candidates are fitted to (as nnue train's)")
     s.add_argument("--lr", type=number_arg(0, 1, "--lr", above_low=True), default=None)
     s.add_argument("--gate-games", type=count_arg(2, 10**6), default=None, help="at most, a gate's games")
     s.add_argument("--elo0", type=number_arg(-1000, 1000, "--elo0"), default=None)
@@ -93,7 +98,8 @@ def add_nnue_command(sub: argparse._SubParsersAction) -> None:
     s.add_argument("--seed", type=count_arg(0, 2**31), default=None,
                    help=f"the run's settings default to {', '.join(f'{k}={v}' for k, v in asdict(d).items())}; "
                    "a resumed run keeps its own, except those of the attempts to come, which it may change "
-                   "(state.json records it): games, depth, window, epochs, lam, lr, gate-games, elo0, elo1, chunk")
+                   "(state.json records it): games, depth, window, epochs, lam, targets, lr, gate-games, elo0, elo1, "
+                   "chunk")
     s.add_argument("--workers", type=count_arg(1, MAX_WORKERS_ARG), default=None, metavar="K",
                    help=f"processes (at most {MAX_WORKERS}; with --backend ray, work items at once)")
     add_backend_args(s)
@@ -135,6 +141,7 @@ def cmd_train(args: argparse.Namespace) -> int:
     try:
         with progress:
             net, report = train(samples, hidden=args.hidden, hidden2=args.hidden2, epochs=args.epochs, lam=args.lam,
+                                targets=args.targets,
                                 lr=args.lr, batch=args.batch, seed=args.seed, quiet_only=not args.all_positions,
                                 base=not args.no_base, decay=args.decay,
                                 log=lambda line: print(line, flush=True), stop=stop,

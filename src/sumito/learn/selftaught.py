@@ -10,7 +10,8 @@ zero, so the accumulator's random first layer does not show). Each *attempt* the
    executor (processes or Ray);
 2. trains a candidate on the last ``window`` attempts' data, warm-started from the current network
    (:func:`sumito.learn.nnue.train` with ``init=``: targets from the search scores and the results, as
-   ``nnue train`` fits them; no linear base, no PSQT from the hand-set terms);
+   ``nnue train`` fits them, or TD-Leaf(λ)'s λ-returns of the searches' values, ``targets="tdleaf"``;
+   no linear base, no PSQT from the hand-set terms);
 3. gates it: ``sumito sprt`` of the candidate against the current network at the same depth
    (:func:`sumito.arena.sprt.play_sprt`), H0 ``elo0`` against H1 ``elo1``; the candidate becomes the next
    generation only when H1 is accepted.
@@ -62,7 +63,8 @@ class LoopSettings:
     hidden: int = 32
     hidden2: int = 16
     epochs: int = 10
-    lam: float = 0.5  # the search score's weight against the result in the target
+    lam: float = 0.5  # mix: the search score's weight against the result; tdleaf: TD(λ)'s λ
+    targets: str = "mix"  # what a candidate is fitted to (sumito.learn.nnue.TARGETS)
     lr: float = 1e-3
     gate_games: int = 200  # at most, an attempt's gate
     elo0: float = 0.0
@@ -89,8 +91,8 @@ class Attempt:
 
 #: the settings a resumed run may change (from its next attempt on; state.json records when): they shape
 #: the attempts to come, not the networks made so far. The networks' sizes, the board and the seed may not.
-CHANGEABLE = ("games", "depth", "window", "epochs", "lam", "lr", "gate_games", "elo0", "elo1", "random_plies",
-              "max_plies", "chunk")
+CHANGEABLE = ("games", "depth", "window", "epochs", "lam", "targets", "lr", "gate_games", "elo0", "elo1",
+              "random_plies", "max_plies", "chunk")
 
 
 @dataclass
@@ -192,7 +194,8 @@ def run_attempt(folder: str | Path, state: RunState, executor, log: Callable[[st
         samples = load_samples([str(f) for f in folders if f.exists()])
         log(f"attempt {number}: training on {len(samples)} positions of {len(folders)} attempt(s)")
         net, report = train(samples, hidden=s.hidden, hidden2=s.hidden2, epochs=s.epochs, lam=s.lam, lr=s.lr,
-                            seed=s.seed + number, base=False, init=load_network(net_path(folder, state.generation)),
+                            targets=s.targets, seed=s.seed + number, base=False,
+                            init=load_network(net_path(folder, state.generation)),
                             log=lambda line: log(f"attempt {number}: {line}"))
         net.metadata.update(generation_from=state.generation, attempt=number)
         report_path.write_text(json.dumps({"positions": report.samples, "validation_loss": report.val_loss,
