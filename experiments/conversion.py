@@ -38,14 +38,19 @@ from sumito.stopping import run_main
 #: name -> (A, B): both evaluations at 0.05 s a move and at depth 4, against ABLA at depth 4 and
 #: Abalearn's heuristic benchmark (2 plies)
 CONFIGS = {
-    "nnue-0.05-abla4": ("engine:time=0.05,nnue=builtin-nnue", "abla:depth=4"),
+    "nnue-0.05-abla4": ("engine:time=0.05,nnue=expert-nnue", "abla:depth=4"),
     "linear-0.05-abla4": ("engine:time=0.05,nnue=none", "abla:depth=4"),
-    "nnue-d4-abla4": ("engine:depth=4,nnue=builtin-nnue", "abla:depth=4"),
+    "nnue-d4-abla4": ("engine:depth=4,nnue=expert-nnue", "abla:depth=4"),
     "linear-d4-abla4": ("engine:depth=4,nnue=none", "abla:depth=4"),
-    "nnue-0.05-heuristic": ("engine:time=0.05,nnue=builtin-nnue", "heuristic"),
+    "nnue-0.05-heuristic": ("engine:time=0.05,nnue=expert-nnue", "heuristic"),
     "linear-0.05-heuristic": ("engine:time=0.05,nnue=none", "heuristic"),
-    "nnue-d4-heuristic": ("engine:depth=4,nnue=builtin-nnue", "heuristic"),
+    "nnue-d4-heuristic": ("engine:depth=4,nnue=expert-nnue", "heuristic"),
     "linear-d4-heuristic": ("engine:depth=4,nnue=none", "heuristic"),
+    # the shipped network since issue 30 (self-taught); the nnue-* rows above measured the one before it
+    "selftaught-0.05-abla4": ("engine:time=0.05,nnue=builtin-nnue", "abla:depth=4"),
+    "selftaught-d4-abla4": ("engine:depth=4,nnue=builtin-nnue", "abla:depth=4"),
+    "selftaught-0.05-heuristic": ("engine:time=0.05,nnue=builtin-nnue", "heuristic"),
+    "selftaught-d4-heuristic": ("engine:depth=4,nnue=builtin-nnue", "heuristic"),
 }
 UNCONVERTED = ("ply-cap", "repetition", "no-capture")
 

@@ -5,14 +5,16 @@ Run:  python experiments/selftaught_curve.py --run runs/selftaught [--generation
 
 One round-robin tournament (every pair plays ``--games`` games, colours alternating, random 2-ply openings,
 the arena's draw rules) at ``--movetime`` seconds a move between the anchors — ``random``,
-``heuristic:depth=2``, ``abla:depth=4``, ``alphalone``, the hand-set engine ``engine:nnue=none`` and today's
-``engine:nnue=builtin-nnue`` — and the self-taught generations asked for (each ``engine:nnue=net-NNN.npz``;
+``heuristic:depth=2``, ``abla:depth=4``, ``alphalone``, the hand-set engine ``engine:nnue=none`` and the
+network taught by it, ``engine:nnue=expert-nnue`` (``builtin-nnue`` when the run began) — and the
+self-taught generations asked for (each ``engine:nnue=net-NNN.npz``;
 the engines search with one thread and the time given). The games are kept in a journal
 (``RUN/curve/games.jsonl``), so the same command goes on after a kill; the table (``RUN/curve/curve.md``)
 gives each player's maximum-likelihood Elo (Bradley–Terry, draws half, anchored so that ``random`` is 0)
 with its 95% interval, and, for the generations, the self-play games, attempts and CPU-hours the run had
 spent when that generation was accepted (from the run's state.json: each attempt's wall time times the
-worker processes, an upper bound of the CPU used).
+worker processes, an upper bound of the CPU used). ``RUN/curve/curve.png`` plots the generations' Elo
+against the self-play games and the CPU-hours spent, the anchors as horizontal lines.
 """
 
 from __future__ import annotations
@@ -24,6 +26,11 @@ import math
 import sys
 from pathlib import Path
 
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt
+
 from sumito.arena.commands import fmt_elo
 from sumito.arena.executor import add_backend_args, executor_from_args
 from sumito.arena.journal import GameJournal
@@ -33,7 +40,7 @@ from sumito.engine import Position
 from sumito.learn.selftaught import RunState, net_path
 
 ANCHORS = ("random", "heuristic:depth=2", "abla:depth=4", "alphalone", "engine:nnue=none,threads=1",
-           "engine:nnue=builtin-nnue,threads=1")
+           "engine:nnue=expert-nnue,threads=1")
 
 
 def compute_by_generation(state: RunState, workers: int) -> dict[int, tuple[int, int, float]]:
@@ -110,7 +117,33 @@ def main() -> None:
         f"{len(results)} games, {args.games} a pair, {args.movetime:g} s a move, seed {args.seed}; "
         f"run {args.run} at generation {newest} ({len(state.attempts)} attempts)\n\n{table}\n")
     (folder / "curve.json").write_text(json.dumps({"generations": generations, "players": players}) + "\n")
+    if ratings is not None:
+        plot(folder / "curve.png", players, generations, ratings, spent, args)
     print(table)
+
+
+def plot(path: Path, players: list[str], generations: list[int], ratings, spent: dict, args) -> None:
+    """Elo by self-play games and by CPU-hours (two panels), anchors as dashed lines, 95% error bars."""
+    index = {name: i for i, name in enumerate(players)}
+    gens = [g for g in generations if g in spent]
+    elo = [ratings.elo[index[f"engine:nnue={net_path(args.run, g)},threads=1"]] for g in gens]
+    err = [ratings.error[index[f"engine:nnue={net_path(args.run, g)},threads=1"]] for g in gens]
+    fig, axes = plt.subplots(1, 2, figsize=(11, 4.5), sharey=True)
+    for ax, column, label in ((axes[0], 0, "self-play games"), (axes[1], 2, "CPU-hours (upper bound)")):
+        x = [spent[g][column] for g in gens]
+        ax.errorbar(x, elo, yerr=err, marker="o", capsize=3, label="self-taught generations")
+        for g, xi, yi in zip(gens, x, elo, strict=True):
+            ax.annotate(str(g), (xi, yi), textcoords="offset points", xytext=(4, 4), fontsize=8)
+        for name in ANCHORS:
+            ax.axhline(ratings.elo[index[name]], linestyle="--", linewidth=0.8, color="grey")
+            ax.annotate(name.split(",threads")[0], (0, ratings.elo[index[name]]), fontsize=7, color="grey",
+                        textcoords="offset points", xytext=(2, 2))
+        ax.set_xlabel(label)
+    axes[0].set_ylabel("Elo (random = 0), 95% intervals")
+    fig.suptitle(f"A program teaching itself Abalone: {args.movetime:g} s a move, {args.games} games a pair")
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
 
 
 if __name__ == "__main__":

@@ -30,8 +30,8 @@ from sumito.fileio import atomic_write_text
 from sumito.players import game_history, make_player
 from sumito.stopping import run_main
 
-OLD = "engine:depth=4,nnue=builtin-nnue,threats=0,threads=1"
-DEEP = "engine:nnue=builtin-nnue,threads=1"
+OLD = "engine:depth=4,nnue=expert-nnue,threats=0,threads=1"
+DEEP = "engine:nnue=expert-nnue,threads=1"
 
 
 def main() -> None:

@@ -1,5 +1,13 @@
 """A newcomer's first minutes: the compile notice, and ``engine`` meaning the strongest engine."""
 
+import os
+import re
+import shlex
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
 import numpy as np
 import pytest
 from numba import njit
@@ -10,6 +18,7 @@ from sumito.engine import Position
 from sumito.evaluation.features import EVAL_LINEAR, EVAL_NNUE
 from sumito.players import make_player
 from sumito.players.base import PlayerSpecError
+from sumito.players.precompile import FIRST_GAME
 
 
 def test_a_compile_is_announced_once_and_timed(monkeypatch, capsys):
@@ -93,3 +102,37 @@ def test_every_line_of_an_analysis_is_as_long_as_the_search_is_deep():
             board = position
             for move in line.pv:
                 board = board.play(move)
+
+
+# ------------------------------------------------------------------ the install compiles ahead (issue 29)
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def readme_first_command() -> list[str]:
+    block = re.search(r"```bash\n(.*?)```", (ROOT / "README.md").read_text(), re.S)
+    assert block is not None
+    return next(shlex.split(line) for line in block.group(1).splitlines() if line.startswith("sumito "))
+
+
+def test_the_install_precompiles_the_readme_first_games_players():
+    argv = readme_first_command()
+    assert (argv[argv.index("--black") + 1], argv[argv.index("--white") + 1]) == FIRST_GAME
+    backend = (ROOT / "pyproject.toml").read_text()
+    assert 'build-backend = "build_backend"' in backend and 'backend-path = ["tools"]' in backend
+
+
+def test_after_the_precompile_the_first_game_compiles_nothing_even_from_another_copy(tmp_path):
+    # the install compiles from the source tree; the first game runs from wherever the package was
+    # installed (here: a copy elsewhere): the package's cache locator makes the kernels the same ones
+    env = dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path / "cache"), SUMITO_COMPILE_NOTICE="1",
+               PYTHONPATH=str(ROOT / "src"), SUMITO_THREADS="1")
+    run = subprocess.run([sys.executable, "-m", "sumito.players.precompile"], env=env, capture_output=True,
+                         text=True, timeout=600)
+    assert run.returncode == 0 and "compiled and cached" in run.stderr
+    copy = tmp_path / "elsewhere"
+    shutil.copytree(ROOT / "src" / "sumito", copy / "sumito", ignore=shutil.ignore_patterns("__pycache__"))
+    game = subprocess.run([sys.executable, "-m", "sumito", *readme_first_command()[1:], "--max-plies", "8"],
+                          env=dict(env, PYTHONPATH=str(copy)), capture_output=True, text=True, timeout=600,
+                          cwd=tmp_path)
+    assert game.returncode == 0, game.stderr[-500:]
+    assert "1. " in game.stderr and "compiling" not in game.stderr

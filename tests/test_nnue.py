@@ -322,7 +322,8 @@ def test_a_server_offers_the_shipped_nnue_and_no_other_file(tmp_path):
     from sumito.web.limits import ModelFolder
 
     folder = ModelFolder()
-    assert folder("nnue", "builtin-nnue") == "builtin-nnue"
+    for name in ("builtin-nnue", "selftaught-nnue", "expert-nnue", "none"):
+        assert folder("nnue", name) == name
     with pytest.raises(PlayerSpecError, match="only the shipped networks"):
         folder("nnue", "/etc/passwd")
     random_net().save(tmp_path / "mine.npz")
@@ -342,3 +343,13 @@ def test_gen_removes_the_temporary_file_a_kill_left(tmp_path):
     os.utime(left, (time.time() - 5, time.time() - 5))
     assert generate(folder, games=2, player="engine:depth=1", chunk=2) == 0
     assert sorted(p.name for p in folder.iterdir()) == ["chunk-00000.npz"]
+
+
+def test_the_shipped_networks_by_name():
+    # builtin-nnue is the self-taught network (issue 30): no base, nothing hand-set; expert-nnue, the one
+    # before it, is a correction of the hand-set evaluation
+    builtin, selftaught, expert = (load_network(n) for n in ("builtin-nnue", "selftaught-nnue", "expert-nnue"))
+    assert builtin.base is None and np.array_equal(builtin.W1, selftaught.W1)
+    assert expert.base is not None and not np.array_equal(builtin.W1, expert.W1)
+    assert builtin.metadata.get("generation_from") == 8  # generation 9 of runs/selftaught came from 8
+    assert "expert-nnue" in make_player("engine:depth=1,nnue=expert-nnue").name

@@ -41,12 +41,12 @@ def test_has_push_off_is_generate_push_offs_without_the_list(layout):
 
 
 @pytest.mark.parametrize("fen, loses", LAST_MARBLE)
-@pytest.mark.parametrize("evaluation", ["nnue=builtin-nnue", "eval=linear"])
+@pytest.mark.parametrize("evaluation", ["nnue=builtin-nnue", "nnue=expert-nnue", "eval=linear"])
 def test_a_threat_against_the_last_marble_is_seen_at_depth_3(fen, loses, evaluation):
     pos = Position.from_string(fen)
     assert make_player(f"engine:depth=3,{evaluation}").choose(pos).notation() != loses
     # the losing move is a forced loss that a threat-aware search sees at once
-    engine = make_player("engine:depth=3,nnue=builtin-nnue")
+    engine = make_player("engine:depth=3,nnue=expert-nnue")
     engine.choose(pos.play(loses))
     assert mate_plies(engine.last.score) == 5  # the third push after it is the push-off
 
@@ -54,7 +54,7 @@ def test_a_threat_against_the_last_marble_is_seen_at_depth_3(fen, loses, evaluat
 def test_without_threats_the_engine_walks_into_the_push_off():
     # what the issue saw: the search before this change plays the losing move at the depth it reached
     fen, loses = LAST_MARBLE[0]
-    before = make_player("engine:depth=3,nnue=builtin-nnue,threats=0")
+    before = make_player("engine:depth=3,nnue=expert-nnue,threats=0")
     assert before.choose(Position.from_string(fen)).notation() == loses
 
 
@@ -62,8 +62,8 @@ def test_the_hold_is_found_two_plies_sooner():
     # f8g8 is the move that holds (an 8-second search); with threats the engine plays it from depth 5, without
     # them from depth 7 (before that h7g6, which loses in 9 plies)
     pos = Position.from_string(LAST_MARBLE[0][0])
-    assert make_player("engine:depth=5,nnue=builtin-nnue").choose(pos).notation() == "f8g8"
-    assert make_player("engine:depth=5,nnue=builtin-nnue,threats=0").choose(pos).notation() == "h7g6"
+    assert make_player("engine:depth=5,nnue=expert-nnue").choose(pos).notation() == "f8g8"
+    assert make_player("engine:depth=5,nnue=expert-nnue,threats=0").choose(pos).notation() == "h7g6"
 
 
 def test_draw_counters_count_towards_the_rules():
@@ -142,7 +142,7 @@ def test_one_thread_is_deterministic_and_two_find_the_same_forced_results(monkey
     assert result.nodes > 0
     # a forced push-off is found with helpers as without
     fen, loses = LAST_MARBLE[0]
-    engine = make_player("engine:depth=3,nnue=builtin-nnue,threads=2")
+    engine = make_player("engine:depth=3,nnue=expert-nnue,threads=2")
     engine.choose(Position.from_string(fen).play(loses))
     assert mate_plies(engine.last.score) == 5
 
@@ -217,6 +217,9 @@ def test_the_self_play_regression_set_is_avoided_at_depth_5():
     walked_into = 0
     for fen, loses, _ in cases:
         pos = Position.from_string(fen)
-        assert make_player("engine:depth=5,nnue=builtin-nnue").choose(pos).notation() != loses, fen
-        walked_into += make_player("engine:depth=5,nnue=builtin-nnue,threats=0").choose(pos).notation() == loses
+        assert make_player("engine:depth=5,nnue=expert-nnue").choose(pos).notation() != loses, fen
+        # the set was found with expert-nnue (the default then); the self-taught network shipped since issue 30
+        # needs more: at depth 5 it walks into 1 of these 12, at depth 6 into 2 (docs/strength.md), at 7 none
+        assert make_player("engine:depth=7,nnue=builtin-nnue").choose(pos).notation() != loses, fen
+        walked_into += make_player("engine:depth=5,nnue=expert-nnue,threats=0").choose(pos).notation() == loses
     assert walked_into >= 3

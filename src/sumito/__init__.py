@@ -17,7 +17,7 @@ COLD_CACHE = False
 #: seconds the README's first game spends compiling on a fresh install of the 2-core development VM
 #: (bench/bench_cold_start.py through tools/readme_samples.py --measure cold; tests/test_readme.py checks
 #: that this is the measured figure, docs/timings.json)
-COMPILE_SECONDS = 16
+COMPILE_SECONDS = 17
 COMPILE_NOTICE = (f"sumito: compiling numba kernels for this version of Sumito (once, then cached; a first game "
                   f"compiles for about {COMPILE_SECONDS} s on two cores)...")
 _compile = {"seconds": 0.0, "depth": 0, "start": 0.0, "told": False}
@@ -61,11 +61,42 @@ def _configure_numba() -> None:
     except OSError:
         return  # an unwritable home: numba falls back to its own locations
     numba.config.CACHE_DIR = path
+    if not numba.config.CACHE_LOCATOR_CLASSES:  # a user's NUMBA_CACHE_LOCATOR_CLASSES wins
+        numba.config.CACHE_LOCATOR_CLASSES = ("sumito._package_locator,UserProvidedCacheLocator,InTreeCacheLocator,"
+                                              "UserWideCacheLocator")
     global COLD_CACHE
     COLD_CACHE = fresh or not any(os.scandir(path))
     _listen_to_compiles(numba)
     if fresh:
         _prune_old_caches(os.path.dirname(path), keep=path)
+
+
+def _package_locator_class() -> type | None:
+    """numba's locator of a cached kernel, keyed by its file's place in the package rather than by the
+    absolute path of its folder (numba's own subfolder name hashes that path): the folder is already one
+    version of the source (:func:`_numba_cache_dir`), so kernels compiled from one copy of it are valid
+    for another — the source tree the install compiles from (``tools/build_backend.py``) and the copy a
+    non-editable install puts in site-packages, a worktree and the checkout beside it. Files outside the
+    package go to numba's next locator."""
+    try:
+        from numba.core.caching import UserProvidedCacheLocator
+    except ImportError:  # pragma: no cover - numba is a dependency
+        return None
+    root = str(Path(__file__).resolve().parent)
+
+    class PackageCacheLocator(UserProvidedCacheLocator):
+        @classmethod
+        def get_suitable_cache_subpath(cls, py_file: str) -> str:
+            folder = os.path.relpath(os.path.dirname(os.path.realpath(py_file)), root)
+            return "sumito" if folder == "." else "sumito_" + folder.replace(os.sep, "_")
+
+        @classmethod
+        def from_function(cls, py_func, py_file):  # type: ignore[no-untyped-def]
+            if not os.path.realpath(py_file).startswith(root + os.sep):
+                return None
+            return super().from_function(py_func, py_file)
+
+    return PackageCacheLocator
 
 
 def _listen_to_compiles(numba: ModuleType) -> None:
@@ -109,4 +140,5 @@ def _prune_old_caches(parent: str, keep: str, days: float = 14.0) -> None:
             continue
 
 
+_package_locator = _package_locator_class()  # named in numba's CACHE_LOCATOR_CLASSES by _configure_numba
 _configure_numba()

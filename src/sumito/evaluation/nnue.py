@@ -36,7 +36,14 @@ pairs of marbles) and changes it only where the data says so. The linear part is
 evaluation (it is what the engine evaluates anyway); the network part is incremental.
 
 Networks are ``.npz`` files with a JSON header (:meth:`NNUE.save` / :func:`load_network`),
-trained by :mod:`sumito.learn.nnue`; ``builtin-nnue`` is the one shipped in the package.
+trained by :mod:`sumito.learn.nnue`. Two are shipped in the package, by name:
+
+- ``builtin-nnue`` (also ``selftaught-nnue``), the engine's default: generation 9 of the self-taught
+  line (:mod:`sumito.learn.selftaught`, ``runs/selftaught/net-009.npz``), which learned from its own
+  self-play games starting from the marble count alone — no base, no hand-set PSQT, no expert data;
+- ``expert-nnue``: the network that was ``builtin-nnue`` before it, taught by the hand-set engine's
+  depth-4 searches and a correction of the hand-set evaluation (a ``base``); the pages and tests that
+  measured it name it so that their commands still play it.
 """
 
 from __future__ import annotations
@@ -44,6 +51,7 @@ from __future__ import annotations
 import io
 import json
 from functools import cache
+from importlib.resources import files
 from pathlib import Path
 
 import numpy as np
@@ -66,7 +74,9 @@ MAX_HIDDEN = 511  # the search's 2,048-number work array holds the accumulator a
 BUILTIN_NNUE = "builtin-nnue"
 #: ``engine:nnue=none``: the hand-set evaluation instead of the shipped network the engine plays with by default
 NO_NNUE = "none"
-BUILTIN_FILE = "nnue-standard.npz"
+#: the shipped networks: a name in a spec -> the file in ``sumito/data``
+SHIPPED_NNUE = {BUILTIN_NNUE: "nnue-selftaught.npz", "selftaught-nnue": "nnue-selftaught.npz",
+                "expert-nnue": "nnue-expert.npz"}
 
 
 class NNUEError(SumitoError):
@@ -298,11 +308,9 @@ class NNUE:
 
 
 def nnue_path(name: str) -> str:
-    """The file ``name`` names: ``builtin-nnue`` is the network shipped in the package."""
-    if name == BUILTIN_NNUE:
-        from importlib.resources import files
-
-        return str(files("sumito") / "data" / BUILTIN_FILE)
+    """The file ``name`` names: a shipped network's name (:data:`SHIPPED_NNUE`) or a path."""
+    if name in SHIPPED_NNUE:
+        return str(files("sumito") / "data" / SHIPPED_NNUE[name])
     return name
 
 

@@ -344,7 +344,8 @@ register(
                 path=True,
             ),
             "nnue": Option(str, None, "an NNUE file from `sumito nnue train` as the evaluation; default "
-                           f"{BUILTIN_NNUE} (shipped) unless eval=/weights=/net= name another; {NO_NNUE}: the "
+                           f"{BUILTIN_NNUE} (shipped, self-taught; expert-nnue: the one taught by the hand-set engine) "
+                           f"unless eval=/weights=/net= name another; {NO_NNUE}: the "
                            "hand-set evaluation; on other boards than the network's, the hand-set evaluation",
                            path=True),
             "weights": Option(str, None, f"evaluation weights separated by '/' (linear: {'/'.join(LINEAR_TERMS)})"),

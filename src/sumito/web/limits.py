@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from sumito.bounds import MAX_HASH_MB, MAX_SEARCH_DEPTH, MAX_SEARCH_SECONDS
-from sumito.evaluation.nnue import BUILTIN_NNUE, NO_NNUE
+from sumito.evaluation.nnue import NO_NNUE, SHIPPED_NNUE
 from sumito.models.network import BUILTINS
 from sumito.players import PlayerSpecError, parse_spec
 
@@ -66,9 +66,9 @@ class ModelFolder:
     def __call__(self, key: str, value: str) -> str:
         if key == "net" and value in BUILTINS:
             return value  # network_path() turns the name into the shipped file
-        if key == "nnue" and value in (BUILTIN_NNUE, NO_NNUE):
+        if key == "nnue" and (value in SHIPPED_NNUE or value == NO_NNUE):
             return value  # nnue_path() turns the name into the shipped file
-        shipped = ", ".join(BUILTINS) if key == "net" else BUILTIN_NNUE
+        shipped = ", ".join(BUILTINS if key == "net" else SHIPPED_NNUE)
         if self.root is None:
             where = f"the shipped networks ({shipped})" if key in ("net", "nnue") else "the default"
             raise PlayerSpecError(
