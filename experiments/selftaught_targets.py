@@ -55,7 +55,10 @@ def main() -> None:
     add_backend_args(parser)
     args = parser.parse_args()
 
-    state = RunState.from_json((args.run / "state.json").read_text(), str(args.run / "state.json"))
+    try:
+        state = RunState.from_json((args.run / "state.json").read_text(), str(args.run / "state.json"))
+    except OSError as exc:
+        sys.exit(f"selftaught_targets: {args.run}: no self-taught run there ({exc.strerror})")
     s = state.settings
     generation = state.generation if args.generation is None else args.generation
     depth = args.depth or s.depth
@@ -74,7 +77,8 @@ def main() -> None:
         path = args.out / f"{kind}.npz"
         if path.exists():
             continue
-        samples = samples or load_samples([args.out / "data"])
+        if samples is None:
+            samples = load_samples([args.out / "data"])
         net, _ = train(samples, hidden=s.hidden, hidden2=s.hidden2, epochs=s.epochs, lam=lam, lr=s.lr,
                             seed=s.seed + 1000, base=False, init=load_network(base), targets=kind,
                             log=lambda line, kind=kind: log(f"{kind}: {line}"))

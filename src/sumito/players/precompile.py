@@ -23,6 +23,7 @@ import time
 
 from sumito.cliargs import GAME_RULES
 from sumito.engine import Game, Position
+from sumito.engine.errors import SumitoError
 from sumito.players.base import game_history, make_player
 
 #: the players of the README's first command, ``sumito game --black engine:depth=4 --white abla:depth=3``
@@ -46,7 +47,11 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("specs", nargs="*", default=list(FIRST_GAME), metavar="SPEC")
     args = parser.parse_args(argv)
-    seconds = precompile(tuple(args.specs))
+    try:
+        seconds = precompile(tuple(args.specs))
+    except SumitoError as exc:  # a bad spec: one line, as every command says it
+        print(f"sumito.players.precompile: {exc}", file=sys.stderr)
+        return 2
     print(f"sumito: kernels for {', '.join(args.specs)} compiled and cached in {seconds:.1f} s", file=sys.stderr)
     return 0
 
