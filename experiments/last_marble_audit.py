@@ -3,6 +3,7 @@ engine ever lose to a forced push-off that a 1-second search sees?
 
     python experiments/last_marble_audit.py [--games 200] [--a SPEC] [--b SPEC] [--check-time 1]
                                             [--seed 2027] [--workers 2] [--out runs/last-marble]
+                                            [--audit-only]
 
 A (default ``engine:time=0.1,nnue=builtin-nnue``) plays B (the same engine at 1 s a move), colours
 alternating, each pair of games from its own random 2-ply opening (400 plies, threefold repetition).
@@ -12,6 +13,7 @@ its marbles lost, a threat-aware search of ``--check-time`` seconds (one thread)
 after the move; when it finds a forced push-off, and the same search from before the move finds a move
 that does not lose by force, the move is a **miss**. The goal is no miss in 200 games. The audit is
 kept in ``OUT/audit.json`` (the misses, with positions, so that they can become regression tests).
+``--audit-only`` plays nothing and audits the scheduled games the journal holds so far (a partial run).
 """
 
 from __future__ import annotations
@@ -21,7 +23,7 @@ import json
 from pathlib import Path
 
 from sumito.arena.executor import add_backend_args, executor_from_args
-from sumito.arena.journal import GameJournal
+from sumito.arena.journal import GameJournal, task_key
 from sumito.arena.match import ArenaSettings, schedule, start_position
 from sumito.arena.ratings import score_interval
 from sumito.cliargs import count_arg, number_arg
@@ -78,6 +80,8 @@ def main() -> None:
     parser.add_argument("--seed", type=count_arg(0, 2**31), default=2027)
     parser.add_argument("--workers", type=count_arg(1, 256), default=None)
     parser.add_argument("--out", type=Path, default=Path("runs/last-marble"))
+    parser.add_argument("--audit-only", action="store_true",
+                        help="play nothing: audit the games of the schedule already in the journal (a partial run)")
     add_backend_args(parser)
     args = parser.parse_args()
     try:
@@ -89,10 +93,15 @@ def main() -> None:
     args.out.mkdir(parents=True, exist_ok=True)
     journal = GameJournal(args.out / "games.jsonl")
     results = []
-    for n, (_, result) in enumerate(journal.play(executor, tasks), 1):
-        results.append(result)
-        if n % 10 == 0 or n == len(tasks):
-            print(f"{n}/{len(tasks)} games", flush=True)
+    if args.audit_only:
+        # the schedule's games already played, in schedule order (a journal may hold games of other runs)
+        results = [journal.done[key] for key in map(task_key, tasks) if key in journal.done]
+        print(f"auditing {len(results)} of the {len(tasks)} games (--audit-only)", flush=True)
+    else:
+        for n, (_, result) in enumerate(journal.play(executor, tasks), 1):
+            results.append(result)
+            if n % 10 == 0 or n == len(tasks):
+                print(f"{n}/{len(tasks)} games", flush=True)
     check = make_player(f"engine:time={args.check_time},nnue=builtin-nnue,threads=1")
     lost = [r for r in results if r.score_of(0) == 0]
     misses: list[dict] = []
@@ -101,11 +110,12 @@ def main() -> None:
     wins = sum(r.score_of(0) == 1 for r in results)
     draws = sum(r.score_of(0) == 0.5 for r in results)
     score, low, high = score_interval(wins, draws, len(lost))
-    summary = dict(a=args.a, b=args.b, games=len(results), seed=args.seed, check_time=args.check_time,
-                   won=wins, drawn=draws, lost=len(lost),
+    summary = dict(a=args.a, b=args.b, games=len(results), scheduled=len(tasks), seed=args.seed,
+                   check_time=args.check_time, won=wins, drawn=draws, lost=len(lost),
                    lost_by_push_off=sum(r.reason == "push-off" for r in lost), misses=misses)
     atomic_write_text(args.out / "audit.json", json.dumps(summary, indent=1) + "\n")
-    print(f"A {args.a} against B {args.b}: {wins}-{draws}-{len(lost)} ({score:.0%}, 95% {low:.0%}-{high:.0%}); "
+    print(f"{len(results)} of {len(tasks)} games. A {args.a} against B {args.b}: {wins}-{draws}-{len(lost)} "
+          f"({score:.0%}, 95% {low:.0%}-{high:.0%}); "
           f"{len(misses)} misses in {len(lost)} lost games (a forced push-off a {args.check_time:g} s search sees)")
     for m in misses:
         print(f"  game {m['game']} ply {m['ply']}: {m['position']} played {m['played']} (loses in {m['loses_in']}; "

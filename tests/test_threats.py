@@ -147,6 +147,30 @@ def test_one_thread_is_deterministic_and_two_find_the_same_forced_results(monkey
     assert mate_plies(engine.last.score) == 5
 
 
+def test_a_helper_thread_that_completed_a_deeper_iteration_decides(monkeypatch):
+    from sumito.search import pvs
+
+    assert pvs._deeper_helper([], 3) is None
+    found = [np.array([4.0, 11.0, 0.5]), np.array([5.0, 22.0, -0.25]), np.array([5.0, 33.0, 1.0])]
+    assert pvs._deeper_helper(found, 5) is None and pvs._deeper_helper(found, 6) is None
+    assert pvs._deeper_helper(found, 4)[1] == 22.0  # the deepest; the first of them on a tie
+    # a main thread that (as if its clock had run out) ends after one ply: the helper, which searched on
+    # over the same root, has completed a deeper iteration, and its move is played
+    deepen = pvs.Searcher._deepen
+
+    def one_ply(self, *args):
+        move, score, _, lines = deepen(self, *args)
+        return move, score, 1, lines
+
+    monkeypatch.setattr(pvs.Searcher, "_deepen", one_ply)
+    pos = Position.start("belgian-daisy")
+    two = make_player("engine:depth=5,threads=2")
+    result = two.analyse(pos, depth=5)
+    assert two.searcher.helper_chosen and result.depth > 1 and result.move in pos.legal_move_codes()
+    one = make_player("engine:depth=5,threads=1")
+    assert one.analyse(pos, depth=5).depth == 1 and not one.searcher.helper_chosen  # no helper: no choice
+
+
 def test_the_default_thread_count(monkeypatch):
     from sumito.players.base import PlayerSpecError
     from sumito.players.engine import DEFAULT_MAX_THREADS, default_threads

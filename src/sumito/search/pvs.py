@@ -22,7 +22,10 @@ Pieces, as in a chess engine (Stockfish's split of search, ordering and transpos
   ply cap or the no-capture limit is a draw, and so is a position that has occurred as often as the
   repetition rule needs (twice before, for threefold repetition) or once inside the search; a draw is
   worth ``-contempt`` to the side searching (so that it plays on in a level position);
-- Lazy SMP (``threads``): helper threads search the same root over the shared table;
+- Lazy SMP (``threads``): helper threads search the same root over the shared table, every other one a
+  ply ahead of the main thread; a helper that completed a deeper iteration than the main thread
+  decides the move, and with helpers the main thread searches to the end of its time (their
+  unfinished iteration is not wasted as a lone thread's would be);
 - a time limit checked every 1,024 nodes through a clock read in object mode; an aborted
   iteration is thrown away by the driver, which keeps the previous iteration's move;
 - MultiPV: the best N root moves with exact scores, by searching the root again without the
@@ -88,6 +91,7 @@ DEFAULT_PRUNE = 1
 # stats slots
 NODES, ABORTED, QNODES, TT_HITS, BEST, NEXT_CHECK, ROOT_COUNT, ROOT_DEPTH = range(8)
 SHARED_MOVES = 18  # where the move lists are in :func:`_pvs`'s ``shared`` tuple
+SHARED_ROOT_SCORES = 24  # and the root moves' scores
 TT_MOVE_SHIFT = 9  # a table entry's info: move << 9 | depth << 2 | bound kind
 
 
@@ -515,18 +519,41 @@ class _ThreadState:
 
 
 def _helper_search(ctx: SearchContext, shared: tuple, stats: np.ndarray, root_moves: np.ndarray, max_depth: int,
-                   offset: int) -> None:
-    """A Lazy SMP helper thread: deepen from ``1 + offset`` plies until its ``halt`` flag (``shared``'s stop)
-    or its clock stops it; what it finds reaches the main thread through the transposition table."""
-    moves, n = shared[SHARED_MOVES], len(root_moves)
-    for depth in range(1 + offset, max_depth + 1):
+                   offset: int, found: np.ndarray, main_stats: np.ndarray) -> None:
+    """A Lazy SMP helper thread: deepen, ``offset`` plies ahead of the main thread (``main_stats``), until its
+    ``halt`` flag (``shared``'s stop) or its clock stops it. What it finds reaches the main thread through
+    the transposition table, and its deepest completed iteration through ``found`` (depth, move, score):
+    when the main thread ends a depth short of it, the helper's move is the better informed one
+    (Stockfish's best-thread choice)."""
+    moves, scores, n = shared[SHARED_MOVES], shared[SHARED_ROOT_SCORES], len(root_moves)
+    root_moves = root_moves.copy()
+    depth = offset
+    while True:
+        # ``offset`` plies ahead of the main thread: a helper that fell behind it (the main thread gains
+        # from the table entries the helper made) skips to there, rather than repeating the main's work
+        depth = max(depth + 1, int(main_stats[ROOT_DEPTH]) + offset)
+        if depth > max_depth:
+            return
         stats[ROOT_DEPTH] = depth
         stats[BEST] = -1
         stats[ROOT_COUNT] = n
+        scores[:] = -np.inf
         moves[0, :n] = root_moves
         _pvs(ctx.board, ctx.side, ctx.lost, depth, -np.inf, np.inf, 0, ctx.hash, False, shared)
-        if stats[ABORTED]:
+        if stats[ABORTED] or stats[BEST] < 0:
             return
+        best = int(stats[BEST])
+        found[0], found[1], found[2] = depth, root_moves[best], scores[best]
+        # the next iteration searches the best move first, the rest by this one's scores, as the main thread
+        order = np.argsort(-scores, kind="stable")
+        root_moves = root_moves[order]
+
+
+def _deeper_helper(found: list[np.ndarray], depth_done: int) -> np.ndarray | None:
+    """Of the helpers' deepest completed iterations (depth, move, score), the deepest when it is deeper
+    than the main thread's ``depth_done`` (the first such helper on a tie); else None."""
+    deepest = max(found, key=lambda f: f[0], default=None)
+    return deepest if deepest is not None and int(deepest[0]) > depth_done else None
 
 
 #: a draw rule that is off: further than any line reaches
@@ -655,6 +682,7 @@ class Searcher:
         # thread 0 searches and decides; the others (Lazy SMP) search the same root and fill the shared table
         self._threads = [_ThreadState(self._acc_width()) for _ in range(threads)]
         self._helpers: ThreadPoolExecutor | None = None
+        self.helper_chosen = False  # whether the last search took a helper thread's deeper move
         main = self._threads[0]
         self.history, self.moves, self.since, self.orders = main.history, main.moves, main.since, main.orders
         self.raw, self.scratch, self.acc = main.raw, main.scratch, main.acc
@@ -707,7 +735,8 @@ class Searcher:
         ``history`` holds the Zobrist hashes of the game's earlier positions (oldest first), so
         that repeating one of them scores a draw. With ``predict`` (the default, for play) no new
         iteration starts once 45% of the time is gone, as it would most likely not finish; without
-        it (benchmarks) iterations run until the clock stops one.
+        it (benchmarks), and with helper threads (whose deeper iteration may finish), iterations run
+        until the clock stops one.
 
         ``multipv`` > 1 finds the best ``multipv`` root moves with exact scores: each iteration
         searches the root with a full window, then again without the moves already found, and so on
@@ -737,13 +766,19 @@ class Searcher:
         quiet_plies = 0 if draw is None or not self.rules else draw.quiet_plies
         shared = self._shared(ctx, self._threads[0], path, len(past), stats, deadline, iteration_scores, STOP, limits,
                               quiet_plies)
-        helpers = self._start_helpers(ctx, root_moves, max_depth, path, len(past), deadline, limits, quiet_plies)
+        helpers = self._start_helpers(ctx, root_moves, max_depth, path, len(past), deadline, limits, quiet_plies,
+                                      stats)
         try:
             best_move, best_score, depth_done, lines = self._deepen(
                 ctx, root_moves, max_depth, seconds, start, predict, multipv, on_iteration, shared, stats,
                 iteration_scores, helpers)
         finally:
             self._stop_helpers(helpers)
+        deeper = _deeper_helper([h[3] for h in helpers], depth_done) if multipv == 1 else None
+        self.helper_chosen = deeper is not None and abs(best_score) < WIN_BOUND
+        if self.helper_chosen:
+            depth_done, best_move, best_score = int(deeper[0]), int(deeper[1]), float(deeper[2])
+            lines = []
         nodes = int(stats[NODES]) + sum(int(h[1][NODES]) for h in helpers)
         # a fresh install compiles the search inside its first call: that time is not the search's
         seconds_used = max(time.perf_counter() - start - (compile_seconds() - compiled), 1e-6)
@@ -767,10 +802,11 @@ class Searcher:
         )  # fmt: skip
 
     def _start_helpers(self, ctx: SearchContext, root_moves: np.ndarray, max_depth: int, path: np.ndarray,
-                       path_base: int, deadline: float, limits: tuple[int, int, int], quiet_plies: int) -> list:
+                       path_base: int, deadline: float, limits: tuple[int, int, int], quiet_plies: int,
+                       main_stats: np.ndarray) -> list:
         """Lazy SMP: each helper thread deepens the same root on its own copy of the board (every other one
         a ply ahead, its root moves in another order) until told to stop, and shares what it finds through
-        the transposition table. Returns (future, stats, halt) a helper."""
+        the transposition table. Returns (future, stats, halt, found) a helper."""
         if len(self._threads) == 1 or max_depth < 2 or len(root_moves) < 2:
             return []
         if self._helpers is None:
@@ -784,15 +820,17 @@ class Searcher:
             shared = self._shared(helper_ctx, state, path.copy(), path_base, stats, deadline, scores, halt, limits,
                                   quiet_plies)
             moves = np.roll(root_moves, -k)  # another first move for each helper: they part ways at once
-            future = self._helpers.submit(_helper_search, helper_ctx, shared, stats, moves, max_depth, k % 2)
-            helpers.append((future, stats, halt))
+            found = np.zeros(3, dtype=np.float64)  # the helper's deepest completed iteration: depth, move, score
+            future = self._helpers.submit(_helper_search, helper_ctx, shared, stats, moves, max_depth, k % 2, found,
+                                          main_stats)
+            helpers.append((future, stats, halt, found))
         return helpers
 
     @staticmethod
     def _stop_helpers(helpers: list) -> None:
-        for _, _, halt in helpers:
+        for _, _, halt, _ in helpers:
             halt[0] = 1
-        for future, _, _ in helpers:
+        for future, _, _, _ in helpers:
             future.result()
 
     def _deepen(self, ctx: SearchContext, root_moves: np.ndarray, max_depth: int, seconds: float | None,
@@ -845,7 +883,7 @@ class Searcher:
                 break  # a forced win or loss is found: deeper search cannot change it
             if multipv > 1 and all(abs(line.score) > WIN_BOUND for line in lines):
                 break  # every line is a forced win or loss
-            if predict and seconds is not None and elapsed > 0.45 * seconds:
+            if predict and not helpers and seconds is not None and elapsed > 0.45 * seconds:
                 break  # the next iteration would most likely not finish
         return best_move, best_score, depth_done, lines
 
