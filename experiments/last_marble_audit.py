@@ -54,16 +54,17 @@ def walks_into_push_off(check, pos, move, **search) -> tuple[int, str] | None:
     return plies + 1, Move(int(root.lines[0].move), pos.variant.side).notation()
 
 
-def audit_game(result, a_id: int, check) -> list[dict]:
-    """A's moves in a game it lost after which ``check`` finds a forced push-off while another move does
-    not lose by force (:func:`walks_into_push_off`)."""
+def audit_game(result, a_id: int, check, seconds: float) -> list[dict]:
+    """A's moves in a game it lost after which ``check``, searching ``seconds`` a position (to the end of
+    that time), finds a forced push-off while another move does not lose by force
+    (:func:`walks_into_push_off`)."""
     colour = result.color_of(a_id)
     pos = start_position(result.task.start, result.task.win_threshold, result.task.inline_only)
     misses = []
     for ply, text in enumerate(result.moves):
         move = pos.parse_move(text)
         if pos.side_to_move == colour and pos.lost[colour - 1] == pos.variant.win_threshold - 1:
-            miss = walks_into_push_off(check, pos, move)
+            miss = walks_into_push_off(check, pos, move, seconds=seconds, predict=False)
             if miss is not None:
                 misses.append(dict(game=result.task.index, ply=ply, position=pos.to_string(), played=text,
                                    loses_in=miss[0], holds=miss[1]))
@@ -105,8 +106,9 @@ def main() -> None:
     check = make_player(f"engine:time={args.check_time},nnue=builtin-nnue,threads=1")
     lost = [r for r in results if r.score_of(0) == 0]
     misses: list[dict] = []
-    for r in lost:
-        misses += audit_game(r, 0, check)
+    for n, r in enumerate(lost, 1):
+        misses += audit_game(r, 0, check, args.check_time)
+        print(f"audited {n}/{len(lost)} lost games: {len(misses)} misses", flush=True)
     wins = sum(r.score_of(0) == 1 for r in results)
     draws = sum(r.score_of(0) == 0.5 for r in results)
     score, low, high = score_interval(wins, draws, len(lost))
