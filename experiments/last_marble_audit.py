@@ -3,7 +3,7 @@ engine ever lose to a forced push-off that a 1-second search sees?
 
     python experiments/last_marble_audit.py [--games 200] [--a SPEC] [--b SPEC] [--check-time 1]
                                             [--seed 2027] [--workers 2] [--out runs/last-marble]
-                                            [--audit-only]
+                                            [--audit-only] [--depths LOW HIGH]
 
 A (default ``engine:time=0.1,nnue=builtin-nnue``) plays B (the same engine at 1 s a move), colours
 alternating, each pair of games from its own random 2-ply opening (400 plies, threefold repetition).
@@ -27,7 +27,7 @@ from sumito.arena.journal import GameJournal, task_key
 from sumito.arena.match import ArenaSettings, schedule, start_position
 from sumito.arena.ratings import score_interval
 from sumito.cliargs import count_arg, number_arg
-from sumito.engine import Move, SumitoError
+from sumito.engine import Move, Position, SumitoError
 from sumito.fileio import atomic_write_text
 from sumito.players import make_player
 from sumito.search.pvs import mate_plies
@@ -81,6 +81,9 @@ def main() -> None:
     parser.add_argument("--seed", type=count_arg(0, 2**31), default=2027)
     parser.add_argument("--workers", type=count_arg(1, 256), default=None)
     parser.add_argument("--out", type=Path, default=Path("runs/last-marble"))
+    parser.add_argument("--depths", type=count_arg(1, 30), nargs=2, metavar=("LOW", "HIGH"), default=None,
+                        help="then, for each miss, whether a fresh one-thread search to each fixed depth from LOW to "
+                             "HIGH plays the losing move (what depth the engine needed)")
     parser.add_argument("--audit-only", action="store_true",
                         help="play nothing: audit the games of the schedule already in the journal (a partial run)")
     add_backend_args(parser)
@@ -122,6 +125,17 @@ def main() -> None:
     for m in misses:
         print(f"  game {m['game']} ply {m['ply']}: {m['position']} played {m['played']} (loses in {m['loses_in']}; "
               f"{m['holds']} holds)")
+    if args.depths:
+        low, high = args.depths
+        print(f"| game | loses in | {' | '.join(f'depth {d}' for d in range(low, high + 1))} |")
+        print("|---|---|" + "---|" * (high - low + 1))
+        for m in misses:
+            pos = Position.from_string(m["position"])
+            cells = []
+            for d in range(low, high + 1):
+                engine = make_player(f"engine:depth={d},nnue=builtin-nnue,threads=1")
+                cells.append("plays it" if engine.choose(pos).notation() == m["played"] else "avoids it")
+            print(f"| {m['game']} | {m['loses_in']} | {' | '.join(cells)} |", flush=True)
 
 
 if __name__ == "__main__":
