@@ -88,6 +88,8 @@ def main() -> None:
                         help="play nothing: audit the games of the schedule already in the journal (a partial run)")
     add_backend_args(parser)
     args = parser.parse_args()
+    if args.depths and args.depths[0] > args.depths[1]:
+        parser.error(f"--depths: LOW ({args.depths[0]}) is above HIGH ({args.depths[1]})")
     try:
         executor = executor_from_args(args, 2 if args.workers is None and args.backend == "process" else args.workers)
         settings = ArenaSettings.from_layout("standard", seed=args.seed)
@@ -100,6 +102,8 @@ def main() -> None:
     if args.audit_only:
         # the schedule's games already played, in schedule order (a journal may hold games of other runs)
         results = [journal.done[key] for key in map(task_key, tasks) if key in journal.done]
+        if not results:
+            parser.error(f"--audit-only: {args.out / 'games.jsonl'} holds none of the scheduled games")
         print(f"auditing {len(results)} of the {len(tasks)} games (--audit-only)", flush=True)
     else:
         for n, (_, result) in enumerate(journal.play(executor, tasks), 1):

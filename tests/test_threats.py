@@ -226,13 +226,17 @@ def test_the_protocol_sets_threads():
     assert lines[-1].startswith("error Threads must be from 1 to 64")
 
 
+def _data_rows(name: str) -> list[list[str]]:
+    """The tab-separated rows of ``tests/data/NAME``, without its ``#`` comment lines."""
+    path = Path(__file__).parent / "data" / name
+    return [line.split("\t") for line in path.read_text().splitlines() if line and not line.startswith("#")]
+
+
 def _regression_set(most_plies: int) -> list[tuple[str, str, int]]:
     """``tests/data/last_marble.txt`` (experiments/threat_positions.py): positions of engine self-play where
     the search before the threat search walked into a forced push-off of its last marble, kept when the
     push-off comes within ``most_plies`` plies."""
-    path = Path(__file__).parent / "data" / "last_marble.txt"
-    rows = [line.split("\t") for line in path.read_text().splitlines() if line and not line.startswith("#")]
-    return [(fen, move, int(plies)) for fen, move, plies in rows if int(plies) <= most_plies]
+    return [(fen, move, int(plies)) for fen, move, plies in _data_rows("last_marble.txt") if int(plies) <= most_plies]
 
 
 def test_the_self_play_regression_set_is_avoided_at_depth_5():
@@ -256,8 +260,7 @@ def test_the_audits_misses_are_avoided_at_depth_7():
     # the last-marble audit's misses (docs/strength.md): the move the engine played at 0.1 s a move, and
     # lost by, a push-off 8 to 12 plies later. A fresh one-thread search avoids every one from depth 7; at
     # depth 4 it still plays most of them (the set can fail the test)
-    path = Path(__file__).parent / "data" / "last_marble_audit.txt"
-    rows = [line.split("\t") for line in path.read_text().splitlines() if line and not line.startswith("#")]
+    rows = _data_rows("last_marble_audit.txt")
     assert len(rows) >= 7
     played_at_4 = 0
     for fen, loses, _plies, _holds in rows:
