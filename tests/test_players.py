@@ -54,6 +54,7 @@ def test_players_choose_legal_moves(spec, layout, inline_only):
         ("engine:time=-1", "time=-1 is out of range; it must be within [0, 86400]"),
         ("engine:depth=0", "within [1, 64]"),
         ("engine:hash=0", "within [1, 4096]"),
+        ("engine:nodes=0", "nodes=0 is out of range"),
         ("engine:eval=nope", "unknown evaluation"),
         ("alphalone:time=-2", "within [0, 86400]"),
         ("alphalone:weights=/no/such/file.json", "cannot read weights file"),

@@ -222,8 +222,8 @@ ERRORS = [
     ("go depth " + "9" * 5000, "depth must be a whole number, not '99999999999999999..."),
     ("go depth \u00b2", "depth must be a whole number"),
     ("go movetime 1e12", "movetime must be from 0 to 8.64e+07"),
-    ("go infinite depth 3", "go infinite takes no depth, movetime or clock"),
-    ("go infinite wtime 1000", "go infinite takes no depth, movetime or clock"),
+    ("go infinite depth 3", "go infinite takes no depth, nodes, movetime or clock"),
+    ("go infinite wtime 1000", "go infinite takes no depth, nodes, movetime or clock"),
     ("go wtime", "'wtime' needs a value"),
     ("go wtime -1", "wtime must be from 0"),
     ("go btime abc", "btime must be a number"),
@@ -492,6 +492,20 @@ def test_clock_sets_the_engines_own_time_aside():
     player, seconds = proto._plan_go(["depth", "3", "btime", "100"])
     assert player.time is None and player.depth == 3
     assert proto._plan_go([])[0] is proto.player and proto.player.time == 0.01
+
+
+def test_go_nodes_searches_a_node_budget_instead_of_the_engines_time():
+    proto = EngineProtocol("engine:time=5", io.StringIO(), io.StringIO())
+    player, seconds = proto._plan_go(["nodes", "20000"])
+    assert player.nodes == 20000 and player.time is None and seconds is None
+    lines = talk("go nodes 20000", player="engine:threads=1")
+    info = [line for line in lines if line.startswith("info depth")]
+    assert info and int(info[-1].split(" nodes ")[1].split()[0]) <= 20000
+    assert any(line.startswith("bestmove") for line in lines)
+    with pytest.raises(Exception, match="nodes"):
+        proto._plan_go(["nodes", "0"])
+    with pytest.raises(Exception, match="has no nodes option"):
+        EngineProtocol("random", io.StringIO(), io.StringIO())._plan_go(["nodes", "10"])
 
 
 def test_go_with_a_clock_plays_within_it():

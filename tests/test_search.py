@@ -362,3 +362,23 @@ def test_the_default_search_leaves_the_position_untouched_and_its_line_is_legal(
     for code in result.pv:
         assert code in set(pos.legal_move_codes().tolist())
         pos = pos._after(code)
+
+
+def test_a_node_budget_stops_the_search_and_does_not_depend_on_the_clock():
+    # nodes= stands for a clock that no load can change: one thread plays the same move, from the same
+    # number of nodes, every time, and the main thread never searches past its budget
+    from sumito.players import make_player
+
+    pos = Position.start("belgian-daisy")
+    first = make_player("engine:nodes=30000,threads=1")
+    move = first.choose(pos)
+    assert 0 < first.last.nodes <= 30000 and first.last.depth >= 2
+    again = make_player("engine:nodes=30000,threads=1")
+    assert again.choose(pos) == move and again.last.nodes == first.last.nodes
+    # a larger budget searches deeper; time= and depth= still cap it
+    deeper = make_player("engine:nodes=400000,threads=1")
+    deeper.choose(pos)
+    assert deeper.last.depth > first.last.depth
+    capped = make_player("engine:nodes=400000,depth=3,threads=1")
+    capped.choose(pos)
+    assert capped.last.depth == 3

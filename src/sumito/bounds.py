@@ -22,9 +22,11 @@ MAX_RECORD_BYTES = 4 * 1024 * 1024
 MAX_LINE_CHARS = 64 * 1024
 #: the most plies in one game record
 MAX_RECORD_PLIES = 20_000
-#: search limits (players' ``depth``, ``time``, ``hash``; the protocol's ``go``)
+#: search limits (players' ``depth``, ``time``, ``nodes``, ``hash``; the protocol's ``go``)
 MAX_SEARCH_DEPTH = 64
 MAX_SEARCH_SECONDS = 24 * 3600.0
+#: the most nodes a search may be given (``nodes=``, ``go nodes``): about a day at a million a second
+MAX_SEARCH_NODES = 10**11
 MAX_HASH_MB = 4096
 #: the deepest search of the papers' plain alpha-beta players (heuristic, ABLA, Alphalone: no iterative deepening)
 MAX_PLAYER_DEPTH = 12

@@ -12,7 +12,7 @@ they work, like UCI; ``isready`` answers ``readyok`` once everything before it i
                                  the engine's lines, table MB, draw cost (cp), threads, draw rules
     position startpos [layout NAME] [win N] [inline-only] [moves m1 m2 ...]
     position <position string> [win N] [inline-only] [moves m1 m2 ...]
-    go [depth N] [movetime MS] [wtime MS] [btime MS] [winc MS] [binc MS] [movestogo N] | go infinite
+    go [depth N] [nodes N] [movetime MS] [wtime MS] [btime MS] [winc MS] [binc MS] [movestogo N] | go infinite
                                            -> info depth ... (one a finished iteration), info time MS,
                                               bestmove <move>   (or bestmove none)
     stop                                   end the search now: bestmove with what it found so far
@@ -77,7 +77,7 @@ from dataclasses import replace
 from typing import IO
 
 from sumito import __version__
-from sumito.bounds import MAX_HASH_MB, MAX_LINE_CHARS, MAX_SEARCH_DEPTH, MAX_SEARCH_SECONDS
+from sumito.bounds import MAX_HASH_MB, MAX_LINE_CHARS, MAX_SEARCH_DEPTH, MAX_SEARCH_NODES, MAX_SEARCH_SECONDS
 from sumito.cliargs import position_from_args
 from sumito.engine import WHITE, DrawRules, Game, Move, SumitoError, render
 from sumito.engine.interop import is_playstrategy_fen
@@ -104,6 +104,7 @@ MIN_MOVE_SECONDS = 0.001
 #: ``go`` options with a value: (whole number?, least, most)
 _GO_LIMITS = {
     "depth": (True, 1, MAX_SEARCH_DEPTH),
+    "nodes": (True, 1, MAX_SEARCH_NODES),
     "movetime": (False, 0, _MAX_MS),
     "wtime": (False, 0, _MAX_MS),
     "btime": (False, 0, _MAX_MS),
@@ -136,7 +137,7 @@ commands (one a line; replies are lines):
                             MaxPlies/NoCapture the draw rules in plies, 0 = off (no reply)
   position startpos [layout NAME] [win N] [inline-only] [moves m1 m2 ...]
   position <rows> <side> <lost by Black> <lost by White> <move number> [win N] [inline-only] [moves ...]
-  go [depth N] [movetime MS] [wtime MS btime MS [winc MS binc MS] [movestogo N]]
+  go [depth N] [nodes N] [movetime MS] [wtime MS btime MS [winc MS binc MS] [movestogo N]]
   go infinite               -> info depth D [multipv K] score cp N|mate M nodes N nps N time MS pv ...
                                (one a finished iteration), info time MS, then bestmove <move>
                                (bestmove none when the game is over)
@@ -388,15 +389,15 @@ class EngineProtocol:
                 continue
             if word not in _GO_LIMITS:
                 raise ProtocolError(
-                    f"unexpected {word[:40]!r} in go (expected depth N, movetime MS, wtime MS, btime MS, winc MS, "
-                    "binc MS, movestogo N or infinite)"
+                    f"unexpected {word[:40]!r} in go (expected depth N, nodes N, movetime MS, wtime MS, btime MS, "
+                    "winc MS, binc MS, movestogo N or infinite)"
                 )
             if not rest:
                 raise ProtocolError(f"'{word}' needs a value")
             whole, least, most = _GO_LIMITS[word]
             values[word] = _number(rest.pop(0), word, whole=whole, least=least, most=most)
         if infinite and values:
-            raise ProtocolError("go infinite takes no depth, movetime or clock")
+            raise ProtocolError("go infinite takes no depth, nodes, movetime or clock")
         if infinite:
             return self._player_without_limit(), None
         seconds = None if "movetime" not in values else values["movetime"] / 1000
@@ -410,15 +411,20 @@ class EngineProtocol:
         if seconds is not None:
             seconds = max(seconds, MIN_MOVE_SECONDS)
         depth = None if "depth" not in values else int(values["depth"])
-        return self._player_for(depth, clocked=seconds is not None), seconds
+        nodes = None if "nodes" not in values else int(values["nodes"])
+        return self._player_for(depth, clocked=seconds is not None, nodes=nodes), seconds
 
-    def _player_for(self, depth: int | None, clocked: bool) -> Player:
-        """The player for a ``go`` with ``depth`` and, when ``clocked``, a time from the GUI: the
-        engine then drops its own ``time=`` (the GUI's clock rules) and searches to ``depth`` or
-        its deepest; other players get the time as their ``movetime``."""
+    def _player_for(self, depth: int | None, clocked: bool, nodes: int | None = None) -> Player:
+        """The player for a ``go`` with ``depth``, ``nodes`` and, when ``clocked``, a time from the GUI:
+        the engine then drops its own ``time=`` (the GUI's limits rule) and searches to ``depth``,
+        ``nodes`` or its deepest; other players get the time as their ``movetime``."""
         spec = self.spec if depth is None else spec_with_depth(self.spec, depth)
         kind, options = parse_spec(spec)
-        if clocked and kind.name == "engine":
+        if nodes is not None:
+            if "nodes" not in kind.options:
+                raise ProtocolError(f"player {kind.name} has no nodes option")
+            spec = set_option(spec, "nodes", nodes)
+        if (clocked or nodes is not None) and kind.name == "engine":
             spec = _without(spec, "time")
             if options.get("depth") is None:
                 spec = set_option(spec, "depth", MAX_SEARCH_DEPTH)  # the engine's default is 1 s without either

@@ -14,11 +14,18 @@ from typing import Any, Protocol
 
 import numpy as np
 
-from sumito.bounds import MAX_HASH_MB, MAX_PLAYER_DEPTH, MAX_SEARCH_DEPTH, MAX_SEARCH_SECONDS, MAX_SEED
+from sumito.bounds import (
+    MAX_HASH_MB,
+    MAX_PLAYER_DEPTH,
+    MAX_SEARCH_DEPTH,
+    MAX_SEARCH_NODES,
+    MAX_SEARCH_SECONDS,
+    MAX_SEED,
+)
 from sumito.engine import DrawCounters, Game, Move, Position, SumitoError
 
-__all__ = ["MAX_HASH_MB", "MAX_PLAYER_DEPTH", "MAX_SEARCH_DEPTH", "MAX_SEARCH_SECONDS", "MAX_SEED", "Option",
-           "Player", "PlayerBase", "PlayerKind", "PlayerSpecError", "make_player", "parse_spec", "register"]
+__all__ = ["MAX_HASH_MB", "MAX_PLAYER_DEPTH", "MAX_SEARCH_DEPTH", "MAX_SEARCH_NODES", "MAX_SEARCH_SECONDS", "MAX_SEED",
+           "Option", "Player", "PlayerBase", "PlayerKind", "PlayerSpecError", "make_player", "parse_spec", "register"]
 
 
 class PlayerSpecError(SumitoError):

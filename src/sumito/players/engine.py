@@ -37,6 +37,7 @@ from sumito.models.network import ValueNetwork, network_path
 from sumito.players.base import (
     MAX_HASH_MB,
     MAX_SEARCH_DEPTH,
+    MAX_SEARCH_NODES,
     MAX_SEARCH_SECONDS,
     Option,
     PlayerBase,
@@ -107,11 +108,14 @@ class EnginePlayer(PlayerBase):
         rules: int = DEFAULT_RULES,
         threads: int | None = None,
         trade: float = DEFAULT_TRADE,
+        nodes: int | None = None,
     ) -> None:
         if not 1 <= multipv <= MAX_MULTIPV:
             raise PlayerSpecError(f"engine multipv must be from 1 to {MAX_MULTIPV}, not {multipv}")
         if depth is not None and depth < 1:
             raise PlayerSpecError(f"engine depth must be at least 1, not {depth}")
+        if nodes is not None and not 1 <= nodes <= MAX_SEARCH_NODES:
+            raise PlayerSpecError(f"engine nodes must be from 1 to {MAX_SEARCH_NODES:,}, not {nodes}")
         if time is not None and not (math.isfinite(time) and time > 0):
             raise PlayerSpecError(f"engine time must be a positive number of seconds, not {time}")
         if not math.isfinite(contempt):
@@ -150,10 +154,11 @@ class EnginePlayer(PlayerBase):
             except NNUEError as exc:
                 raise PlayerSpecError(f"engine: {exc}") from None
             self.evaluation = Evaluation(f"nnue {nnue}", EVAL_NNUE, self.nnue.params())
-        if time is None and depth is None:
+        if time is None and depth is None and nodes is None:
             time = DEFAULT_TIME
         self.time = time
         self.depth = depth
+        self.nodes = nodes
         entries = 1 << max(10, int(np.log2(hash * 2**20 / 22)))  # about 22 bytes an entry
         if not (math.isfinite(aspiration) and aspiration >= 0):
             raise PlayerSpecError(f"engine aspiration must be 0 (off) or a positive width, not {aspiration}")
@@ -177,6 +182,8 @@ class EnginePlayer(PlayerBase):
             parts.append(f"time={time:g}")
         if depth is not None:
             parts.append(f"depth={depth}")
+        if nodes is not None:
+            parts.append(f"nodes={nodes}")
         if eval is not None and self.evaluation.name != "linear":
             parts.append(f"eval={self.evaluation.name}")
         if weights is not None:
@@ -246,7 +253,7 @@ class EnginePlayer(PlayerBase):
         limits = [t for t in (self.time, movetime) if t]
         seconds = min(limits) if limits else None
         result = self.analyse(position, seconds=seconds, depth=self.depth or MAX_SEARCH_DEPTH, history=history,
-                              draw=draw)
+                              draw=draw, nodes=self.nodes)
         return Move(result.move, position.variant.side)
 
     def analyse(
@@ -259,11 +266,13 @@ class EnginePlayer(PlayerBase):
         moves: Sequence[int] | None = None,
         predict: bool = True,
         draw: DrawCounters | None = None,
+        nodes: int | None = None,
     ) -> SearchResult:
-        """Search ``position`` for ``seconds`` (``None``: no clock) or to ``depth`` plies, whichever
-        comes first, and return the whole result (MultiPV lines included). ``multipv`` defaults to
-        the player's option; ``moves`` (move codes) restricts the search to those root moves and then
-        scores even a single one to the full depth (to score a move that was played). Without
+        """Search ``position`` for ``seconds`` (``None``: no clock), to ``depth`` plies or for ``nodes``
+        nodes (``None``: no limit), whichever comes first, and return the whole result (MultiPV lines
+        included). ``multipv`` defaults to the player's option; ``moves`` (move codes) restricts the
+        search to those root moves and then scores even a single one to the full depth (to score a move
+        that was played). Without
         ``predict`` a clock is used to its end (analysis) rather than stopping when the next
         iteration would most likely not finish (play). ``draw``: the game's draw rules and counters, so
         that the search sees a ply-cap or no-capture draw coming."""
@@ -298,6 +307,7 @@ class EnginePlayer(PlayerBase):
             quick_single=moves is None,
             predict=predict,
             draw=draw,
+            nodes=nodes,
         )
         self.last = result
         side = position.variant.side
@@ -335,6 +345,8 @@ register(
             ),
             "depth": Option(int, None, "search depth in plies (fixed depth when no time is given)", low=1,
                             high=MAX_SEARCH_DEPTH),
+            "nodes": Option(int, None, "nodes a move (the main thread's; with one thread a search that does not "
+                            "depend on the machine or its load, for fair tests)", low=1, high=MAX_SEARCH_NODES),
             "eval": Option(str, None, f"evaluation instead of the NNUE: {', '.join(evaluation_names())}"),
             "hash": Option(int, 32, "transposition table size in MB", low=1, high=MAX_HASH_MB),
             "contempt": Option(float, DEFAULT_CONTEMPT, "what a draw (repetition, ply cap, no-capture limit) costs "

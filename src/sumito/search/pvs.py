@@ -89,7 +89,8 @@ DEFAULT_TRADE = 0.0
 DEFAULT_PRUNE = 1
 
 # stats slots
-NODES, ABORTED, QNODES, TT_HITS, BEST, NEXT_CHECK, ROOT_COUNT, ROOT_DEPTH = range(8)
+NODES, ABORTED, QNODES, TT_HITS, BEST, NEXT_CHECK, ROOT_COUNT, ROOT_DEPTH, NODE_LIMIT = range(9)
+STATS_SLOTS = 9
 SHARED_MOVES = 18  # where the move lists are in :func:`_pvs`'s ``shared`` tuple
 SHARED_ROOT_SCORES = 24  # and the root moves' scores
 TT_MOVE_SHIFT = 9  # a table entry's info: move << 9 | depth << 2 | bound kind
@@ -125,6 +126,8 @@ def _tick(stats, deadline, stop):
     stats[NODES] += 1
     if stop[0]:  # Ctrl-C, the protocol's stop or a server's deadline (sumito.stopping)
         stats[ABORTED] = 1
+    elif stats[NODE_LIMIT] > 0 and stats[NODES] >= stats[NODE_LIMIT]:
+        stats[ABORTED] = 1  # the node budget (``nodes=``) is spent
     elif deadline > 0.0 and stats[NODES] >= stats[NEXT_CHECK]:
         stats[NEXT_CHECK] = stats[NODES] + 1024
         if _now() > deadline:
@@ -729,8 +732,10 @@ class Searcher:
         on_iteration: Callable[[SearchResult], None] | None = None,
         quick_single: bool = True,
         draw: DrawCounters | None = None,
+        nodes: int | None = None,
     ) -> SearchResult:
-        """Deepen until ``max_depth`` plies or until ``seconds`` run out; ``root_moves`` non-empty.
+        """Deepen until ``max_depth`` plies, until ``seconds`` run out or until the main thread has
+        searched ``nodes`` nodes; ``root_moves`` non-empty.
 
         ``history`` holds the Zobrist hashes of the game's earlier positions (oldest first), so
         that repeating one of them scores a draw. With ``predict`` (the default, for play) no new
@@ -755,7 +760,9 @@ class Searcher:
         root_moves = np.array(root_moves, dtype=np.int32)
         n_root = len(root_moves)
         multipv = max(1, min(int(multipv), n_root))
-        stats = np.zeros(8, dtype=np.int64)
+        stats = np.zeros(STATS_SLOTS, dtype=np.int64)
+        if nodes is not None:
+            stats[NODE_LIMIT] = max(1, int(nodes))
         for state in self._threads:
             state.history[:, :KILLERS] //= 8  # age the history counts between moves
             state.history[:, KILLERS:] = -1
@@ -814,7 +821,7 @@ class Searcher:
         halt = np.zeros(1, dtype=np.int64)  # set when the main thread is done (or Ctrl-C stopped it)
         helpers = []
         for k, state in enumerate(self._threads[1:], 1):
-            stats = np.zeros(8, dtype=np.int64)
+            stats = np.zeros(STATS_SLOTS, dtype=np.int64)
             helper_ctx = SearchContext(**{**ctx.__dict__, "board": ctx.board.copy(), "lost": ctx.lost.copy()})
             scores = np.empty(len(root_moves), dtype=np.float64)
             shared = self._shared(helper_ctx, state, path.copy(), path_base, stats, deadline, scores, halt, limits,
@@ -885,6 +892,8 @@ class Searcher:
                 break  # every line is a forced win or loss
             if predict and not helpers and seconds is not None and elapsed > 0.45 * seconds:
                 break  # the next iteration would most likely not finish
+            if predict and not helpers and stats[NODE_LIMIT] > 0 and stats[NODES] > 0.45 * stats[NODE_LIMIT]:
+                break  # likewise with a node budget, which stands for a clock that does not depend on the load
         return best_move, best_score, depth_done, lines
 
     def _aspirated_iteration(self, ctx: SearchContext, depth: int, previous: float, shared: tuple,
