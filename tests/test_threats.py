@@ -268,3 +268,19 @@ def test_the_audits_misses_are_avoided_at_depth_7():
         assert make_player("engine:depth=7,nnue=builtin-nnue,threads=1").choose(pos).notation() != loses, fen
         played_at_4 += make_player("engine:depth=4,nnue=builtin-nnue,threads=1").choose(pos).notation() == loses
     assert played_at_4 >= 4
+
+
+def test_trading_waits_for_a_stalled_game_when_told_to():
+    # trade_after=N: the trade term counts only once the game has gone N plies without a push-off
+    pos = Position.start("belgian-daisy")
+    ahead = position_with(pos.marbles(1)[1:], pos.marbles(2)[3:], lost=(1, 3))
+    plain = make_player("engine:depth=1,multipv=200,trade=0").analyse(ahead, depth=1).lines
+    waiting = make_player("engine:depth=1,multipv=200,trade=0.25,trade_after=30")
+    stalled = DrawCounters(DrawRules(), plies=80, quiet_plies=30)
+    fresh = DrawCounters(DrawRules(), plies=80, quiet_plies=29)
+    before = {line.move: line.score for line in waiting.analyse(ahead, depth=1, draw=fresh).lines}
+    after = {line.move: line.score for line in waiting.analyse(ahead, depth=1, draw=stalled).lines}
+    gained = [after[line.move] - before[line.move] for line in plain]
+    assert all(before[line.move] == pytest.approx(line.score) for line in plain)  # not yet
+    assert max(gained) > 0.5 * waiting.marble_value  # now: a quarter marble for each of the four off
+    assert "trade_after=30" in waiting.name

@@ -53,6 +53,7 @@ from sumito.search.pvs import (
     DEFAULT_RULES,
     DEFAULT_THREATS,
     DEFAULT_TRADE,
+    DEFAULT_TRADE_AFTER,
     MAX_THREADS,
     Searcher,
     SearchResult,
@@ -109,6 +110,7 @@ class EnginePlayer(PlayerBase):
         threads: int | None = None,
         trade: float = DEFAULT_TRADE,
         nodes: int | None = None,
+        trade_after: int = DEFAULT_TRADE_AFTER,
     ) -> None:
         if not 1 <= multipv <= MAX_MULTIPV:
             raise PlayerSpecError(f"engine multipv must be from 1 to {MAX_MULTIPV}, not {multipv}")
@@ -176,7 +178,7 @@ class EnginePlayer(PlayerBase):
             raise PlayerSpecError(f"engine threads must be from 1 to {MAX_THREADS}, not {threads}")
         self.searcher = Searcher(self.evaluation.kind, self.evaluation.params, entries, contempt * self.marble_value,
                                  aspiration, prune, threats, rules, threads or default_threads(),
-                                 trade * self.marble_value)
+                                 trade * self.marble_value, trade_after)
         parts = []
         if time is not None:
             parts.append(f"time={time:g}")
@@ -210,6 +212,8 @@ class EnginePlayer(PlayerBase):
             parts.append(f"threads={threads}")
         if trade != DEFAULT_TRADE:
             parts.append(f"trade={trade:g}")
+        if trade_after != DEFAULT_TRADE_AFTER:
+            parts.append(f"trade_after={trade_after}")
         self.multipv = multipv
         #: called after each completed iteration of :meth:`choose` or :meth:`analyse` (in the thread
         #: that searches) with what the search found so far; the protocol streams its info lines so
@@ -290,7 +294,8 @@ class EnginePlayer(PlayerBase):
                 self._fallback = Searcher(linear.kind, linear.params, len(self.searcher.tt_keys),
                                           self.contempt * float(linear.params[0]), self.searcher.aspiration,
                                           self.searcher.prune, self.searcher.threats, self.searcher.rules,
-                                          self.searcher.threads, self.trade * float(linear.params[0]))
+                                          self.searcher.threads, self.trade * float(linear.params[0]),
+                                          self.searcher.trade_after)
             searcher = self._fallback
             note = f" (hand-set evaluation: the NNUE is for the side-{self.nnue.side} board)"
         codes = legal_codes(position) if moves is None else np.asarray(moves, dtype=np.int32)
@@ -375,6 +380,8 @@ register(
                               "workers); 1 is deterministic", low=1, high=MAX_THREADS),
             "trade": Option(float, DEFAULT_TRADE, "converting: what each marble off the board is worth to the side "
                             "that has pushed off more, in marbles (0: off)", low=0, high=10),
+            "trade_after": Option(int, DEFAULT_TRADE_AFTER, "converting: trade= counts only once the game has gone "
+                                  "this many plies without a push-off (0: always)", low=0, high=10_000),
             "rules": Option(int, DEFAULT_RULES, "1: the search plays to the game's draw rules (threefold repetition "
                             "as the game counts it, the ply cap, the no-capture limit); 0: any repetition is a draw, "
                             "nothing else (the search before, to measure against)", low=0, high=1),

@@ -84,6 +84,9 @@ DEFAULT_RULES = 1
 #: off more, unless told otherwise. Off: 0.25 converted no better than without in a first 40-game probe
 #: against ABLA (docs/strength.md)
 DEFAULT_TRADE = 0.0
+#: converting: trading counts only once the game has gone this many plies without a push-off before the
+#: move searched (``trade_after=``; 0: always, the trade term as it was first tried)
+DEFAULT_TRADE_AFTER = 0
 #: the search level a Searcher (and the engine player) uses unless told otherwise: 1, table cutoffs and
 #: null moves, accepted by SPRT against 0 (docs/strength.md)
 DEFAULT_PRUNE = 1
@@ -648,7 +651,8 @@ class Searcher:
 
     def __init__(self, kind: int, params: np.ndarray, hash_entries: int = 1 << 20, contempt: float = 0.0,
                  aspiration: float = 0.0, prune: int = DEFAULT_PRUNE, threats: int = DEFAULT_THREATS,
-                 rules: int = DEFAULT_RULES, threads: int = 1, trade: float = 0.0) -> None:
+                 rules: int = DEFAULT_RULES, threads: int = 1, trade: float = 0.0,
+                 trade_after: int = DEFAULT_TRADE_AFTER) -> None:
         if hash_entries & (hash_entries - 1):
             raise ValueError("the number of hash entries must be a power of two")
         if prune not in (0, 1):
@@ -659,6 +663,8 @@ class Searcher:
             raise ValueError(f"rules must be 0 or 1, not {rules}")
         if not (math.isfinite(trade) and trade >= 0):
             raise ValueError(f"trade must be a finite number of points, at least 0, not {trade}")
+        if trade_after < 0:
+            raise ValueError(f"trade_after must be a number of plies, at least 0, not {trade_after}")
         self.kind = kind
         self.contempt = contempt  # what a draw (repetition, no moves) costs the searching side
         # aspiration windows: from ASPIRATION_DEPTH on, each iteration first searches the previous score
@@ -675,6 +681,10 @@ class Searcher:
         self.rules = rules
         # converting: each marble off the board is worth this many points to the side ahead (0: off)
         self.trade = trade
+        # ... once the game has gone this many plies without a push-off (0: always): a stalled game that a
+        # trade would take nearer the win, not the open play where trading gives marbles away
+        self.trade_after = trade_after
+        self._trade_now = trade  # what this search uses (set by search() from the game's counters)
         self.params = np.ascontiguousarray(params, dtype=np.float64)
         self.tt_keys = np.zeros(hash_entries, dtype=np.uint64)
         self.tt_info = np.zeros(hash_entries, dtype=np.int32)  # move, depth and bound kind in one
@@ -771,6 +781,8 @@ class Searcher:
         iteration_scores = np.empty(n_root, dtype=np.float64)
         limits = _draw_limits(draw, self.rules)
         quiet_plies = 0 if draw is None or not self.rules else draw.quiet_plies
+        stalled = 0 if draw is None else draw.quiet_plies
+        self._trade_now = self.trade if stalled >= self.trade_after else 0.0
         shared = self._shared(ctx, self._threads[0], path, len(past), stats, deadline, iteration_scores, STOP, limits,
                               quiet_plies)
         helpers = self._start_helpers(ctx, root_moves, max_depth, path, len(past), deadline, limits, quiet_plies,
@@ -805,7 +817,7 @@ class Searcher:
             path_base,
             state.moves, state.orders, state.raw, state.scratch, stats, deadline, root_scores, ctx.side,
             float(self.contempt), stop, state.acc, int(self.prune), int(self.threats), state.since,
-            *limits, self._tt_bits, float(self.trade), state.pv, state.pv_len,
+            *limits, self._tt_bits, float(self._trade_now), state.pv, state.pv_len,
         )  # fmt: skip
 
     def _start_helpers(self, ctx: SearchContext, root_moves: np.ndarray, max_depth: int, path: np.ndarray,
