@@ -12,7 +12,8 @@ length of A's won games in plies (with its standard error).
 
 Finished matches are kept as one JSON file each under ``OUT/LABEL/`` (one row a game: colour, result,
 reason, plies, marbles; the moves of a game drawn at a cap or by repetition with A two or more up, to
-study), so a killed run resumes with the matches it lacks, and ``--report-only``
+study), and the games of the match in progress one a line in ``OUT/LABEL/.NAME.games.jsonl`` as they
+finish (removed when its file is written), so a killed run resumes with the games it lacks, and ``--report-only``
 prints the tables of every label there without playing. The "before" rows were played by the code of
 the commit before the search knew the draw rules (``git worktree add /tmp/base <commit>`` and
 ``PYTHONPATH=/tmp/base/src python experiments/conversion.py --label before``).
@@ -28,6 +29,7 @@ import subprocess
 from pathlib import Path
 
 from sumito.arena.executor import add_backend_args, executor_from_args
+from sumito.arena.journal import GameJournal
 from sumito.arena.match import ArenaSettings, derive_seed, play_game, schedule
 from sumito.arena.ratings import score_interval
 from sumito.cliargs import count_arg
@@ -55,14 +57,17 @@ CONFIGS = {
 UNCONVERTED = ("ply-cap", "repetition", "no-capture")
 
 
-def play(name: str, games: int, seed: int, executor, extra: str = "") -> list[dict]:
+def play(name: str, games: int, seed: int, executor, extra: str = "", journal: GameJournal | None = None) -> list[dict]:
+    """The rows of one match; with a ``journal``, the games it holds are taken from it and each new one is
+    written to it as it finishes (a killed run goes on where it stopped)."""
     a, b = CONFIGS[name]
     a += extra
     k = list(CONFIGS).index(name)
     settings = ArenaSettings.from_layout("standard", seed=derive_seed(seed, k, 0))
     tasks = schedule([a, b], games, settings)
     rows = []
-    with contextlib.closing(executor.run(play_game, tasks)) as stream:
+    games_run = executor.run(play_game, tasks) if journal is None else journal.play(executor, tasks)
+    with contextlib.closing(games_run) as stream:
         for _, r in stream:
             colour = r.color_of(0)
             a_lost, b_lost = r.marbles_lost_by(0), r.marbles_lost_by(1)
@@ -134,10 +139,13 @@ def main() -> None:
             path = folder / f"{name}.json"
             if path.exists():
                 continue
-            rows = play(name, args.games, args.seed, executor, args.extra)
+            # the games of a match not yet written, one a line: a kill loses only the games in flight
+            games_journal = folder / f".{name}.games.jsonl"
+            rows = play(name, args.games, args.seed, executor, args.extra, GameJournal(games_journal))
             atomic_write_text(path, json.dumps(dict(a=CONFIGS[name][0] + args.extra, b=CONFIGS[name][1],
                                                     games=args.games,
                                                     seed=args.seed, code=code_version(), rows=rows)) + "\n")
+            games_journal.unlink()
             print(f"{args.label} {name}: {summary(rows)}", flush=True)
     print("| match | A | B | label | A won-drawn-lost | A's score (95%) | draws by | cap/repetition draws "
           "A ≥ 2 up | plies of A's wins (mean ± 95%) |")
