@@ -202,9 +202,11 @@ def test_the_caps_are_bounded_options_of_serve(tmp_path, monkeypatch, capsys, op
     assert err.startswith("sumito: error: ") and words in err and err.count("\n") == 1 and len(err) < 300
 
 
-def test_a_depth_only_spec_gets_the_servers_clock(make_client):
-    """``engine:depth=N`` is bounded in time like every spec: it thinks with --max-time as its clock."""
-    client = make_client(limits=WebLimits(max_time=0.5, grace=1.0))
+@pytest.mark.parametrize("spec", ["engine:depth=12", "engine:nodes=100000000000"])
+def test_a_depth_only_spec_gets_the_servers_clock(make_client, spec):
+    """``engine:depth=N`` (or ``nodes=N``) is bounded in time like every spec: it thinks with --max-time
+    as its clock (more than the 1 s a bare engine spec is given)."""
+    client = make_client(limits=WebLimits(max_time=3.0, grace=1.0))
     hall = client.app.state.hall
     asked = []
 
@@ -213,9 +215,9 @@ def test_a_depth_only_spec_gets_the_servers_clock(make_client):
         return Position.from_string(request.position).legal_moves()[0].notation()
 
     hall.pool.think = think
-    game = client.post("/api/games", json={"black": "engine:depth=12", "white": "human"}).json()
+    game = client.post("/api/games", json={"black": spec, "white": "human"}).json()
     assert until(client, game["id"], lambda s: s["ply"] == 1)["ply"] == 1
-    assert asked == [(0.5, 1.5)]
+    assert asked == [(3.0, 4.0)]
 
 
 # ------------------------------------------------------------------ the OpenAPI description and OPTIONS

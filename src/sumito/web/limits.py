@@ -169,7 +169,8 @@ def _expected_seconds(kind: str, options: dict[str, Any], max_time: float) -> fl
     if kind == "engine":
         if options.get("time") is not None:
             return float(options["time"])
-        return max_time if options.get("depth") is not None else 1.0  # a depth-only search: the server's clock
+        # a search to a depth or a node budget: the server's clock (a bare engine searches 1 s)
+        return max_time if options.get("depth") is not None or options.get("nodes") is not None else 1.0
     if kind == "alphalone":
         return float(options.get("time") or max_time)
     if kind in ("abla", "heuristic"):
