@@ -276,10 +276,9 @@ class EnginePlayer(PlayerBase):
         nodes (``None``: no limit), whichever comes first, and return the whole result (MultiPV lines
         included). ``multipv`` defaults to the player's option; ``moves`` (move codes) restricts the
         search to those root moves and then scores even a single one to the full depth (to score a move
-        that was played). Without
-        ``predict`` a clock is used to its end (analysis) rather than stopping when the next
-        iteration would most likely not finish (play). ``draw``: the game's draw rules and counters, so
-        that the search sees a ply-cap or no-capture draw coming."""
+        that was played). Without ``predict`` a clock is used to its end (analysis) rather than stopping
+        when the next iteration would most likely not finish (play). ``draw``: the game's draw rules and
+        counters, so that the search sees a ply-cap or no-capture draw coming."""
         if self.net is not None:  # the network's inputs depend on the board and its rules
             v = position.variant
             key = (v.side, v.marbles, v.win_threshold)

@@ -902,10 +902,12 @@ class Searcher:
                 break  # a forced win or loss is found: deeper search cannot change it
             if multipv > 1 and all(abs(line.score) > WIN_BOUND for line in lines):
                 break  # every line is a forced win or loss
-            if predict and not helpers and seconds is not None and elapsed > 0.45 * seconds:
-                break  # the next iteration would most likely not finish
-            if predict and not helpers and stats[NODE_LIMIT] > 0 and stats[NODES] > 0.45 * stats[NODE_LIMIT]:
-                break  # likewise with a node budget, which stands for a clock that does not depend on the load
+            # the next iteration would most likely not finish: 45% of the time (or of the node budget,
+            # which stands for a clock that does not depend on the load) is spent
+            past_time = seconds is not None and elapsed > 0.45 * seconds
+            past_nodes = stats[NODE_LIMIT] > 0 and stats[NODES] > 0.45 * stats[NODE_LIMIT]
+            if predict and not helpers and (past_time or past_nodes):
+                break
         return best_move, best_score, depth_done, lines
 
     def _aspirated_iteration(self, ctx: SearchContext, depth: int, previous: float, shared: tuple,
