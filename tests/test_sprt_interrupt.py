@@ -77,3 +77,24 @@ def test_a_ctrl_c_held_back_while_a_pool_starts_or_stops_is_raised_when_the_hold
         time.sleep(0.05)
         reached = True
     assert reached  # the hold was not cut short: the Ctrl-C came after it, not inside
+
+
+@pytest.mark.parametrize("entry", ["run", "main"])
+def test_a_ctrl_c_while_the_interpreter_shuts_down_ends_the_program_as_interrupted(entry):
+    # the Ctrl-C lands in an exit handler, after the command has returned: `sumito` (cli.run) ends killed
+    # by SIGINT; cli.main alone (as tests call it in their own process) shows Python's default, where the
+    # KeyboardInterrupt is "ignored" and the process exits 0: the race `run` closes
+    program = (
+        "import atexit, os, signal, sys, time\n"
+        "atexit.register(lambda: (os.kill(os.getpid(), signal.SIGINT), time.sleep(2)))\n"
+        "sys.argv = ['sumito', 'perft', '--depth', '1']\n"
+        f"from sumito.cli import {entry}\n"
+        f"sys.exit({entry}())\n"
+    )
+    done = subprocess.run([sys.executable, "-c", program], capture_output=True, text=True, timeout=120)
+    assert done.stdout.strip() == "44"  # the command's work was done and printed before the Ctrl-C
+    if entry == "run":
+        assert done.returncode in INTERRUPTED, done.stderr
+        assert "Exception ignored" not in done.stderr
+    else:
+        assert done.returncode == 0 and "Exception ignored" in done.stderr

@@ -324,6 +324,29 @@ def test_not_your_turn_and_watching_are_explained(page, server):
     assert page.locator("#play-moves .move").all_inner_texts() == final["moves"]
 
 
+def test_a_stale_archive_answer_does_not_replace_a_newer_one(page, server):
+    # the list opened unfiltered is held back until a filtered list (that matches no game) has been
+    # drawn: its late answer must leave the filtered list on the page (it once replaced it, now and
+    # then, on a busy machine)
+    held = []
+    page.route(
+        "**/api/archive?*",
+        lambda route: held.append(route) if "player=" not in route.request.url else route.continue_(),
+    )
+    page.goto(f"{server}#archive")
+    page.wait_for_function("() => document.getElementById('archive-message').textContent.includes('Loading')")
+    page.fill("#archive-filters input[name=player]", "no-player-is-named-so")
+    page.click("#archive-filters button[type=submit]")
+    page.wait_for_function("() => document.getElementById('archive-message').textContent.includes('No stored game')")
+    assert held, "the unfiltered request was not held"
+    with page.expect_response(lambda response: "api/archive?" in response.url and "player=" not in response.url):
+        for route in held:
+            route.continue_()
+    page.wait_for_timeout(500)  # time for the late answer's handler to run
+    assert page.locator("#archive-table tbody tr").count() == 0
+    assert "No stored game matches" in page.locator("#archive-message").inner_text()
+
+
 def test_replay_import_and_copy_a_stored_game(page, server, shots):
     page.goto(f"{server}#archive")
     page.fill("#archive-filters input[name=player]", f"seed={SEEDED}")
@@ -626,8 +649,10 @@ def test_a_phone_page_does_not_scroll_itself_after_a_move(page, server):
         legal = api(server, "GET", f"api/games/{state['id']}/legal")
         assert page.evaluate("window.scrollY") == 0
         click_move(page, choose(legal, current["board"]), legal)
-        page.wait_for_function(f"() => Number(document.getElementById('play-view').dataset.ply) >= {current['ply'] + 2}"
-                               " || document.getElementById('play-view').dataset.state === 'over'")
+        page.wait_for_function(
+            f"() => Number(document.getElementById('play-view').dataset.ply) >= {current['ply'] + 2}"
+            " || document.getElementById('play-view').dataset.state === 'over'"
+        )
         page.wait_for_timeout(100)
         assert page.evaluate("window.scrollY") == 0, "the page scrolled after a move"
     # the move list below the board shows its last move within itself

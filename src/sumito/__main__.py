@@ -1,7 +1,5 @@
 """``python -m sumito``: the same as the ``sumito`` command."""
 
-import sys
+from sumito.cli import run
 
-from sumito.cli import main
-
-sys.exit(main())
+run()

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
 import re
+import signal
 import sys
 import time
 from collections.abc import Sequence
@@ -310,5 +312,26 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 0
 
 
+def run() -> None:
+    """The ``sumito`` program (and ``python -m sumito``): ``main``, then exit with its status.
+
+    A Ctrl-C that lands after ``main`` has returned, while the interpreter shuts down (joining a process
+    pool's threads), would be raised inside ``threading._shutdown``, printed as "Exception ignored" and
+    lost: the program would exit 0. From here on a Ctrl-C takes its default action, so the program ends
+    at once, killed by SIGINT (a shell's 130), as a Ctrl-C means. Not in ``main``: tests call it in their
+    own process, which must keep its KeyboardInterrupt.
+    """
+    try:
+        status = main()
+        for stream in (sys.stdout, sys.stderr):
+            with contextlib.suppress(BrokenPipeError, ValueError):
+                stream.flush()  # what main printed is out before a Ctrl-C can end the process
+        signal.signal(signal.SIGINT, signal.SIG_DFL)
+    except KeyboardInterrupt:  # in the instant between main's return and the line above
+        print("sumito: interrupted", file=sys.stderr)
+        status = 130
+    sys.exit(status)
+
+
 if __name__ == "__main__":  # pragma: no cover
-    sys.exit(main())
+    run()

@@ -25,6 +25,7 @@ export class ArchiveView {
     this.range = $("archive-range");
     this.offset = 0;
     this.total = 0;
+    this.loading = 0; // bumped by each load: only the latest request may draw the table
     this.form.addEventListener("submit", (event) => {
       event.preventDefault();
       this.load(0);
@@ -41,8 +42,12 @@ export class ArchiveView {
   async load(offset = this.offset) {
     const filters = Object.fromEntries(new FormData(this.form));
     say(this.message, "Loading…");
+    // the list opened unfiltered may answer after a filtered request sent later: a stale
+    // answer must not replace the newer one on the page
+    const token = ++this.loading;
     try {
       const answer = await api.archive({ ...filters, limit: PAGE, offset });
+      if (token !== this.loading) return;
       this.offset = offset;
       this.total = answer.total;
       this.drawRows(answer.games);
@@ -52,7 +57,7 @@ export class ArchiveView {
       $("archive-prev").disabled = offset === 0;
       $("archive-next").disabled = offset + shown >= answer.total;
     } catch (error) {
-      say(this.message, error.message, "error");
+      if (token === this.loading) say(this.message, error.message, "error");
     }
   }
 
