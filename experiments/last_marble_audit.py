@@ -110,7 +110,7 @@ def main() -> None:
             results.append(result)
             if n % 10 == 0 or n == len(tasks):
                 print(f"{n}/{len(tasks)} games", flush=True)
-    check = make_player(f"engine:time={args.check_time},nnue=builtin-nnue,threads=1")
+    check = make_player(f"engine:time={args.check_time},nnue=builtin-nnue,threads=1,threats=1")
     lost = [r for r in results if r.score_of(0) == 0]
     misses: list[dict] = []
     for n, r in enumerate(lost, 1):
@@ -137,7 +137,7 @@ def main() -> None:
             pos = Position.from_string(m["position"])
             cells = []
             for d in range(low, high + 1):
-                engine = make_player(f"engine:depth={d},nnue=builtin-nnue,threads=1")
+                engine = make_player(f"engine:depth={d},nnue=builtin-nnue,threads=1,threats=1")
                 cells.append("plays it" if engine.choose(pos).notation() == m["played"] else "avoids it")
             print(f"| {m['game']} | {m['loses_in']} | {' | '.join(cells)} |", flush=True)
 

@@ -7,7 +7,7 @@ search before the threat search walked into a forced push-off of its last marble
 ``tests/data/last_marble_audit.txt``: the last-marble audit's misses) are searched afresh, one position at
 a time, with ``nodes=N`` (a node budget stands for a clock that no load changes: the figures are the same
 on a busy machine and an idle one, and one thread searches the same nodes every time). For each spec
-(``--spec`` plus each ``--extra``, e.g. ``,threats=0``) and budget it prints how many positions the move
+(``--spec`` plus each ``--extra``, e.g. ``,threats=1``) and budget it prints how many positions the move
 played avoids the losing move in, and the mean depth completed. About 1,000,000 nodes a second is what
 one core of the development VM searches, so 100,000 nodes stand for about 0.1 s there.
 """

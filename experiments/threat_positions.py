@@ -31,7 +31,7 @@ from sumito.players import game_history, make_player
 from sumito.stopping import run_main
 
 OLD = "engine:depth=4,nnue=expert-nnue,threats=0,threads=1"
-DEEP = "engine:nnue=expert-nnue,threads=1"
+DEEP = "engine:nnue=expert-nnue,threads=1,threats=1"
 
 
 def main() -> None:

@@ -36,3 +36,22 @@ def test_a_renamed_journal_gives_its_games_to_the_new_spelling(tmp_path):
     rows = [json.loads(line) for line in path.read_text().splitlines()]
     assert all("seed=12" in (r["result"]["task"]["black"] + r["result"]["task"]["white"]) for r in rows)
     assert not any("seed=11" in line for line in path.read_text().splitlines())
+
+
+def test_a_default_made_explicit_only_where_the_spec_left_it_out():
+    add = journal_rename.add_option
+    assert add("engine:time=0.1,nnue=expert-nnue", "threats", "1") == "engine:time=0.1,nnue=expert-nnue,threats=1"
+    assert add("engine:time=0.1,threats=0", "threats", "1") == "engine:time=0.1,threats=0"
+    assert add("engine", "threats", "1") == "engine:threats=1"
+    assert add("abla:depth=4", "threats", "1") == "abla:depth=4"
+
+
+def test_adding_an_option_keeps_the_journal_consistent(tmp_path):
+    path = tmp_path / "games.jsonl"
+    settings = ArenaSettings.from_layout("standard", seed=3, rules=DrawRules(max_plies=20))
+    players = ["engine:depth=1,threads=1,contempt=0.5", "engine:depth=1,threads=1"]
+    list(GameJournal(path).play(InlineExecutor(), schedule(players, 2, settings)))
+    changed = journal_rename.rewrite_journal(path, lambda spec: journal_rename.add_option(spec, "contempt", "0.02"))
+    assert changed == 2  # the second engine gains the option; the first keeps its own
+    now = ["engine:depth=1,threads=1,contempt=0.5", "engine:depth=1,threads=1,contempt=0.02"]
+    assert set(GameJournal(path).done) == {task_key(t) for t in schedule(now, 2, settings)}

@@ -156,6 +156,17 @@ def test_match_tournament_and_sprt_print_progress_lines(capsys, every_step):
     assert "ETA" in err and "LLR" in err
 
 
+def test_a_resumed_sprt_does_not_count_its_kept_games_in_the_rate(tmp_path, capsys, every_step):
+    # the journal gives its games back at once: a rate from them would say thousands of games a second
+    sprt = ["sprt", "greedy", "random", "--workers", "1", "--max-games", "8", "--fixed",
+            "--journal", str(tmp_path / "games.jsonl")]
+    assert main(sprt) == 0
+    capsys.readouterr()
+    assert main(sprt) == 0  # every game kept: none played, so no rate
+    lines = [line for line in capsys.readouterr().err.splitlines() if line.startswith("sprt: ")]
+    assert lines and all("? games/s" in line for line in lines if LINE.match(line)), lines
+
+
 # ------------------------------------------------------------------ the lab: train, alphalone-td, nnue
 def test_train_and_alphalone_td_print_progress_lines(tmp_path, capsys, every_step):
     out = tmp_path / "run"

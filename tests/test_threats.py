@@ -44,9 +44,9 @@ def test_has_push_off_is_generate_push_offs_without_the_list(layout):
 @pytest.mark.parametrize("evaluation", ["nnue=builtin-nnue", "nnue=expert-nnue", "eval=linear"])
 def test_a_threat_against_the_last_marble_is_seen_at_depth_3(fen, loses, evaluation):
     pos = Position.from_string(fen)
-    assert make_player(f"engine:depth=3,{evaluation}").choose(pos).notation() != loses
+    assert make_player(f"engine:depth=3,threats=1,{evaluation}").choose(pos).notation() != loses
     # the losing move is a forced loss that a threat-aware search sees at once
-    engine = make_player("engine:depth=3,nnue=expert-nnue")
+    engine = make_player("engine:depth=3,nnue=expert-nnue,threats=1")
     engine.choose(pos.play(loses))
     assert mate_plies(engine.last.score) == 5  # the third push after it is the push-off
 
@@ -62,7 +62,7 @@ def test_the_hold_is_found_two_plies_sooner():
     # f8g8 is the move that holds (an 8-second search); with threats the engine plays it from depth 5, without
     # them from depth 7 (before that h7g6, which loses in 9 plies)
     pos = Position.from_string(LAST_MARBLE[0][0])
-    assert make_player("engine:depth=5,nnue=expert-nnue").choose(pos).notation() == "f8g8"
+    assert make_player("engine:depth=5,nnue=expert-nnue,threats=1").choose(pos).notation() == "f8g8"
     assert make_player("engine:depth=5,nnue=expert-nnue,threats=0").choose(pos).notation() == "h7g6"
 
 
@@ -142,7 +142,7 @@ def test_one_thread_is_deterministic_and_two_find_the_same_forced_results(monkey
     assert result.nodes > 0
     # a forced push-off is found with helpers as without
     fen, loses = LAST_MARBLE[0]
-    engine = make_player("engine:depth=3,nnue=expert-nnue,threads=2")
+    engine = make_player("engine:depth=3,nnue=expert-nnue,threads=2,threats=1")
     engine.choose(Position.from_string(fen).play(loses))
     assert mate_plies(engine.last.score) == 5
 
@@ -247,10 +247,10 @@ def test_the_self_play_regression_set_is_avoided_at_depth_5():
     walked_into = 0
     for fen, loses, _ in cases:
         pos = Position.from_string(fen)
-        assert make_player("engine:depth=5,nnue=expert-nnue").choose(pos).notation() != loses, fen
+        assert make_player("engine:depth=5,nnue=expert-nnue,threats=1").choose(pos).notation() != loses, fen
         # the set was found with expert-nnue (the default then); the self-taught network shipped since issue 30
         # needs more: at depth 5 it walks into 1 of these 12, at depth 6 into 2 (docs/strength.md), at 7 none
-        assert make_player("engine:depth=7,nnue=builtin-nnue").choose(pos).notation() != loses, fen
+        assert make_player("engine:depth=7,nnue=builtin-nnue,threats=1").choose(pos).notation() != loses, fen
         walked_into += make_player("engine:depth=5,nnue=expert-nnue,threats=0").choose(pos).notation() == loses
     assert walked_into >= 3
 
@@ -262,11 +262,12 @@ def test_the_audits_misses_are_avoided_at_depth_7():
     # depth 4 it still plays most of them (the set can fail the test)
     rows = _data_rows("last_marble_audit.txt")
     assert len(rows) >= 7
+    spec = "engine:nnue=builtin-nnue,threads=1,threats=1"
     played_at_4 = 0
     for fen, loses, _plies, _holds in rows:
         pos = Position.from_string(fen)
-        assert make_player("engine:depth=7,nnue=builtin-nnue,threads=1").choose(pos).notation() != loses, fen
-        played_at_4 += make_player("engine:depth=4,nnue=builtin-nnue,threads=1").choose(pos).notation() == loses
+        assert make_player(f"{spec},depth=7").choose(pos).notation() != loses, fen
+        played_at_4 += make_player(f"{spec},depth=4").choose(pos).notation() == loses
     assert played_at_4 >= 4
 
 

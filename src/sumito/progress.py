@@ -158,9 +158,17 @@ class Progress:
 
     # ------------------------------------------------------------------ updates
     def update(
-        self, done: int | None = None, *, advance: int = 0, total: int | None = None, status: str | None = None
+        self,
+        done: int | None = None,
+        *,
+        advance: int = 0,
+        total: int | None = None,
+        status: str | None = None,
+        kept: bool = False,
     ) -> None:
-        """``done`` items are done now (or ``advance`` more); ``total`` and ``status`` change when given."""
+        """``done`` items are done now (or ``advance`` more); ``total`` and ``status`` change when given.
+        ``kept``: these items were not done now but found done (a resumed run's, given back one by one):
+        the rate counts from here."""
         now = self.clock()
         if total is not None:
             self.total = total
@@ -169,7 +177,7 @@ class Progress:
         self.done += advance
         if status is not None:
             self.status = status
-        if self._base is None:
+        if self._base is None or kept:
             self._base = (now, self.done)
         if self.quiet:
             return

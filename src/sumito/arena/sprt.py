@@ -32,7 +32,7 @@ from typing import Any
 
 from sumito.arena.errors import ArenaError
 from sumito.arena.executor import add_backend_args, executor_from_args
-from sumito.arena.journal import GameJournal
+from sumito.arena.journal import GameJournal, task_key
 from sumito.arena.match import DEFAULT_RULES, MAX_SEED, ArenaSettings, Schedule, play_game, play_scheduled
 from sumito.arena.openings import load_openings
 from sumito.arena.ratings import Z95, elo_from_score, expected_score
@@ -314,16 +314,22 @@ def play_sprt(
     else:
         games = play_scheduled(lambda batch: executor.run(play_game, batch), tasks)
 
+    # the games the journal held when the test began come back at once: the rate counts from the last of them
+    kept = frozenset(journal.done) if journal is not None else frozenset()
+    replaying = [bool(kept)]
+
     def scores() -> Iterator[tuple[int, float]]:
         with contextlib.closing(games) as stream:
             for index, result in stream:
+                replaying[0] = task_key(result.task) in kept
                 yield index, result.score_of(0)
 
     # done/total counts games against max_games: a test that crosses a bound ends sooner (an ETA at most)
     progress = Progress(label, len(tasks), "games", total_is_limit=not fixed)
 
     def report(s: SprtState) -> None:
-        progress.update(2 * s.pairs, status=f"LLR {s.llr:+.2f} ({s.bounds.lower:+.2f}, {s.bounds.upper:+.2f})")
+        progress.update(2 * s.pairs, status=f"LLR {s.llr:+.2f} ({s.bounds.lower:+.2f}, {s.bounds.upper:+.2f})",
+                        kept=replaying[0])
         if s.pairs % every == 0:
             print(f"  {s.summary()}", file=sys.stderr, flush=True)
 

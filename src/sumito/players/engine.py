@@ -14,8 +14,9 @@ first reached stops the search); a caller's clock (``movetime``) caps the time f
 ``threads=N`` searches with N threads (Lazy SMP; by default the cores available, at most 8, and one in
 worker processes). ``contempt`` (what a draw costs it) and ``trade`` (converting: what each marble off
 the board is worth to the side ahead, off by default) are in marbles, the same in every evaluation that
-has one. ``threats=0`` and ``rules=0`` give the search before issue 27 (no threat search against a last
-marble; any repetition a draw and no other draw rule), to measure against.
+has one. ``threats=1`` adds issue 27's threat search against a last marble (off by default: its SPRT
+at 0.1 s found it weaker); ``rules=0`` gives the search before issue 27's draw rules (any repetition a
+draw and no other draw rule), to measure against.
 :meth:`EnginePlayer.analyse` is the search behind :meth:`~EnginePlayer.choose`, for analysis and
 the protocol: the same search, with MultiPV and a per-iteration callback (:attr:`on_iteration`).
 """
@@ -372,8 +373,8 @@ register(
             "prune": Option(int, DEFAULT_PRUNE, "search: 1 with table cutoffs and null moves in null-window nodes; "
                             "0 without (the search before they worked, kept to measure against)", low=0, high=1),
             "threats": Option(int, DEFAULT_THREATS, "1: threats against a side's last marble are seen (extended, "
-                              "all replies and quiet threats in quiescence); 0 without, to measure against", low=0,
-                              high=1),
+                              "all replies and quiet threats in quiescence), at a cost in depth; 0 (the default: "
+                              "its SPRT at 0.1 s found it weaker) without", low=0, high=1),
             "threads": Option(int, None, "search threads (Lazy SMP over a shared table); default: the cores "
                               f"available, at most {DEFAULT_MAX_THREADS}, or $SUMITO_THREADS (1 in match and web "
                               "workers); 1 is deterministic", low=1, high=MAX_THREADS),
