@@ -321,7 +321,7 @@ def play_sprt(
     def scores() -> Iterator[tuple[int, float]]:
         with contextlib.closing(games) as stream:
             for index, result in stream:
-                replaying[0] = task_key(result.task) in kept
+                replaying[0] = bool(kept) and task_key(result.task) in kept
                 yield index, result.score_of(0)
 
     # done/total counts games against max_games: a test that crosses a bound ends sooner (an ETA at most)
