@@ -13,44 +13,44 @@ doing.
 from __future__ import annotations
 
 import argparse
-import json
 from collections import Counter
 from pathlib import Path
 
-from sumito.engine import BLACK, Position
+from sumito.arena.errors import ArenaError
+from sumito.arena.journal import GameJournal
+from sumito.arena.match import GameResult
+from sumito.cliargs import count_arg
+from sumito.engine import Position
 from sumito.stopping import run_main
 
 
-def first_behind(result: dict, marbles: int) -> str | None:
+def first_behind(result: GameResult, marbles: int) -> str | None:
     """"A" or "B": the side that first lost ``marbles`` marbles in the game; None if neither did."""
-    task = result["task"]
-    pos = Position.from_string(task["start"])
-    for move in result["moves"]:
+    pos = Position.from_string(result.task.start)
+    for move in result.moves:
         pos = pos.play(move)
         lost_black, lost_white = pos.lost
         if max(lost_black, lost_white) >= marbles:
-            black_behind = lost_black >= marbles
-            return "A" if black_behind == (task["black_id"] == 0) else "B"
+            return "A" if (lost_black >= marbles) == (result.task.black_id == 0) else "B"
     return None
 
 
-def outcome(result: dict) -> str:
-    """"A", "B" or "draw"."""
-    winner = result["winner"]
-    if winner is None:
-        return "draw"
-    return "A" if (winner == BLACK) == (result["task"]["black_id"] == 0) else "B"
+def outcome(result: GameResult) -> str:
+    """"A", "B" or "draw" (A is player 0 of the test)."""
+    return {1.0: "A", 0.5: "draw", 0.0: "B"}[result.score_of(0)]
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("journal", type=Path)
-    parser.add_argument("--marbles", type=int, nargs="+", default=[1, 3, 4, 5])
+    parser.add_argument("--marbles", type=count_arg(1, 6), nargs="+", default=[1, 3, 4, 5])
     args = parser.parse_args()
+    if not args.journal.is_file():
+        parser.error(f"{args.journal}: no such journal file")
     try:
-        rows = [json.loads(line)["result"] for line in args.journal.read_text().splitlines() if line.strip()]
-    except (OSError, ValueError, KeyError) as exc:
-        parser.error(f"{args.journal}: {exc}")
+        rows = list(GameJournal(args.journal).done.values())
+    except ArenaError as exc:
+        parser.error(str(exc))
     print(f"{args.journal}: {len(rows)} games")
     for n in args.marbles:
         counts = Counter((first_behind(r, n), outcome(r)) for r in rows)

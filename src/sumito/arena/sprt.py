@@ -316,12 +316,13 @@ def play_sprt(
 
     # the games the journal held when the test began come back at once: the rate counts from the last of them
     kept = frozenset(journal.done) if journal is not None else frozenset()
-    replaying = [bool(kept)]
+    replaying = bool(kept)
 
     def scores() -> Iterator[tuple[int, float]]:
+        nonlocal replaying
         with contextlib.closing(games) as stream:
             for index, result in stream:
-                replaying[0] = bool(kept) and task_key(result.task) in kept
+                replaying = bool(kept) and task_key(result.task) in kept
                 yield index, result.score_of(0)
 
     # done/total counts games against max_games: a test that crosses a bound ends sooner (an ETA at most)
@@ -329,7 +330,7 @@ def play_sprt(
 
     def report(s: SprtState) -> None:
         progress.update(2 * s.pairs, status=f"LLR {s.llr:+.2f} ({s.bounds.lower:+.2f}, {s.bounds.upper:+.2f})",
-                        kept=replaying[0])
+                        kept=replaying)
         if s.pairs % every == 0:
             print(f"  {s.summary()}", file=sys.stderr, flush=True)
 
