@@ -3,6 +3,7 @@ the same results as an uninterrupted one, and the win-rate intervals widen with 
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 from pathlib import Path
@@ -10,6 +11,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from sumito.engine import Position
 from sumito.models.network import ValueNetwork
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "experiments"))
@@ -178,3 +180,43 @@ def test_probe_kills_runs_its_cheapest_probe():
                           text=True, timeout=300, check=False)
     assert proc.returncode == 0, proc.stderr[-2000:]
     assert "| EOF `sumito engine` in go infinite | 1 | 1 | 0 |" in proc.stdout, proc.stdout
+
+
+def test_fortress_plays_on_from_each_unconverted_game_and_resumes(tmp_path):
+    """experiments/fortress.py: the final position of a conversion row that kept its moves is played on by
+    the engine given, as the row's A, against the row's opponent; a second run replays the journal."""
+    start = "standard"
+    pos, moves = Position.start(start), []
+    for _ in range(2):  # any legal plies: the script replays them to the row's last position
+        moves.append(pos.legal_moves()[0].notation())
+        pos = pos.play(moves[-1])
+    rows = tmp_path / "rows" / "m.json"
+    rows.parent.mkdir()
+    rows.write_text(json.dumps(dict(a="x", b="greedy", games=2, seed=1, code="t", rows=[
+        dict(index=0, a_colour="white", score=0.5, reason="ply-cap", plies=2, a_pushed=2, a_lost=0,
+             start=Position.start(start).to_string(), moves=moves),
+        dict(index=1, a_colour="black", score=1, reason="push-off", plies=90, a_pushed=6, a_lost=0)])))
+    script = Path(__file__).resolve().parent.parent / "experiments" / "fortress.py"
+    spec = "engine:depth=1,nnue=none,threads=1"
+    command = [sys.executable, str(script), "--rows", str(rows), "--a", spec, "--judge", spec, "--plies", "6",
+               "--workers", "1", "--out", str(tmp_path / "out")]
+    first = subprocess.run(command, capture_output=True, text=True, timeout=600, check=False)
+    assert first.returncode == 0, first.stderr[-2000:]
+    assert "  rows/m#0: 0 up, " in first.stdout and pos.to_string().rsplit(" ", 1)[0] + " 1" in first.stdout
+    assert f"| `{spec}` | 0 of 1 | 0 | 0 | ply-cap 1 |" in first.stdout, first.stdout
+    journal = (tmp_path / "out" / "games.jsonl").read_text().splitlines()
+    assert len(journal) == 1 and '"white": "' + spec in journal[0]
+    again = subprocess.run(command, capture_output=True, text=True, timeout=600, check=False)
+    assert again.stdout == first.stdout
+    assert len((tmp_path / "out" / "games.jsonl").read_text().splitlines()) == 1
+
+
+def test_fortress_refuses_a_file_that_is_not_a_row_file(tmp_path):
+    script = Path(__file__).resolve().parent.parent / "experiments" / "fortress.py"
+    bad = tmp_path / "bad.json"
+    bad.write_text("[1, 2]")
+    proc = subprocess.run([sys.executable, str(script), "--rows", str(bad), "--out", str(tmp_path / "out")],
+                          capture_output=True, text=True, timeout=300, check=False)
+    assert proc.returncode == 2
+    assert proc.stderr.strip().splitlines()[-1].endswith(f"{bad}: not a row file of experiments/conversion.py "
+                                                         "(list indices must be integers or slices, not str)")
