@@ -28,6 +28,7 @@ from sumito.arena.journal import GameJournal
 from sumito.arena.match import GameTask, derive_seed
 from sumito.cliargs import count_arg
 from sumito.engine import DrawRules, Position, SumitoError
+from sumito.engine.kernels import count_pushes
 from sumito.players import make_player, parse_spec
 from sumito.players.base import MAX_SEARCH_DEPTH
 from sumito.players.engine import EnginePlayer
@@ -95,13 +96,17 @@ def main() -> None:
     judge = make_player(args.judge)
     if not isinstance(judge, EnginePlayer) or not (judge.depth or judge.nodes or judge.time):
         parser.error(f"--judge {args.judge}: give an engine with a depth, node or time limit")
-    print(f"{len(positions)} positions ({args.rows}); the judge {args.judge} scores them for A, in marbles:")
+    print(f"{len(positions)} positions ({args.rows}); the judge {args.judge} scores them for A, in marbles; "
+          "the pushes each side has there:")
     for f in positions:
         pos = Position.from_string(f["position"])
         found = judge.analyse(pos, seconds=judge.time, depth=judge.depth or MAX_SEARCH_DEPTH, nodes=judge.nodes)
         score = found.score / judge.marble_value
         lead = pos.lost[2 - f["a"]] - pos.lost[f["a"] - 1]
-        print(f"  {f['name']}: {lead} up, {score if pos.side_to_move == f['a'] else -score:+.2f}  {f['position']}")
+        geo = pos.geometry
+        pushes = [count_pushes(pos.grid, side, geo.offsets, geo.cells) for side in (f["a"], 3 - f["a"])]
+        print(f"  {f['name']}: {lead} up, {score if pos.side_to_move == f['a'] else -score:+.2f}, pushes A {pushes[0]} "
+              f"B {pushes[1]}  {f['position']}")
     args.out.mkdir(parents=True, exist_ok=True)
     journal = GameJournal(args.out / "games.jsonl")
     print(f"\n| A (plays on for {args.plies} plies) | won | A's push-offs | A's marbles lost | draws by |")

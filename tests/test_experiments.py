@@ -202,7 +202,8 @@ def test_fortress_plays_on_from_each_unconverted_game_and_resumes(tmp_path):
                "--workers", "1", "--out", str(tmp_path / "out")]
     first = subprocess.run(command, capture_output=True, text=True, timeout=600, check=False)
     assert first.returncode == 0, first.stderr[-2000:]
-    assert "  rows/m#0: 0 up, " in first.stdout and pos.to_string().rsplit(" ", 1)[0] + " 1" in first.stdout
+    assert "  rows/m#0: 0 up, " in first.stdout and ", pushes A 0 B 0  " in first.stdout
+    assert pos.to_string().rsplit(" ", 1)[0] + " 1" in first.stdout
     assert f"| `{spec}` | 0 of 1 | 0 | 0 | ply-cap 1 |" in first.stdout, first.stdout
     journal = (tmp_path / "out" / "games.jsonl").read_text().splitlines()
     assert len(journal) == 1 and '"white": "' + spec in journal[0]
