@@ -285,3 +285,28 @@ def test_trading_waits_for_a_stalled_game_when_told_to():
     assert all(before[line.move] == pytest.approx(line.score) for line in plain)  # not yet
     assert max(gained) > 0.5 * waiting.marble_value  # now: a quarter marble for each of the four off
     assert "trade_after=30" in waiting.name
+
+
+def test_trading_waits_for_the_engines_own_score_when_told_to():
+    # trade_above=X: the trade term counts only while the engine's own previous search (same side) scored
+    # at least X marbles; a search for the other side, or a new game, does not count
+    pos = Position.start("belgian-daisy")
+    ahead = position_with(pos.marbles(1)[1:], pos.marbles(2)[3:], lost=(1, 3))
+    plain = {line.move: line.score
+             for line in make_player("engine:depth=1,multipv=200,trade=0").analyse(ahead, depth=1).lines}
+    sure = make_player("engine:depth=1,multipv=200,trade=0.25,trade_above=1")
+    unsure = make_player("engine:depth=1,multipv=200,trade=0.25,trade_above=50")
+    first = {line.move: line.score for line in sure.analyse(ahead, depth=1).lines}
+    assert first == pytest.approx(plain)  # no earlier search: not yet
+    assert sure.last.score >= sure.marble_value  # Black two up scores more than a marble here
+    second = {line.move: line.score for line in sure.analyse(ahead, depth=1).lines}
+    assert max(second[m] - plain[m] for m in plain) > 0.5 * sure.marble_value  # now it trades
+    for _ in range(2):
+        assert {line.move: line.score for line in unsure.analyse(ahead, depth=1).lines} == pytest.approx(plain)
+    white = ahead.play(ahead.legal_moves()[0])
+    sure.analyse(white, depth=1)  # White's search: Black's score no longer stands
+    assert {line.move: line.score for line in sure.analyse(ahead, depth=1).lines} == pytest.approx(plain)
+    sure.analyse(ahead, depth=1)
+    sure.searcher.clear()  # a new game
+    assert {line.move: line.score for line in sure.analyse(ahead, depth=1).lines} == pytest.approx(plain)
+    assert "trade_above=1" in sure.name

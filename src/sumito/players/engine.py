@@ -112,6 +112,7 @@ class EnginePlayer(PlayerBase):
         trade: float = DEFAULT_TRADE,
         nodes: int | None = None,
         trade_after: int = DEFAULT_TRADE_AFTER,
+        trade_above: float | None = None,
     ) -> None:
         if not 1 <= multipv <= MAX_MULTIPV:
             raise PlayerSpecError(f"engine multipv must be from 1 to {MAX_MULTIPV}, not {multipv}")
@@ -173,13 +174,17 @@ class EnginePlayer(PlayerBase):
             raise PlayerSpecError(f"engine rules must be 0 or 1, not {rules}")
         if not (math.isfinite(trade) and 0 <= trade <= 10):
             raise PlayerSpecError(f"engine trade must be from 0 to 10 marbles, not {trade}")
+        if trade_above is not None and not (math.isfinite(trade_above) and 0 <= trade_above <= 100):
+            raise PlayerSpecError(f"engine trade_above must be from 0 to 100 marbles, not {trade_above}")
         self.trade = trade  # in marbles, as contempt
+        self.trade_above = trade_above  # in marbles, or None
         self.contempt = contempt  # in marbles; the searchers take it in their evaluation's points
         if threads is not None and not 1 <= threads <= MAX_THREADS:
             raise PlayerSpecError(f"engine threads must be from 1 to {MAX_THREADS}, not {threads}")
         self.searcher = Searcher(self.evaluation.kind, self.evaluation.params, entries, contempt * self.marble_value,
                                  aspiration, prune, threats, rules, threads or default_threads(),
-                                 trade * self.marble_value, trade_after)
+                                 trade * self.marble_value, trade_after,
+                                 None if trade_above is None else trade_above * self.marble_value)
         parts = []
         if time is not None:
             parts.append(f"time={time:g}")
@@ -215,6 +220,8 @@ class EnginePlayer(PlayerBase):
             parts.append(f"trade={trade:g}")
         if trade_after != DEFAULT_TRADE_AFTER:
             parts.append(f"trade_after={trade_after}")
+        if trade_above is not None:
+            parts.append(f"trade_above={trade_above:g}")
         self.multipv = multipv
         #: called after each completed iteration of :meth:`choose` or :meth:`analyse` (in the thread
         #: that searches) with what the search found so far; the protocol streams its info lines so
@@ -295,7 +302,9 @@ class EnginePlayer(PlayerBase):
                                           self.contempt * float(linear.params[0]), self.searcher.aspiration,
                                           self.searcher.prune, self.searcher.threats, self.searcher.rules,
                                           self.searcher.threads, self.trade * float(linear.params[0]),
-                                          self.searcher.trade_after)
+                                          self.searcher.trade_after,
+                                          None if self.trade_above is None
+                                          else self.trade_above * float(linear.params[0]))
             searcher = self._fallback
             note = f" (hand-set evaluation: the NNUE is for the side-{self.nnue.side} board)"
         codes = legal_codes(position) if moves is None else np.asarray(moves, dtype=np.int32)
@@ -382,6 +391,9 @@ register(
                             "that has pushed off more, in marbles (0: off)", low=0, high=10),
             "trade_after": Option(int, DEFAULT_TRADE_AFTER, "converting: trade= counts only once the game has gone "
                                   "this many plies without a push-off (0: always)", low=0, high=10_000),
+            "trade_above": Option(float, None, "converting: trade= counts only while the engine's own last search "
+                                  "(its previous move) scored at least this many marbles (default: always)",
+                                  low=0, high=100),
             "rules": Option(int, DEFAULT_RULES, "1: the search plays to the game's draw rules (threefold repetition "
                             "as the game counts it, the ply cap, the no-capture limit); 0: any repetition is a draw, "
                             "nothing else (the search before, to measure against)", low=0, high=1),

@@ -655,7 +655,7 @@ class Searcher:
     def __init__(self, kind: int, params: np.ndarray, hash_entries: int = 1 << 20, contempt: float = 0.0,
                  aspiration: float = 0.0, prune: int = DEFAULT_PRUNE, threats: int = DEFAULT_THREATS,
                  rules: int = DEFAULT_RULES, threads: int = 1, trade: float = 0.0,
-                 trade_after: int = DEFAULT_TRADE_AFTER) -> None:
+                 trade_after: int = DEFAULT_TRADE_AFTER, trade_above: float | None = None) -> None:
         if hash_entries & (hash_entries - 1):
             raise ValueError("the number of hash entries must be a power of two")
         if prune not in (0, 1):
@@ -668,6 +668,8 @@ class Searcher:
             raise ValueError(f"trade must be a finite number of points, at least 0, not {trade}")
         if trade_after < 0:
             raise ValueError(f"trade_after must be a number of plies, at least 0, not {trade_after}")
+        if trade_above is not None and not math.isfinite(trade_above):
+            raise ValueError(f"trade_above must be a finite number of points, not {trade_above}")
         self.kind = kind
         self.contempt = contempt  # what a draw (repetition, no moves) costs the searching side
         # aspiration windows: from ASPIRATION_DEPTH on, each iteration first searches the previous score
@@ -687,6 +689,11 @@ class Searcher:
         # ... once the game has gone this many plies without a push-off (0: always): a stalled game that a
         # trade would take nearer the win, not the open play where trading gives marbles away
         self.trade_after = trade_after
+        # ... and only while this side's own last search scored at least this many points (None: always):
+        # trading pays against a player the search already sees itself far ahead of, not against an equal
+        # one whose position makes up for the marbles
+        self.trade_above = trade_above
+        self._last_root: tuple[int, float] | None = None  # (side, score) of the last search
         self._trade_now = trade  # what this search uses (set by search() from the game's counters)
         self.params = np.ascontiguousarray(params, dtype=np.float64)
         self.tt_keys = np.zeros(hash_entries, dtype=np.uint64)
@@ -729,6 +736,7 @@ class Searcher:
 
     def clear(self) -> None:
         self.tt_keys[:] = 0
+        self._last_root = None
         for state in self._threads:
             state.history[:] = 0
             state.history[:, KILLERS:] = -1
@@ -785,7 +793,9 @@ class Searcher:
         limits = _draw_limits(draw, self.rules)
         quiet_plies = 0 if draw is None or not self.rules else draw.quiet_plies
         stalled = 0 if draw is None else draw.quiet_plies
-        self._trade_now = self.trade if stalled >= self.trade_after else 0.0
+        confident = self.trade_above is None or (
+            self._last_root is not None and self._last_root[0] == ctx.side and self._last_root[1] >= self.trade_above)
+        self._trade_now = self.trade if stalled >= self.trade_after and confident else 0.0
         shared = self._shared(ctx, self._threads[0], path, len(past), stats, deadline, iteration_scores, STOP, limits,
                               quiet_plies)
         helpers = self._start_helpers(ctx, root_moves, max_depth, path, len(past), deadline, limits, quiet_plies,
@@ -806,6 +816,7 @@ class Searcher:
         seconds_used = max(time.perf_counter() - start - (compile_seconds() - compiled), 1e-6)
         if not lines or lines[0].move != best_move:
             lines = [PVLine(best_move, best_score, self.principal_variation(ctx, best_move))]
+        self._last_root = (ctx.side, best_score)
         return SearchResult(best_move, best_score, depth_done, nodes, seconds_used, lines[0].pv, lines)
 
     def _shared(self, ctx: SearchContext, state: _ThreadState, path: np.ndarray, path_base: int, stats: np.ndarray,
