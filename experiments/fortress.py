@@ -30,7 +30,6 @@ from sumito.cliargs import count_arg
 from sumito.engine import DrawRules, Position, SumitoError
 from sumito.engine.kernels import count_pushes
 from sumito.players import make_player, parse_spec
-from sumito.players.base import MAX_SEARCH_DEPTH
 from sumito.players.engine import EnginePlayer
 from sumito.stopping import run_main
 
@@ -100,8 +99,8 @@ def main() -> None:
           "the pushes each side has there:")
     for f in positions:
         pos = Position.from_string(f["position"])
-        found = judge.analyse(pos, seconds=judge.time, depth=judge.depth or MAX_SEARCH_DEPTH, nodes=judge.nodes)
-        score = found.score / judge.marble_value
+        judge.choose(pos)  # within the judge's own limits, as it would play
+        score = judge.last.score / judge.marble_value
         lead = pos.lost[2 - f["a"]] - pos.lost[f["a"] - 1]
         geo = pos.geometry
         pushes = [count_pushes(pos.grid, side, geo.offsets, geo.cells) for side in (f["a"], 3 - f["a"])]
