@@ -221,3 +221,14 @@ def test_fortress_refuses_a_file_that_is_not_a_row_file(tmp_path):
     assert proc.returncode == 2
     assert proc.stderr.strip().splitlines()[-1].endswith(f"{bad}: not a row file of experiments/conversion.py "
                                                          "(list indices must be integers or slices, not str)")
+
+
+def test_a_push_off_by_threats_alone_is_found_within_its_moves_and_a_parry_is_not():
+    """experiments/last_marble_budget.py --proof: after e7e6 (a row of tests/data/last_marble.txt, a push-off
+    6 plies from the position) White forces it by two threats and not by one; after h7g7 by none."""
+    import last_marble_budget
+
+    pos = Position.from_string("5/2bb2/2ww3/1wwwbbb1/2wwbbb2/2ww1b2/7/6/5 b 5 5 135")
+    assert last_marble_budget.push_off_by_threats(pos, "e7e6", 2)[0]
+    assert not last_marble_budget.push_off_by_threats(pos, "e7e6", 1)[0]
+    assert not last_marble_budget.push_off_by_threats(pos, "h7g7", 3)[0]
