@@ -115,7 +115,7 @@ def test_the_shipped_opening_suite_and_bad_suites(tmp_path):
 def test_sumito_sprt_accepts_h1_for_a_much_stronger_player(capsys):
     assert main(["sprt", "greedy", "random", "--elo1", "50", "--workers", "1", "--max-games", "400"]) == 0
     out = capsys.readouterr().out
-    assert out.startswith("H1 accepted: A is at least +50 Elo stronger than B")
+    assert out.startswith("H1 accepted: A at +50 Elo against B rather than +0")
     assert "LLR +" in out and "pentanomial" in out
 
 

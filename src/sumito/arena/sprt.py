@@ -367,8 +367,10 @@ def cmd_sprt(args: Any) -> int:
     except KeyboardInterrupt:
         return 130
     decision = state.decision
-    verdict = {"H1": f"H1 accepted: A is at least {bounds.elo1:+g} Elo stronger than B",
-               "H0": f"H0 accepted: A is at most {bounds.elo0:+g} Elo stronger than B",
+    # what the test decided, and no more: the games favour one hypothesis over the other, not a bound on
+    # A's strength (with H1 at +5 and H0 at -15, A may be accepted at +2; the Elo line below says where)
+    verdict = {"H1": f"H1 accepted: A at {bounds.elo1:+g} Elo against B rather than {bounds.elo0:+g}",
+               "H0": f"H0 accepted: A at {bounds.elo0:+g} Elo against B rather than {bounds.elo1:+g}",
                None: "undecided after the maximum number of games"}[decision]
     if args.fixed:
         verdict = f"fixed-length test of {2 * state.pairs} games; at its end: " + (

@@ -61,8 +61,10 @@ from sumito.search.pvs import (
 )
 
 #: what a draw costs the engine, in marbles (its ``contempt=`` option; the same in every evaluation that
-#: has a marble: the linear evaluation's material weight, a network's 1000 points)
-DEFAULT_CONTEMPT = 0.02
+#: has a marble: the linear evaluation's material weight, a network's 1000 points). A quarter marble since
+#: issue 27's SPRT (docs/strength.md): no weaker than 0.02 against an equal player, and it takes fewer
+#: level repetitions against weaker ones
+DEFAULT_CONTEMPT = 0.25
 
 #: seconds a move of an engine whose spec gives neither ``time`` nor ``depth``
 DEFAULT_TIME = 1.0
