@@ -57,8 +57,9 @@ def _threats_win(board, side, attacking, lost_att, win, depth, offsets, cells, e
     ``depth`` more moves that each leave a push-off on the board. ``attacking``: ``side`` is the attacker,
     to move; else it is the defender, to move with a push-off against it, and the answer is whether every
     move that takes the push-off away still loses (a move that wins first holds). ``nodes``: [visited,
-    cap]; at the cap, no. (One function for both sides, as numba's cache does not keep two functions
-    that call each other.)"""
+    cap]; at the cap, no. The draw rules are left out (no repetition, no ply cap): a proof here is a
+    forced push-off on an open board. (One function for both sides, as the search's own recursion is: a
+    first version with two functions calling each other crashed when numba loaded it from its cache.)"""
     nodes[0] += 1
     opp = 3 - side
     other = not attacking  # a variable, not a literal: a recursive call that casts breaks numba's cache
