@@ -183,10 +183,8 @@ class EnginePlayer(PlayerBase):
         self.contempt = contempt  # in marbles; the searchers take it in their evaluation's points
         if threads is not None and not 1 <= threads <= MAX_THREADS:
             raise PlayerSpecError(f"engine threads must be from 1 to {MAX_THREADS}, not {threads}")
-        self.searcher = Searcher(self.evaluation.kind, self.evaluation.params, entries, contempt * self.marble_value,
-                                 aspiration, prune, threats, rules, threads or default_threads(),
-                                 trade * self.marble_value, trade_after,
-                                 None if trade_above is None else trade_above * self.marble_value)
+        self.searcher = self._searcher(self.evaluation.kind, self.evaluation.params, entries, self.marble_value,
+                                       aspiration, prune, threats, rules, threads or default_threads(), trade_after)
         parts = []
         if time is not None:
             parts.append(f"time={time:g}")
@@ -231,6 +229,15 @@ class EnginePlayer(PlayerBase):
         self.name = "engine:" + ",".join(parts)
         self.last: SearchResult | None = None
         self.search_info: str | None = None  # the last search, as `sumito engine` reports it
+
+    def _searcher(self, kind: int, params: np.ndarray, entries: int, marble: float, aspiration: float, prune: int,
+                  threats: int, rules: int, threads: int, trade_after: int) -> Searcher:
+        """A searcher for an evaluation whose marble is ``marble`` points, with this engine's options in
+        marbles (contempt, trade, trade_above) in those points: the main one, and the hand-set one on a
+        board the NNUE does not know."""
+        return Searcher(kind, params, entries, self.contempt * marble, aspiration, prune, threats, rules, threads,
+                        self.trade * marble, trade_after,
+                        None if self.trade_above is None else self.trade_above * marble)
 
     @property
     def marble_value(self) -> float:
@@ -300,13 +307,10 @@ class EnginePlayer(PlayerBase):
             # a network knows one board: on the others the engine searches with the hand-set evaluation
             if self._fallback is None:
                 linear = named_evaluation("linear")
-                self._fallback = Searcher(linear.kind, linear.params, len(self.searcher.tt_keys),
-                                          self.contempt * float(linear.params[0]), self.searcher.aspiration,
-                                          self.searcher.prune, self.searcher.threats, self.searcher.rules,
-                                          self.searcher.threads, self.trade * float(linear.params[0]),
-                                          self.searcher.trade_after,
-                                          None if self.trade_above is None
-                                          else self.trade_above * float(linear.params[0]))
+                main = self.searcher
+                self._fallback = self._searcher(linear.kind, linear.params, len(main.tt_keys), float(linear.params[0]),
+                                                main.aspiration, main.prune, main.threats, main.rules, main.threads,
+                                                main.trade_after)
             searcher = self._fallback
             note = f" (hand-set evaluation: the NNUE is for the side-{self.nnue.side} board)"
         codes = legal_codes(position) if moves is None else np.asarray(moves, dtype=np.int32)
