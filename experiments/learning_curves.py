@@ -78,7 +78,7 @@ from sumito.stopping import run_main
 # test games: a tie when the same position comes back 20 times (the paper's footnote 4), or at 400 plies
 EVAL_RULES = DrawRules(max_plies=400, repetitions=20)
 ROW_FIELDS = ("arm", "seed", "games", "opponent", "eval_games", "wins", "draws", "losses",
-              "m_wins", "m_draws", "m_losses", "marbles_won", "marbles_lost", "train_seconds")
+              "m_wins", "m_draws", "m_losses", "marbles_won", "marbles_lost", "train_seconds", "player")
 
 
 @dataclass(frozen=True)
@@ -100,6 +100,10 @@ class Experiment:
     eval_games: int = 100  # default test games per run and checkpoint
     opponents: tuple[str, ...] = ()  # default test opponents (none given: DEFAULT_OPPONENTS)
     player: str = "td:net={net}"  # how a network is tested (a player spec; {net}: its file)
+    players: tuple[str, ...] = ()  # several ways to test it (each a reading of the test): then every one
+
+    def test_players(self) -> tuple[str, ...]:
+        return self.players or (self.player,)
 
 
 # the reading before the reading search (issue 26): the paper's sigmoid output, moves chosen by value alone,
@@ -138,6 +142,33 @@ GRID_FACTORS: tuple[tuple[tuple[str, dict[str, Any]], ...], ...] = (
     (("40 hidden", {}), ("10 hidden", dict(hidden=10))),
 )
 TABLE2 = {"Method I": (0.48, 0.52, 0.54, 0.71), "Method I(a)": (0.68, 0.72, 0.76, 0.79)}
+
+# stage 3 of the reading search (issue 40; docs/reproductions.md, written down before it ran): the choices
+# stages 1 and 2 held fixed, under the stage-2 default (TrainingConfig's defaults). Training factors: Abalearn
+# 2's split of the board (the encoding's suffix, for Abalearn 2 and 3 alike) and exploration; test factors,
+# played by every network: the td player's tie-break and which column counts as a win
+STAGE3_SPLITS = (("rings 0-1|2-3|4", ""), ("rings 0-2|3|4", "-c012"), ("rings 0-1|2|3-4", "-b34"))
+STAGE3_EXPLORATION: tuple[tuple[str, dict[str, Any]], ...] = (
+    ("epsilon by game", {}),
+    ("epsilon floor 0.05", dict(epsilon_min=0.05)),
+    ("epsilon again at self-play", dict(epsilon_schedule="self-play")),
+)
+STAGE3_PLAYERS = ("td:net={net}", "td:net={net},ties=random")
+# the benchmark: one ply, a pushed-off marble at distance 12. With off=0 the heuristic never takes a marble
+# (stage 2: 0 marbles lost in every cell), which contradicts the paper's section 6.2 (the kappa = 0 agent
+# "losing most games against the heuristic player"): that reading is inadmissible
+STAGE3_BENCHMARK = "heuristic:depth=1,ties=random"
+COLUMNS = {"outright": "wins", "ahead on marbles": "m_wins"}
+
+
+def stage3_arms() -> tuple[Arm, ...]:
+    """``METHOD | split, exploration`` for Methods I and I(a)."""
+    return tuple(
+        Arm(f"{method} | {split}, {explore}", dict(preset, encoding=preset["encoding"] + suffix, **options))
+        for split, suffix in STAGE3_SPLITS
+        for explore, options in STAGE3_EXPLORATION
+        for method, preset in (("Method I", M1), ("Method I(a)", M1A))
+    )
 
 
 def grid_arms() -> tuple[Arm, ...]:
@@ -249,6 +280,15 @@ EXPERIMENTS: dict[str, Experiment] = {
         opponents=BENCHMARKS[:2],
         paper={arm.label: TABLE2[arm.label.split(" | ")[0]] for arm in grid_arms()},
     ),
+    "readings-stage3": Experiment(
+        "The reading search, stage 3: the board's split, exploration, the test's tie-break and the win column",
+        stage3_arms(),
+        (500, 1000, 2000, 3000),
+        seeds=4,
+        opponents=(STAGE3_BENCHMARK,),
+        players=STAGE3_PLAYERS,
+        paper={arm.label: TABLE2[arm.label.split(" | ")[0]] for arm in stage3_arms()},
+    ),
     "wiering-regimes": Experiment(
         "Wiering's regimes on Abalone: where the training games come from",
         (
@@ -307,19 +347,21 @@ def evaluate(net: Path, opponent: str, games: int, seed: int, player: str = "td:
 
 
 def run_arm(
-    job: tuple[str, Arm, int, dict[str, Any], Sequence[int], Path, tuple[str, ...], int, str],
+    job: tuple[str, Arm, int, dict[str, Any], Sequence[int], Path, tuple[str, ...], int, tuple[str, ...]],
 ) -> list[dict[str, Any]]:
-    """Train one (arm, seed) to each checkpoint and test it there. After each checkpoint the
-    trainer and the rows so far are saved (atomically), so that a killed run resumes there."""
-    name, arm, seed, base, checkpoints, folder, opponents, eval_games, player = job
+    """Train one (arm, seed) to each checkpoint and test it there, as each of the test ``players`` against
+    each opponent. After each checkpoint the trainer and the rows so far are saved (atomically), so that a
+    killed run resumes there."""
+    name, arm, seed, base, checkpoints, folder, opponents, eval_games, players = job
+    players = (players,) if isinstance(players, str) else tuple(players)
     config = TrainingConfig(**{**base, **arm.options, "seed": seed})
     _check_config(folder, config)
     done = folder / "rows.csv"
     if done.exists():
         if all((folder / f"net-{g}.npz").exists() for g in checkpoints):
-            return _test_saved(name, arm, seed, folder, checkpoints, opponents, eval_games, player)
-        met = {(int(r["games"]), r["opponent"]) for r in read_rows(done)}
-        if all((g, o) in met for g in checkpoints for o in opponents):
+            return _test_saved(name, arm, seed, folder, checkpoints, opponents, eval_games, players)
+        met = {(int(r["games"]), r["opponent"], r["player"] or players[0]) for r in read_rows(done)}
+        if all((g, o, p) in met for g in checkpoints for o in opponents for p in players):
             return read_rows(done)
         # new opponents and no saved networks (e.g. rows committed from another machine): train the run again
         # (the same seed gives the same networks and the same games)
@@ -342,12 +384,13 @@ def run_arm(
         seconds += time.perf_counter() - t0
         net = folder / f"net-{target}.npz"
         trainer.network.save(net)
-        for opponent in opponents:
-            result = evaluate(net, opponent, eval_games, derive_seed(seed, target), player)
-            rows.append(dict(arm=arm.label, seed=seed, games=target, opponent=opponent,
-                             train_seconds=f"{seconds:.1f}", **result))
-            print(f"{name}: {arm.label}, seed {seed}, {target} games, against {opponent}: won {result['wins']} of "
-                  f"{eval_games} outright, {result['draws']} drawn", flush=True)
+        for player in players:
+            for opponent in opponents:
+                result = evaluate(net, opponent, eval_games, derive_seed(seed, target), player)
+                rows.append(dict(arm=arm.label, seed=seed, games=target, opponent=opponent,
+                                 train_seconds=f"{seconds:.1f}", player=player, **result))
+                print(f"{name}: {arm.label}, seed {seed}, {target} games, {_as(player)}against {opponent}: won "
+                      f"{result['wins']} of {eval_games} outright, {result['draws']} drawn", flush=True)
         save_checkpoint(state, trainer)
         write_rows(partial, rows)
     write_rows(done, rows)
@@ -374,31 +417,41 @@ def _check_config(folder: Path, config: TrainingConfig) -> None:
         return
     old = kept.saved_config()  # a one-line error for a file that is not a run's settings
     new = _comparable(config)
-    changed = [f"{k}: {old.get(k)!r} -> {v!r}" for k, v in new.items() if old.get(k) != v]
+    # an option added since the folder was made counts as its default there (the same training)
+    defaults = _comparable(TrainingConfig())
+    changed = [f"{k}: {old.get(k)!r} -> {v!r}" for k, v in new.items() if old.get(k, defaults[k]) != v]
     if changed:
         raise SumitoError(f"{folder} was trained under another configuration ({'; '.join(changed[:3])}); "
                           "remove it or use another --out")
 
 
 def _test_saved(name: str, arm: Arm, seed: int, folder: Path, checkpoints: Sequence[int], opponents: Sequence[str],
-                eval_games: int, player: str) -> list[dict[str, Any]]:
-    """A finished run's rows, with the tests of opponents it has not met yet played by its saved networks
-    (``net-G.npz``) and added, one opponent and checkpoint at a time (atomically, so a kill loses one)."""
+                eval_games: int, players: Sequence[str]) -> list[dict[str, Any]]:
+    """A finished run's rows, with the tests it has not played yet (an opponent, or a way of testing it)
+    played by its saved networks (``net-G.npz``) and added, one at a time (atomically, so a kill loses one).
+    A row without a player was played by the first of ``players``."""
     done = folder / "rows.csv"
     rows = read_rows(done)
     for target in checkpoints:
-        met = {r["opponent"] for r in rows if int(r["games"]) == target}
-        for opponent in opponents:
-            if opponent in met:
-                continue
-            result = evaluate(folder / f"net-{target}.npz", opponent, eval_games, derive_seed(seed, target), player)
-            seconds = next(r["train_seconds"] for r in rows if int(r["games"]) == target)
-            rows.append(dict(arm=arm.label, seed=seed, games=target, opponent=opponent, train_seconds=seconds,
-                             **result))
-            write_rows(done, rows)
-            print(f"{name}: {arm.label}, seed {seed}, {target} games, against {opponent} (saved network): won "
-                  f"{result['wins']} of {eval_games} outright, {result['draws']} drawn", flush=True)
+        met = {(r["opponent"], r["player"] or players[0]) for r in rows if int(r["games"]) == target}
+        for player in players:
+            for opponent in opponents:
+                if (opponent, player) in met:
+                    continue
+                result = evaluate(folder / f"net-{target}.npz", opponent, eval_games, derive_seed(seed, target),
+                                  player)
+                seconds = next(r["train_seconds"] for r in rows if int(r["games"]) == target)
+                rows.append(dict(arm=arm.label, seed=seed, games=target, opponent=opponent, train_seconds=seconds,
+                                 player=player, **result))
+                write_rows(done, rows)
+                print(f"{name}: {arm.label}, seed {seed}, {target} games, {_as(player)}against {opponent} (saved "
+                      f"network): won {result['wins']} of {eval_games} outright, {result['draws']} drawn", flush=True)
     return read_rows(done)
+
+
+def _as(player: str) -> str:
+    """``as td:…,ties=random `` for a test player other than the plain network, for progress lines."""
+    return "" if player == "td:net={net}" else f"as {player.replace('{net}', 'NET')} "
 
 
 def write_rows(path: Path, rows: list[dict[str, Any]]) -> None:
@@ -410,8 +463,9 @@ def write_rows(path: Path, rows: list[dict[str, Any]]) -> None:
 
 
 def read_rows(path: Path) -> list[dict[str, Any]]:
+    """A run's rows; rows written before tests had several players have ``player`` empty."""
     with path.open(newline="") as f:
-        return list(csv.DictReader(f))
+        return [{**row, "player": row.get("player") or ""} for row in csv.DictReader(f)]
 
 
 # ----------------------------------------------------------------------------- figure 2
@@ -487,8 +541,11 @@ def summarize(name: str, rows: list[dict[str, Any]], experiment: Experiment | No
     cells: dict[tuple[str, int], list[dict[str, Any]]] = defaultdict(list)
     arms: list[str] = []
     several = len({r["opponent"] for r in rows}) > 1
+    players = len({r["player"] for r in rows}) > 1
     for r in rows:
         arm = f"{r['arm']} vs {r['opponent']}" if several else r["arm"]
+        if players:
+            arm += f" as {r['player'].replace('{net}', 'NET') or 'td:net=NET'}"
         cells[(arm, int(r["games"]))].append(r)
         if arm not in arms:
             arms.append(arm)
@@ -608,6 +665,38 @@ def grid_distances(rows: list[dict[str, Any]], checkpoints: Sequence[int]) -> li
     return sorted(scored)
 
 
+def stage3_distances(rows: list[dict[str, Any]], checkpoints: Sequence[int]) -> list[GridCell]:
+    """Stage 3's rule: for each training reading, test player and win column, the distance of our Table 2
+    from the paper's with its 95% bootstrap interval, least first (``benchmark`` holds the test reading)."""
+    cells: dict[tuple[str, str, str], list[dict[str, Any]]] = defaultdict(list)
+    for r in rows:
+        method, reading = r["arm"].split(" | ")
+        cells[(reading, r["player"], method)].append(r)
+    scored = []
+    for reading, player in dict.fromkeys((k[0], k[1]) for k in cells):
+        for column, field_name in COLUMNS.items():
+            runs = {m: _seed_rates([{**r, "wins": r[field_name]} for r in cells[(reading, player, m)]], checkpoints)
+                    for m in TABLE2}
+            if any(len(a) == 0 or (a[:, :, 1] == 0).any() for a in runs.values()):
+                continue
+            distance, low, high = table2_distance(runs)
+            parts = [" → ".join(f"{w / n:.0%}" for w, n in runs[m].sum(axis=0)) for m in TABLE2]
+            test = f"{player.replace('td:net={net}', 'td') or 'td'}, {column}"
+            scored.append(GridCell(distance, low, high, reading, test, parts, min(len(a) for a in runs.values())))
+    return sorted(scored)
+
+
+def stage3_table(rows: list[dict[str, Any]], experiment: Experiment) -> None:
+    print("\nStage 3: distance from the paper's Table 2 for each training reading, test player and win column "
+          "(sum of squared differences over both methods and four checkpoints; the least is the default; 95% "
+          "interval: the runs resampled)\n")
+    print("| training reading | test | runs a method | Method I (500 → 3,000) | Method I(a) | "
+          "distance (95% interval) |")
+    print("|---|---|---|---|---|---|")
+    for distance, low, high, reading, test, parts, runs in stage3_distances(rows, experiment.checkpoints):
+        print(f"| {reading} | {test} | {runs} | {parts[0]} | {parts[1]} | {distance:.3f} ({low:.3f}–{high:.3f}) |")
+
+
 def grid_table(rows: list[dict[str, Any]], experiment: Experiment) -> None:
     """The distance table of :func:`grid_distances`, in Markdown."""
     print("\nDistance from the paper's Table 2 (sum of squared differences of the outright win rates over both "
@@ -698,7 +787,7 @@ def main(argv: list[str] | None = None) -> int:
     seeds = [args.seed + k for k in range(args.seeds or exp.seeds)]
     base = Path(args.out) / args.experiment
     jobs = [(args.experiment, arm, seed, exp.base, exp.checkpoints, base / f"{_slug(arm.label)}-s{seed}",
-             tuple(args.opponent or exp.opponents or DEFAULT_OPPONENTS), args.eval_games, exp.player)
+             tuple(args.opponent or exp.opponents or DEFAULT_OPPONENTS), args.eval_games, exp.test_players())
             for arm in exp.arms for seed in seeds
             if not args.arm or any(text in arm.label for text in args.arm)]
     if not jobs:
@@ -718,6 +807,8 @@ def main(argv: list[str] | None = None) -> int:
         screen_table(rows)
     if args.experiment == "readings-grid":
         grid_table(rows, exp)
+    if args.experiment == "readings-stage3":
+        stage3_table(rows, exp)
     return 0
 
 

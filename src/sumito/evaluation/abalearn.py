@@ -12,6 +12,12 @@ from numba import njit
 ABALEARN1 = 0
 ABALEARN2 = 1
 ABALEARN3 = 2
+# Abalearn 2's rings (its Figure 1, which defines them, has no text in either version of the paper): a
+# kernel ``kind`` is ``encoding + 3 * split``, the split one of these (centre up to ring C, border from ring
+# radius - B; the middle between). Split 0 is ours and the default.
+SPLITS = ("", "-c012", "-b34")  # name suffixes: rings 0-1 | 2-3 | 4, rings 0-2 | 3 | 4, rings 0-1 | 2 | 3-4
+_CENTRE_MAX = (1, 2, 1)
+_BORDER_FROM_EDGE = (0, 0, 1)
 
 OFF = 3  # the padded grid's off-board sentinel
 
@@ -26,6 +32,8 @@ def _encode_into(board, me, lost_me, lost_op, cells, ring, offsets, edge_cells, 
     opp = 3 - me
     inv_win = 1.0 / win
     n_cells = cells.shape[0]
+    split = kind // 3
+    kind = kind % 3
     if kind == 0:
         for i in range(n_cells):
             v = board[cells[i]]
@@ -35,6 +43,8 @@ def _encode_into(board, me, lost_me, lost_op, cells, ring, offsets, edge_cells, 
         return
     inv_marbles = 1.0 / marbles
     radius = ring[cells[0]]  # cells[0] is a1, a corner: the outermost ring
+    centre_max = _CENTRE_MAX[split]
+    border_from = radius - _BORDER_FROM_EDGE[split]
     mn = mc = mb = on = oc = ob = 0  # own / opponent marbles: all, in the centre, on the border
     mdist = odist = mprot = oprot = 0
     # Two copies of the cell loop on purpose: one loop with an "if Abalearn 3" inside measured
@@ -46,8 +56,8 @@ def _encode_into(board, me, lost_me, lost_op, cells, ring, offsets, edge_cells, 
             r = ring[c]
             m = np.int64(v == me)
             o = np.int64(v == opp)
-            centre = np.int64(r <= 1)
-            border = np.int64(r == radius)
+            border = np.int64(r >= border_from)
+            centre = np.int64(r <= centre_max) & (1 - border)  # the border wins where they overlap (small boards)
             mn += m
             mc += m & centre
             mb += m & border
@@ -61,8 +71,8 @@ def _encode_into(board, me, lost_me, lost_op, cells, ring, offsets, edge_cells, 
             r = ring[c]
             m = np.int64(v == me)
             o = np.int64(v == opp)
-            centre = np.int64(r <= 1)
-            border = np.int64(r == radius)
+            border = np.int64(r >= border_from)
+            centre = np.int64(r <= centre_max) & (1 - border)  # the border wins where they overlap (small boards)
             mn += m
             mc += m & centre
             mb += m & border

@@ -72,6 +72,7 @@ class Opponent(Protocol):
 
 #: the largest value of each numeric option (a network of 10^8 hidden units or a 99-ply TD-Leaf search is a
 #: typo, not an experiment: refused before it exhausts memory or never ends)
+EPSILON_SCHEDULES = ("game", "self-play")
 _UPPER_BOUNDS = {"hidden": 4096, "search_depth": 9, "seed": 2**63 - 1, "max_plies": 10**6, "repetitions": 10**6,
                  "switch_after": 10**9, "opening_plies": 1000}
 
@@ -93,6 +94,9 @@ class TrainingConfig:
     epsilon: float = 0.9  # ε₀
     epsilon_decay: float = 0.99  # ε ← decay·ε after each game
     epsilon_min: float = 0.0
+    # "game": ε decays from ε₀ over all the games; "self-play": with opponent-then-self, ε starts again at ε₀
+    # when self-play begins (else ε is about 4e-5 by then, and self-play games nearly replay each other)
+    epsilon_schedule: str = "game"
     rewards: str = "marbles"  # or "end": the result only
     regime: str = "self"  # self | opponent | observe | opponent-then-self
     opponent: str = "random"  # player spec for the opponent / expert regimes
@@ -134,6 +138,9 @@ class TrainingConfig:
                 raise TrainingError(f"{name} must be 0 or more, not {getattr(self, name)}")
         if self.output not in OUTPUT_KINDS:
             raise TrainingError(f"output must be one of {', '.join(OUTPUT_KINDS)}, not {self.output!r}")
+        if self.epsilon_schedule not in EPSILON_SCHEDULES:
+            raise TrainingError(f"epsilon_schedule must be one of {', '.join(EPSILON_SCHEDULES)}, "
+                                f"not {self.epsilon_schedule!r}")
         if not 0 <= self.epsilon_min <= 1:
             raise TrainingError(f"epsilon_min must lie in [0, 1], not {self.epsilon_min}")
         if self.rewards not in ("marbles", "end"):
@@ -272,6 +279,9 @@ class Trainer:
         self.games += 1
         self._opponent = None  # the next game gets its own
         self.epsilon = max(self.config.epsilon_min, self.epsilon * self.config.epsilon_decay)
+        c = self.config
+        if c.epsilon_schedule == "self-play" and c.regime == "opponent-then-self" and self.games == c.switch_after:
+            self.epsilon = c.epsilon
         self.network.metadata["games"] = self.games
         return GameStats(plies, winner, learner_sides)
 

@@ -30,6 +30,12 @@ by hex distance ``r`` to the centre cell:
 * middle: everything in between (``2 <= r <= 3`` standard: 30 cells; ``r == 2`` small: 12
   cells; **none on the mini board**, where ``own_middle``/``opp_middle`` are always 0).
 
+That split is ours: the paper's Figure 1, which draws it, has no text in either version. The others
+are encodings of their own, for Abalearn 2 and 3 alike: ``abalearn2-c012`` / ``abalearn3-c012``
+(centre ``r <= 2``, 19 cells; middle ``r == 3``, 18; border ``r == 4``, 24) and ``abalearn2-b34`` /
+``abalearn3-b34`` (centre ``r <= 1``, 7; middle ``r == 2``, 12; border ``r >= side - 2``, 42). Where
+centre and border overlap on a small board the border wins.
+
 **Abalearn 3** (:data:`ABALEARN3_INPUTS`, 14 inputs): Abalearn 2's eight, then for each side
 (own first, then the opponent):
 
@@ -70,7 +76,7 @@ from sumito.engine.geometry import geometry as board_geometry
 from sumito.engine.kernels import PUSH_OFF_BIT, generate_moves, make_move, unmake_move
 from sumito.engine.position import Position
 from sumito.engine.variants import Variant, default_variant
-from sumito.evaluation.abalearn import ABALEARN1, ABALEARN2, ABALEARN3, OFF, _encode_into  # noqa: F401
+from sumito.evaluation.abalearn import ABALEARN1, ABALEARN2, ABALEARN3, OFF, SPLITS, _encode_into  # noqa: F401
 
 MAX_MOVES = K.MAX_MOVES  # rows of ``out`` that always hold every successor
 
@@ -179,17 +185,25 @@ class Encoding:
         return len(self._names(side))
 
 
+_SPLIT_TEXT = ("rings 0-1 | 2-3 | 4", "rings 0-2 | 3 | 4", "rings 0-1 | 2 | 3-4")
 ENCODINGS: dict[str, Encoding] = {
     "abalearn1": Encoding(
         "abalearn1", ABALEARN1, abalearn1_inputs, "every cell +1 own / -1 opponent / 0 empty, then marbles lost"
     ),
-    "abalearn2": Encoding(
-        "abalearn2", ABALEARN2, lambda side: ABALEARN2_INPUTS, "marbles in the centre, middle, border rings; lost"
-    ),
-    "abalearn3": Encoding(
-        "abalearn3", ABALEARN3, lambda side: ABALEARN3_INPUTS,
-        "abalearn2 plus protected marbles, average distance to the centre, threatened marbles",
-    ),
+    **{
+        f"abalearn2{suffix}": Encoding(
+            f"abalearn2{suffix}", ABALEARN2 + 3 * k, lambda side: ABALEARN2_INPUTS,
+            f"marbles in the centre, middle, border ({_SPLIT_TEXT[k]} on the standard board); lost",
+        )
+        for k, suffix in enumerate(SPLITS)
+    },
+    **{
+        f"abalearn3{suffix}": Encoding(
+            f"abalearn3{suffix}", ABALEARN3 + 3 * k, lambda side: ABALEARN3_INPUTS,
+            f"abalearn2{suffix} plus protected marbles, average distance to the centre, threatened marbles",
+        )
+        for k, suffix in enumerate(SPLITS)
+    },
 }
 
 
