@@ -15,6 +15,10 @@ positions and valuing them with the network in one matrix product, beside a base
 same run that builds each successor ``Position``, encodes it with ``encode_position`` and values
 it row by row.
 
+``--baseline REV`` runs the same benchmark on another revision of Sumito (a temporary git worktree of
+REV, in a subprocess) after this one, and prints the two side by side with their ratios: the
+before/after of a change in one run, on one machine's conditions.
+
 TD-Leaf(λ): the same preset with ``search_depth=3`` (each learner move a 3-ply search over the
 network, the updates on the principal variation's leaves), ``--leaf-games`` games from a fresh
 trainer after its own warm-up game. Its ε starts at 0.9 like the 1-ply run's, and a random move's
@@ -26,8 +30,14 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
+import os
 import platform
+import re
+import subprocess
+import sys
+import tempfile
 import time
+from pathlib import Path
 
 import numpy as np
 
@@ -45,7 +55,11 @@ def main() -> None:
     parser.add_argument("--preset", default="method-II", choices=sorted(PRESETS))
     parser.add_argument("--leaf-games", type=int, default=20, help="TD-Leaf depth-3 games to time (0: none)")
     parser.add_argument("--set", action="append", default=[], metavar="KEY=VALUE", help="a training option")
+    parser.add_argument("--baseline", metavar="REV", help="also run this benchmark at git revision REV, side by side")
     args = parser.parse_args()
+    if args.baseline:
+        compare_with(args.baseline, [a for i, a in enumerate(sys.argv[1:]) if not _is_baseline_arg(sys.argv[1:], i)])
+        return
     print(f"training benchmark — {platform.machine()}, python {platform.python_version()}, one thread"
           + (f"; {' '.join(args.set)}" if args.set else ""))
 
@@ -86,6 +100,8 @@ def main() -> None:
             _, x = encode_position_successors("abalearn3", p, out)
             net.values(x)
     fast = reps * n_rows / (time.perf_counter() - t)
+    child = next(iter(positions[0].successors()))[1]  # warm: the timing below is of calls, not of loading
+    net.values(encode_position("abalearn3", child, positions[0].side_to_move)[None, :])
     t = time.perf_counter()
     for p in positions[:8]:
         for _, child in p.successors():
@@ -114,6 +130,43 @@ def leaf_benchmark(preset: str, config: TrainingConfig, games: int) -> None:
     print(f"{preset} TD-Leaf depth 3: {games} games in {dt:.1f} s = {games / dt * 60:,.0f} games/min "
           f"({plies / dt:,.0f} plies/s, {plies / games:.0f} plies a game, {decided} decided; "
           f"ε {epsilon:.2f} → {trainer.epsilon:.2f})")
+
+
+def _is_baseline_arg(argv: list[str], i: int) -> bool:
+    return argv[i] == "--baseline" or argv[i].startswith("--baseline=") or (i > 0 and argv[i - 1] == "--baseline")
+
+
+_FIGURE = re.compile(r"([\d,]+(?:\.\d+)?) ?(games/min|plies/s|/s)")
+
+
+def _run(root: Path, argv: list[str]) -> str:
+    env = {**os.environ, "PYTHONPATH": f"{root / 'src'}{os.pathsep}{root / 'bench'}"}
+    result = subprocess.run([sys.executable, str(root / "bench" / "bench_training.py"), *argv], env=env,
+                            capture_output=True, text=True, cwd=root)
+    if result.returncode != 0:
+        raise SystemExit(f"the benchmark failed in {root}: {result.stderr.strip().splitlines()[-1:]}")
+    return result.stdout
+
+
+def compare_with(rev: str, argv: list[str]) -> None:
+    """This checkout's figures, then REV's (a temporary worktree), and each figure's ratio."""
+    here = Path(__file__).resolve().parent.parent
+    this = _run(here, argv)
+    with tempfile.TemporaryDirectory() as tmp:
+        tree = Path(tmp) / "baseline"
+        subprocess.run(["git", "-C", str(here), "worktree", "add", "--detach", str(tree), rev], check=True,
+                       capture_output=True)
+        try:
+            base = _run(tree, argv)
+        finally:
+            subprocess.run(["git", "-C", str(here), "worktree", "remove", "--force", str(tree)], capture_output=True)
+    print(f"== this checkout\n{this}== baseline {rev}\n{base}== this / baseline, line by line")
+    for a, b in zip(this.splitlines(), base.splitlines()):
+        fa, fb = _FIGURE.findall(a), _FIGURE.findall(b)
+        if fa and len(fa) == len(fb):
+            ratios = ", ".join(f"{float(x.replace(',', '')) / float(y.replace(',', '')):.2f}x {unit}"
+                               for (x, unit), (y, _) in zip(fa, fb))
+            print(f"{a.split(':')[0][:60]}: {ratios}")
 
 
 if __name__ == "__main__":

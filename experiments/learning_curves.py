@@ -153,7 +153,9 @@ STAGE3_EXPLORATION: tuple[tuple[str, dict[str, Any]], ...] = (
     ("epsilon floor 0.05", dict(epsilon_min=0.05)),
     ("epsilon again at self-play", dict(epsilon_schedule="self-play")),
 )
-STAGE3_PLAYERS = ("td:net={net}", "td:net={net},ties=random")
+# (the two with take_wins=yes: the amendment made before any result was read, docs/reproductions.md)
+STAGE3_PLAYERS = ("td:net={net}", "td:net={net},ties=random", "td:net={net},take_wins=yes",
+                  "td:net={net},ties=random,take_wins=yes")
 # the benchmark: one ply, a pushed-off marble at distance 12. With off=0 the heuristic never takes a marble
 # (stage 2: 0 marbles lost in every cell), which contradicts the paper's section 6.2 (the kappa = 0 agent
 # "losing most games against the heuristic player"): that reading is inadmissible
@@ -687,25 +689,23 @@ def stage3_distances(rows: list[dict[str, Any]], checkpoints: Sequence[int]) -> 
 
 
 def stage3_table(rows: list[dict[str, Any]], experiment: Experiment) -> None:
-    print("\nStage 3: distance from the paper's Table 2 for each training reading, test player and win column "
-          "(sum of squared differences over both methods and four checkpoints; the least is the default; 95% "
-          "interval: the runs resampled)\n")
-    print("| training reading | test | runs a method | Method I (500 → 3,000) | Method I(a) | "
-          "distance (95% interval) |")
-    print("|---|---|---|---|---|---|")
-    for distance, low, high, reading, test, parts, runs in stage3_distances(rows, experiment.checkpoints):
-        print(f"| {reading} | {test} | {runs} | {parts[0]} | {parts[1]} | {distance:.3f} ({low:.3f}–{high:.3f}) |")
+    _distance_table("Stage 3: distance from the paper's Table 2 for each training reading, test player and win "
+                    "column", "test", stage3_distances(rows, experiment.checkpoints))
 
 
 def grid_table(rows: list[dict[str, Any]], experiment: Experiment) -> None:
     """The distance table of :func:`grid_distances`, in Markdown."""
-    print("\nDistance from the paper's Table 2 (sum of squared differences of the outright win rates over both "
-          "methods and four checkpoints; the least is the default; 95% interval: the runs resampled)\n")
-    print("| training reading | benchmark | runs a method | Method I (500 → 3,000) | Method I(a) | distance "
+    _distance_table("Distance from the paper's Table 2", "benchmark", grid_distances(rows, experiment.checkpoints))
+
+
+def _distance_table(title: str, second: str, cells: list[GridCell]) -> None:
+    print(f"\n{title} (sum of squared differences of the win rates over both methods and four checkpoints; the "
+          "least is the default; 95% interval: the runs resampled)\n")
+    print(f"| training reading | {second} | runs a method | Method I (500 → 3,000) | Method I(a) | distance "
           "(95% interval) |")
     print("|---|---|---|---|---|---|")
-    for distance, low, high, reading, opponent, parts, runs in grid_distances(rows, experiment.checkpoints):
-        print(f"| {reading} | {opponent} | {runs} | {parts[0]} | {parts[1]} | {distance:.3f} ({low:.3f}–{high:.3f}) |")
+    for distance, low, high, reading, test, parts, runs in cells:
+        print(f"| {reading} | {test} | {runs} | {parts[0]} | {parts[1]} | {distance:.3f} ({low:.3f}–{high:.3f}) |")
 
 
 def _plot(name, cells, arms, games, experiment, args, x_label, title) -> None:

@@ -65,6 +65,10 @@ def test_pubeval_inputs_follow_tesauro_setx():
     assert x[5 * 5 + 2] == 0.0 and x[5 * 5 + 4] == 0.0  # the opponent's 14 on the mover's 19: pubeval ignores them
     assert x[120] == 0.5 and x[121] == 0.0
     assert pubeval_scores(board[None, :], False)[0] == pytest.approx(float(x @ WC))
+    total = 0.0  # bit for bit pubeval.c's sum, in input order (not BLAS's order, which depends on the CPU)
+    for i in range(len(x)):
+        total += float(x[i]) * float(WC[i])
+    assert pubeval_scores(board[None, :], False)[0] == total
 
 
 def test_pubeval_bears_off_in_a_race():

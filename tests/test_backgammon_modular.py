@@ -14,9 +14,11 @@ from sumito.models.backgammon.learning import encode_afterstates
 from sumito.models.backgammon.modular import (
     ENDGAME,
     OTHER,
+    OUTCOME_POINTS,
     RACE,
     ModularTrainer,
     ModularValue,
+    expected_points,
     expert_outputs,
     flip_outputs,
     outcome_outputs,
@@ -184,6 +186,22 @@ def test_expert_outputs_are_the_movers_view():
     assert seven[0] == pytest.approx(-roller_equity)
     assert expert_outputs(p, 1, True)[0, 0] == pytest.approx(-roller_equity)
     assert expert_outputs(p, 1, False)[0, 0] == pytest.approx(1 - 2 * 0.7)
+
+
+def test_values_add_the_outcome_points_in_a_fixed_order():
+    # the same bits on every CPU: the expected points are summed in output order, never by BLAS (whose order
+    # depends on the kernel it picks), and a value is the paper's average of the two estimates
+    model = ModularValue(5, outputs=7, encoding="wiering")
+    boards = np.array([random_position(np.random.default_rng([5, i])).board for i in range(40)], dtype=np.int8)
+    outputs = model.outputs(boards)
+    by_hand = []
+    for row in outputs:
+        total = 0.0
+        for k in range(6):
+            total += float(row[k + 1]) * float(OUTCOME_POINTS[k])
+        by_hand.append(total)
+    assert expected_points(outputs[:, 1:]).tolist() == by_hand
+    assert model.values(boards).tolist() == [0.5 * (float(o) + t) for o, t in zip(outputs[:, 0], by_hand)]
 
 
 def played_chain(seed: int = 30, n_plies: int | None = None) -> np.ndarray:

@@ -31,13 +31,19 @@ NAMES = list(ENCODINGS)
 
 
 # ------------------------------------------------------------------------------------ reference
-def ring_class(geo, name: str) -> str:
-    """centre (distance <= 1), border (the outermost ring) or middle (the rest)."""
+# the split of each encoding suffix: the centre up to ring C, the border from ring (side - 1 - B)
+SPLIT_RINGS = {"": (1, 0), "-c012": (2, 0), "-b34": (1, 1)}
+
+
+def ring_class(geo, name: str, split: str = "") -> str:
+    """centre (distance <= 1), border (the outermost ring) or middle (the rest); other splits by suffix,
+    the border first where the two overlap."""
+    centre, from_edge = SPLIT_RINGS[split]
     r = int(geo.ring[geo.name_to_grid[name]])
-    if r <= 1:
-        return "centre"
-    if r == geo.side - 1:
+    if r >= geo.side - 1 - from_edge:
         return "border"
+    if r <= centre:
+        return "centre"
     return "middle"
 
 
@@ -80,13 +86,15 @@ def reference_encoding(name: str, pos: Position, me: int) -> list[float]:
     if name == "abalearn1":
         cells = [{me: 1.0, opp: -1.0}.get(pos.cell(cell), 0.0) for cell in geo.names]
         return [*cells, lost_me / win, lost_opp / win]
+    base, _, suffix = name.partition("-")
+    split = f"-{suffix}" if suffix else ""
     out: list[float] = []
     for color, lost in ((me, lost_me), (opp, lost_opp)):
         own = pos.marbles(color)
         for where in ("centre", "middle", "border"):
-            out.append(sum(1 for cell in own if ring_class(geo, cell) == where) / marbles)
+            out.append(sum(1 for cell in own if ring_class(geo, cell, split) == where) / marbles)
         out.append(lost / win)
-    if name == "abalearn2":
+    if base == "abalearn2":
         return out
     for color in (me, opp):
         own = pos.marbles(color)
@@ -192,6 +200,24 @@ def test_ring_sizes():
         geo = geometry(side)
         classes = [ring_class(geo, name) for name in geo.names]
         assert tuple(classes.count(c) for c in ("centre", "middle", "border")) == sizes
+    # the other splits of the standard board: 19 / 18 / 24 and 7 / 12 / 42 cells
+    geo = geometry(5)
+    for split, sizes in (("-c012", (19, 18, 24)), ("-b34", (7, 12, 42))):
+        classes = [ring_class(geo, name, split) for name in geo.names]
+        assert tuple(classes.count(c) for c in ("centre", "middle", "border")) == sizes
+
+
+def test_the_splits_of_the_board_on_the_start_position():
+    # standard: a1-a5, b1, b6 (ring 4), b2-b5 (ring 3), c3-c5 (ring 2) for each side
+    start = Position.start("standard")
+    for name, counts in (("abalearn2", (0, 7, 7)), ("abalearn2-c012", (3, 4, 7)), ("abalearn2-b34", (0, 3, 11))):
+        for full in (name, name.replace("abalearn2", "abalearn3")):
+            x = encode_position(full, start, 1)
+            assert x[:8] * 14 == pytest.approx([*counts, 0, *counts, 0]), full
+    assert ENCODINGS["abalearn3-b34"].n_inputs() == 14 and ENCODINGS["abalearn2-c012"].kind == 4
+    # mini (rings 0-2): where centre and border overlap, the border wins
+    mini = Position.start("mini")
+    assert encode_position("abalearn2-c012", mini, 2) * 5 == pytest.approx([2, 0, 3, 0, 2, 0, 3, 0])
 
 
 def test_edge_marble_threatened_by_two_on_one():

@@ -217,8 +217,8 @@ def test_bad_nnue_files_are_one_line_errors(tmp_path):
 
 @pytest.mark.parametrize(("layout", "h2"), [("belgian-daisy", 16), ("standard", 0), ("small", 4)])
 def test_the_search_kernel_and_the_training_forward_pass_agree(layout, h2):
-    """The network the search evaluates (sumito.evaluation.nnue, numba) and the one training fits
-    (sumito.learn.nnue, numpy) are written twice, for speed; they must be one function: inputs,
+    """The network the search evaluates (sumito.evaluation.nnue, one position) and the one training
+    fits (sumito.learn.nnue, a batch) are written twice, for speed; they must be one function: inputs,
     perspectives, clipping, layers, PSQT and marble value."""
     start = Position.start(layout)
     geo = start.geometry
@@ -236,6 +236,48 @@ def test_the_search_kernel_and_the_training_forward_pass_agree(layout, h2):
     got = [nnue_score(p.grid, p.side_to_move, p.lost[0], p.lost[1], geo.cells, params, scratch) for p in positions]
     assert np.any(mat != 0) and len(set(np.round(expected, 6))) > len(positions) // 2  # marbles lost; scores differ
     assert np.allclose(got, expected, rtol=1e-9, atol=1e-6)
+
+
+@pytest.mark.parametrize(("h", "h2"), [(32, 16), (12, 5), (7, 0)])
+def test_the_search_kernel_sums_in_the_order_of_a_plain_loop(h, h2):
+    """nnue_output without fast-math: bit for bit the sums of a scalar loop over the inputs in order
+    (Python floats: IEEE doubles, no fused multiply-add), so the same on every CPU."""
+    start = Position.start("belgian-daisy")
+    geo = start.geometry
+    net = random_net(geo.side, h=h, h2=h2, seed=11)
+    params = net.params()
+    scratch = np.zeros(2048)
+    for pos in random_playout(start, 60, np.random.default_rng(2))[::6]:
+        acc = np.zeros((2, h + 1))
+        refresh_accumulator(pos.grid, geo.cells, params, acc)
+        me, op = pos.side_to_move - 1, 2 - pos.side_to_move
+        x = [min(max(float(v), 0.0), 1.0) for v in (*acc[me, :h], *acc[op, :h])]
+        out = net.b3
+        if h2:
+            for u in range(h2):
+                z = float(net.b2[u])
+                for j in range(2 * h):
+                    z += float(net.W2[u, j]) * x[j]
+                out += float(net.w3[u]) * min(max(z, 0.0), 1.0)
+        else:
+            for j in range(2 * h):
+                out += float(net.w3[j]) * x[j]
+        lost = pos.lost[op] - pos.lost[me]
+        expected = SCALE * (out + float(acc[me, h]) - float(acc[op, h]) + net.material * lost)
+        assert nnue_output(acc, pos.side_to_move, pos.lost[0], pos.lost[1], params, scratch) == expected
+
+
+def test_sparse_inputs_are_the_dense_ones():
+    from sumito.learn.nnue import _csr, sparse_features
+
+    for layout in ("belgian-daisy", "small"):
+        start = Position.start(layout)
+        pos = random_playout(start, 80, np.random.default_rng(5))
+        boards = np.array([p.grid[p.geometry.cells] for p in pos], dtype=np.int8)
+        side = np.array([p.side_to_move for p in pos])
+        for dense, sparse in zip(features(boards, side, start.geometry.side),
+                                 sparse_features(boards, side, start.geometry.side)):
+            assert all(np.array_equal(a, b) for a, b in zip(_csr(dense), sparse))
 
 
 def test_training_gradients_match_finite_differences():

@@ -10,6 +10,7 @@ import pytest
 
 from sumito.arena.ratings import score_interval
 from sumito.cli import main
+from sumito.learn.bands import BandError, interval_estimate, iqm
 from sumito.learn.plot import PlotError, build_series, load_curve, plot_runs, series
 
 # the columns of curve files written before the "adjudicate" column: such files still plot
@@ -110,7 +111,7 @@ def test_smoothing_pools_the_last_k_evaluations(tmp_path, capsys):
     assert code == 2 and "--smooth: the value must be from 1 to 10000, not 0" in err
 
 
-def test_average_mean_and_min_max(tmp_path, capsys):
+def test_average_is_the_iqm_with_a_bootstrap_band(tmp_path, capsys):
     a, b = write_run(tmp_path, "s1", ROWS_A), write_run(tmp_path, "s2", ROWS_B)
     assert len(build_series([load_curve(a), load_curve(b)], average_runs=True)) == 2  # labels differ
     lines = build_series([load_curve(a, "seeds"), load_curve(b, "seeds")], average_runs=True)
@@ -123,7 +124,9 @@ def test_average_mean_and_min_max(tmp_path, capsys):
     code, stdout, _ = run_cli(capsys, str(a), str(b), "--average", "--out", str(out))
     assert code == 0 and "1 line(s) from 2 run(s)" in stdout
     assert svg_lines(out) == {"curve-0": 3}
-    assert "all runs (mean of 2)" in out.read_text() and "min–max over runs" in out.read_text()
+    text = out.read_text()
+    assert "all runs (IQM of 2 runs)" in text and "IQM over runs, bootstrap 95% band" in text
+    assert 'id="run-0-0"' in text and 'id="run-0-1"' in text  # each run faint behind
 
 
 def test_average_groups_by_label(tmp_path):
@@ -220,3 +223,18 @@ def test_wins_and_draws_metrics_on_the_command_line(tmp_path):
         assert main(["plot", str(folder), "--metric", metric, "--out", str(out), "--title", f"T {metric}"]) == 0
         text = out.read_text()
         assert f"{name} against heuristic" in text and f"T {metric}" in text
+
+
+def test_iqm_and_its_band():
+    runs = np.array([0.0, 0.0, 30.0, 40.0, 45.0, 50.0, 52.0, 55.0, 60.0, 100.0])
+    assert iqm(runs) == pytest.approx(np.mean([30.0, 40.0, 45.0, 50.0, 52.0, 55.0]))  # 2 dropped at each end
+    est = interval_estimate(runs)
+    assert est.low < est.value < est.high and est.runs == 10
+    assert est.low >= 0.0 and est.high <= 100.0
+    assert interval_estimate(runs) == est  # a seeded resampling: the same band every time
+    assert interval_estimate(runs, "median").value == 47.5
+    assert interval_estimate([7.0]) == interval_estimate([7.0], "mean")
+    with pytest.raises(BandError, match="at least one run"):
+        interval_estimate([])
+    with pytest.raises(BandError, match="unknown statistic"):
+        interval_estimate(runs, "max")

@@ -12,6 +12,8 @@ from sumito.learn.run import RunFolder, load_checkpoint, save_checkpoint
 from sumito.learn.training import PRESETS, Trainer, TrainingConfig, TrainingError
 from sumito.players import PlayerSpecError, make_player
 
+from helpers import position_with
+
 MINI = dict(layout="mini", max_plies=60, repetitions=20)
 
 
@@ -264,6 +266,7 @@ def test_resume_is_exact_against_an_opponent(tmp_path):
         (["--set", "encoding=foo"], "unknown encoding 'foo'"),
         (["--seed", "-1"], "--seed: the value must be a whole number"),
         (["--set", "epsilon_min=7"], "epsilon_min must lie in [0, 1]"),
+        (["--set", "epsilon_schedule=never"], "epsilon_schedule must be one of game, self-play"),
         (["--set", "output=relu"], "output must be"),
         (["--set", "opening_plies=-1"], "opening_plies must be 0 or more"),
     ],
@@ -310,3 +313,36 @@ def test_train_then_plot_works_with_the_defaults(tmp_path, capsys):
     assert "evaluating every 100 games" in err
     assert main(["plot", str(run), "--out", str(tmp_path / "curve.png")]) == 0
     assert (tmp_path / "curve.png").stat().st_size > 0
+
+
+def test_epsilon_starts_again_when_self_play_begins():
+    def epsilons(schedule: str) -> list[float]:
+        config = TrainingConfig(**{**PRESETS["method-Ia"], "switch_after": 3, "max_plies": 20, "layout": "mini",
+                                   "epsilon_schedule": schedule})
+        trainer = Trainer(AbaloneLearningGame(config.encoding), config, lambda spec, seed: PlayerOpponent(spec, seed))
+        out = []
+        for _ in range(5):
+            trainer.play_game()
+            out.append(trainer.epsilon)
+        return out
+
+    assert epsilons("game") == pytest.approx([0.9 * 0.99**k for k in range(1, 6)])
+    # after the third game (the last against random) the schedule starts again from 0.9
+    assert epsilons("self-play") == pytest.approx([0.9 * 0.99, 0.9 * 0.99**2, 0.9, 0.9 * 0.99, 0.9 * 0.99**2])
+
+
+def test_td_player_takes_a_winning_push_when_asked(tmp_path):
+    # Black has pushed off five; c3-b3 pushes White's a3 off, the sixth. A network whose value of every
+    # afterstate is 100 scores the quiet moves at 0.9 * 100 and the win at its rewards, 2: it declines it
+    config = TrainingConfig(encoding="abalearn3", hidden=2)
+    t = Trainer(AbaloneLearningGame(config.encoding), config)
+    t.network.W2[...] = 0.0
+    t.network.b2[...] = 100.0
+    path = tmp_path / "ahead.npz"
+    t.network.save(path)
+    pos = position_with(["c3", "b3", "i5", "i6", "i7"], ["a3", "e5"], "b", lost=(0, 5))
+    win = next(m for m in pos.legal_moves() if m.notation() == "c3b3")
+    assert pos.play(win).winner() == 1
+    assert make_player(f"td:net={path}").choose(pos) != win
+    assert make_player(f"td:net={path},take_wins=yes").choose(pos) == win
+    assert make_player(f"td:net={path},take_wins=yes").name.endswith("take_wins=yes")

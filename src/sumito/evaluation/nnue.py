@@ -26,7 +26,14 @@ aspiration widths) mean the same.
 :mod:`sumito.evaluation.features`): a header ``[n_features, H, H2, grid_size, material]``, the
 feature table ``feature[P, colour, grid index]`` (``2 × 3 × grid_size`` numbers, −1 for none), then
 W1 with the PSQT as a last column (``n_features × (H + 1)``, one row a feature), b1 (H, then 0),
-W2 (``H2 × 2H``), b2 (H2), w3 (H2, or 2H when ``H2 = 0``), b3.
+W2 (``H2 × 2H``), b2 (H2), w3 (H2, or 2H when ``H2 = 0``), b3, then W2 again transposed (``2H × H2``:
+what :func:`nnue_output` reads, one row an input).
+
+**The same scores on every x86-64 CPU.** Self-play data for training is scored by this search, so no
+kernel here uses fast-math: every sum is added in index order and no multiply-add is fused. The
+second layer runs over the transposed W2, each input's row added into the H2 sums at once: the
+vectorised loop is over independent sums, so each lane does what the scalar loop does, whatever the
+vector width.
 
 **A base evaluation.** A network may be a *correction* of the hand-set linear evaluation: its file
 then holds the linear weights (``base``), the search adds that evaluation to the network's output,
@@ -61,7 +68,6 @@ from sumito.engine.errors import SumitoError
 from sumito.engine.geometry import geometry, symmetries
 from sumito.engine.kernels import BROADSIDE_BIT, PUSH_OFF_BIT, PUSH_SHIFT, move_steps
 from sumito.fileio import atomic_write_bytes, read_file_bounded, read_npz_with_header
-from sumito.nn import FAST
 
 HEADER = 13  # n_features, H, H2, grid size, material, base (0/1), the base's 7 linear weights
 BASE = 5
@@ -70,7 +76,7 @@ FORMAT = "sumito-nnue"
 FORMAT_VERSION = 1
 ARRAY_NAMES = ("W1", "b1", "W2", "b2", "w3", "b3", "material", "psqt", "base")
 MAX_NNUE_BYTES = 64 * 2**20
-MAX_HIDDEN = 511  # the search's 2,048-number work array holds the accumulator and the clipped layer: 4H + 2
+MAX_HIDDEN = 511  # the search's 2,048-number work array holds the accumulator and the second layer: 2H + 2 + H2
 BUILTIN_NNUE = "builtin-nnue"
 #: ``engine:nnue=none``: the hand-set evaluation instead of the shipped network the engine plays with by default
 NO_NNUE = "none"
@@ -128,7 +134,8 @@ def _layout(params):
     b2 = w2 + h2 * 2 * h
     w3 = b2 + h2
     b3 = w3 + (h2 if h2 > 0 else 2 * h)
-    return nf, h, h2, t, w1, b1, w2, b2, w3, b3
+    w2t = b3 + 1
+    return nf, h, h2, t, w1, b1, w2, b2, w3, b3, w2t
 
 
 @njit(cache=True, inline="always")
@@ -150,7 +157,7 @@ def _change(acc, params, t, size, w1, h, colour, cell, sign):
 @njit(cache=True)
 def refresh_accumulator(board, cells, params, acc):
     """Sum ``acc`` (float64[2, ≥H]) from scratch over the marbles on ``board``."""
-    _nf, h, _h2, t, w1, b1, _w2, _b2, _w3, _b3 = _layout(params)
+    _nf, h, _h2, t, w1, b1, _w2, _b2, _w3, _b3, _w2t = _layout(params)
     size = int(params[3])
     for p in range(2):
         for j in range(h + 1):
@@ -175,7 +182,7 @@ def copy_accumulator(parent, child):
 def update_accumulator(parent, child, move, side, offsets, params):
     """``child = parent`` changed by ``move`` of ``side`` (the move's code alone says which marbles
     move; the board is not read), both float64[2, ≥H]."""
-    _nf, h, _h2, t, w1, _b1, _w2, _b2, _w3, _b3 = _layout(params)
+    _nf, h, _h2, t, w1, _b1, _w2, _b2, _w3, _b3, _w2t = _layout(params)
     size = int(params[3])
     copy_accumulator(parent, child)
     start, step, k, line_step = move_steps(move, offsets)
@@ -197,36 +204,58 @@ def update_accumulator(parent, child, move, side, offsets, params):
             _change(child, params, t, size, w1, h, opp, head + p * step, 1.0)
 
 
-@njit(cache=True, fastmath=FAST)
+@njit(cache=True)
 def nnue_output(acc, side, lost_black, lost_white, params, x):
     """The network's score (engine points) for ``side`` to move from the accumulator ``acc``;
-    ``x`` (float64[≥2H]) is work space for the clipped first layer."""
-    _nf, h, h2, _t, _w1, _b1, w2, b2, w3, b3 = _layout(params)
+    ``x`` (float64[≥H2]) is work space for the second layer's sums."""
+    _nf, h, h2, _t, _w1, _b1, _w2, b2, w3, b3, w2t = _layout(params)
     me = side - 1
     op = 1 - me
-    # Loops over slices, not over offsets into ``params``: the same sums in the same order (scores
-    # are bit-identical), about 2.5 times faster (bench/bench_nnue.py, whose baseline is the old
-    # loop). Why is our reading, not verified: numba checks a computed index for negative
-    # wraparound at every access, a slice's loop index not.
-    xs = x[: 2 * h]
-    for j in range(h):
-        xs[j] = min(max(acc[me, j], 0.0), 1.0)
-        xs[h + j] = min(max(acc[op, j], 0.0), 1.0)
+    # Loops over slices, not over offsets into ``params``: numba checks a computed index for negative
+    # wraparound at every access, a slice's loop index not (bench/bench_nnue.py).
     out = params[b3]
     if h2 == 0:
         w = params[w3 : w3 + 2 * h]
-        for j in range(2 * h):
-            out += w[j] * xs[j]
+        for j in range(h):
+            out += w[j] * min(max(acc[me, j], 0.0), 1.0)
+        for j in range(h):
+            out += w[h + j] * min(max(acc[op, j], 0.0), 1.0)
     else:
-        layer = params[w2 : w2 + h2 * 2 * h].reshape((h2, 2 * h))
+        z = x[:h2]
         bias = params[b2 : b2 + h2]
+        for u in range(h2):
+            z[u] = bias[u]
+        layer = params[w2t : w2t + 2 * h * h2].reshape((2 * h, h2))
+        # Inputs outer (eight at a time: fewer loads and stores of z), units inner over W2's transpose:
+        # each z[u] is summed in the order of the inputs, as a scalar loop does, and the inner loop
+        # vectorises over independent sums.
+        for half in range(2):
+            a = acc[me] if half == 0 else acc[op]
+            rows = layer[half * h : (half + 1) * h]
+            j = 0
+            while j + 8 <= h:
+                v0 = min(max(a[j], 0.0), 1.0)
+                v1 = min(max(a[j + 1], 0.0), 1.0)
+                v2 = min(max(a[j + 2], 0.0), 1.0)
+                v3 = min(max(a[j + 3], 0.0), 1.0)
+                v4 = min(max(a[j + 4], 0.0), 1.0)
+                v5 = min(max(a[j + 5], 0.0), 1.0)
+                v6 = min(max(a[j + 6], 0.0), 1.0)
+                v7 = min(max(a[j + 7], 0.0), 1.0)
+                r = rows[j : j + 8]
+                for u in range(h2):
+                    z[u] = (((((((z[u] + r[0, u] * v0) + r[1, u] * v1) + r[2, u] * v2) + r[3, u] * v3)
+                              + r[4, u] * v4) + r[5, u] * v5) + r[6, u] * v6) + r[7, u] * v7
+                j += 8
+            while j < h:
+                v = min(max(a[j], 0.0), 1.0)
+                row = rows[j]
+                for u in range(h2):
+                    z[u] += row[u] * v
+                j += 1
         w = params[w3 : w3 + h2]
         for u in range(h2):
-            row = layer[u]
-            z = bias[u]
-            for j in range(2 * h):
-                z += row[j] * xs[j]
-            out += w[u] * min(max(z, 0.0), 1.0)
+            out += w[u] * min(max(z[u], 0.0), 1.0)
     lost_me = lost_black if side == 1 else lost_white
     lost_op = lost_white if side == 1 else lost_black
     return SCALE * (out + acc[me, h] - acc[op, h] + params[4] * (lost_op - lost_me))
@@ -240,7 +269,7 @@ def nnue_score(board, side, lost_black, lost_white, cells, params, scratch):
     h = int(params[1])
     acc = scratch[: 2 * (h + 1)].reshape((2, h + 1))
     refresh_accumulator(board, cells, params, acc)
-    return nnue_output(acc, side, lost_black, lost_white, params, scratch[2 * (h + 1) : 4 * h + 2])
+    return nnue_output(acc, side, lost_black, lost_white, params, scratch[2 * (h + 1) :])
 
 
 # --- networks as arrays and files --------------------------------------------------------------------
@@ -295,7 +324,7 @@ class NNUE:
         header = [self.W1.shape[0], h, h2, table.shape[2], self.material, *base]
         return np.concatenate([np.array(header, dtype=np.float64), table.ravel().astype(np.float64),
                                np.hstack([self.W1, self.psqt[:, None]]).ravel(), self.b1, [0.0], self.W2.ravel(),
-                               self.b2, self.w3, [self.b3]])
+                               self.b2, self.w3, [self.b3], self.W2.T.ravel()])
 
     def save(self, path: str | Path) -> None:
         """Write the network atomically (temporary file, then a rename)."""

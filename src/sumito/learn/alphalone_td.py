@@ -72,6 +72,7 @@ from sumito.engine import BLACK, WHITE, Move, Position, SumitoError, get_layout
 from sumito.engine.kernels import PUSH_OFF_BIT, make_move, unmake_move
 from sumito.evaluation.alphalone import FEATURE_SETS, AlphaloneWeights, WeightsError, feature_vector, score
 from sumito.evaluation.features import ALPHALONE_FEATURES, work_arrays
+from sumito.nn import dot
 from sumito.progress import Progress
 from sumito.search.context import WIN, SearchContext
 
@@ -134,8 +135,8 @@ def td_update(
     ``δ = reward + γ·w·f_next − w·f`` (``f_next`` None: a terminal state, worth 0), then
     ``w + η·δ·f``, clipped to ``[−clip, clip]`` (``clip`` None: no clipping).
     """
-    v = float(w @ f)
-    v_next = 0.0 if f_next is None else float(w @ f_next)
+    v = dot(w, f)  # not BLAS's ddot, whose sum order depends on the CPU
+    v_next = 0.0 if f_next is None else dot(w, f_next)
     delta = reward + gamma * v_next - v
     new = w + eta * delta * f
     if clip is not None:

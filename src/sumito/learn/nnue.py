@@ -18,8 +18,15 @@ which the search's scores best predict the results). Each sample is seen under a
 board's 12 symmetries (the rules and so the value are the same under each). Adam, minibatches,
 a validation split by game; the file printed at the end reports the validation loss beside the
 loss of the hand-set linear evaluation on the same positions, so a network that learned nothing
-shows it. numpy only: the network is small enough that a framework gains nothing on a CPU (and the
-training needs no GPU).
+shows it. numpy and numba only: the network is small enough that a framework gains nothing on a CPU
+(and the training needs no GPU).
+
+**The same network for the same seed on every x86-64 CPU** (see :mod:`sumito.nn`): the products are
+loops summed in a fixed order (:func:`sumito.nn.matmul`, also of a transpose, and over the one-hot
+inputs' nonzeros alone :func:`_sparse_matmul` and :func:`_sparse_matmul_tn`) rather than BLAS, whose
+kernel and so sums' order depend on the CPU; the sigmoid, logarithms, the scale grid and the initial
+weights' normal draws (:func:`normal`) use :mod:`sumito.nn`'s ``tanh``, ``log`` and ``exp`` rather
+than numpy's or libm's CPU-dispatched ones; Adam's bias corrections are running products, not ``pow``.
 """
 
 from __future__ import annotations
@@ -33,9 +40,11 @@ import os
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
+from functools import cache
 from pathlib import Path
 
 import numpy as np
+from numba import njit
 
 from sumito.arena.executor import InlineExecutor
 from sumito.arena.openings import load_openings, random_quiet_moves
@@ -47,6 +56,7 @@ from sumito.evaluation import LINEAR_DEFAULT, named_evaluation
 from sumito.evaluation.features import evaluate, work_arrays
 from sumito.evaluation.nnue import NNUE, SCALE, feature_table, n_features, symmetries
 from sumito.fileio import atomic_write_bytes, read_file_bounded, read_npz_with_header, remove_stale_temps
+from sumito.nn import dot, exp_array, log_array, matmul, matvec, tanh_array
 from sumito.players import make_player
 from sumito.players.base import MAX_SEARCH_DEPTH, game_history
 
@@ -264,16 +274,158 @@ def features(boards: np.ndarray, side: np.ndarray, board_side: int) -> tuple[np.
     return out[0], out[1]
 
 
+#: a batch's inputs of one perspective, its nonzeros row by row: ``(starts, columns, values)``, row r's
+#: at ``starts[r]:starts[r + 1]``, columns ascending (:func:`_csr`, :func:`sparse_features`)
+Sparse = tuple[np.ndarray, np.ndarray, np.ndarray]
+
+
+@njit(cache=True)
+def _csr(X):
+    """The nonzeros of a 2-D ``X`` (a :data:`Sparse`)."""
+    n, m = X.shape
+    count = 0
+    for r in range(n):
+        for k in range(m):
+            if X[r, k] != 0.0:
+                count += 1
+    starts = np.zeros(n + 1, dtype=np.int64)
+    columns = np.empty(count, dtype=np.int64)
+    values = np.empty(count, dtype=np.float64)
+    q = 0
+    for r in range(n):
+        for k in range(m):
+            a = np.float64(X[r, k])
+            if a != 0.0:
+                columns[q] = k
+                values[q] = a
+                q += 1
+        starts[r + 1] = q
+    return starts, columns, values
+
+
+@njit(cache=True)
+def _board_csr(boards, side, cell_of, colour_of, other):
+    """:func:`features`' inputs of the side to move's perspective (``other``: the other side's) as
+    :func:`_csr` lists them, straight from the boards: input f of perspective P is on when the cell
+    ``cell_of[P, f]`` holds ``colour_of[P, f]``."""
+    n, cells = boards.shape
+    nf = cell_of.shape[1]
+    starts = np.zeros(n + 1, dtype=np.int64)
+    for r in range(n):
+        count = 0
+        for i in range(cells):
+            count += boards[r, i] > 0
+        starts[r + 1] = starts[r] + count
+    columns = np.empty(starts[n] + nf, dtype=np.int64)  # room for the last row's writes that do not count
+    for r in range(n):
+        persp = 2 - side[r] if other else side[r] - 1
+        q = starts[r]
+        for f in range(nf):  # without a branch: every input is written, the next overwrites it if off
+            columns[q] = f
+            q += boards[r, cell_of[persp, f]] == colour_of[persp, f]
+    return starts, columns[: starts[n]], np.ones(starts[n], dtype=np.float64)
+
+
+@cache
+def _inputs_of(board_side: int) -> tuple[np.ndarray, np.ndarray]:
+    """For each perspective and input, the cell (an index into the board's cells) and the colour it
+    stands for: the inverse of :func:`sumito.evaluation.nnue.feature_table`."""
+    geo = geometry(board_side)
+    table = feature_table(board_side)[:, :, geo.cells]  # [P, colour, cell]
+    nf = n_features(board_side)
+    cell_of = np.zeros((2, nf), dtype=np.int64)
+    colour_of = np.zeros((2, nf), dtype=np.int8)
+    for p in range(2):
+        for colour in (1, 2):
+            cell_of[p, table[p, colour]] = np.arange(table.shape[2])
+            colour_of[p, table[p, colour]] = colour
+    return cell_of, colour_of
+
+
+def sparse_features(boards: np.ndarray, side: np.ndarray, board_side: int) -> tuple[Sparse, Sparse]:
+    """:func:`features` as two :data:`Sparse` (the same inputs, without the dense matrices)."""
+    cell_of, colour_of = _inputs_of(board_side)
+    boards = np.ascontiguousarray(boards, dtype=np.int8)
+    side = np.ascontiguousarray(side, dtype=np.int64)
+    return (_board_csr(boards, side, cell_of, colour_of, False),
+            _board_csr(boards, side, cell_of, colour_of, True))
+
+
+def _sparse(X: np.ndarray | Sparse) -> Sparse:
+    return X if isinstance(X, tuple) else _csr(np.ascontiguousarray(X))
+
+
+@njit(cache=True)
+def _sparse_matmul(starts, columns, values, B):
+    """``X @ B`` (float64) for the :data:`Sparse` X, each entry summed in X's column order, as
+    :func:`sumito.nn.matmul` does."""
+    n = starts.shape[0] - 1
+    p = B.shape[1]
+    out = np.zeros((n, p), dtype=np.float64)
+    for r in range(n):
+        row = out[r]
+        for q in range(starts[r], starts[r + 1]):
+            a = values[q]
+            b = B[columns[q]]
+            for c in range(p):
+                row[c] += a * b[c]
+    return out
+
+
+@njit(cache=True)
+def _sparse_matmul_tn(starts, columns, values, B, m):
+    """``X.T @ B`` (``m`` rows, float64) for the :data:`Sparse` X of ``m`` columns, each entry summed
+    over X's rows in order, as :func:`sumito.nn.matmul` of ``X.T`` does."""
+    n = starts.shape[0] - 1
+    p = B.shape[1]
+    out = np.zeros((m, p), dtype=np.float64)
+    for r in range(n):
+        b = B[r]
+        for q in range(starts[r], starts[r + 1]):
+            a = values[q]
+            row = out[columns[q]]
+            for c in range(p):
+                row[c] += a * b[c]
+    return out
+
+
 def _sigmoid(z: np.ndarray) -> np.ndarray:
-    return 0.5 * (1.0 + np.tanh(0.5 * z))
+    return 0.5 * (1.0 + tanh_array(np.ascontiguousarray(0.5 * z, dtype=np.float64)))
+
+
+def normal(rng: np.random.Generator, scale: float, shape: int | tuple[int, ...]) -> np.ndarray:
+    """Normal draws of mean 0 and standard deviation ``scale`` (Marsaglia's polar method, from
+    ``rng``'s uniforms, ``np.sqrt`` and :mod:`sumito.nn`'s ``log``): ``rng.normal`` computes its tail
+    (one draw in about 4,000) with libm's ``log1p``, which newer glibc picks by the CPU."""
+    n = math.prod(shape) if isinstance(shape, tuple) else int(shape)
+    parts, have = [np.zeros(0)], 0
+    while have < n:
+        pairs = (n - have + 1) // 2
+        u = 2.0 * rng.random(pairs) - 1.0
+        v = 2.0 * rng.random(pairs) - 1.0
+        s = u * u + v * v
+        inside = (s > 0.0) & (s < 1.0)
+        u, v, s = u[inside], v[inside], s[inside]
+        f = np.sqrt(-2.0 * log_array(s) / s)
+        parts.append(np.column_stack([u * f, v * f]).ravel())
+        have += parts[-1].size
+    return scale * np.concatenate(parts)[:n].reshape(shape)
+
+
+def _geomspace(start: float, stop: float, num: int) -> np.ndarray:
+    """``np.geomspace(start, stop, num)`` through :mod:`sumito.nn`'s ``exp`` and ``log``."""
+    logs = log_array(np.array([start, stop], dtype=np.float64))
+    grid = exp_array(logs[0] + np.arange(num) * ((logs[1] - logs[0]) / (num - 1)))
+    grid[0], grid[-1] = start, stop
+    return grid
 
 
 def fit_scale(score: np.ndarray, result: np.ndarray) -> float:
     """The ``K`` (engine points) at which ``σ(score / K)`` best predicts the results (log-loss)."""
     best, best_loss = 1000.0, math.inf
-    for k in np.geomspace(100.0, 20000.0, 60):
+    for k in _geomspace(100.0, 20000.0, 60):
         p = np.clip(_sigmoid(score / k), 1e-6, 1 - 1e-6)
-        loss = -np.mean(result * np.log(p) + (1 - result) * np.log(1 - p))
+        loss = -np.mean(result * log_array(p) + (1 - result) * log_array(1 - p))
         if loss < best_loss:
             best, best_loss = float(k), loss
     return best
@@ -321,33 +473,43 @@ class _Adam:
         self.params, self.lr, self.t = params, lr, 0
         self.m = [np.zeros_like(p) for p in params]
         self.v = [np.zeros_like(p) for p in params]
+        self.b1t = self.b2t = 1.0  # b1**t and b2**t, a product a step: pow is libm's, CPU-dispatched
 
     def step(self, grads: list[np.ndarray]) -> None:
         self.t += 1
         b1, b2 = 0.9, 0.999
+        self.b1t *= b1
+        self.b2t *= b2
         for p, g, m, v in zip(self.params, grads, self.m, self.v):
             m *= b1
             m += (1 - b1) * g
             v *= b2
             v += (1 - b2) * g * g
-            p -= self.lr * (m / (1 - b1**self.t)) / (np.sqrt(v / (1 - b2**self.t)) + 1e-8)
+            p -= self.lr * (m / (1 - self.b1t)) / (np.sqrt(v / (1 - self.b2t)) + 1e-8)
 
 
-def _forward(P: dict, Xs: np.ndarray, Xo: np.ndarray, mat: np.ndarray, base: np.ndarray | float = 0.0):
-    a = np.concatenate([Xs @ P["W1"] + P["b1"], Xo @ P["W1"] + P["b1"]], axis=1)
-    psqt = Xs @ P["psqt"] - Xo @ P["psqt"]
+def _forward(P: dict, Xs: np.ndarray | Sparse, Xo: np.ndarray | Sparse, mat: np.ndarray,
+             base: np.ndarray | float = 0.0):
+    h = P["b1"].shape[0]
+    first = np.hstack([P["W1"], P["psqt"][:, None]])  # the PSQT as one more column: one pass over the inputs
+    sums_s, sums_o = _sparse_matmul(*_sparse(Xs), first), _sparse_matmul(*_sparse(Xo), first)
+    a = np.concatenate([sums_s[:, :h] + P["b1"], sums_o[:, :h] + P["b1"]], axis=1)
+    psqt = sums_s[:, h] - sums_o[:, h]
     x = np.clip(a, 0.0, 1.0)
     if P["W2"].shape[0]:
-        z = x @ P["W2"].T + P["b2"]
+        # (W2 @ x.T).T: each sum in the order of W2's columns, as x @ W2.T; the inner loop runs over
+        # the batch, long enough to vectorise
+        z = np.ascontiguousarray(matmul(P["W2"], np.ascontiguousarray(x.T)).T) + P["b2"]
         g = np.clip(z, 0.0, 1.0)
     else:
         z = g = x
-    out = g @ P["w3"] + P["b3"][0] + P["material"][0] * mat + psqt + base
+    out = matvec(g, P["w3"]) + P["b3"][0] + P["material"][0] * mat + psqt + base
     return a, x, z, g, out
 
 
 def _loss_and_grads(P: dict, Xs, Xo, mat, target, k: float, grads: bool = True, base: np.ndarray | float = 0.0,
                     decay: float = 0.0):
+    Xs, Xo = _sparse(Xs), _sparse(Xo)
     a, x, z, g, out = _forward(P, Xs, Xo, mat, base)
     pred = _sigmoid(out * SCALE / k)
     err = pred - target
@@ -358,20 +520,26 @@ def _loss_and_grads(P: dict, Xs, Xo, mat, target, k: float, grads: bool = True, 
     # is given, and where the data says little
     n = len(target)
     dout = 2.0 * err * pred * (1.0 - pred) * (SCALE / k) / n
-    G = {"w3": g.T @ dout, "b3": np.array([dout.sum()]), "material": np.array([dout @ mat])}
+    column = dout[:, None]
+    G = {"w3": matmul(g.T, column)[:, 0], "b3": np.array([dout.sum()]),
+         "material": np.array([dot(dout, mat)])}
     if P["W2"].shape[0]:
         dz = np.outer(dout, P["w3"]) * ((z > 0.0) & (z < 1.0))
-        G["W2"] = dz.T @ x
+        G["W2"] = matmul(dz.T, x)
         G["b2"] = dz.sum(axis=0)
-        dx = dz @ P["W2"]
+        dx = matmul(dz, P["W2"])
     else:
         G["W2"], G["b2"] = np.zeros_like(P["W2"]), np.zeros_like(P["b2"])
         dx = np.outer(dout, P["w3"])
     da = dx * ((a > 0.0) & (a < 1.0))
     h = P["b1"].shape[0]
-    G["W1"] = Xs.T @ da[:, :h] + Xo.T @ da[:, h:]
+    # each side's first-layer gradient with its PSQT gradient as one more column, as in _forward
+    nf = P["W1"].shape[0]
+    grad_s = _sparse_matmul_tn(*Xs, np.hstack([da[:, :h], column]), nf)
+    grad_o = _sparse_matmul_tn(*Xo, np.hstack([da[:, h:], column]), nf)
+    G["W1"] = grad_s[:, :h] + grad_o[:, :h]
     G["b1"] = da[:, :h].sum(axis=0) + da[:, h:].sum(axis=0)
-    G["psqt"] = Xs.T @ dout - Xo.T @ dout
+    G["psqt"] = grad_s[:, h] - grad_o[:, h]
     if decay:
         for name in ("w3", "psqt", "W2"):
             G[name] = G[name] + decay * P[name]
@@ -450,11 +618,11 @@ def train(samples: Samples, hidden: int = 32, hidden2: int = 16, epochs: int = 2
 
     nf = n_features(board_side)
     P = {
-        "W1": rng.normal(0.0, 0.5 / math.sqrt(14), (nf, hidden)),
+        "W1": normal(rng, 0.5 / math.sqrt(14), (nf, hidden)),
         "b1": np.full(hidden, 0.5),
-        "W2": rng.normal(0.0, 1.0 / math.sqrt(2 * hidden), (hidden2, 2 * hidden)),
+        "W2": normal(rng, 1.0 / math.sqrt(2 * hidden), (hidden2, 2 * hidden)),
         "b2": np.full(hidden2, 0.5),
-        "w3": rng.normal(0.0, 0.01, hidden2 if hidden2 else 2 * hidden),  # start near the PSQT alone
+        "w3": normal(rng, 0.01, hidden2 if hidden2 else 2 * hidden),  # start near the PSQT alone
         "b3": np.zeros(1),
         "material": np.zeros(1) if base else np.ones(1),
         "psqt": np.zeros(nf) if base else linear_psqt(board_side),
@@ -469,10 +637,11 @@ def train(samples: Samples, hidden: int = 32, hidden2: int = 16, epochs: int = 2
              "w3": init.w3.copy(), "b3": np.array([init.b3]), "material": np.array([init.material]),
              "psqt": init.psqt.copy()}
     opt = _Adam([P[n] for n in NAMES], lr)
-    Xs_va, Xo_va = features(va.boards, va.side.astype(np.int64), board_side)
+    Xs_va, Xo_va = sparse_features(va.boards, va.side, board_side)
     t_va, m_va = target_of(va), material(va)
     linear_va = linear_scores(va, board_side)
-    linear_loss = float(np.mean((_sigmoid(linear_va / k) - t_va) ** 2))
+    linear_err = _sigmoid(linear_va / k) - t_va
+    linear_loss = float(np.mean(linear_err * linear_err))
     base_va = linear_va / SCALE if base else 0.0
     base_tr = linear_scores(tr, board_side) / SCALE if base else np.zeros(len(tr))
     perms = symmetries(board_side)
@@ -488,7 +657,7 @@ def train(samples: Samples, hidden: int = 32, hidden2: int = 16, epochs: int = 2
             boards = np.empty_like(tr.boards[idx])
             # the board under a random symmetry: the marble of cell i goes to cell perm[i]
             np.put_along_axis(boards, sym, tr.boards[idx], axis=1)
-            Xs, Xo = features(boards, tr.side[idx].astype(np.int64), board_side)
+            Xs, Xo = sparse_features(boards, tr.side[idx], board_side)
             loss, G = _loss_and_grads(P, Xs, Xo, m_tr[idx], t_tr[idx], k, base=base_tr[idx], decay=decay)
             opt.step([G[n] for n in NAMES])
             total += loss * len(idx)
@@ -515,4 +684,4 @@ def train(samples: Samples, hidden: int = 32, hidden2: int = 16, epochs: int = 2
 
 
 __all__ = ["TARGETS", "ChunkTask", "NNUEDataError", "Samples", "TrainReport", "generate", "load_samples",
-           "play_chunk", "td_leaf_targets", "train"]
+           "normal", "play_chunk", "td_leaf_targets", "train"]

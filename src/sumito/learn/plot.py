@@ -6,9 +6,11 @@ opponent. A curve is the evaluation *score* (win 1, draw ½; or the win or draw 
 ``--metric``) against training games, with the 95% profile-likelihood interval of every point
 (:func:`sumito.arena.ratings.score_interval`) as a band. ``--smooth K`` pools each point's games
 with those of the K − 1 evaluations before it (a moving average weighted by games, whose band is
-the interval of the pooled games). ``--average`` draws the mean of several runs evaluated at the
-same game counts (seeds of one configuration) with their min–max band; runs given the same
-``--label`` are averaged together, so one plot can compare several configurations.
+the interval of the pooled games). ``--average`` aggregates several runs evaluated at the same game
+counts (seeds of one configuration) as RL research reports them (:mod:`sumito.learn.bands`): at each
+point the interquartile mean over the runs (``--statistic median`` or ``mean`` instead) with its
+percentile-bootstrap 95% band, and every run's own curve drawn faintly behind; runs given the same
+``--label`` are aggregated together, so one plot can compare several configurations.
 
 The figure is drawn with matplotlib's Agg canvas (no display needed) and written atomically, as
 PNG or SVG according to the output's suffix. matplotlib is imported only when a plot is drawn.
@@ -28,11 +30,13 @@ from sumito.arena.ratings import score_interval
 from sumito.cliargs import count_arg, output_file
 from sumito.engine import SumitoError
 from sumito.fileio import atomic_write_bytes
+from sumito.learn.bands import STATISTICS, interval_estimate
 
 METRICS = ("score", "wins", "draws")
 FORMATS = {".png": "png", ".svg": "svg"}
 REQUIRED = ("games", "wins", "draws", "losses")
 METRIC_NAMES = {"score": "score", "wins": "win rate", "draws": "draw rate"}
+_STAT_NAMES = {"iqm": "IQM", "median": "median", "mean": "mean"}
 
 
 class PlotError(SumitoError):
@@ -62,6 +66,8 @@ class Series:
     low: np.ndarray
     high: np.ndarray
     runs: int = 1
+    statistic: str = ""  # of an aggregate of runs: "iqm", "median" or "mean"
+    members: tuple[Series, ...] = ()  # of an aggregate: each run's own line
 
 
 def curve_file(path: str | Path) -> Path:
@@ -182,8 +188,9 @@ def series(curve: Curve, metric: str = "score", smooth: int = 1) -> Series:
     return Series(curve.label, curve.games.astype(float), y, low, high)
 
 
-def average(label: str, group: list[Series], curves: list[Curve]) -> Series:
-    """The mean line of runs evaluated at the same game counts, with the min–max band over the runs."""
+def average(label: str, group: list[Series], curves: list[Curve], statistic: str = "iqm") -> Series:
+    """The ``statistic`` (interquartile mean by default) of runs evaluated at the same game counts, with
+    its bootstrap 95% band at each point (:func:`sumito.learn.bands.interval_estimate`)."""
     first = curves[0]
     for curve in curves[1:]:
         if not np.array_equal(curve.games, first.games):
@@ -192,7 +199,9 @@ def average(label: str, group: list[Series], curves: list[Curve]) -> Series:
                 f"({_describe(curve.games)} against {_describe(first.games)})"
             )
     ys = np.stack([s.y for s in group])
-    return Series(label, group[0].x, ys.mean(axis=0), ys.min(axis=0), ys.max(axis=0), runs=len(group))
+    estimates = [interval_estimate(ys[:, i], statistic) for i in range(ys.shape[1])]
+    y, low, high = (np.array(v, dtype=float) for v in zip(*((e.value, e.low, e.high) for e in estimates)))
+    return Series(label, group[0].x, y, low, high, runs=len(group), statistic=statistic, members=tuple(group))
 
 
 def _describe(games: np.ndarray) -> str:
@@ -208,7 +217,7 @@ def _opponent(curves: list[Curve]) -> str | None:
 
 
 def build_series(
-    curves: list[Curve], metric: str = "score", smooth: int = 1, average_runs: bool = False
+    curves: list[Curve], metric: str = "score", smooth: int = 1, average_runs: bool = False, statistic: str = "iqm"
 ) -> list[Series]:
     """The lines to draw: one per run, or one per label (runs sharing a label averaged) with ``average_runs``."""
     lines = [series(c, metric, smooth) for c in curves]
@@ -223,7 +232,7 @@ def build_series(
         if len({o for c in group_curves for o in c.opponents}) > 1:
             names = sorted({o for c in group_curves for o in c.opponents})
             raise PlotError(f"cannot average the runs labelled {label!r}: evaluated against {', '.join(names)}")
-        out.append(average(label, [lines[i] for i in members], group_curves))
+        out.append(average(label, [lines[i] for i in members], group_curves, statistic))
     return out
 
 
@@ -238,24 +247,27 @@ def render(lines: list[Series], curves: list[Curve], metric: str, fmt: str, titl
 
     opponent = _opponent(curves)
     name = METRIC_NAMES[metric]
-    averaged = any(s.runs > 1 for s in lines)
-    band = "min–max over runs" if averaged else "95% interval"
+    averaged = [s for s in lines if s.runs > 1]
+    band = f"{_STAT_NAMES[averaged[0].statistic]} over runs, bootstrap 95% band" if averaged else "95% interval"
     with matplotlib.rc_context({"svg.hashsalt": "sumito", "svg.fonttype": "none"}):
         fig = Figure(figsize=(8, 5), dpi=100, layout="constrained")
         FigureCanvasAgg(fig)
         ax = fig.add_subplot()
         for n, s in enumerate(lines):
-            label = s.label if s.runs == 1 else f"{s.label} (mean of {s.runs})"
+            label = s.label if s.runs == 1 else f"{s.label} ({_STAT_NAMES[s.statistic]} of {s.runs} runs)"
             if opponent is None:
                 own = {o for c in curves if c.label == s.label for o in c.opponents}
                 if len(own) == 1:
                     label += f" vs {own.pop()}"
-            (line,) = ax.plot(s.x, s.y, marker="o", markersize=3, linewidth=1.5, label=label)
+            (line,) = ax.plot(s.x, s.y, marker="o", markersize=3, linewidth=1.5, label=label, zorder=3)
             line.set_gid(f"curve-{n}")
+            for k, member in enumerate(s.members):  # each run faintly behind its aggregate
+                ax.plot(member.x, member.y, color=line.get_color(), alpha=0.25, linewidth=0.7,
+                        zorder=1)[0].set_gid(f"run-{n}-{k}")
             ax.fill_between(s.x, s.low, s.high, color=line.get_color(), alpha=0.2, linewidth=0).set_gid(f"band-{n}")
         ax.set_xlabel("training games")
         against = f" against {opponent}" if opponent else ""
-        ax.set_ylabel(f"{name}{against} ({band})")
+        ax.set_ylabel(f"{name}{against}\n({band})", fontsize="small")
         ax.set_ylim(-0.02, 1.02)
         ax.set_xlim(left=0)
         ax.grid(True, alpha=0.3)
@@ -285,6 +297,7 @@ def plot_runs(
     smooth: int = 1,
     average_runs: bool = False,
     title: str | None = None,
+    statistic: str = "iqm",
 ) -> list[Series]:
     """Read the runs' curves, draw them and write ``out`` atomically; returns the lines drawn."""
     out = Path(out)
@@ -307,13 +320,14 @@ def plot_runs(
         if len(set(names)) < len(names):
             for c, run in zip(curves, runs):
                 c.label = str(run)
-    lines = build_series(curves, metric, smooth, average_runs)
+    lines = build_series(curves, metric, smooth, average_runs, statistic)
     atomic_write_bytes(out, render(lines, curves, metric, fmt, title))
     return lines
 
 
 def cmd_plot(args: argparse.Namespace) -> int:
-    lines = plot_runs(args.runs, args.out, args.label, args.metric, args.smooth, args.average, args.title)
+    lines = plot_runs(args.runs, args.out, args.label, args.metric, args.smooth, args.average, args.title,
+                      args.statistic)
     runs = sum(s.runs for s in lines)
     print(f"{args.out}: {len(lines)} line(s) from {runs} run(s)")
     return 0
@@ -339,7 +353,10 @@ def add_plot_command(sub: argparse._SubParsersAction) -> None:
                    help=f"pool each point with the K-1 before it (1 to {MAX_SMOOTH})")
     p.add_argument(
         "--average", action="store_true",
-        help="average runs evaluated at the same game counts (e.g. seeds) into a mean line with a min-max band",
+        help="aggregate runs evaluated at the same game counts (e.g. seeds): their interquartile mean with a "
+        "bootstrap 95%% band, each run faint behind",
     )
+    p.add_argument("--statistic", choices=STATISTICS, default="iqm",
+                   help="with --average: iqm (the default, the mean of the middle half of the runs), median or mean")
     p.add_argument("--title", default=None, help="the figure's title (default: the metric and opponent)")
     p.set_defaults(func=cmd_plot)

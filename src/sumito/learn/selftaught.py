@@ -43,7 +43,7 @@ from sumito.arena.sprt import SprtBounds, play_sprt
 from sumito.engine.errors import SumitoError
 from sumito.evaluation.nnue import NNUE, load_network, n_features
 from sumito.fileio import atomic_write_bytes
-from sumito.learn.nnue import generate, load_samples, train
+from sumito.learn.nnue import generate, load_samples, normal, train
 
 STATE_FORMAT = "sumito-selftaught"
 
@@ -125,8 +125,8 @@ def generation_zero(side: int = 5, hidden: int = 32, hidden2: int = 16, seed: in
     nothing but the marbles shows)."""
     rng = np.random.default_rng(seed)
     nf = n_features(side)
-    return NNUE(rng.normal(0.0, 0.5 / np.sqrt(14), (nf, hidden)), np.full(hidden, 0.5),
-                rng.normal(0.0, 1.0 / np.sqrt(2 * hidden), (hidden2, 2 * hidden)), np.full(hidden2, 0.5),
+    return NNUE(normal(rng, 0.5 / np.sqrt(14), (nf, hidden)), np.full(hidden, 0.5),
+                normal(rng, 1.0 / np.sqrt(2 * hidden), (hidden2, 2 * hidden)), np.full(hidden2, 0.5),
                 np.zeros(hidden2 if hidden2 else 2 * hidden), 0.0, 1.0, psqt=np.zeros(nf), side=side,
                 metadata={"generation": 0, "knows": "the rules and the marble count"})
 

@@ -52,12 +52,13 @@ import numpy as np
 from sumito.engine.errors import SumitoError
 from sumito.fileio import atomic_write_bytes, read_file_bounded, read_npz_with_header
 from sumito.nn import (  # noqa: F401  (the kernels, re-exported for the learning code)
-    FAST,
     LINEAR,
     OUTPUT_KINDS,
     SIGMOID,
     TANH,
+    batch_outputs,
     batch_values,
+    first_outputs,
     forward,
     forward_all,
     gradient,
@@ -91,19 +92,6 @@ def network_path(name: str) -> str:
 
 class NetworkError(SumitoError):
     """A value network file that cannot be read, or a network that does not fit its use."""
-
-
-def _sigmoid_np(z: np.ndarray) -> np.ndarray:
-    """The logistic function on an array, in place where it can, without overflow warnings."""
-    e = np.exp(-np.abs(z))
-    return np.where(z >= 0.0, 1.0, e) / (1.0 + e)
-
-
-def _output_np(z: np.ndarray, kind: int) -> np.ndarray:
-    """The output unit's activation (the kernels' ``_output``) on an array."""
-    if kind == SIGMOID:
-        return _sigmoid_np(z)
-    return np.tanh(z) if kind == TANH else z
 
 
 # ---------------------------------------------------------------------------------------------
@@ -307,24 +295,14 @@ class ValueNetwork:
     def outputs(self, X: np.ndarray) -> np.ndarray:
         """Every output for every row of ``X`` (``[n, n_inputs]``, or one row): ``[n, n_outputs]``.
 
-        One matrix product per layer (numpy BLAS)."""
+        One compiled call (:func:`sumito.nn.batch_outputs`): the same bits on every CPU, as in training."""
         X = self._rows(X)
-        z = X @ self._W1.T
-        z += self._b1
-        H = _sigmoid_np(z)
-        out = H @ self._W2.T
-        out += self._b2
-        return _output_np(out, self.output_kind)
+        return batch_outputs(self._W1, self._b1, self._W2, self._b2, self.output_kind, _contiguous(X))
 
     def values(self, X: np.ndarray) -> np.ndarray:
         """The first output for every row of ``X``: ``[n]``; e.g. all afterstates of a position at once."""
         X = self._rows(X)
-        z = X @ self._W1.T
-        z += self._b1
-        H = _sigmoid_np(z)
-        out = H @ self._W2[0]
-        out += self._b2[0]
-        return _output_np(out, self.output_kind)
+        return first_outputs(self._W1, self._b1, self._W2, self._b2, self.output_kind, _contiguous(X))
 
     def value(self, x: np.ndarray) -> float:
         """The first output for one input row (through the compiled kernel)."""
@@ -432,6 +410,13 @@ class ValueNetwork:
         if n_inputs is not None and n_inputs != self.n_inputs:
             what = f"encoding {encoding!r}" if encoding is not None else "the encoding"
             raise NetworkError(f"{self.source} has {self.n_inputs} inputs, but {what} gives {n_inputs}")
+
+
+def _contiguous(X: np.ndarray) -> np.ndarray:
+    """``X`` as the kernels take it: C-ordered, of float64 unless it already holds float32 or int8."""
+    if X.dtype not in (np.float64, np.float32, np.int8):
+        X = X.astype(np.float64)
+    return np.ascontiguousarray(X)
 
 
 def _get(obj: Any, key: str) -> Any:

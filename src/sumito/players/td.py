@@ -6,8 +6,11 @@ training default since the reading search of docs/reproductions.md), or, with ``
 move whose afterstate the network values most and a move that wins outright. The network file says
 which encoding, γ, rewards, reward scale and choice it was trained with
 (`sumito train` writes them); each is the player's default, and ``choice=`` and ``reward_scale=``
-override it. ``ties=random`` (seeded) plays a random one of the equally best moves, where the first
-would always be played: the Abalearn encodings give many afterstates the very same inputs. Repeat
+override it. ``take_wins=yes`` plays a move that wins outright whenever there is one (as
+``choice=value`` always does): under ``choice=reward`` a win is worth only its rewards, and a
+network whose value of staying ahead exceeds them declines the last push. ``ties=random`` (seeded)
+plays a random one of the equally best moves, where the first would always be played: the Abalearn
+encodings give many afterstates the very same inputs. Repeat
 avoidance (a penalty on moves back into a position of the game) is off by default, as the paper's
 agents have none.
 """
@@ -30,7 +33,7 @@ from sumito.players.heuristic import TIE_OPTIONS, TIES
 class TDPlayer(PlayerBase):
     def __init__(
         self, net: str = "builtin", avoid_repeats: bool = False, choice: str | None = None,
-        reward_scale: float | None = None, ties: str = "first", seed: int | None = None,
+        reward_scale: float | None = None, ties: str = "first", seed: int | None = None, take_wins: bool = False,
     ) -> None:
         if not net:
             raise PlayerSpecError("td needs a network: td:net=PATH, or td for the built-in one")
@@ -60,6 +63,7 @@ class TDPlayer(PlayerBase):
         self.reward_scale = float(trained_scale if reward_scale is None else reward_scale)  # (bounded as an option)
         self._out = np.empty((MAX_MOVES, network.n_inputs), dtype=np.float64)
         self.avoid_repeats = avoid_repeats
+        self.take_wins = take_wins
         if ties not in TIES:
             raise PlayerSpecError(f"td ties must be first or random, not {ties!r}")
         self.ties = ties
@@ -67,7 +71,7 @@ class TDPlayer(PlayerBase):
         self.name = "td" if net == "builtin" else f"td:net={net}"
         extras = ["avoid_repeats=yes"] * avoid_repeats + [f"choice={self.choice}"] * (self.choice != trained)
         extras += [f"reward_scale={self.reward_scale:g}"] * (self.reward_scale != trained_scale)
-        extras += ["ties=random"] * (ties == "random")
+        extras += ["ties=random"] * (ties == "random") + ["take_wins=yes"] * take_wins
         for extra in extras:
             self.name += ("," if ":" in self.name else ":") + extra
 
@@ -91,6 +95,8 @@ class TDPlayer(PlayerBase):
         if viewer and position.side_to_move == 2:
             values = -values
         scores = move_scores(options, values, self.gamma, self.end_only, self.choice, self.reward_scale)
+        if self.take_wins:
+            scores = np.where(options.wins, np.inf, scores)
         if history and self.avoid_repeats:
             # a move back into a position of this game (same side to move) steers towards a draw
             # by repetition: worth less than any move that takes the game somewhere new
@@ -117,6 +123,7 @@ register(
             "net": Option(str, "builtin", "a network file (.npz) from `sumito train`; default: the shipped one",
                           path=True),
             "avoid_repeats": Option(bool, False, "steer away from positions already seen in the game"),
+            "take_wins": Option(bool, False, "always play a move that wins outright (choice=value does anyway)"),
             **TIE_OPTIONS,
             "choice": Option(str, None, "reward (reward + gamma*value) or value (the afterstate's value alone); "
                              "default: as the network was trained"),

@@ -31,6 +31,11 @@ positions (the paper's small architecture). ``encoding`` picks their inputs: ``"
 
 A value is always from the view of the side that just moved (the afterstate's mover).
 
+**The same numbers on every CPU.** Everything a training run computes with is bit-identical on any x86-64
+CPU, BLAS and libm (:mod:`sumito.nn`): the networks' outputs come from fixed-order compiled loops
+(:meth:`ValueNetwork.outputs`), the expected points of the outcome outputs are added in a fixed order
+(:func:`expected_points`, not BLAS's ``@``), and so are pubeval's scores in the test matches.
+
 **Training** (:class:`ModularTrainer`, the paper's section 3.3): offline TD(λ) with the minimax rule. A game
 is the sequence of afterstates ``a_0, a_1, …, a_T`` of both sides in turn (``a_T`` ends it). Each ``a_t``'s
 value is from its mover's view, so the next one's is turned round (:func:`flip_outputs`: the single output
@@ -127,6 +132,25 @@ def position_classes(boards: np.ndarray) -> np.ndarray:
     return out
 
 
+@njit(cache=True)
+def _expected_points(outcomes: np.ndarray) -> np.ndarray:
+    n = outcomes.shape[0]
+    out = np.empty(n, dtype=np.float64)
+    for r in range(n):
+        s = 0.0
+        for k in range(6):
+            s += outcomes[r, k] * OUTCOME_POINTS[k]
+        out[r] = s
+    return out
+
+
+def expected_points(outcomes: np.ndarray) -> np.ndarray:
+    """``Σ_k OUTCOME_POINTS[k] · outcomes[:, k]`` of ``[n, 6]`` outcome probabilities (outputs 1..6), added in
+    ``k``'s order: the same bits on every CPU (``outcomes @ OUTCOME_POINTS`` is BLAS's, whose order depends on
+    the kernel OpenBLAS picks for the CPU)."""
+    return _expected_points(np.ascontiguousarray(outcomes, dtype=np.float64))
+
+
 def flip_outputs(values: np.ndarray) -> np.ndarray:
     """Output rows (``[..., 1]`` or ``[..., 7]``) seen by the other side: the single output negated, the six
     outcome probabilities' winning and losing halves exchanged."""
@@ -155,7 +179,7 @@ def expert_outputs(probabilities: np.ndarray, n_outputs: int, points: bool) -> n
     p = np.asarray(probabilities, dtype=np.float64).reshape(-1, 5)
     win, wg, wbg, lg, lbg = p.T
     rolled = np.stack([np.zeros_like(win), win - wg, wg - wbg, wbg, 1.0 - win - lg, lg - lbg, lbg], axis=1)
-    rolled[:, 0] = rolled[:, 1:] @ OUTCOME_POINTS  # the roller's cubeless equity
+    rolled[:, 0] = expected_points(rolled[:, 1:])  # the roller's cubeless equity
     mover = flip_outputs(rolled)
     if n_outputs == 7:
         return mover
@@ -232,7 +256,7 @@ class ModularValue:
         output and the outcome outputs' expected points."""
         if self.n_outputs == 1:
             return outputs[:, 0]
-        return 0.5 * (outputs[:, 0] + outputs[:, 1:] @ OUTCOME_POINTS)
+        return 0.5 * (outputs[:, 0] + expected_points(outputs[:, 1:]))
 
     def values(self, afterstates: np.ndarray) -> np.ndarray:
         """The value of each afterstate row (mover's view, not swapped), for the side that just moved."""

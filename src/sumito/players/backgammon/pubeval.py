@@ -29,6 +29,7 @@ from numba import njit
 
 from sumito.games.backgammon.game import Chooser, play_game, win_rate  # noqa: F401  (re-exported: their home before)
 from sumito.games.backgammon.kernels import generate_plays, rearmost_checkers
+from sumito.nn import matvec
 
 N_PUBEVAL_INPUTS = 122
 WIN_SCORE = 99999999.0
@@ -110,8 +111,11 @@ def pubeval_inputs(boards: np.ndarray) -> np.ndarray:
 
 
 def pubeval_scores(boards: np.ndarray, race: bool) -> np.ndarray:
-    """pubeval's score of each afterstate row; ``race`` is :func:`is_race` of the position *before* the move."""
-    scores = pubeval_inputs(boards) @ (WR if race else WC)
+    """pubeval's score of each afterstate row; ``race`` is :func:`is_race` of the position *before* the move.
+
+    The weighted sum is added in input order, as ``pubeval.c`` does (:func:`sumito.nn.matvec`: the same bits on
+    every CPU, which BLAS's ``@`` is not), so a training run tested against pubeval replays anywhere."""
+    scores = matvec(pubeval_inputs(boards), WR if race else WC)
     return np.where(boards[:, 26] == 15, WIN_SCORE, scores)
 
 

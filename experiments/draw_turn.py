@@ -1,0 +1,74 @@
+"""The turn to draws after 2,000 games, measured over every run: wins, draws, losses and marbles a
+game at each checkpoint, for each arm and test player, as the interquartile mean over the runs with
+its bootstrap 95% band (sumito.learn.bands).
+
+    python experiments/draw_turn.py [--experiment readings-stage3] [--out runs/repro] [--arm TEXT ...]
+
+It reads the rows that ``learning_curves.py`` committed for the experiment (no training, no games).
+docs/reproductions.md writes down the hypotheses it tests and what each predicts.
+"""
+
+from __future__ import annotations
+
+import argparse
+from collections import defaultdict
+from pathlib import Path
+
+import numpy as np
+from learning_curves import read_rows
+
+from sumito.learn.bands import interval_estimate
+from sumito.stopping import run_main
+
+COLUMNS = (("won", "wins"), ("drawn", "draws"), ("lost", "losses"))
+
+
+def per_game(row: dict, field: str) -> float:
+    return float(row[field]) / float(row["eval_games"])
+
+
+def cell(rows: list[dict], value) -> str:
+    est = interval_estimate(np.array([value(r) for r in rows]), "iqm")
+    return f"{est.value:.2f} ({est.low:.2f}–{est.high:.2f})"
+
+
+def table(rows: list[dict], arm: str, player: str) -> list[str]:
+    by_games: dict[int, list[dict]] = defaultdict(list)
+    for r in rows:
+        if r["arm"] == arm and (r["player"] or "td:net={net}") == player:
+            by_games[int(r["games"])].append(r)
+    lines = []
+    for games in sorted(by_games):
+        group = by_games[games]
+        parts = [cell(group, lambda r, f=f: 100 * per_game(r, f)) for _, f in COLUMNS]
+        parts.append(cell(group, lambda r: per_game(r, "marbles_won")))
+        parts.append(cell(group, lambda r: per_game(r, "marbles_lost")))
+        lines.append(f"| {arm.replace('|', chr(92) + '|')} | {player.replace('{net}', 'NET')} | {games:,} | "
+                     f"{len(group)} | " + " | ".join(parts) + " |")
+    return lines
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--experiment", default="readings-stage3")
+    parser.add_argument("--out", type=Path, default=Path("runs/repro"))
+    parser.add_argument("--arm", action="append", default=None, metavar="TEXT",
+                        help="only the arms whose label contains TEXT (repeatable)")
+    args = parser.parse_args()
+    rows = [r for path in sorted((args.out / args.experiment).glob("*/rows.csv")) for r in read_rows(path)]
+    if not rows:
+        raise SystemExit(f"no finished run of {args.experiment} under {args.out}")
+    arms = [a for a in dict.fromkeys(r["arm"] for r in rows) if not args.arm or any(t in a for t in args.arm)]
+    players = list(dict.fromkeys(r["player"] or "td:net={net}" for r in rows))
+    print("| arm | test player | games | runs | won % | drawn % | lost % | marbles won a game | marbles lost a game |")
+    print("|---|---|---|---|---|---|---|---|---|")
+    for arm in arms:
+        for player in players:
+            for line in table(rows, arm, player):
+                print(line)
+    print("\nEach cell: the interquartile mean over the runs, with its bootstrap 95% band; 100 test games a run "
+          "and checkpoint against the one-ply benchmark.")
+
+
+if __name__ == "__main__":
+    run_main(main)
