@@ -67,6 +67,7 @@ from sumito.arena.match import ArenaSettings, derive_seed, play_game, schedule, 
 from sumito.arena.ratings import score_interval
 from sumito.engine import DrawRules, SumitoError
 from sumito.fileio import atomic_write_text
+from sumito.learn.bands import Estimate, interval_estimate
 from sumito.learn.commands import make_trainer
 from sumito.learn.plot import save_figure
 from sumito.learn.run import load_checkpoint, save_checkpoint
@@ -518,6 +519,11 @@ def _map(fn, jobs: list, executor: Executor) -> list:
 
 
 # ----------------------------------------------------------------------------- summary
+def run_band(group: list[dict[str, Any]]) -> Estimate:
+    """The interquartile mean of the runs' own outright win rates, with its bootstrap 95% band."""
+    return interval_estimate(np.array([int(r["wins"]) / int(r["eval_games"]) for r in group]), "iqm")
+
+
 def win_rate(group: list[dict[str, Any]]) -> tuple[float, float, float]:
     """The outright win rate over the group's games and its 95% interval: the wider of the
     profile-likelihood interval of the pooled games and Student's t over the runs' rates."""
@@ -555,9 +561,9 @@ def summarize(name: str, rows: list[dict[str, Any]], experiment: Experiment | No
     title = title or (experiment.title if experiment else name)
     paper = experiment.paper if experiment else {}
     print(f"\n{title}\n")
-    print("| arm | training games | runs × test games | won outright (95% interval) | paper | drawn | "
-          "on marbles | marbles for:against |")
-    print("|---|---|---|---|---|---|---|---|")
+    print("| arm | training games | runs × test games | won outright (95% interval) | IQM over the runs "
+          "(bootstrap 95%) | paper | drawn | on marbles | marbles for:against |")
+    print("|---|---|---|---|---|---|---|---|---|")
     for arm in arms:
         for g in games:
             group = cells.get((arm, g), [])
@@ -572,13 +578,17 @@ def summarize(name: str, rows: list[dict[str, Any]], experiment: Experiment | No
             if paper_arm in paper and experiment and g in experiment.checkpoints:
                 published = f"{paper[paper_arm][experiment.checkpoints.index(g)]:.0%}"
             cell = arm.replace("|", "\\|")  # a grid arm's label holds a bar: escaped in a Markdown table
+            band = run_band(group)
             print(f"| {cell} | {g} | {len(group)} × {n // len(group)} | **{rate:.1%}** ({low:.1%}–{high:.1%}) | "
+                  f"{band.value:.1%} ({band.low:.1%}–{band.high:.1%}) | "
                   f"{published} | {total['draws'] / n:.0%} | {total['m_wins'] / n:.0%} | "
                   f"{total['marbles_won']}:{total['marbles_lost']} |")
     seeds = sorted({int(r["seed"]) for r in rows})
     opponents = ", ".join(dict.fromkeys(r["opponent"] for r in rows))
     print(f"\nWon outright: games won by pushing off six marbles, over all the runs' test games, against "
           f"{against or opponents}; runs (seeds) {', '.join(map(str, seeds))}. "
+          f"IQM: the interquartile mean of the runs' own outright win rates with its percentile-bootstrap 95% "
+          f"band (rliable's method, sumito.learn.bands). "
           f"Drawn: stopped at 400 plies or the 20th repetition. On marbles: a stopped game counted for the "
           f"side that pushed off more (an extra column only).")
     _plot(name, cells, arms, games, experiment, args, x_label, title)
@@ -721,9 +731,15 @@ def _plot(name, cells, arms, games, experiment, args, x_label, title) -> None:
     drawn: set[str] = set()
     for arm in arms:
         xs = [g for g in games if (arm, g) in cells]
-        stats = [win_rate(cells[(arm, g)]) for g in xs]
-        (line,) = ax.plot(xs, [s[0] for s in stats], marker="o", label=arm)
-        ax.fill_between(xs, [s[1] for s in stats], [s[2] for s in stats], alpha=0.15, color=line.get_color())
+        stats = [run_band(cells[(arm, g)]) for g in xs]
+        (line,) = ax.plot(xs, [s.value for s in stats], marker="o", label=arm, zorder=3)
+        ax.fill_between(xs, [s.low for s in stats], [s.high for s in stats], alpha=0.15, color=line.get_color())
+        runs: dict[str, dict[int, float]] = defaultdict(dict)  # each run's own curve, faintly behind
+        for g in xs:
+            for r in cells[(arm, g)]:
+                runs[r["seed"]][g] = int(r["wins"]) / int(r["eval_games"])
+        for curve in runs.values():
+            ax.plot(list(curve), list(curve.values()), color=line.get_color(), alpha=0.2, linewidth=0.6, zorder=1)
         paper_arm = cells[(arm, xs[0])][0]["arm"]
         if experiment and paper_arm in experiment.paper and paper_arm not in drawn:
             drawn.add(paper_arm)  # once, with several opponents
@@ -731,7 +747,7 @@ def _plot(name, cells, arms, games, experiment, args, x_label, title) -> None:
                     color=line.get_color(), label=f"{paper_arm} (paper)")
     ax.set_ylim(-0.02, 1.02)
     ax.set_xlabel(x_label)
-    ax.set_ylabel("won outright (band: 95% interval)")
+    ax.set_ylabel("won outright: IQM over the runs\n(band: bootstrap 95%; faint: each run)")
     ax.set_title(title, fontsize=10)
     ax.grid(alpha=0.3)
     ax.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.01, 1.0))
