@@ -221,8 +221,24 @@ EXPERIMENTS: dict[str, Experiment] = {
     "fig5": Experiment(
         "Abalearn Figure 5: the risk-seeking self-play agent (kappa = -1) to 10,000 games",
         (Arm("kappa=-1", M2),),
-        (1000, 2000, 5000, 10000),
+        # the other version of the paper keeps the figure's axes: stones won and lost a game against the
+        # heuristic player, training games on a log axis from 10 (to 2,000; the text: "after 10000 games")
+        (10, 100, 1000, 2000, 10000),
         seeds=10,  # the paper's scale: 10 runs x 100 test games a point
+    ),
+    # stage 3 of the reading search, Method II (docs/reproductions.md, written down before it ran): the output
+    # and the reward scale for each kappa of Figure 4, under stage 3's default for everything else
+    "readings-method2": Experiment(
+        "The reading search, stage 3, Method II: output and reward scale for each kappa of Figure 4",
+        tuple(
+            Arm(f"kappa={k:g} | {out} output, scale {scale:g}", dict(M2, kappa=k, output=out, reward_scale=scale))
+            for out in ("linear", "sigmoid", "tanh")
+            for scale in (1.0, 0.1)
+            for k in KAPPAS
+        ),
+        (500, 1000, 2000),
+        seeds=4,
+        opponents=(STAGE3_BENCHMARK,),
     ),
     # Readings of the paper that could make risk-seeking self-play (Method II) learn; each arm
     # changes one thing from the default reading (docs/reproductions.md reports them)
