@@ -101,6 +101,7 @@ class Experiment:
     eval_games: int = 100  # default test games per run and checkpoint
     opponents: tuple[str, ...] = ()  # default test opponents (none given: DEFAULT_OPPONENTS)
     player: str = "td:net={net}"  # how a network is tested (a player spec; {net}: its file)
+    marbles: bool = False  # also a table and plot of stones won and lost a game (the paper's Figure 5 axes)
     players: tuple[str, ...] = ()  # several ways to test it (each a reading of the test): then every one
 
     def test_players(self) -> tuple[str, ...]:
@@ -212,6 +213,7 @@ EXPERIMENTS: dict[str, Experiment] = {
         ),
         (500, 1000, 2000),
         seeds=5,  # 5 runs x 100 games: the paper's 500 test games a point
+        marbles=True,  # Figure 3's axis is unknown: win rate and stones, both
     ),
     "fig4": Experiment(
         "Abalearn Figure 4: risk-sensitive self-play (Method II) for several kappa",
@@ -225,6 +227,7 @@ EXPERIMENTS: dict[str, Experiment] = {
         # heuristic player, training games on a log axis from 10 (to 2,000; the text: "after 10000 games")
         (10, 100, 1000, 2000, 10000),
         seeds=10,  # the paper's scale: 10 runs x 100 test games a point
+        marbles=True,
     ),
     # stage 3 of the reading search, Method II (docs/reproductions.md, written down before it ran): the output
     # and the reward scale for each kappa of Figure 4, under stage 3's default for everything else
@@ -535,9 +538,10 @@ def _map(fn, jobs: list, executor: Executor) -> list:
 
 
 # ----------------------------------------------------------------------------- summary
-def run_band(group: list[dict[str, Any]]) -> Estimate:
-    """The interquartile mean of the runs' own outright win rates, with its bootstrap 95% band."""
-    return interval_estimate(np.array([int(r["wins"]) / int(r["eval_games"]) for r in group]), "iqm")
+def run_band(group: list[dict[str, Any]], field_name: str = "wins") -> Estimate:
+    """The interquartile mean over the runs of their own ``field_name`` a test game (outright wins by
+    default: the win rate; ``marbles_won``: stones won a game), with its bootstrap 95% band."""
+    return interval_estimate(np.array([int(r[field_name]) / int(r["eval_games"]) for r in group]), "iqm")
 
 
 def win_rate(group: list[dict[str, Any]]) -> tuple[float, float, float]:
@@ -608,6 +612,27 @@ def summarize(name: str, rows: list[dict[str, Any]], experiment: Experiment | No
           f"Drawn: stopped at 400 plies or the 20th repetition. On marbles: a stopped game counted for the "
           f"side that pushed off more (an extra column only).")
     _plot(name, cells, arms, games, experiment, args, x_label, title)
+    if experiment and experiment.marbles:
+        marbles_table(cells, arms, games)
+        _plot_marbles(name, cells, arms, games, args, x_label, title)
+
+
+def marbles_table(cells: dict[tuple[str, int], list[dict[str, Any]]], arms: list[str], games: list[int]) -> None:
+    """Stones won and lost a test game, each the IQM over the runs with its bootstrap 95% band."""
+    print("\n| arm | training games | runs | stones won a game (IQM, 95% band) | stones lost a game | "
+          "material advantage |")
+    print("|---|---|---|---|---|---|")
+    for arm in arms:
+        for g in games:
+            group = cells.get((arm, g), [])
+            if not group:
+                continue
+            won, lost = run_band(group, "marbles_won"), run_band(group, "marbles_lost")
+            diff = interval_estimate(np.array([(int(r["marbles_won"]) - int(r["marbles_lost"])) / int(r["eval_games"])
+                                               for r in group]), "iqm")
+            print(f"| {arm.replace('|', chr(92) + '|')} | {g} | {len(group)} | {won.value:.2f} ({won.low:.2f}–"
+                  f"{won.high:.2f}) | {lost.value:.2f} ({lost.low:.2f}–{lost.high:.2f}) | {diff.value:+.2f} "
+                  f"({diff.low:+.2f}–{diff.high:+.2f}) |")
 
 
 def screen_table(rows: list[dict[str, Any]], base: str = "base") -> None:
@@ -732,6 +757,39 @@ def _distance_table(title: str, second: str, cells: list[GridCell]) -> None:
     print("|---|---|---|---|---|---|")
     for distance, low, high, reading, test, parts, runs in cells:
         print(f"| {reading} | {test} | {runs} | {parts[0]} | {parts[1]} | {distance:.3f} ({low:.3f}–{high:.3f}) |")
+
+
+def _plot_marbles(name, cells, arms, games, args, x_label, title) -> None:
+    """Stones won (solid) and lost (dashed) a test game against training games, each the IQM over the runs
+    with its bootstrap band, on a log axis when the first checkpoint is at 10 games (the paper's Figure 5)."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, ax = plt.subplots(figsize=(10, 4.8))
+    for arm in arms:
+        xs = [g for g in games if (arm, g) in cells]
+        color = None
+        for field_name, style, what in (("marbles_won", "-", "stones won"), ("marbles_lost", "--", "stones lost")):
+            stats = [run_band(cells[(arm, g)], field_name) for g in xs]
+            (line,) = ax.plot(xs, [s.value for s in stats], linestyle=style, marker="o", color=color,
+                              label=f"{arm}: {what}")
+            color = line.get_color()
+            ax.fill_between(xs, [s.low for s in stats], [s.high for s in stats], alpha=0.15, color=color)
+    if games and min(games) <= 10:
+        ax.set_xscale("log")
+    ax.set_ylim(0, 6.1)
+    ax.set_xlabel(x_label)
+    ax.set_ylabel("stones a game against the heuristic player\n(IQM over the runs; band: bootstrap 95%)")
+    ax.set_title(f"{title}: material", fontsize=10)
+    ax.grid(alpha=0.3)
+    ax.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.01, 1.0))
+    fig.tight_layout()
+    base = Path(args.plot or f"docs/img/{name}.png")
+    plot = base.with_name(f"{base.stem}-marbles{base.suffix}")
+    save_figure(fig, plot)
+    print(f"plot: {plot}")
 
 
 def _plot(name, cells, arms, games, experiment, args, x_label, title) -> None:
