@@ -584,25 +584,21 @@ def summarize(name: str, rows: list[dict[str, Any]], experiment: Experiment | No
     print("| arm | training games | runs × test games | won outright (95% interval) | IQM over the runs "
           "(bootstrap 95%) | paper | drawn | on marbles | marbles for:against |")
     print("|---|---|---|---|---|---|---|---|---|")
-    for arm in arms:
-        for g in games:
-            group = cells.get((arm, g), [])
-            if not group:
-                continue
-            rate, low, high = win_rate(group)
-            total = {k: sum(int(r[k]) for r in group) for k in ("eval_games", "draws", "m_wins", "marbles_won",
-                                                                "marbles_lost")}
-            n = total["eval_games"]
-            published = ""
-            paper_arm = group[0]["arm"]
-            if paper_arm in paper and experiment and g in experiment.checkpoints:
-                published = f"{paper[paper_arm][experiment.checkpoints.index(g)]:.0%}"
-            cell = arm.replace("|", "\\|")  # a grid arm's label holds a bar: escaped in a Markdown table
-            band = run_band(group)
-            print(f"| {cell} | {g} | {len(group)} × {n // len(group)} | **{rate:.1%}** ({low:.1%}–{high:.1%}) | "
-                  f"{band.value:.1%} ({band.low:.1%}–{band.high:.1%}) | "
-                  f"{published} | {total['draws'] / n:.0%} | {total['m_wins'] / n:.0%} | "
-                  f"{total['marbles_won']}:{total['marbles_lost']} |")
+    for arm, g, group in _cells_in_order(cells, arms, games):
+        rate, low, high = win_rate(group)
+        total = {k: sum(int(r[k]) for r in group) for k in ("eval_games", "draws", "m_wins", "marbles_won",
+                                                            "marbles_lost")}
+        n = total["eval_games"]
+        published = ""
+        paper_arm = group[0]["arm"]
+        if paper_arm in paper and experiment and g in experiment.checkpoints:
+            published = f"{paper[paper_arm][experiment.checkpoints.index(g)]:.0%}"
+        cell = arm.replace("|", "\\|")  # a grid arm's label holds a bar: escaped in a Markdown table
+        band = run_band(group)
+        print(f"| {cell} | {g} | {len(group)} × {n // len(group)} | **{rate:.1%}** ({low:.1%}–{high:.1%}) | "
+              f"{band.value:.1%} ({band.low:.1%}–{band.high:.1%}) | "
+              f"{published} | {total['draws'] / n:.0%} | {total['m_wins'] / n:.0%} | "
+              f"{total['marbles_won']}:{total['marbles_lost']} |")
     seeds = sorted({int(r["seed"]) for r in rows})
     opponents = ", ".join(dict.fromkeys(r["opponent"] for r in rows))
     print(f"\nWon outright: games won by pushing off six marbles, over all the runs' test games, against "
@@ -617,22 +613,26 @@ def summarize(name: str, rows: list[dict[str, Any]], experiment: Experiment | No
         _plot_marbles(name, cells, arms, games, args, x_label, title)
 
 
+def _cells_in_order(cells: dict[tuple[str, int], list[dict[str, Any]]], arms: list[str], games: list[int]):
+    """``(arm, games, rows)`` of every cell that has rows, arm by arm, checkpoint by checkpoint."""
+    for arm in arms:
+        for g in games:
+            if cells.get((arm, g)):
+                yield arm, g, cells[(arm, g)]
+
+
 def marbles_table(cells: dict[tuple[str, int], list[dict[str, Any]]], arms: list[str], games: list[int]) -> None:
     """Stones won and lost a test game, each the IQM over the runs with its bootstrap 95% band."""
     print("\n| arm | training games | runs | stones won a game (IQM, 95% band) | stones lost a game | "
           "material advantage |")
     print("|---|---|---|---|---|---|")
-    for arm in arms:
-        for g in games:
-            group = cells.get((arm, g), [])
-            if not group:
-                continue
-            won, lost = run_band(group, "marbles_won"), run_band(group, "marbles_lost")
-            diff = interval_estimate(np.array([(int(r["marbles_won"]) - int(r["marbles_lost"])) / int(r["eval_games"])
-                                               for r in group]), "iqm")
-            print(f"| {arm.replace('|', chr(92) + '|')} | {g} | {len(group)} | {won.value:.2f} ({won.low:.2f}–"
-                  f"{won.high:.2f}) | {lost.value:.2f} ({lost.low:.2f}–{lost.high:.2f}) | {diff.value:+.2f} "
-                  f"({diff.low:+.2f}–{diff.high:+.2f}) |")
+    for arm, g, group in _cells_in_order(cells, arms, games):
+        won, lost = run_band(group, "marbles_won"), run_band(group, "marbles_lost")
+        diff = interval_estimate(np.array([(int(r["marbles_won"]) - int(r["marbles_lost"])) / int(r["eval_games"])
+                                           for r in group]), "iqm")
+        print(f"| {arm.replace('|', chr(92) + '|')} | {g} | {len(group)} | {won.value:.2f} ({won.low:.2f}–"
+              f"{won.high:.2f}) | {lost.value:.2f} ({lost.low:.2f}–{lost.high:.2f}) | {diff.value:+.2f} "
+              f"({diff.low:+.2f}–{diff.high:+.2f}) |")
 
 
 def screen_table(rows: list[dict[str, Any]], base: str = "base") -> None:
