@@ -55,7 +55,7 @@ import io
 import sys
 import time
 from collections import defaultdict
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any, NamedTuple
@@ -701,41 +701,38 @@ class GridCell(NamedTuple):
 
 def grid_distances(rows: list[dict[str, Any]], checkpoints: Sequence[int]) -> list[GridCell]:
     """Stage 2's rule: for each training reading with each benchmark reading, the distance of our Table 2
-    (both methods, every checkpoint) from the paper's, with its 95% bootstrap interval over the runs, least
-    first."""
-    cells: dict[tuple[str, str, str], list[dict[str, Any]]] = defaultdict(list)
-    for r in rows:
-        method, reading = r["arm"].split(" | ")
-        cells[(reading, r["opponent"], method)].append(r)
-    scored = []
-    for reading, opponent in dict.fromkeys((k[0], k[1]) for k in cells):
-        runs = {m: _seed_rates(cells[(reading, opponent, m)], checkpoints) for m in TABLE2}
-        if any(len(a) == 0 or (a[:, :, 1] == 0).any() for a in runs.values()):
-            continue  # an unfinished cell has no distance yet
-        distance, low, high = table2_distance(runs)
-        parts = [" → ".join(f"{w / n:.0%}" for w, n in runs[m].sum(axis=0)) for m in TABLE2]
-        scored.append(GridCell(distance, low, high, reading, opponent, parts, min(len(a) for a in runs.values())))
-    return sorted(scored)
+    (both methods, every checkpoint, won outright) from the paper's, with its 95% bootstrap interval over the
+    runs, least first."""
+    return _distances(rows, checkpoints, lambda r: r["opponent"], {"": "wins"})
 
 
 def stage3_distances(rows: list[dict[str, Any]], checkpoints: Sequence[int]) -> list[GridCell]:
     """Stage 3's rule: for each training reading, test player and win column, the distance of our Table 2
     from the paper's with its 95% bootstrap interval, least first (``benchmark`` holds the test reading)."""
+    return _distances(rows, checkpoints, lambda r: r["player"], COLUMNS)
+
+
+def _distances(rows: list[dict[str, Any]], checkpoints: Sequence[int], test_of: Callable[[dict], str],
+               columns: dict[str, str]) -> list[GridCell]:
+    """Each (training reading, test reading, win column)'s distance from the paper's Table 2; a cell whose
+    runs have not all finished has none yet."""
     cells: dict[tuple[str, str, str], list[dict[str, Any]]] = defaultdict(list)
     for r in rows:
         method, reading = r["arm"].split(" | ")
-        cells[(reading, r["player"], method)].append(r)
+        cells[(reading, test_of(r), method)].append(r)
     scored = []
-    for reading, player in dict.fromkeys((k[0], k[1]) for k in cells):
-        for column, field_name in COLUMNS.items():
-            runs = {m: _seed_rates([{**r, "wins": r[field_name]} for r in cells[(reading, player, m)]], checkpoints)
+    for reading, test in dict.fromkeys((k[0], k[1]) for k in cells):
+        for column, field_name in columns.items():
+            runs = {m: _seed_rates([{**r, "wins": r[field_name]} for r in cells[(reading, test, m)]], checkpoints)
                     for m in TABLE2}
             if any(len(a) == 0 or (a[:, :, 1] == 0).any() for a in runs.values()):
                 continue
             distance, low, high = table2_distance(runs)
             parts = [" → ".join(f"{w / n:.0%}" for w, n in runs[m].sum(axis=0)) for m in TABLE2]
-            test = f"{player.replace('td:net={net}', 'td') or 'td'}, {column}"
-            scored.append(GridCell(distance, low, high, reading, test, parts, min(len(a) for a in runs.values())))
+            label = test
+            if column:  # a stage-3 test reading: the player, then the column
+                label = f"{test.replace('td:net={net}', 'td') or 'td'}, {column}"
+            scored.append(GridCell(distance, low, high, reading, label, parts, min(len(a) for a in runs.values())))
     return sorted(scored)
 
 
