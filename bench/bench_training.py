@@ -151,12 +151,14 @@ def _run(root: Path, argv: list[str]) -> str:
 def compare_with(rev: str, argv: list[str]) -> None:
     """This checkout's figures, then REV's (a temporary worktree), and each figure's ratio."""
     here = Path(__file__).resolve().parent.parent
-    this = _run(here, argv)
     with tempfile.TemporaryDirectory() as tmp:
         tree = Path(tmp) / "baseline"
-        subprocess.run(["git", "-C", str(here), "worktree", "add", "--detach", str(tree), rev], check=True,
-                       capture_output=True)
+        made = subprocess.run(["git", "-C", str(here), "worktree", "add", "--detach", str(tree), rev],
+                              capture_output=True, text=True)
+        if made.returncode != 0:
+            raise SystemExit(f"--baseline {rev}: not a revision of this repository ({made.stderr.strip()[-200:]})")
         try:
+            this = _run(here, argv)
             base = _run(tree, argv)
         finally:
             subprocess.run(["git", "-C", str(here), "worktree", "remove", "--force", str(tree)], capture_output=True)

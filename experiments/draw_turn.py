@@ -14,22 +14,16 @@ import argparse
 from collections import defaultdict
 from pathlib import Path
 
-import numpy as np
-from learning_curves import read_rows
+from learning_curves import read_rows, run_band, shown_player
 
-from sumito.learn.bands import interval_estimate
 from sumito.stopping import run_main
 
 COLUMNS = (("won", "wins"), ("drawn", "draws"), ("lost", "losses"))
 
 
-def per_game(row: dict, field: str) -> float:
-    return float(row[field]) / float(row["eval_games"])
-
-
-def cell(rows: list[dict], value) -> str:
-    est = interval_estimate(np.array([value(r) for r in rows]), "iqm")
-    return f"{est.value:.2f} ({est.low:.2f}–{est.high:.2f})"
+def cell(rows: list[dict], field_name: str, scale: float = 1.0) -> str:
+    est = run_band(rows, field_name)
+    return f"{scale * est.value:.2f} ({scale * est.low:.2f}–{scale * est.high:.2f})"
 
 
 def table(rows: list[dict], arm: str, player: str) -> list[str]:
@@ -40,10 +34,9 @@ def table(rows: list[dict], arm: str, player: str) -> list[str]:
     lines = []
     for games in sorted(by_games):
         group = by_games[games]
-        parts = [cell(group, lambda r, f=f: 100 * per_game(r, f)) for _, f in COLUMNS]
-        parts.append(cell(group, lambda r: per_game(r, "marbles_won")))
-        parts.append(cell(group, lambda r: per_game(r, "marbles_lost")))
-        lines.append(f"| {arm.replace('|', chr(92) + '|')} | {player.replace('{net}', 'NET')} | {games:,} | "
+        parts = [cell(group, f, 100.0) for _, f in COLUMNS]
+        parts += [cell(group, "marbles_won"), cell(group, "marbles_lost")]
+        lines.append(f"| {arm.replace('|', chr(92) + '|')} | {shown_player(player)} | {games:,} | "
                      f"{len(group)} | " + " | ".join(parts) + " |")
     return lines
 

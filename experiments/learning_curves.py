@@ -408,11 +408,7 @@ def run_arm(
         trainer.network.save(net)
         for player in players:
             for opponent in opponents:
-                result = evaluate(net, opponent, eval_games, derive_seed(seed, target), player)
-                rows.append(dict(arm=arm.label, seed=seed, games=target, opponent=opponent,
-                                 train_seconds=f"{seconds:.1f}", player=player, **result))
-                print(f"{name}: {arm.label}, seed {seed}, {target} games, {_as(player)}against {opponent}: won "
-                      f"{result['wins']} of {eval_games} outright, {result['draws']} drawn", flush=True)
+                rows.append(_test_row(name, arm, seed, target, f"{seconds:.1f}", net, player, opponent, eval_games))
         save_checkpoint(state, trainer)
         write_rows(partial, rows)
     write_rows(done, rows)
@@ -460,20 +456,27 @@ def _test_saved(name: str, arm: Arm, seed: int, folder: Path, checkpoints: Seque
             for opponent in opponents:
                 if (opponent, player) in met:
                     continue
-                result = evaluate(folder / f"net-{target}.npz", opponent, eval_games, derive_seed(seed, target),
-                                  player)
                 seconds = next(r["train_seconds"] for r in rows if int(r["games"]) == target)
-                rows.append(dict(arm=arm.label, seed=seed, games=target, opponent=opponent, train_seconds=seconds,
-                                 player=player, **result))
+                rows.append(_test_row(name, arm, seed, target, seconds, folder / f"net-{target}.npz", player,
+                                      opponent, eval_games))
                 write_rows(done, rows)
-                print(f"{name}: {arm.label}, seed {seed}, {target} games, {_as(player)}against {opponent} (saved "
-                      f"network): won {result['wins']} of {eval_games} outright, {result['draws']} drawn", flush=True)
     return read_rows(done)
 
 
-def _as(player: str) -> str:
-    """``as td:…,ties=random `` for a test player other than the plain network, for progress lines."""
-    return "" if player == "td:net={net}" else f"as {player.replace('{net}', 'NET')} "
+def _test_row(name: str, arm: Arm, seed: int, target: int, seconds: str, net: Path, player: str, opponent: str,
+              eval_games: int) -> dict[str, Any]:
+    """The network of ``target`` games tested as ``player`` against ``opponent``: its row, and a progress line."""
+    result = evaluate(net, opponent, eval_games, derive_seed(seed, target), player)
+    shown = "" if player == "td:net={net}" else f"as {shown_player(player)} "
+    print(f"{name}: {arm.label}, seed {seed}, {target} games, {shown}against {opponent}: won {result['wins']} of "
+          f"{eval_games} outright, {result['draws']} drawn", flush=True)
+    return dict(arm=arm.label, seed=seed, games=target, opponent=opponent, train_seconds=seconds, player=player,
+                **result)
+
+
+def shown_player(player: str) -> str:
+    """A test player's spec as tables show it (``NET`` for the network; a row without one: the plain ``td``)."""
+    return (player or "td:net={net}").replace("{net}", "NET")
 
 
 def write_rows(path: Path, rows: list[dict[str, Any]]) -> None:
@@ -573,7 +576,7 @@ def summarize(name: str, rows: list[dict[str, Any]], experiment: Experiment | No
     for r in rows:
         arm = f"{r['arm']} vs {r['opponent']}" if several else r["arm"]
         if players:
-            arm += f" as {r['player'].replace('{net}', 'NET') or 'td:net=NET'}"
+            arm += f" as {shown_player(r['player'])}"
         cells[(arm, int(r["games"]))].append(r)
         if arm not in arms:
             arms.append(arm)

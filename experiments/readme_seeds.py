@@ -30,10 +30,18 @@ COMMAND = ["--preset", "method-Ia", "--games", str(GAMES), "--eval-every", "250"
 
 
 def seed_list(text: str) -> list[int]:
-    if "-" in text:
-        a, b = text.split("-", 1)
-        return list(range(int(a), int(b) + 1))
-    return [int(s) for s in text.split(",")]
+    """``A-B`` (A to B) or ``S1,S2,...``: at most 1,000 seeds, each from 0 to 2**31 - 1."""
+    try:
+        if "-" in text:
+            a, b = text.split("-", 1)
+            seeds = list(range(int(a), int(b) + 1)) if 0 <= int(b) - int(a) < 1000 else []
+        else:
+            seeds = [int(s) for s in text.split(",")]
+    except ValueError:
+        seeds = []
+    if not seeds or len(seeds) > 1000 or not all(0 <= s < 2**31 for s in seeds):
+        raise argparse.ArgumentTypeError(f"expected A-B or a comma-separated list of seeds, not {text!r}")
+    return seeds
 
 
 def finished(out: Path) -> bool:
@@ -65,12 +73,13 @@ def table(runs: list[Path]) -> str:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--seeds", default="2006-2015", help="A-B or a comma-separated list (default 2006-2015)")
+    parser.add_argument("--seeds", type=seed_list, default="2006-2015",
+                        help="A-B or a comma-separated list (default 2006-2015)")
     parser.add_argument("--out", type=Path, default=Path("runs/readme-seeds"))
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--plot", type=Path, default=Path("docs/img/readme-training-curve.png"))
     args = parser.parse_args()
-    seeds = seed_list(args.seeds)
+    seeds = args.seeds
     for seed in seeds:
         run_seed(args.out, seed, args.workers)
     runs = [args.out / f"s{s}" for s in seeds]

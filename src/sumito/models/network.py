@@ -19,8 +19,9 @@ the right sizes):
   :func:`forward_all` also writes every output;
 * :func:`gradient` — the first output and its gradient with respect to every parameter, written
   into preallocated arrays shaped like the parameters (other outputs' rows are zero);
-* :func:`batch_values` — the first output for every row of a 2-D input, for kernels that
-  evaluate afterstates themselves;
+* :func:`first_outputs` and :func:`batch_outputs` — the first output, or every output, of every row
+  of a 2-D input (what :meth:`ValueNetwork.values` and :meth:`ValueNetwork.outputs` call), the same
+  bits as :func:`forward` row by row; :func:`batch_values` writes the first into a given array;
 * :func:`unpack` — the four parameter views of a flat vector (``dims`` below).
 
 ``dims`` is the int64 array ``[n_inputs, n_hidden, n_outputs, output_kind]`` (:attr:`ValueNetwork.dims`)

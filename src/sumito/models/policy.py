@@ -22,7 +22,7 @@ LEGACY_READINGS = {"choice": "reward", "trace_decay": "gamma-lambda"}
 
 def move_scores(
     options: Afterstates, values: np.ndarray, gamma: float, end_only: bool, choice: str = "value",
-    reward_scale: float = 1.0,
+    reward_scale: float = 1.0, take_wins: bool = False,
 ) -> np.ndarray:
     """How greedy play ranks the moves (the highest is played).
 
@@ -35,9 +35,13 @@ def move_scores(
     network estimates the rewards still to come *after* an afterstate, so this adds back the
     marble a push-off takes at once; with a sigmoid output any push then outranks any quiet move.
     Rewards count ``reward_scale`` each.
+
+    ``take_wins``: a move that wins outright above every other under ``choice="reward"`` too (with
+    ``choice="value"`` it always is).
     """
-    if choice == "value":
-        return np.where(options.wins, np.inf, values)
+    if choice == "value" or take_wins:
+        scores = values if choice == "value" else move_scores(options, values, gamma, end_only, choice, reward_scale)
+        return np.where(options.wins, np.inf, scores)
     if end_only:
         return np.where(options.wins, reward_scale, gamma * values)
     gains = reward_scale * options.gains

@@ -94,9 +94,8 @@ class TDPlayer(PlayerBase):
         values = self.network.values(options.inputs)
         if viewer and position.side_to_move == 2:
             values = -values
-        scores = move_scores(options, values, self.gamma, self.end_only, self.choice, self.reward_scale)
-        if self.take_wins:
-            scores = np.where(options.wins, np.inf, scores)
+        scores = move_scores(options, values, self.gamma, self.end_only, self.choice, self.reward_scale,
+                             self.take_wins)
         if history and self.avoid_repeats:
             # a move back into a position of this game (same side to move) steers towards a draw
             # by repetition: worth less than any move that takes the game somewhere new

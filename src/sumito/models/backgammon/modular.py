@@ -85,6 +85,7 @@ from sumito.models.backgammon.learning import N_INPUTS as TESAURO_INPUTS
 from sumito.models.backgammon.learning import encode_afterstates
 from sumito.models.network import MAX_NETWORK_BYTES, NetworkError, ValueNetwork
 from sumito.models.td import fit_outputs
+from sumito.nn import matvec
 
 ENDGAME, RACE, OTHER = 0, 1, 2
 CLASS_NAMES = ("endgame", "race", "other")
@@ -132,23 +133,11 @@ def position_classes(boards: np.ndarray) -> np.ndarray:
     return out
 
 
-@njit(cache=True)
-def _expected_points(outcomes: np.ndarray) -> np.ndarray:
-    n = outcomes.shape[0]
-    out = np.empty(n, dtype=np.float64)
-    for r in range(n):
-        s = 0.0
-        for k in range(6):
-            s += outcomes[r, k] * OUTCOME_POINTS[k]
-        out[r] = s
-    return out
-
-
 def expected_points(outcomes: np.ndarray) -> np.ndarray:
     """``Σ_k OUTCOME_POINTS[k] · outcomes[:, k]`` of ``[n, 6]`` outcome probabilities (outputs 1..6), added in
     ``k``'s order: the same bits on every CPU (``outcomes @ OUTCOME_POINTS`` is BLAS's, whose order depends on
     the kernel OpenBLAS picks for the CPU)."""
-    return _expected_points(np.ascontiguousarray(outcomes, dtype=np.float64))
+    return matvec(np.ascontiguousarray(outcomes, dtype=np.float64), OUTCOME_POINTS)
 
 
 def flip_outputs(values: np.ndarray) -> np.ndarray:
