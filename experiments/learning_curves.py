@@ -103,6 +103,9 @@ class Experiment:
     player: str = "td:net={net}"  # how a network is tested (a player spec; {net}: its file)
     marbles: bool = False  # also a table and plot of stones won and lost a game (the paper's Figure 5 axes)
     players: tuple[str, ...] = ()  # several ways to test it (each a reading of the test): then every one
+    # the win column (stage 3 of the reading search: won outright or stopped ahead on marbles); the experiments
+    # run before it keep the outright column they were reported in
+    column: str = "m_wins"
 
     def test_players(self) -> tuple[str, ...]:
         return self.players or (self.player,)
@@ -115,12 +118,24 @@ OLD_READING = dict(output="sigmoid", choice="value", hidden=40)
 M1 = dict(PRESETS["method-I"])
 M1A = dict(PRESETS["method-Ia"])
 M2 = dict(PRESETS["method-II"])
-SELF0 = dict(encoding="abalearn3", regime="self", kappa=0.0)
+SELF0 = dict(regime="self", kappa=0.0)  # Abalearn 3 (the default encoding), self-play, risk-neutral
+
+
+def stage2(preset: dict[str, Any]) -> dict[str, Any]:
+    """A preset under the choices stage 3 searched, as they were before it: Abalearn 2's split into rings
+    0-1 | 2-3 | 4, no floor under ε, and Method II's output and reward scale those of the base or the
+    default. The experiments run before stage 3 keep them, so that their commands still give the rows
+    committed and the tables documented."""
+    kept = {k: v for k, v in preset.items() if k not in ("output", "reward_scale")}  # Method II's, from stage 3
+    return dict(kept, encoding=preset.get("encoding", "abalearn3").removesuffix("-c012"), epsilon_min=0.0)
+
+
+M1_S2, M1A_S2, M2_S2, SELF0_S2 = stage2(M1), stage2(M1A), stage2(M2), stage2(SELF0)
 KAPPAS = (-1.0, -0.8, -0.3, 0.0)
 
 # the review's best point (Method I(a), a marble worth 0.1, the reward added when choosing) and the levels
 # that stage 1 of the reading search tries, one factor at a time
-SCREEN_BASE = {**M1A, **OLD_READING, "reward_scale": 0.1, "choice": "reward"}
+SCREEN_BASE = {**M1A_S2, **OLD_READING, "reward_scale": 0.1, "choice": "reward"}
 SCREEN_LEVELS: tuple[tuple[str, dict[str, Any]], ...] = (
     ("base", {}),
     ("Method I", dict(encoding="abalearn2")),
@@ -163,6 +178,7 @@ STAGE3_PLAYERS = ("td:net={net}", "td:net={net},ties=random", "td:net={net},take
 # "losing most games against the heuristic player"): that reading is inadmissible
 STAGE3_BENCHMARK = "heuristic:depth=1,ties=random"
 COLUMNS = {"outright": "wins", "ahead on marbles": "m_wins"}
+COLUMN_NAMES = {"wins": "won outright", "m_wins": "won or ahead on marbles"}
 
 
 def stage3_arms() -> tuple[Arm, ...]:
@@ -171,7 +187,7 @@ def stage3_arms() -> tuple[Arm, ...]:
         Arm(f"{method} | {split}, {explore}", dict(preset, encoding=preset["encoding"] + suffix, **options))
         for split, suffix in STAGE3_SPLITS
         for explore, options in STAGE3_EXPLORATION
-        for method, preset in (("Method I", M1), ("Method I(a)", M1A))
+        for method, preset in (("Method I", M1_S2), ("Method I(a)", M1A_S2))
     )
 
 
@@ -182,7 +198,7 @@ def grid_arms() -> tuple[Arm, ...]:
         combos = [(f"{label}, {name}" if label else name, {**options, **more})
                   for label, options in combos for name, more in levels]
     return tuple(Arm(f"{method} | {label or 'base'}", dict(SCREEN_BASE, **preset, **options))
-                 for label, options in combos for method, preset in (("Method I", M1), ("Method I(a)", M1A)))
+                 for label, options in combos for method, preset in (("Method I", M1_S2), ("Method I(a)", M1A_S2)))
 
 
 # the benchmark under each reading: one or two plies, a pushed-off marble at distance 12 (ours) or 0
@@ -195,14 +211,12 @@ EXPERIMENTS: dict[str, Experiment] = {
         (500, 1000, 2000, 3000),
         paper={"Method I": (0.48, 0.52, 0.54, 0.71), "Method I(a)": (0.68, 0.72, 0.76, 0.79)},
     ),
-    # the one reading under which Table 2's Method I(a) wins (see method-readings), at full scale
+    # the paper's footnote 2 (the result as the only reward), under the default reading
     "table2-end": Experiment(
         "Abalearn Table 2 with the result as the only reward (the paper's footnote 2)",
         (Arm("Method I", dict(M1, rewards="end")), Arm("Method I(a)", dict(M1A, rewards="end"))),
         (500, 1000, 2000, 3000),
         paper={"Method I": (0.48, 0.52, 0.54, 0.71), "Method I(a)": (0.68, 0.72, 0.76, 0.79)},
-        opponents=("heuristic:depth=1,ties=random",),
-        base=OLD_READING,
     ),
     "fig3": Experiment(
         "Abalearn Figure 3: training against random, a minimax player, or itself",
@@ -212,7 +226,6 @@ EXPERIMENTS: dict[str, Experiment] = {
             Arm("self-play", SELF0),
         ),
         (500, 1000, 2000),
-        seeds=5,  # 5 runs x 100 games: the paper's 500 test games a point
         marbles=True,  # Figure 3's axis is unknown: win rate and stones, both
     ),
     "fig4": Experiment(
@@ -248,7 +261,7 @@ EXPERIMENTS: dict[str, Experiment] = {
     "kappa-readings": Experiment(
         "Method II (kappa = -1 and 0) under other readings of the paper",
         tuple(
-            Arm(f"{label}, kappa={k:g}", dict(M2, kappa=k, **options))
+            Arm(f"{label}, kappa={k:g}", dict(M2_S2, kappa=k, **options))
             for label, options in (
                 ("reward added to the value", dict(choice="reward")),
                 ("push reward credited to its afterstate", dict(credit="afterstate")),
@@ -264,6 +277,7 @@ EXPERIMENTS: dict[str, Experiment] = {
         seeds=2,
         opponents=("heuristic:depth=1,ties=random",),
         base=OLD_READING,
+        column="wins",
     ),
     "method-readings": Experiment(
         "Method I and I(a) under other readings of the paper",
@@ -275,12 +289,13 @@ EXPERIMENTS: dict[str, Experiment] = {
                 ("push reward credited to its afterstate, linear output", dict(credit="afterstate", output="linear")),
                 ("result-only rewards", dict(rewards="end")),
             )
-            for name, preset in (("Method I", M1), ("Method I(a)", M1A))
+            for name, preset in (("Method I", M1_S2), ("Method I(a)", M1A_S2))
         ),
         (1000, 3000),
         seeds=2,
         opponents=("heuristic:depth=1,ties=random",),
         base=OLD_READING,
+        column="wins",
     ),
     # The reading search (issue 26; docs/reproductions.md, "The reading search"), written down before it
     # was run. Stage 1 screens one factor at a time from the review's best point; every network is tested
@@ -292,6 +307,7 @@ EXPERIMENTS: dict[str, Experiment] = {
         seeds=4,
         opponents=BENCHMARKS,
         paper={label: (0.68, 0.79) for label, _ in SCREEN_LEVELS} | {"Method I": (0.48, 0.71)},
+        column="wins",
     ),
     "readings-grid": Experiment(
         "The reading search, stage 2: Methods I and I(a) under every combination of the factors that mattered",
@@ -301,6 +317,7 @@ EXPERIMENTS: dict[str, Experiment] = {
         # the one-ply benchmark first (both readings of `off`); the two-ply one after (docs/reproductions.md)
         opponents=BENCHMARKS[:2],
         paper={arm.label: TABLE2[arm.label.split(" | ")[0]] for arm in grid_arms()},
+        column="wins",
     ),
     "readings-stage3": Experiment(
         "The reading search, stage 3: the board's split, exploration, the test's tie-break and the win column",
@@ -310,6 +327,7 @@ EXPERIMENTS: dict[str, Experiment] = {
         opponents=(STAGE3_BENCHMARK,),
         players=STAGE3_PLAYERS,
         paper={arm.label: TABLE2[arm.label.split(" | ")[0]] for arm in stage3_arms()},
+        column="wins",
     ),
     "wiering-regimes": Experiment(
         "Wiering's regimes on Abalone: where the training games come from",
@@ -323,28 +341,33 @@ EXPERIMENTS: dict[str, Experiment] = {
                 dict(SELF0, regime="observe", opponent="td", targets=str(network_path("builtin")))),
         ),
         (250, 500, 1000, 2000),
-        base=dict(opening_plies=4),  # under the default (re-run 2026-11-26); wiering-lambda keeps the old reading
-        seeds=3,
+        base=dict(opening_plies=4),  # under the default; wiering-lambda keeps the reading before the search
     ),
     "wiering-lambda": Experiment(
         "Wiering's lambda sweep on Abalone (self-play)",
-        tuple(Arm(f"lambda={lam:g}", dict(SELF0, lam=lam)) for lam in (0.0, 0.2, 0.4, 0.6, 0.8, 1.0)),
+        tuple(Arm(f"lambda={lam:g}", dict(SELF0_S2, lam=lam)) for lam in (0.0, 0.2, 0.4, 0.6, 0.8, 1.0)),
         (250, 1000, 2000),
         seeds=3,
         base=OLD_READING,
+        opponents=BENCHMARKS[::2],  # at 1 and 2 plies, as run before the reading search
+        column="wins",
     ),
     "tdleaf": Experiment(
         "TD-Leaf(lambda) against TD(lambda): self-play, kappa = 0, tested in a 3-ply search",
-        (Arm("TD(lambda), 1-ply training", SELF0), Arm("TD-Leaf(lambda), 3-ply training", dict(SELF0, search_depth=3))),
+        (Arm("TD(lambda), 1-ply training", SELF0_S2),
+         Arm("TD-Leaf(lambda), 3-ply training", dict(SELF0_S2, search_depth=3))),
         (100, 250, 500),
         seeds=2,
         eval_games=50,
         player="engine:net={net},depth=3",
         base=OLD_READING,
+        opponents=BENCHMARKS[::2],  # at 1 and 2 plies, as run before the reading search
+        column="wins",
     ),
 }
-# the paper's heuristic player at 1 and 2 plies (it gives no depth): see docs/reproductions.md
-DEFAULT_OPPONENTS = ("heuristic:depth=1,ties=random", "heuristic:depth=2,ties=random")
+# the paper's heuristic player at one ply (it gives no depth; stage 2 of the reading search left the two-ply
+# reading out, docs/reproductions.md)
+DEFAULT_OPPONENTS = (STAGE3_BENCHMARK,)
 FIG2_SAMPLES = (10, 100, 250, 500, 1000, 1500, 2000, 2750)
 FIG2_REFERENCES = (10, 250, 2750)
 # both networks of a Figure 2 pairing break ties at random (seeded by the arena, game by game), and the games
@@ -495,37 +518,47 @@ def read_rows(path: Path) -> list[dict[str, Any]]:
 
 # ----------------------------------------------------------------------------- figure 2
 def run_fig2(args: argparse.Namespace) -> None:
-    """One Method I run sampled at FIG2_SAMPLES; each sample plays Net 10, Net 250 and Net 2750."""
+    """Method I runs (``--seeds``, default 10, from ``--seed``) sampled at FIG2_SAMPLES; in each run, each
+    sample plays Net 10, Net 250 and Net 2750 of the same run. One folder a run (``fig2/s<seed>``), its rows
+    written when its games are played, so that a killed experiment resumes at the runs not yet finished."""
     floor = args.epsilon_min
-    name = "fig2" if floor == 0 else f"fig2-eps{floor:g}"
-    label = "Method I" if floor == 0 else f"Method I, eps >= {floor:g}"
-    folder = Path(args.out) / name
-    folder.mkdir(parents=True, exist_ok=True)
-    seed = args.seed
-    if not all((folder / f"net-{g}.npz").exists() for g in FIG2_SAMPLES):
-        trainer = make_trainer(TrainingConfig(**M1, seed=seed, epsilon_min=floor))
-        for target in FIG2_SAMPLES:
-            while trainer.games < target:
-                trainer.play_game()
-            trainer.network.save(folder / f"net-{target}.npz")
-    if (folder / "rows.csv").exists():
-        rows = read_rows(folder / "rows.csv")
+    name = "fig2" if floor is None else f"fig2-eps{floor:g}"
+    label = "Method I" if floor is None else f"Method I, eps >= {floor:g}"
+    config = dict(M1) if floor is None else dict(M1, epsilon_min=floor)
+    seeds = [args.seed + k for k in range(args.seeds or 10)]
+    folders = [Path(args.out) / name / f"s{seed}" for seed in seeds]
+    if args.report_only:
+        done = [f / "rows.csv" for f in folders if (f / "rows.csv").exists()]
+        rows = [row for path in done for row in read_rows(path)]
     else:
-        pairs = [(g, r) for r in FIG2_REFERENCES for g in FIG2_SAMPLES if g != r]
-        jobs = [(folder / f"net-{g}.npz", FIG2_PLAYER.format(net=folder / f"net-{r}.npz"), args.eval_games,
-                 derive_seed(seed, g, r)) for g, r in pairs]
-        results = _map(_evaluate_job, jobs, args.executor)
-        rows = [dict(arm=f"Net {r}", seed=seed, games=g, opponent=f"Net {r}", train_seconds="", **res)
-                for (g, r), res in zip(pairs, results)]
-        write_rows(folder / "rows.csv", rows)
+        rows = [row for rows in _map(_fig2_run, [(f, s, config, args.eval_games) for f, s in zip(folders, seeds)],
+                                     args.executor) for row in rows]
+    if not rows:
+        raise SumitoError(f"no finished run of {name} in {Path(args.out) / name}")
     summarize(name, rows, None, args, x_label="training games of the tested network",
               title=f"Abalearn Figure 2: sampled networks against Net 10, Net 250 and Net 2750 ({label})",
               against="the column's network")
 
 
-def _evaluate_job(job: tuple[Path, str, int, int]) -> dict[str, int]:
-    net, opponent, games, seed = job
-    return evaluate(net, opponent, games, seed, player=FIG2_PLAYER)
+def _fig2_run(job: tuple[Path, int, dict[str, Any], int]) -> list[dict[str, Any]]:
+    """One Figure 2 run: train it (its networks kept at FIG2_SAMPLES), then play each pairing."""
+    folder, seed, config, eval_games = job
+    if (folder / "rows.csv").exists():
+        return read_rows(folder / "rows.csv")
+    folder.mkdir(parents=True, exist_ok=True)
+    if not all((folder / f"net-{g}.npz").exists() for g in FIG2_SAMPLES):
+        trainer = make_trainer(TrainingConfig(**config, seed=seed))
+        for target in FIG2_SAMPLES:
+            while trainer.games < target:
+                trainer.play_game()
+            trainer.network.save(folder / f"net-{target}.npz")
+    pairs = [(g, r) for r in FIG2_REFERENCES for g in FIG2_SAMPLES if g != r]
+    rows = [dict(arm=f"Net {r}", seed=seed, games=g, opponent=f"Net {r}", train_seconds="",
+                 **evaluate(folder / f"net-{g}.npz", FIG2_PLAYER.format(net=folder / f"net-{r}.npz"), eval_games,
+                            derive_seed(seed, g, r), player=FIG2_PLAYER))
+            for g, r in pairs]
+    write_rows(folder / "rows.csv", rows)
+    return read_rows(folder / "rows.csv")  # as text, like a finished run's
 
 
 def _map(fn, jobs: list, executor: Executor) -> list:
@@ -547,14 +580,15 @@ def run_band(group: list[dict[str, Any]], field_name: str = "wins") -> Estimate:
     return interval_estimate(np.array([int(r[field_name]) / int(r["eval_games"]) for r in group]), "iqm")
 
 
-def win_rate(group: list[dict[str, Any]]) -> tuple[float, float, float]:
-    """The outright win rate over the group's games and its 95% interval: the wider of the
-    profile-likelihood interval of the pooled games and Student's t over the runs' rates."""
-    wins = sum(int(r["wins"]) for r in group)
+def win_rate(group: list[dict[str, Any]], column: str = "wins") -> tuple[float, float, float]:
+    """The win rate over the group's games in ``column`` (outright wins by default; ``m_wins``: won or
+    stopped ahead on marbles) and its 95% interval: the wider of the profile-likelihood interval of the
+    pooled games and Student's t over the runs' rates."""
+    wins = sum(int(r[column]) for r in group)
     games = sum(int(r["eval_games"]) for r in group)
     rate, low, high = score_interval(wins, 0, games - wins)
     if len(group) > 1:
-        rates = np.array([int(r["wins"]) / int(r["eval_games"]) for r in group])
+        rates = np.array([int(r[column]) / int(r["eval_games"]) for r in group])
         half = T975[min(len(rates) - 1, len(T975) - 1)] * rates.std(ddof=1) / np.sqrt(len(rates))
         low, high = min(low, max(0.0, rates.mean() - half)), max(high, min(1.0, rates.mean() + half))
     return rate, low, high
@@ -567,8 +601,12 @@ T975 = (np.inf, 12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 
 
 
 def summarize(name: str, rows: list[dict[str, Any]], experiment: Experiment | None, args: argparse.Namespace,
-              x_label: str = "training games", title: str | None = None, against: str | None = None) -> None:
-    """Print the table (outright win rate over all runs' games, with its 95% interval) and plot it."""
+              x_label: str = "training games", title: str | None = None, against: str | None = None,
+              column: str | None = None) -> None:
+    """Print the table (the win rate in the experiment's column over all runs' games, with its 95% interval,
+    the other column beside it) and plot it."""
+    column = column or (experiment.column if experiment else "m_wins")
+    other = "wins" if column == "m_wins" else "m_wins"
     cells: dict[tuple[str, int], list[dict[str, Any]]] = defaultdict(list)
     arms: list[str] = []
     several = len({r["opponent"] for r in rows}) > 1
@@ -584,12 +622,12 @@ def summarize(name: str, rows: list[dict[str, Any]], experiment: Experiment | No
     title = title or (experiment.title if experiment else name)
     paper = experiment.paper if experiment else {}
     print(f"\n{title}\n")
-    print("| arm | training games | runs × test games | won outright (95% interval) | IQM over the runs "
-          "(bootstrap 95%) | paper | drawn | on marbles | marbles for:against |")
+    print(f"| arm | training games | runs × test games | {COLUMN_NAMES[column]} (95% interval) | IQM over the runs "
+          f"(bootstrap 95%) | paper | {COLUMN_NAMES[other]} | drawn | marbles for:against |")
     print("|---|---|---|---|---|---|---|---|---|")
     for arm, g, group in _cells_in_order(cells, arms, games):
-        rate, low, high = win_rate(group)
-        total = {k: sum(int(r[k]) for r in group) for k in ("eval_games", "draws", "m_wins", "marbles_won",
+        rate, low, high = win_rate(group, column)
+        total = {k: sum(int(r[k]) for r in group) for k in ("eval_games", "draws", other, "marbles_won",
                                                             "marbles_lost")}
         n = total["eval_games"]
         published = ""
@@ -597,20 +635,20 @@ def summarize(name: str, rows: list[dict[str, Any]], experiment: Experiment | No
         if paper_arm in paper and experiment and g in experiment.checkpoints:
             published = f"{paper[paper_arm][experiment.checkpoints.index(g)]:.0%}"
         cell = arm.replace("|", "\\|")  # a grid arm's label holds a bar: escaped in a Markdown table
-        band = run_band(group)
+        band = run_band(group, column)
         print(f"| {cell} | {g} | {len(group)} × {n // len(group)} | **{rate:.1%}** ({low:.1%}–{high:.1%}) | "
               f"{band.value:.1%} ({band.low:.1%}–{band.high:.1%}) | "
-              f"{published} | {total['draws'] / n:.0%} | {total['m_wins'] / n:.0%} | "
+              f"{published} | {total[other] / n:.1%} | {total['draws'] / n:.0%} | "
               f"{total['marbles_won']}:{total['marbles_lost']} |")
     seeds = sorted({int(r["seed"]) for r in rows})
     opponents = ", ".join(dict.fromkeys(r["opponent"] for r in rows))
-    print(f"\nWon outright: games won by pushing off six marbles, over all the runs' test games, against "
-          f"{against or opponents}; runs (seeds) {', '.join(map(str, seeds))}. "
-          f"IQM: the interquartile mean of the runs' own outright win rates with its percentile-bootstrap 95% "
-          f"band (rliable's method, sumito.learn.bands). "
-          f"Drawn: stopped at 400 plies or the 20th repetition. On marbles: a stopped game counted for the "
-          f"side that pushed off more (an extra column only).")
-    _plot(name, cells, arms, games, experiment, args, x_label, title)
+    print(f"\nThe win column (bold): {COLUMN_NAMES[column]}, over all the runs' test games, against "
+          f"{against or opponents}; runs (seeds) {', '.join(map(str, seeds))}. Won outright: six marbles pushed "
+          f"off; ahead on marbles: a game stopped at 400 plies or the 20th repetition counted for the side that "
+          f"pushed off more. IQM: the interquartile mean of the runs' own win rates (the bold column) with its "
+          f"percentile-bootstrap 95% band (rliable's method, sumito.learn.bands). Drawn: the games stopped "
+          f"without a winner.")
+    _plot(name, cells, arms, games, experiment, args, x_label, title, column)
     if experiment and experiment.marbles:
         marbles_table(cells, arms, games)
         _plot_marbles(name, cells, arms, games, args, x_label, title)
@@ -739,6 +777,66 @@ def _distances(rows: list[dict[str, Any]], checkpoints: Sequence[int], test_of: 
     return sorted(scored)
 
 
+class Method2Reading(NamedTuple):
+    """One (output, reward scale) reading of Method II, judged by Figures 4 and 5's claims (stage 3)."""
+
+    reading: str
+    rates: dict[float, tuple[float, float, float]]  # each kappa's win rate (the win column) and 95% interval
+    lost_at_zero: tuple[float, float, float]  # kappa = 0's lost rate (the same column) and its interval
+    claim1: bool  # kappa = -1 and -0.8 each above -0.3 and 0, the intervals apart
+    claim1_half: bool  # kappa = -0.8 alone above -0.3 and 0, the intervals apart
+    claim2: bool  # kappa = 0 loses most games: its lost rate's interval above 50%
+    order_distance: float  # the squared shortfalls of -1 and -0.8 below -0.3 and 0 (the rule's tie-break)
+
+
+def method2_readings(rows: list[dict[str, Any]], column: str = "m_wins") -> list[Method2Reading]:
+    """Stage 3's rule for Method II (docs/reproductions.md): at the last checkpoint, each reading's claims
+    1 and 2 by the verdict rules (a level claim holds when its interval lies on its side; a direction holds
+    when the arms' intervals are apart); the readings holding the most claims first, then the least order
+    distance."""
+    lost = {"m_wins": "m_losses", "wins": "losses"}[column]
+    last = max(int(r["games"]) for r in rows)
+    cells: dict[tuple[str, float], list[dict[str, Any]]] = defaultdict(list)
+    for r in rows:
+        if int(r["games"]) == last:
+            kappa, reading = r["arm"].split(" | ")
+            cells[(reading, float(kappa.removeprefix("kappa=")))].append(r)
+    readings = []
+    for reading in dict.fromkeys(reading for reading, _ in cells):
+        rates = {k: win_rate(cells[(reading, k)], column) for k in KAPPAS if cells.get((reading, k))}
+        if len(rates) < len(KAPPAS):
+            continue
+
+        def above(a: float, b: float, rates=rates) -> bool:
+            return rates[a][1] > rates[b][2]
+
+        low_kappas, high_kappas = (-1.0, -0.8), (-0.3, 0.0)
+        claim1 = all(above(a, b) for a in low_kappas for b in high_kappas)
+        half = all(above(-0.8, b) for b in high_kappas)
+        lost_zero = win_rate(cells[(reading, 0.0)], lost)
+        order = sum(max(0.0, rates[b][0] - rates[a][0]) ** 2 for a in low_kappas for b in high_kappas)
+        readings.append(Method2Reading(reading, rates, lost_zero, bool(claim1), bool(half), bool(lost_zero[1] > 0.5),
+                                       float(order)))
+    return sorted(readings, key=lambda m: (-(m.claim1 + m.claim2), m.order_distance))
+
+
+def method2_table(rows: list[dict[str, Any]]) -> None:
+    """The readings of :func:`method2_readings`, in Markdown, the rule's choice first."""
+    cells = method2_readings(rows)
+    last = max(int(r["games"]) for r in rows)
+    print(f"\nStage 3, Method II, at {last} training games: won or ahead on marbles (95% interval) for each kappa; "
+          "kappa = 0's lost rate; the claims (docs/reproductions.md)\n")
+    print("| reading | " + " | ".join(f"κ = {k:g}" for k in KAPPAS) + " | κ = 0 lost | claim 1 (−1, −0.8 best) | "
+          "claim 2 (κ = 0 loses most) | order distance |")
+    print("|---|" + "---|" * (len(KAPPAS) + 4))
+    for m in cells:
+        texts = [f"{r:.0%} ({lo:.0%}–{hi:.0%})" for r, lo, hi in (m.rates[k] for k in KAPPAS)]
+        r, lo, hi = m.lost_at_zero
+        one = "holds" if m.claim1 else "−0.8 only" if m.claim1_half else "no"
+        print(f"| {m.reading} | " + " | ".join(texts) + f" | {r:.0%} ({lo:.0%}–{hi:.0%}) | {one} | "
+              f"{'holds' if m.claim2 else 'no'} | {m.order_distance:.3f} |")
+
+
 def stage3_table(rows: list[dict[str, Any]], experiment: Experiment) -> None:
     _distance_table("Stage 3: distance from the paper's Table 2 for each training reading, test player and win "
                     "column", "test", stage3_distances(rows, experiment.checkpoints))
@@ -792,7 +890,7 @@ def _plot_marbles(name, cells, arms, games, args, x_label, title) -> None:
     print(f"plot: {plot}")
 
 
-def _plot(name, cells, arms, games, experiment, args, x_label, title) -> None:
+def _plot(name, cells, arms, games, experiment, args, x_label, title, column="wins") -> None:
     if len(arms) > 30:  # a legend of that many lines says nothing: the table does
         print(f"no plot: {len(arms)} lines are too many for one figure")
         return
@@ -805,13 +903,13 @@ def _plot(name, cells, arms, games, experiment, args, x_label, title) -> None:
     drawn: set[str] = set()
     for arm in arms:
         xs = [g for g in games if (arm, g) in cells]
-        stats = [run_band(cells[(arm, g)]) for g in xs]
+        stats = [run_band(cells[(arm, g)], column) for g in xs]
         (line,) = ax.plot(xs, [s.value for s in stats], marker="o", label=arm, zorder=3)
         ax.fill_between(xs, [s.low for s in stats], [s.high for s in stats], alpha=0.15, color=line.get_color())
         runs: dict[str, dict[int, float]] = defaultdict(dict)  # each run's own curve, faintly behind
         for g in xs:
             for r in cells[(arm, g)]:
-                runs[r["seed"]][g] = int(r["wins"]) / int(r["eval_games"])
+                runs[r["seed"]][g] = int(r[column]) / int(r["eval_games"])
         for curve in runs.values():
             ax.plot(list(curve), list(curve.values()), color=line.get_color(), alpha=0.2, linewidth=0.6, zorder=1)
         paper_arm = cells[(arm, xs[0])][0]["arm"]
@@ -821,7 +919,7 @@ def _plot(name, cells, arms, games, experiment, args, x_label, title) -> None:
                     color=line.get_color(), label=f"{paper_arm} (paper)")
     ax.set_ylim(-0.02, 1.02)
     ax.set_xlabel(x_label)
-    ax.set_ylabel("won outright: IQM over the runs\n(band: bootstrap 95%; faint: each run)")
+    ax.set_ylabel(f"{COLUMN_NAMES[column]}: IQM over the runs\n(band: bootstrap 95%; faint: each run)")
     ax.set_title(title, fontsize=10)
     ax.grid(alpha=0.3)
     ax.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.01, 1.0))
@@ -839,7 +937,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seeds", type=int, default=None, help="runs per arm (default: the experiment's)")
     parser.add_argument("--seed", type=int, default=2003, help="the first seed (runs use SEED, SEED+1, ...)")
     parser.add_argument("--eval-games", type=int, default=None,
-                        help="test games per run and checkpoint (default: the experiment's; fig2: 500)")
+                        help="test games per run and checkpoint (default: the experiment's; fig2: 100 a pairing "
+                        "and run)")
     parser.add_argument("--opponent", action="append", default=None,
                         help="a test opponent (repeatable; default: the experiment's, else heuristic at 1 and 2 plies)")
     parser.add_argument("--arm", action="append", default=None, metavar="TEXT",
@@ -848,8 +947,8 @@ def main(argv: list[str] | None = None) -> int:
                         help="runs trained at once (default 2; with --backend ray, all the Ray cluster's CPUs)")
     add_backend_args(parser, "the runs")
     parser.add_argument("--out", default="runs/experiments", help="where runs and rows are kept")
-    parser.add_argument("--epsilon-min", type=float, default=0.0,
-                        help="fig2 only: a floor under epsilon (the paper's Method I has none)")
+    parser.add_argument("--epsilon-min", type=float, default=None,
+                        help="fig2 only: another floor under epsilon than the default's (into fig2-epsF)")
     parser.add_argument("--plot", default=None, help="the plot file (default docs/img/EXPERIMENT.png)")
     parser.add_argument("--report-only", action="store_true",
                         help="tables and plot of the runs finished so far; nothing is trained or played")
@@ -869,7 +968,7 @@ def main(argv: list[str] | None = None) -> int:
     except SumitoError as exc:
         parser.error(str(exc))
     if args.experiment == "fig2":
-        args.eval_games = args.eval_games or 500
+        args.eval_games = args.eval_games or 100
         run_fig2(args)
         return 0
     exp = EXPERIMENTS[args.experiment]
@@ -899,6 +998,8 @@ def main(argv: list[str] | None = None) -> int:
         grid_table(rows, exp)
     if args.experiment == "readings-stage3":
         stage3_table(rows, exp)
+    if args.experiment == "readings-method2":
+        method2_table(rows)
     return 0
 
 

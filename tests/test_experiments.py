@@ -172,6 +172,38 @@ def test_the_training_default_is_the_reading_searchs_closest_cell():
     assert benchmark == lc.DEFAULT_OPPONENTS[0]  # the benchmark the paper's experiments are scored against
 
 
+def _committed_rows(name: str, seeds: int) -> list[dict]:
+    root = Path(__file__).resolve().parent.parent / "runs" / "repro" / name
+    rows = [row for path in sorted(root.glob("*/rows.csv")) for row in lc.read_rows(path)]
+    return [r for r in rows if int(r["seed"]) < 2003 + seeds]  # the search's own runs, not later re-runs
+
+
+def test_the_defaults_follow_stage_3_of_the_reading_search():
+    """Stage 3's rules on its committed rows (docs/reproductions.md) give the defaults: Methods I and I(a)'s
+    split and exploration, the test player and the win column; Method II's output and reward scale. Changing
+    a default, or the rows, without the other fails."""
+    exp = lc.EXPERIMENTS["readings-stage3"]
+    rows = _committed_rows("readings-stage3", exp.seeds)
+    assert len({(r["arm"], r["seed"]) for r in rows}) == len(exp.arms) * exp.seeds  # the whole grid is committed
+    best = lc.stage3_distances(rows, exp.checkpoints)[0]
+    options = next(a.options for a in exp.arms if a.label == f"Method I(a) | {best.reading}")
+    for method, preset in (("method-I", lc.M1), ("method-Ia", lc.M1A)):
+        assert lc.PRESETS[method]["encoding"] == preset["encoding"]
+        split = next(suffix for _, suffix in lc.STAGE3_SPLITS if options["encoding"].endswith(suffix or "3"))
+        assert lc.PRESETS[method]["encoding"].endswith(split)
+    default = lc.TrainingConfig()
+    assert default.epsilon_min == options.get("epsilon_min", 0.0)
+    assert default.epsilon_schedule == options.get("epsilon_schedule", "game")
+    assert best.benchmark in ("td, ahead on marbles", "td:take_wins=yes, ahead on marbles")  # an exact tie
+    assert lc.EXPERIMENTS["table2"].column == lc.COLUMNS["ahead on marbles"]
+    method2 = lc.EXPERIMENTS["readings-method2"]
+    chosen = lc.method2_readings(_committed_rows("readings-method2", method2.seeds))[0]
+    options = next(a.options for a in method2.arms if a.label.endswith(f"| {chosen.reading}"))
+    assert chosen.claim2 and not chosen.claim1  # κ = 0 loses most; κ = −1 is not among the best
+    for name in ("output", "reward_scale"):
+        assert lc.PRESETS["method-II"][name] == options[name], name
+
+
 def test_probe_kills_runs_its_cheapest_probe():
     """experiments/probe_kills.py (docs/reliability.md's table of kills) once, on its cheapest probe: the end of
     `sumito engine`'s input during `go infinite`; its row says the probe held."""

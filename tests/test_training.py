@@ -194,7 +194,8 @@ def test_offline_td_and_expert_targets(tmp_path):
     assert offline.learners[1].steps == 0  # no online steps were taken
     expert_path = tmp_path / "expert.npz"
     offline.network.save(expert_path)
-    learner = trainer(encoding="abalearn2", targets=str(expert_path), regime="observe", opponent="greedy", seed=5)
+    learner = trainer(encoding=PRESETS["method-I"]["encoding"], targets=str(expert_path), regime="observe",
+                      opponent="greedy", seed=5)
     before = learner.network.theta.copy()
     learner.play_game()
     assert not np.array_equal(before, learner.network.theta)

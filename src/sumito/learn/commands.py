@@ -62,8 +62,9 @@ def add_train_command(sub: argparse._SubParsersAction) -> None:
     p.add_argument(
         "--eval-adjudicate",
         choices=("none", "marbles"),
-        default="none",
-        help="score evaluation games without a winner as draws (none) or for the side with more marbles pushed off",
+        default="marbles",
+        help="score evaluation games stopped without a winner for the side with more marbles pushed off (marbles, "
+        "the lab's win column: docs/reproductions.md) or as draws (none)",
     )
     p.add_argument("--workers", type=count_arg(1, MAX_WORKERS_ARG), default=None, metavar="K",
                    help=f"processes for evaluation games (at most {MAX_WORKERS}; they die with the run); with "

@@ -81,10 +81,11 @@ _UPPER_BOUNDS = {"hidden": 4096, "search_depth": 9, "seed": 2**63 - 1, "max_plie
 class TrainingConfig:
     """Everything that defines a training run (presets fill it; every field can be overridden)."""
 
-    encoding: str = "abalearn3"
-    # the reading search's default (docs/reproductions.md): a linear output (the paper says sigmoid, which
-    # cannot represent returns of several marbles), rewards of ±1 a marble (the paper's), the reward added
-    # when choosing (eq. 3), 10 hidden units (ours)
+    # the reading search's default (docs/reproductions.md, stages 2 and 3): Abalearn 2's centre as rings 0-2,
+    # its middle ring 3 and its border ring 4 (Figure 1 keeps no text; stage 3 chose the split); a linear
+    # output (the paper says sigmoid, which cannot represent returns of several marbles), rewards of ±1 a
+    # marble (the paper's), the reward added when choosing (eq. 3), 10 hidden units (ours)
+    encoding: str = "abalearn3-c012"
     hidden: int = 10
     output: str = "linear"  # or "sigmoid" (the paper's) or "tanh" (ours)
     alpha: float = ALPHA
@@ -93,7 +94,7 @@ class TrainingConfig:
     kappa: float = KAPPA
     epsilon: float = 0.9  # ε₀
     epsilon_decay: float = 0.99  # ε ← decay·ε after each game
-    epsilon_min: float = 0.0
+    epsilon_min: float = 0.05  # a floor under ε (stage 3's default; the paper gives ε for Method II only)
     # "game": ε decays from ε₀ over all the games; "self-play": with opponent-then-self, ε starts again at ε₀
     # when self-play begins (else ε is about 4e-5 by then, and self-play games nearly replay each other)
     epsilon_schedule: str = "game"
@@ -190,11 +191,13 @@ class TrainingConfig:
 
 PRESETS: dict[str, dict[str, Any]] = {
     # Abalearn (Campos & Langlois 2003), section 6
-    "method-I": dict(encoding="abalearn2", regime="opponent-then-self", opponent="random", switch_after=1000,
+    "method-I": dict(encoding="abalearn2-c012", regime="opponent-then-self", opponent="random", switch_after=1000,
                      kappa=0.0),
-    "method-Ia": dict(encoding="abalearn3", regime="opponent-then-self", opponent="random", switch_after=1000,
+    "method-Ia": dict(encoding="abalearn3-c012", regime="opponent-then-self", opponent="random", switch_after=1000,
                       kappa=0.0),
-    "method-II": dict(encoding="abalearn3", regime="self", kappa=-1.0),
+    # Method II's output and reward scale: stage 3's Method II part (docs/reproductions.md) chose the paper's
+    # sigmoid with rewards of ±0.1 a marble, the one reading under which κ = 0 loses most games (§6.2)
+    "method-II": dict(encoding="abalearn3-c012", regime="self", kappa=-1.0, output="sigmoid", reward_scale=0.1),
 }
 
 
