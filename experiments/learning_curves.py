@@ -535,6 +535,8 @@ def run_fig2(args: argparse.Namespace) -> None:
                                      args.executor) for row in rows]
     if not rows:
         raise SumitoError(f"no finished run of {name} in {Path(args.out) / name}")
+    # a line for each reference network: "against Net 250" (of the tested network's own run)
+    rows = [dict(r, arm=f"against {r['opponent']}", opponent="its run's reference network") for r in rows]
     summarize(name, rows, None, args, x_label="training games of the tested network",
               title=f"Abalearn Figure 2: sampled networks against Net 10, Net 250 and Net 2750 ({label})",
               against="the column's network")
