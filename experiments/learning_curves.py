@@ -18,26 +18,27 @@ Experiments (``--list`` prints them):
   ``engine:net=…,depth=3``.
 
 Each (arm, seed) is one training run (TD(λ), α = 0.1, γ = 0.9, λ = 0.7, ε from 0.9 decaying by
-0.99 a game, traces decaying by λ as in the paper's eq. 5, training games tied at 200 plies or 20
-repetitions, and the reading the reading search chose: a linear output, ±1 a marble, moves chosen
-by reward + γ·value, 10 hidden units; unless the arm says otherwise). The reading search's own
-stages, the older hypotheses, Wiering's λ sweep and the TD-Leaf comparison keep the reading before it
-(``OLD_READING``: sigmoid output, moves chosen by value alone, 40 hidden units), so that their
-commands still give the tables they documented. At each
-checkpoint its network plays each ``--opponent`` (default: the experiment's, else the paper's
-benchmark ``heuristic`` at 1 and at 2 plies, with seeded random tie-breaks) in arena games from
-random 2-ply openings, colours
-alternating, stopped at 400 plies or when a position comes back for the 20th time (the paper's footnote 4).
+0.99 a game to a floor of 0.05, traces decaying by λ as in the paper's eq. 5, training games tied at
+200 plies or 20 repetitions, and the reading the reading search chose: Abalearn 2's board split into
+rings 0-2 | 3 | 4, a linear output, ±1 a marble, moves chosen by reward + γ·value, 10 hidden units;
+Method II with the sigmoid output and ±0.1 a marble; unless the arm says otherwise). The reading
+search's own stages, the older hypotheses, Wiering's λ sweep and the TD-Leaf comparison keep the
+readings they ran under (``OLD_READING``, ``stage2()``), so that their commands still give the
+tables they documented. At each checkpoint its network plays each ``--opponent`` (default: the
+experiment's, else the paper's benchmark ``heuristic`` at one ply, with seeded random tie-breaks) in
+arena games from random 2-ply openings, colours alternating, stopped at 400 plies or when a position
+comes back for the 20th time (the paper's footnote 4).
 
-**Win rate as the papers count it**: games won outright (six marbles pushed off), over all the
-test games of the cell's runs, with a 95% interval (the wider of the profile-likelihood interval
-of the pooled games and Student's t over the runs' own rates, so that run-to-run spread counts).
-Draws and the *win rate on marbles* (a stopped game scored for the side that pushed off more,
-``sumito match --adjudicate marbles``) are extra columns only.
+**The win column** (stage 3 of the reading search; the papers do not define "win rate"): games won
+outright or stopped ahead on marbles, over all the test games of the cell's runs, with a 95%
+interval (the wider of the profile-likelihood interval of the pooled games and Student's t over the
+runs' own rates, so that run-to-run spread counts), and the interquartile mean of the runs with its
+bootstrap band. Won outright and drawn are extra columns; the experiments run before stage 3 report
+won outright as their bold column.
 
 The scale defaults are the papers': 10 runs per arm and 100 test games per run and checkpoint
-(Table 2's 100 games a cell per run; Figure 4's 10 agents), 500 test games a point for
-Figures 2 and 3. Independent runs go through the arena's executor (``--workers`` processes, or
+(Table 2's 100 games a cell per run; Figure 4's 10 agents); Figure 2 over 10 runs, 100 games a
+pairing and run. Independent runs go through the arena's executor (``--workers`` processes, or
 Ray tasks with ``--backend ray``, on a local Ray instance or the cluster at ``--address``; on a
 cluster, ``--out`` is an absolute path on storage every node sees); each
 run saves its trainer and rows after every checkpoint (atomically), so a killed experiment

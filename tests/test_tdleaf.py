@@ -225,7 +225,9 @@ def test_td_leaf_targets_use_the_leaf_value_and_material():
 # --------------------------------------------------------------------------------- runs
 @pytest.mark.parametrize("td_mode", ["online", "offline"])
 def test_td_leaf_resumes_exactly(tmp_path, td_mode):
-    options = dict(**PRESETS["method-II"], search_depth=3, seed=3, td_mode=td_mode, max_plies=40)
+    # TD-Leaf takes rewards of ±1 a marble (reward_scale is for one-ply training)
+    options = dict(**{**PRESETS["method-II"], "reward_scale": 1.0}, search_depth=3, seed=3, td_mode=td_mode,
+                   max_plies=40)
     a = trainer(**options)
     for _ in range(4):
         a.play_game()
