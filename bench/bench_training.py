@@ -19,8 +19,8 @@ it row by row.
 REV, in a subprocess) after this one, and prints the two side by side with their ratios: the
 before/after of a change in one run, on one machine's conditions.
 
-TD-Leaf(λ): the same preset with ``search_depth=3`` (each learner move a 3-ply search over the
-network, the updates on the principal variation's leaves), ``--leaf-games`` games from a fresh
+TD-Leaf(λ): the same preset with ``search_depth=3`` and ``reward_scale=1`` (each learner move a 3-ply
+search over the network, the updates on the principal variation's leaves), ``--leaf-games`` games from a fresh
 trainer after its own warm-up game. Its ε starts at 0.9 like the 1-ply run's, and a random move's
 leaf comes from a 2-ply search, so the cost a game changes as ε decays: the 1-ply run's first
 ``--leaf-games`` games are timed too, for a figure over the same ε range.
@@ -114,7 +114,7 @@ def main() -> None:
 
 def leaf_benchmark(preset: str, config: TrainingConfig, games: int) -> None:
     """Games a minute of TD-Leaf(λ) at depth 3 with the preset (and options), from a fresh trainer."""
-    config = dataclasses.replace(config, search_depth=3)
+    config = dataclasses.replace(config, search_depth=3, reward_scale=1.0)  # TD-Leaf takes unscaled rewards
     trainer = Trainer(AbaloneLearningGame(config.encoding), config, lambda spec, seed: PlayerOpponent(spec, seed))
     t = time.perf_counter()
     trainer.play_game()
