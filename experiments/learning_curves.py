@@ -810,12 +810,10 @@ def method2_readings(rows: list[dict[str, Any]], column: str = "m_wins") -> list
         if len(rates) < len(KAPPAS):
             continue
 
-        def above(a: float, b: float, rates=rates) -> bool:
-            return rates[a][1] > rates[b][2]
-
         low_kappas, high_kappas = (-1.0, -0.8), (-0.3, 0.0)
-        claim1 = all(above(a, b) for a in low_kappas for b in high_kappas)
-        half = all(above(-0.8, b) for b in high_kappas)
+        # a above b: a's interval lies wholly above b's
+        claim1 = all(rates[a][1] > rates[b][2] for a in low_kappas for b in high_kappas)
+        half = all(rates[-0.8][1] > rates[b][2] for b in high_kappas)
         lost_zero = win_rate(cells[(reading, 0.0)], lost)
         order = sum(max(0.0, rates[b][0] - rates[a][0]) ** 2 for a in low_kappas for b in high_kappas)
         readings.append(Method2Reading(reading, rates, lost_zero, bool(claim1), bool(half), bool(lost_zero[1] > 0.5),
