@@ -18,6 +18,7 @@ from sumito.analysis import add_analyse_command
 from sumito.arena.commands import add_commands
 from sumito.arena.db import load_record
 from sumito.arena.sprt import add_sprt_command
+from sumito.arena.yardstick import add_solve_command
 from sumito.cliargs import (
     GAME_RULES,
     add_position_args,
@@ -275,6 +276,7 @@ def build_parser() -> argparse.ArgumentParser:
     add_commands(sub)
     add_sprt_command(sub)
     add_analyse_command(sub)
+    add_solve_command(sub)
 
     add_bg_commands(sub)
 

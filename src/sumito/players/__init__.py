@@ -12,6 +12,7 @@ from sumito.players import (  # noqa: F401  (imported to register their kinds)
     heuristic,
     human,
     openspiel_mcts,
+    perfect,
     random,
     td,
 )

@@ -1,0 +1,344 @@
+"""Perfect play as a yardstick: ``sumito solve``, and every player scored against the solved mini board.
+
+``sumito solve`` solves a small variant (the mini board by default), prints what the board is (the start's
+value and distance, totals by marble counts, the longest forced win, the optimal line from the start) and
+with ``--verify`` recomputes every position from its successors. ``sumito solve score PLAYER...`` plays
+each player's move in a fixed, seeded suite of positions and counts how often it keeps the position's
+exact value, and its blunders: a won position thrown to a draw or a loss, a drawn one to a loss.
+
+The suite holds only positions where the choice matters (some legal move changes the value), half drawn
+uniformly from the table and half from games from the start between a seeded pool of players.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from dataclasses import asdict, dataclass, field
+
+import numpy as np
+
+from sumito.arena.ratings import score_interval
+from sumito.cliargs import count_arg, output_file
+from sumito.engine import Game, Position
+from sumito.engine.game import DrawRules
+from sumito.engine.geometry import geometry
+from sumito.engine.variants import MINI, Variant, get_layout
+from sumito.errors import SumitoError
+from sumito.players import make_player
+from sumito.players.base import seeded_spec
+from sumito.players.perfect import solved_table
+from sumito.progress import Progress
+from sumito.solve import retrograde as R
+from sumito.solve.index import space
+from sumito.solve.solver import CHUNK, NO_MOVES_RULES, LevelReport
+from sumito.solve.table import SolvedTable, Value, cache_dir, describe, variant_name
+from sumito.stopping import STOP, call_stoppable
+
+#: the players whose games give half the suite: (Black, White), each seeded from the suite's seed
+SUITE_PAIRS = (
+    ("random", "random"),
+    ("greedy", "random"),
+    ("heuristic:depth=1,ties=random", "random"),
+    ("abla:depth=2,ties=random", "greedy"),
+    ("heuristic:depth=2,ties=random", "abla:depth=1,ties=random"),
+)
+#: the longest game played for the suite
+SUITE_GAME_PLIES = 120
+DEFAULT_SUITE = 1000
+MAX_SUITE = 100_000
+DEFAULT_SEED = 41
+
+
+class YardstickError(SumitoError):
+    """A variant or player the yardstick cannot use."""
+
+
+# ----------------------------------------------------------------------------- the suite
+def position_of(table: SolvedTable, entry: int) -> Position:
+    """The position of entry ``entry`` with Black to move (colour 1 of the table is the side to move)."""
+    v = table.variant
+    sp = space(v)
+    geo = geometry(v.side)
+    grid = geo.empty_grid
+    free = np.empty(geo.n_cells, dtype=np.int64)
+    a, b = R.unrank(entry, grid, geo.cells, sp.binom, sp.block_start, v.marbles, v.win_threshold, free)
+    return Position(grid, 1, (v.marbles - int(a), v.marbles - int(b)), 1, v)
+
+
+def decisive(table: SolvedTable, position: Position) -> bool:
+    """Whether the choice of move matters: some legal move changes the position's value."""
+    value = table.value(position)
+    return value.result >= 0 and any(v.result != value.result for _, v in table.move_values(position))
+
+
+def build_suite(table: SolvedTable, size: int = DEFAULT_SUITE, seed: int = DEFAULT_SEED) -> list[tuple[str, Position]]:
+    """``size`` positions where the choice matters: half uniform over the table, half from games (each
+    labelled ``uniform`` or ``games``), the same for the same seed."""
+    rng = np.random.default_rng(seed)
+    uniform: list[Position] = []
+    total = space(table.variant).size
+    while len(uniform) < size - size // 2:
+        pos = position_of(table, int(rng.integers(total)))
+        if pos.count_legal_moves() and decisive(table, pos):
+            uniform.append(pos)
+    seen: set[Position] = set()
+    from_games: list[Position] = []
+    start = Position.start(_layout_for(table.variant), inline_only=table.variant.inline_only)
+    game_no = 0
+    while len(from_games) < size // 2:
+        black, white = SUITE_PAIRS[game_no % len(SUITE_PAIRS)]
+        game_seed = int(rng.integers(2**31))
+        players = {1: make_player(seeded_spec(black, game_seed)), 2: make_player(seeded_spec(white, game_seed + 1))}
+        game = Game(start, DrawRules(max_plies=SUITE_GAME_PLIES))
+        candidates = []
+        while not game.is_over():
+            pos = game.position
+            if pos not in seen and decisive(table, pos):
+                seen.add(pos)
+                candidates.append(pos)
+            game.push(players[pos.side_to_move].choose(pos))
+        # a few positions a game, so that the suite spans many games
+        for i in rng.permutation(len(candidates))[:4]:
+            if len(from_games) < size // 2:
+                from_games.append(candidates[int(i)])
+        game_no += 1
+    return [("uniform", p) for p in uniform] + [("games", p) for p in from_games]
+
+
+def _layout_for(variant: Variant) -> str:
+    lay = get_layout("mini")
+    if (variant.side, variant.marbles) != (lay.variant.side, lay.variant.marbles):
+        raise YardstickError(f"the yardstick's games start from the mini layout; {describe(variant)} has no start")
+    return "mini"
+
+
+# ----------------------------------------------------------------------------- scoring
+@dataclass
+class Score:
+    """How one player did on the suite."""
+
+    player: str
+    positions: int = 0
+    kept: int = 0  # moves that keep the value
+    optimal: int = 0  # moves that also keep the distance (the fastest win, the slowest loss)
+    win_to_draw: int = 0
+    win_to_loss: int = 0
+    draw_to_loss: int = 0
+    seconds: float = 0.0
+    by_source: dict = field(default_factory=dict)
+
+    @property
+    def blunders(self) -> int:
+        return self.win_to_draw + self.win_to_loss + self.draw_to_loss
+
+    def share(self, count: int) -> tuple[float, float, float]:
+        """``count`` of the positions as a share, with its 95% interval."""
+        return score_interval(count, 0, self.positions - count)
+
+
+def score_player(spec: str, suite: list[tuple[str, Position]], table: SolvedTable, seed: int = DEFAULT_SEED,
+                 progress: Progress | None = None) -> Score:
+    player = make_player(seeded_spec(spec, seed))
+    out = Score(player=spec)
+    start = time.perf_counter()
+    for source, pos in suite:
+        before = table.value(pos)
+        moves = dict(table.move_values(pos))
+        move = player.choose(pos)
+        after = moves[move]
+        best = max(v.score for v in moves.values())
+        kept = after.result == before.result
+        src = out.by_source.setdefault(source, [0, 0])
+        src[0] += 1
+        src[1] += kept
+        out.positions += 1
+        out.kept += kept
+        out.optimal += after.score == best
+        if before.result > 0 and after.result == 0:
+            out.win_to_draw += 1
+        elif before.result > 0 and after.result < 0:
+            out.win_to_loss += 1
+        elif before.result == 0 and after.result < 0:
+            out.draw_to_loss += 1
+        if progress is not None:
+            progress.update(advance=1)
+    out.seconds = time.perf_counter() - start
+    return out
+
+
+def _percent(triple: tuple[float, float, float]) -> str:
+    s, lo, hi = triple
+    return f"{100 * s:5.1f}% ({100 * lo:.1f}–{100 * hi:.1f})"
+
+
+# ----------------------------------------------------------------------------- the command
+def _variant(args: argparse.Namespace) -> Variant:
+    try:
+        return Variant(side=args.side, marbles=args.marbles, win_threshold=args.win, inline_only=args.inline_only)
+    except ValueError as exc:
+        raise YardstickError(str(exc)) from None
+
+
+def _report_level(progress_lines: bool):
+    def report(r: LevelReport) -> None:
+        if progress_lines:
+            print(f"  {r.plies:3d} plies: {r.decided:>11,} positions decided ({r.seconds:6.1f} s)", file=sys.stderr,
+                  flush=True)
+    return report
+
+
+def optimal_line(table: SolvedTable, start: Position, limit: int = 200) -> list[tuple[str, Value]]:
+    """Perfect play from ``start``, the first value-keeping move each ply (a drawn line stops at ``limit``)."""
+    line = []
+    pos = start
+    for _ in range(limit):
+        if pos.winner() is not None or not pos.count_legal_moves():
+            break
+        move, value = table.best_moves(pos)[0]
+        line.append((move.notation(), value))
+        pos = pos.play(move)
+    return line
+
+
+def cmd_solve(args: argparse.Namespace) -> int:
+    variant = _variant(args)
+    if args.solve_command == "score":
+        return cmd_score(args, variant)
+    sp = space(variant)
+    print(f"{describe(variant)}: {sp.size:,} positions (a side with no legal move: {args.no_moves})")
+    if args.force:
+        table = SolvedTable.solve(variant, args.no_moves, on_level=_report_level(True))
+        if args.out is None:
+            table.save(cache_dir() / f"{variant_name(variant, args.no_moves)}.npz")
+    else:
+        table = SolvedTable.for_variant(variant, args.no_moves, on_level=_report_level(True),
+                                        on_solve=lambda v: print("solving (level by level):", file=sys.stderr))
+    if args.out is not None:
+        table.save(args.out)
+    summary = summarise(table)
+    if args.verify:
+        summary["verified_mismatches"] = verify_table(table)
+    if args.json:
+        print(json.dumps(summary, indent=1))
+    else:
+        print_summary(summary)
+    if args.verify and summary["verified_mismatches"]:
+        raise YardstickError(f"{summary['verified_mismatches']:,} positions differ from their successors' values")
+    return 0
+
+
+def verify_table(table: SolvedTable) -> int:
+    """Recompute every entry from its successors (the engine's forward moves); return the mismatches."""
+    v = table.variant
+    sp = space(v)
+    geo = geometry(v.side)
+    values = table.values
+    bad = 0
+    step = 1 << 22
+    with Progress("verify", sp.size, unit="positions") as progress:
+        for first in range(0, sp.size, step):
+            last = min(sp.size, first + step)
+            n, _ = call_stoppable(R.verify, values, geo.cells, geo.offsets, geo.zobrist, sp.binom, sp.block_start,
+                                  v.marbles, v.win_threshold, v.inline_only, table.no_moves == "loss",
+                                  geo.empty_grid, first, last, CHUNK, STOP)
+            bad += int(n)
+            progress.update(advance=last - first)
+    return bad
+
+
+def summarise(table: SolvedTable) -> dict:
+    v = table.variant
+    sp = space(v)
+    vals = table.values
+    blocks = []
+    for a, b, first, n in sp.block_counts():
+        part = vals[first:first + n]
+        blocks.append(dict(mover_marbles=a, other_marbles=b, positions=n, wins=int((part > 0).sum()),
+                           draws=int((part == 0).sum()), losses=int((part < 0).sum())))
+    longest = int(np.argmax(vals))
+    summary = dict(variant=describe(v), positions=sp.size, no_moves=table.no_moves, digest=table.digest(),
+                   solve_seconds=round(table.seconds, 1), **table.counts(), blocks=blocks,
+                   longest_win=dict(plies=int(vals[longest]) - 1, position=position_of(table, longest).to_string()))
+    try:
+        start = Position.start(_layout_for(v), inline_only=v.inline_only)
+    except YardstickError:
+        return summary
+    value = table.value(start)
+    summary["start"] = dict(position=start.to_string(), value=value.text(),
+                            moves={m.notation(): mv.text() for m, mv in table.move_values(start)},
+                            line=[m for m, _ in optimal_line(table, start)])
+    return summary
+
+
+def print_summary(s: dict) -> None:
+    print(f"solved in {s['solve_seconds']} s; digest {s['digest']}")
+    total = s["positions"]
+    print(f"side to move wins {s['wins']:,} ({100 * s['wins'] / total:.1f}%), draws {s['draws']:,} "
+          f"({100 * s['draws'] / total:.1f}%), loses {s['losses']:,} ({100 * s['losses'] / total:.1f}%)")
+    print("marbles on the board (side to move, other side): wins / draws / losses")
+    for b in s["blocks"]:
+        counts = f"{b['wins']:>11,} / {b['draws']:>11,} / {b['losses']:>11,}"
+        print(f"  {b['mover_marbles']}, {b['other_marbles']}: {counts}")
+    print(f"longest forced win: {s['longest_win']['plies']} plies, e.g. {s['longest_win']['position']}")
+    if "start" in s:
+        st = s["start"]
+        print(f"start {st['position']}: the side to move {st['value']}")
+        print("  " + ", ".join(f"{m} {v}" for m, v in st["moves"].items()))
+        print(f"  a perfect line: {' '.join(st['line'])}")
+    if "verified_mismatches" in s:
+        print(f"verified: {s['verified_mismatches']:,} positions differ from their successors' values")
+
+
+def cmd_score(args: argparse.Namespace, variant: Variant) -> int:
+    if not args.players:
+        raise YardstickError("name at least one player to score, e.g. sumito solve score random greedy")
+    table = solved_table(variant, args.no_moves)
+    suite = build_suite(table, args.positions, args.seed)
+    rows = []
+    for spec in args.players:
+        with Progress(f"score {spec}", len(suite), unit="positions") as progress:
+            rows.append(score_player(spec, suite, table, args.seed, progress))
+    if args.json:
+        print(json.dumps([dict(asdict(r), kept_share=r.share(r.kept), optimal_share=r.share(r.optimal),
+                               blunder_share=r.share(r.blunders)) for r in rows], indent=1))
+        return 0
+    print(f"{describe(variant)}; suite of {len(suite)} positions where the choice matters (seed {args.seed}); "
+          "95% intervals")
+    print(f"{'player':40} {'keeps the value':>24} {'optimal':>24}  win→draw win→loss draw→loss")
+    for r in rows:
+        print(f"{r.player[:40]:40} {_percent(r.share(r.kept)):>24} {_percent(r.share(r.optimal)):>24}  "
+              f"{r.win_to_draw:8d} {r.win_to_loss:8d} {r.draw_to_loss:9d}")
+    return 0
+
+
+def add_solve_command(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser(
+        "solve",
+        help="solve a small board exactly (the mini board by default), or score players against perfect play",
+        description="Solve every position of a small Abalone variant by retrograde analysis (the table is kept in "
+        "$SUMITO_SOLVED_DIR, else ~/.cache/sumito/solved) and print what the board is; `solve score PLAYER...` "
+        "scores players against perfect play.",
+    )
+    p.add_argument("--side", type=count_arg(2, 3), default=MINI.side, help="board side (default 3, the mini board)")
+    p.add_argument("--marbles", type=count_arg(1, 9), default=MINI.marbles, help="marbles a side (default 5)")
+    p.add_argument("--win", type=count_arg(1, 9), default=MINI.win_threshold,
+                   help="marbles to push off to win (default 2)")
+    p.add_argument("--inline-only", action="store_true", help="the reduced game with inline moves only")
+    p.add_argument("--no-moves", choices=NO_MOVES_RULES, default="draw",
+                   help="a side with no legal move draws (the arena's default) or loses")
+    p.add_argument("--json", action="store_true", help="print the summary (or the scores) as JSON")
+    p.add_argument("--verify", action="store_true", help="recompute every position from its successors")
+    p.add_argument("--force", action="store_true", help="solve again even when the table is cached")
+    p.add_argument("--out", type=output_file, default=None, metavar="FILE", help="also write the table to FILE")
+    p.set_defaults(func=cmd_solve, solve_command=None)
+    subs = p.add_subparsers(dest="solve_command", metavar="score")
+    s = subs.add_parser("score", help="score players against perfect play on a suite of positions")
+    s.add_argument("players", nargs="*", metavar="PLAYER", help="player specs")
+    s.add_argument("--positions", type=count_arg(2, MAX_SUITE), default=DEFAULT_SUITE,
+                   help=f"positions in the suite (default {DEFAULT_SUITE})")
+    s.add_argument("--seed", type=count_arg(0, 2**31), default=DEFAULT_SEED,
+                   help=f"the suite's and the players' seed (default {DEFAULT_SEED})")
+    s.add_argument("--json", action="store_true", help="print the scores as JSON")

@@ -1,0 +1,70 @@
+"""The ``perfect`` player: perfect play on a solved board, from the exact table of :mod:`sumito.solve`.
+
+It plays a move that keeps the position's value: the fastest win when it is winning, a drawing move when
+the position is drawn, the slowest loss when it is lost; among those, one at random from its own seeded
+generator. On a board with no solved table (the standard and side-4 boards, or marbles missing without
+being lost) it refuses with a one-line error. The first use of a board solves its table into the cache
+folder (``$SUMITO_SOLVED_DIR``, else ``~/.cache/sumito/solved``): about a minute for the mini board.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Sequence
+
+import numpy as np
+
+from sumito.engine import DrawCounters, Move, Position
+from sumito.engine.variants import Variant
+from sumito.players.base import MAX_SEED, Option, PlayerBase, PlayerKind, PlayerSpecError, register
+from sumito.solve.index import space
+from sumito.solve.table import NotSolvedError, SolvedTable, describe
+
+#: the largest variant the player solves on first use (the mini board has about 52 million positions)
+MAX_SOLVED_ON_USE = 200_000_000
+
+
+def solved_table(variant: Variant, no_moves: str = "draw") -> SolvedTable:
+    """The table of ``variant``, solved into the cache on first use (saying so on stderr)."""
+    if variant.side > 3 or space(variant).size > MAX_SOLVED_ON_USE:
+        raise PlayerSpecError(f"perfect: there is no solved table for {describe(variant)} (too large to solve here; "
+                              "solved boards: the mini board and smaller variants)")
+
+    def tell(v: Variant) -> None:
+        print(f"sumito: solving {describe(v)} once (about a minute); the table is kept for later use",
+              file=sys.stderr, flush=True)
+
+    return SolvedTable.for_variant(variant, no_moves, on_solve=tell)
+
+
+class PerfectPlayer(PlayerBase):
+    def __init__(self, seed: int | None = None) -> None:
+        self.seed = seed
+        self.rng = np.random.default_rng(seed)
+        self.name = "perfect" if seed is None else f"perfect:seed={seed}"
+
+    def choose(
+        self,
+        position: Position,
+        movetime: float | None = None,
+        history: Sequence[int] | None = None,
+        draw: DrawCounters | None = None,
+    ) -> Move:
+        table = solved_table(position.variant)
+        try:
+            best = table.best_moves(position)
+        except NotSolvedError as exc:
+            raise PlayerSpecError(f"perfect: {exc}") from None
+        if not best:
+            raise PlayerSpecError("perfect: the side to move has no legal move")
+        return best[int(self.rng.integers(len(best)))][0]
+
+
+register(
+    PlayerKind(
+        name="perfect",
+        factory=PerfectPlayer,
+        options={"seed": Option(int, None, "seed of its choice among equally good moves", low=0, high=MAX_SEED)},
+        help="perfect play on a solved board (the mini board): the fastest win, a draw, or the slowest loss",
+    )
+)

@@ -1,0 +1,241 @@
+"""A solved board as a value: every position's exact value, looked up from a :class:`Position`.
+
+``SolvedTable.for_variant(variant)`` loads the table from the cache folder, solving it there first if it is
+not yet built (the mini board takes about a minute on two cores). Values are for the side to move:
+:class:`Value` says win, loss or draw and in how many plies under perfect play (the winner as fast as it
+can, the loser as slowly).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import io
+import json
+import os
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from sumito.engine.geometry import geometry
+from sumito.engine.move import Move
+from sumito.engine.position import Position
+from sumito.engine.variants import MINI, Variant
+from sumito.fileio import atomic_write_bytes, read_file_bounded, read_npz_with_header, shown_path
+from sumito.solve import retrograde as R
+from sumito.solve.index import space
+from sumito.solve.solver import NO_MOVES_RULES, LevelReport, kernel_args, solve_values
+
+#: the table format's version (a table of another version is solved again)
+FORMAT = 1
+#: the environment variable naming the folder solved tables are kept in
+CACHE_ENV = "SUMITO_SOLVED_DIR"
+#: the largest table file read (the mini board's is about 25 MB)
+MAX_TABLE_BYTES = 2**31
+
+
+class NotSolvedError(ValueError):
+    """A position the table does not cover (another board or rules, or marbles missing without being lost)."""
+
+
+@dataclass(frozen=True, order=True)
+class Value:
+    """The exact value of a position for the side to move: ``result`` 1 (win), 0 (draw) or -1 (loss), and
+    ``plies`` to the end under perfect play (0 for a draw)."""
+
+    result: int
+    plies: int
+
+    @property
+    def score(self) -> int:
+        """Orders values from the mover's point of view: faster wins and slower losses score higher."""
+        if self.result > 0:
+            return 10_000 - self.plies
+        if self.result < 0:
+            return -10_000 + self.plies
+        return 0
+
+    def text(self) -> str:
+        if self.result == 0:
+            return "draw"
+        word = "wins" if self.result > 0 else "loses"
+        return f"{word} in {self.plies}"
+
+    @staticmethod
+    def decode(stored: int) -> Value:
+        if stored > 0:
+            return Value(1, stored - 1)
+        if stored < 0:
+            return Value(-1, -stored - 1)
+        return Value(0, 0)
+
+
+def cache_dir() -> Path:
+    base = os.environ.get(CACHE_ENV) or os.path.join(
+        os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache"), "sumito", "solved"
+    )
+    return Path(base)
+
+
+def variant_name(variant: Variant, no_moves: str = "draw") -> str:
+    """A file name for a variant's table: ``side3-m5-w2`` (``-inline``, ``-nomoves-loss`` when they apply)."""
+    name = f"side{variant.side}-m{variant.marbles}-w{variant.win_threshold}"
+    if variant.inline_only:
+        name += "-inline"
+    if no_moves != "draw":
+        name += f"-nomoves-{no_moves}"
+    return name
+
+
+def describe(variant: Variant) -> str:
+    board = {3: "mini (19 cells)", 2: "side-2 (7 cells)"}.get(variant.side, f"side-{variant.side}")
+    rules = "inline moves only" if variant.inline_only else "all moves"
+    return f"{board}, {variant.marbles} marbles a side, {variant.win_threshold} to win, {rules}"
+
+
+@dataclass
+class SolvedTable:
+    """Every position of one variant, solved. ``values`` holds one entry per position of
+    :func:`sumito.solve.index.space` (see :mod:`sumito.solve.retrograde` for the coding)."""
+
+    variant: Variant
+    no_moves: str
+    values: np.ndarray
+    seconds: float = 0.0
+
+    # ----------------------------------------------------------------- building and files
+    @classmethod
+    def solve(cls, variant: Variant, no_moves: str = "draw",
+              on_level: Callable[[LevelReport], None] | None = None) -> SolvedTable:
+        start = time.perf_counter()
+        values = solve_values(variant, no_moves, on_level=on_level)
+        if np.abs(values).max(initial=0) <= 127:
+            values = values.astype(np.int8)
+        return cls(variant, no_moves, values, time.perf_counter() - start)
+
+    def to_bytes(self) -> bytes:
+        meta = json.dumps(dict(format=FORMAT, side=self.variant.side, marbles=self.variant.marbles,
+                               win=self.variant.win_threshold, inline_only=self.variant.inline_only,
+                               no_moves=self.no_moves, seconds=round(self.seconds, 2), digest=self.digest()))
+        buf = io.BytesIO()
+        np.savez_compressed(buf, meta=np.array(meta), values=self.values)
+        return buf.getvalue()
+
+    def save(self, path: str | os.PathLike[str]) -> None:
+        atomic_write_bytes(path, self.to_bytes())
+
+    @classmethod
+    def load(cls, path: str | os.PathLike[str]) -> SolvedTable:
+        """A table written by :meth:`save`; anything wrong with the file is a one-line ``ValueError``."""
+        data = read_file_bounded(path, MAX_TABLE_BYTES, "solved table")
+        header, arrays = read_npz_with_header(data, str(path), 4 * MAX_TABLE_BYTES, ("values",), "solved table")
+        where = shown_path(path)
+        if header.get("format") != FORMAT:
+            raise ValueError(f"{where}: a solved table of format {header.get('format')!r}; this version reads {FORMAT}")
+        try:
+            variant = Variant(side=int(header["side"]), marbles=int(header["marbles"]),
+                              win_threshold=int(header["win"]), inline_only=bool(header["inline_only"]))
+            no_moves = str(header["no_moves"])
+        except (KeyError, TypeError, ValueError) as exc:
+            raise ValueError(f"{where}: the solved table's header is damaged ({exc})") from None
+        if no_moves not in NO_MOVES_RULES:
+            raise ValueError(f"{where}: unknown no-moves rule {no_moves!r}")
+        values = arrays.get("values")
+        if values is None or values.ndim != 1 or values.dtype not in (np.int8, np.int16):
+            raise ValueError(f"{where}: the solved table has no values array of int8 or int16")
+        if values.size != space(variant).size:
+            raise ValueError(f"{where}: {values.size:,} values, but {describe(variant)} has {space(variant).size:,}")
+        table = cls(variant, no_moves, values, float(header.get("seconds", 0.0)))
+        if header.get("digest") != table.digest():
+            raise ValueError(f"{where}: the values do not match the digest in the header (a damaged file)")
+        return table
+
+    @classmethod
+    def for_variant(cls, variant: Variant = MINI, no_moves: str = "draw", *,
+                    on_level: Callable[[LevelReport], None] | None = None,
+                    on_solve: Callable[[Variant], None] | None = None) -> SolvedTable:
+        """The cached table of ``variant``, solved and saved first when there is none (``on_solve`` is told)."""
+        path = cache_dir() / f"{variant_name(variant, no_moves)}.npz"
+        key = (variant, no_moves)
+        if key in _LOADED:
+            return _LOADED[key]
+        if path.exists():
+            try:
+                table = cls.load(path)
+            except ValueError:
+                table = None  # damaged or of an older format: solved again below
+            if table is not None and table.variant == variant and table.no_moves == no_moves:
+                _LOADED[key] = table
+                return table
+        if on_solve is not None:
+            on_solve(variant)
+        table = cls.solve(variant, no_moves, on_level)
+        table.save(path)
+        _LOADED[key] = table
+        return table
+
+    def digest(self) -> str:
+        return hashlib.sha256(np.ascontiguousarray(self.values).tobytes()).hexdigest()[:16]
+
+    # ----------------------------------------------------------------- looking up
+    def covers(self, position: Position) -> str | None:
+        """Why ``position`` is not in the table (``None`` when it is)."""
+        v, pv = self.variant, position.variant
+        if (pv.side, pv.marbles, pv.win_threshold, pv.inline_only) != (v.side, v.marbles, v.win_threshold,
+                                                                        v.inline_only):
+            return f"the table is solved for {describe(v)}, not for {describe(pv)}"
+        if position.winner() is not None:
+            return "the game is over"
+        for color, lost in zip((1, 2), position.lost):
+            if position.marble_count(color) + lost != v.marbles:
+                return (f"{'Black' if color == 1 else 'White'} has {position.marble_count(color)} marbles on the board "
+                        f"and has lost {lost}: the table holds positions where every marble is on the board or lost")
+        return None
+
+    def entry(self, position: Position) -> int:
+        why = self.covers(position)
+        if why is not None:
+            raise NotSolvedError(why)
+        sp = space(self.variant)
+        geo = geometry(self.variant.side)
+        return int(R.entry_of(position.grid, position.side_to_move, geo.cells, sp.binom, sp.block_start,
+                              self.variant.marbles, self.variant.win_threshold))
+
+    def value(self, position: Position) -> Value:
+        """The exact value of ``position`` for the side to move."""
+        return Value.decode(int(self.values[self.entry(position)]))
+
+    def move_values(self, position: Position) -> list[tuple[Move, Value]]:
+        """Each legal move with its value for the side that plays it, in the engine's move order."""
+        index = self.entry(position)
+        sp = space(self.variant)
+        a = kernel_args(sp)
+        succ, codes = R.successors_of(index, a["cells"], a["offsets"], a["zobrist"], a["binom"], a["block_start"],
+                                      a["marbles"], a["win"], a["inline_only"], a["grid_template"])
+        # the kernel numbers moves on a board where the side to move is colour 1; the codes do not name colours
+        out = []
+        for s, code in zip(succ.tolist(), codes.tolist()):
+            if s < 0:
+                value = Value(1, 1)
+            else:
+                after = Value.decode(int(self.values[s]))
+                value = Value(-after.result, after.plies + 1 if after.result else 0)
+            out.append((Move(int(code), self.variant.side), value))
+        return out
+
+    def best_moves(self, position: Position) -> list[tuple[Move, Value]]:
+        """The moves that keep the position's value: the fastest win, a draw, or the slowest loss."""
+        moves = self.move_values(position)
+        if not moves:
+            return []
+        best = max(v.score for _, v in moves)
+        return [(m, v) for m, v in moves if v.score == best]
+
+    def counts(self) -> dict[str, int]:
+        vals = self.values
+        return dict(wins=int((vals > 0).sum()), draws=int((vals == 0).sum()), losses=int((vals < 0).sum()))
+
+
+_LOADED: dict[tuple[Variant, str], SolvedTable] = {}

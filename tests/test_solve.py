@@ -1,0 +1,277 @@
+"""The solver of small boards: the index, the take-backs, the solve checked three ways, the table and the
+``perfect`` player. The mini board's own solve (about a minute) is pinned in one test."""
+
+from __future__ import annotations
+
+import functools
+from math import comb
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from sumito.arena.yardstick import position_of
+from sumito.cli import main
+from sumito.engine import Position
+from sumito.engine.geometry import geometry
+from sumito.engine.variants import MINI, Variant
+from sumito.players import make_player
+from sumito.players.base import PlayerSpecError
+from sumito.solve import retrograde as R
+from sumito.solve import table as T
+from sumito.solve.index import rank, space, unrank
+from sumito.solve.solver import kernel_args, solve_values
+from sumito.solve.table import NotSolvedError, SolvedTable, Value
+from sumito.stopping import STOP
+
+SMALL = (
+    Variant(side=2, marbles=2, win_threshold=1),
+    Variant(side=2, marbles=3, win_threshold=2),
+    Variant(side=3, marbles=3, win_threshold=1),
+    Variant(side=3, marbles=3, win_threshold=2),
+    Variant(side=3, marbles=3, win_threshold=2, inline_only=True),
+)
+#: a variant large enough to have long wins and every kind of push, small enough for seconds
+MID = Variant(side=3, marbles=3, win_threshold=3)
+
+
+def _args(v: Variant) -> dict:
+    a = kernel_args(space(v))
+    return {k: a[k] for k in ("cells", "offsets", "zobrist", "binom", "block_start", "marbles", "win", "inline_only",
+                              "grid_template")}
+
+
+@functools.cache
+def _solved(v: Variant, no_moves: str = "draw") -> np.ndarray:
+    return solve_values(v, no_moves)
+
+
+def _verify(v: Variant, values: np.ndarray, no_moves: str = "draw") -> tuple[int, int]:
+    geo = geometry(v.side)
+    sp = space(v)
+    n, first = R.verify(values, geo.cells, geo.offsets, geo.zobrist, sp.binom, sp.block_start, v.marbles,
+                        v.win_threshold, v.inline_only, no_moves == "loss", geo.empty_grid, 0, sp.size, 4096, STOP)
+    return int(n), int(first)
+
+
+# ----------------------------------------------------------------------------- the index
+@pytest.mark.parametrize("v", [SMALL[0], SMALL[1], SMALL[3]])
+def test_rank_and_unrank_are_inverse_over_every_entry(v):
+    sp = space(v)
+    geo = geometry(v.side)
+    grid = geo.empty_grid
+    free = np.empty(geo.n_cells, dtype=np.int64)
+    seen = set()
+    for idx in range(sp.size):
+        a, b = unrank(idx, grid, geo.cells, sp.binom, sp.block_start, v.marbles, v.win_threshold, free)
+        assert (int((grid == 1).sum()), int((grid == 2).sum())) == (a, b)
+        assert rank(grid, 1, geo.cells, sp.binom, sp.block_start, v.marbles, v.win_threshold) == idx
+        seen.add(grid.tobytes())
+    assert len(seen) == sp.size  # every entry a different placement
+
+
+def test_the_mini_boards_index_counts_every_placement_once():
+    sp = space(MINI)
+    expected = sum(comb(19, a) * comb(19 - a, b) for a in (4, 5) for b in (4, 5))
+    assert sp.size == expected == 51_849_252
+    assert [(a, b, n) for a, b, _, n in sp.block_counts()] == [
+        (5, 5, comb(19, 5) * comb(14, 5)), (5, 4, comb(19, 5) * comb(14, 4)),
+        (4, 5, comb(19, 4) * comb(15, 5)), (4, 4, comb(19, 4) * comb(15, 4))]
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(0, space(MINI).size - 1))
+def test_the_colour_swap_is_one_entry(idx):
+    """Black to move on a board and White to move on the board with colours exchanged are one entry."""
+    sp = space(MINI)
+    geo = geometry(MINI.side)
+    grid = geo.empty_grid
+    unrank(idx, grid, geo.cells, sp.binom, sp.block_start, 5, 2, np.empty(geo.n_cells, dtype=np.int64))
+    swapped = grid.copy()
+    swapped[grid == 1] = 2
+    swapped[grid == 2] = 1
+    assert rank(swapped, 2, geo.cells, sp.binom, sp.block_start, 5, 2) == idx
+
+
+# ----------------------------------------------------------------------------- taking moves back
+@pytest.mark.parametrize("v", [MID, MINI, MINI.with_options(inline_only=True)])
+def test_each_take_back_is_a_move_forward_and_each_move_is_taken_back(v):
+    """The predecessors of an entry are exactly the positions with a move to it, each once per move."""
+    a = _args(v)
+    rng = np.random.default_rng(7)
+    for idx in rng.integers(0, space(v).size, 150):
+        idx = int(idx)
+        for p in R.predecessors_of(idx, **a):
+            succ, _ = R.successors_of(int(p), **a)
+            assert idx in succ
+        succ, _ = R.successors_of(idx, **a)
+        for s in set(succ.tolist()) - {-1}:
+            back = R.predecessors_of(s, **a)
+            assert (back == idx).sum() == (succ == s).sum()
+
+
+# ----------------------------------------------------------------------------- the solve, checked
+@pytest.mark.parametrize("v", (*SMALL, MID))
+@pytest.mark.parametrize("no_moves", ["draw", "loss"])
+def test_every_value_agrees_with_its_successors(v, no_moves):
+    values = _solved(v, no_moves)
+    assert _verify(v, values, no_moves) == (0, -1)
+    assert (values > 0).any() and (values < 0).any()
+
+
+def test_verification_finds_a_wrong_value():
+    values = _solved(MID).copy()
+    idx = int(np.flatnonzero(values > 3)[0])
+    values[idx] += 2  # a win said to take two plies longer than it does
+    n, first = _verify(MID, values)
+    assert n >= 1 and first >= 0
+
+
+def _negamax(pos: Position, depth: int) -> Value | None:
+    """A plain minimax over the public Position API, written apart from the solver: the exact value when
+    the game is decided within ``depth`` plies, else None (a draw cannot be proved this way)."""
+    if pos.winner() is not None:
+        return Value(-1, 0)  # the side to move has lost
+    moves = pos.successors()
+    if not moves:
+        return Value(0, 0)  # the arena's default: a side with no legal move draws
+    if depth == 0:
+        return None
+    best: Value | None = None
+    unknown = False
+    for _, child in moves:
+        v = _negamax(child, depth - 1)
+        if v is None:
+            unknown = True
+            continue
+        mine = Value(-v.result, v.plies + 1 if v.result else 0)
+        if best is None or mine.score > best.score:
+            best = mine
+    if best is not None and best.result > 0:
+        return best
+    # not a proved win: only exact when every move was resolved
+    return None if unknown else best
+
+
+@pytest.mark.parametrize("v", [MID, SMALL[2]])
+def test_a_plain_minimax_agrees_with_the_table(v):
+    """Every sampled position whose distance is within the minimax's depth gets the same value and distance;
+    positions the minimax proves are proved the same way by the table."""
+    table = SolvedTable(v, "draw", _solved(v))
+    rng = np.random.default_rng(3)
+    depth = 3
+    checked = 0
+    values = table.values
+    near = np.flatnonzero((values != 0) & (np.abs(values) <= depth + 1))  # decided within the depth
+    sample = np.concatenate([rng.choice(near, 60, replace=False), rng.integers(0, space(v).size, 60)])
+    for idx in sample:
+        pos = position_of(table, int(idx))
+        exact = table.value(pos)
+        found = _negamax(pos, depth)
+        if exact.result != 0 and exact.plies <= depth:
+            assert found == exact, pos.to_string()
+            checked += 1
+        elif found is not None:
+            assert found == exact, pos.to_string()
+    assert checked >= 50
+
+
+def test_the_no_move_rule_changes_values_only_where_a_side_is_stuck():
+    draw, loss = _solved(MID, "draw"), _solved(MID, "loss")
+    stuck = loss == -1
+    assert stuck.any(), "the variant has positions with no legal move"
+    changed = draw != loss
+    assert changed[stuck].all()
+
+
+# ----------------------------------------------------------------------------- the table and the player
+def test_a_table_round_trips_through_its_file_and_refuses_a_damaged_one(tmp_path):
+    table = SolvedTable.solve(MID)
+    table.save(tmp_path / "t.npz")
+    again = SolvedTable.load(tmp_path / "t.npz")
+    assert again.variant == MID and again.digest() == table.digest()
+    data = bytearray((tmp_path / "t.npz").read_bytes())
+    data[len(data) // 2] ^= 0xFF
+    (tmp_path / "bad.npz").write_bytes(bytes(data))
+    with pytest.raises(ValueError, match=r"bad\.npz"):
+        SolvedTable.load(tmp_path / "bad.npz")
+    (tmp_path / "junk.npz").write_bytes(b"not a table")
+    with pytest.raises(ValueError, match="not a solved table"):
+        SolvedTable.load(tmp_path / "junk.npz")
+
+
+def test_the_table_refuses_positions_it_does_not_hold():
+    table = SolvedTable(MID, "draw", _solved(MID))
+    with pytest.raises(NotSolvedError, match="solved for"):
+        table.value(Position.start("standard"))
+    missing = Position.from_string("1ww/1w2/5/4/bb1 b 0 0 1", MID)  # a black marble neither on the board nor lost
+    with pytest.raises(NotSolvedError, match="on the board or lost"):
+        table.value(missing)
+
+
+@pytest.fixture(scope="module")
+def mini_table(tmp_path_factory):
+    """The mini board, solved once for this module into a fresh cache folder."""
+    folder = tmp_path_factory.mktemp("solved")
+    mp = pytest.MonkeyPatch()
+    mp.setenv("SUMITO_SOLVED_DIR", str(folder))
+    yield SolvedTable.for_variant(MINI)
+    mp.undo()
+
+
+@pytest.mark.slow
+def test_the_mini_board_is_solved_and_pinned(mini_table):
+    """The mini board's totals, its start's value and the table's digest, pinned; the start's best moves."""
+    assert mini_table.counts() == dict(wins=29_306_280, draws=6_799_680, losses=15_743_292)
+    assert mini_table.digest() == "a86816be7e20c4b6"
+    start = Position.start("mini")
+    assert mini_table.value(start) == Value(1, 15)
+    assert sorted(m.notation() for m, _ in mini_table.best_moves(start)) == ["a1b2", "a3b3"]
+    # the move values agree with the values of the positions they lead to
+    for move, value in mini_table.move_values(start):
+        after = mini_table.value(start.play(move))
+        assert value == Value(-after.result, after.plies + 1)
+
+
+@pytest.mark.slow
+def test_perfect_play_wins_the_mini_board_as_fast_as_the_table_says(mini_table):
+    black, white = make_player("perfect:seed=1"), make_player("perfect:seed=2")
+    pos = Position.start("mini")
+    plies = 0
+    while pos.winner() is None:
+        pos = pos.play((black if pos.side_to_move == 1 else white).choose(pos))
+        plies += 1
+    assert pos.winner() == 1 and plies == 15
+    # and a perfect player never lets a won position go against random play
+    rnd = make_player("random:seed=5")
+    pos = Position.start("mini")
+    while pos.winner() is None and pos.count_legal_moves():
+        player = black if pos.side_to_move == 1 else rnd
+        pos = pos.play(player.choose(pos))
+    assert pos.winner() == 1
+
+
+def test_the_perfect_player_refuses_a_board_without_a_table():
+    with pytest.raises(PlayerSpecError, match="no solved table"):
+        make_player("perfect").choose(Position.start("standard"))
+
+
+@pytest.mark.slow
+def test_sumito_solve_prints_the_board_and_scores_players(mini_table, capsys, monkeypatch, tmp_path):
+    monkeypatch.setenv("SUMITO_SOLVED_DIR", str(tmp_path))
+    mini_table.save(tmp_path / "side3-m5-w2.npz")
+    T._LOADED.clear()
+    assert main(["solve"]) == 0
+    out = capsys.readouterr().out
+    assert "the side to move wins in 15" in out and "29,306,280" in out
+    assert main(["solve", "score", "perfect", "random", "--positions", "40", "--seed", "3"]) == 0
+    out = capsys.readouterr().out
+    lines = {line.split()[0]: line for line in out.splitlines() if line.startswith(("perfect", "random"))}
+    assert "100.0%" in lines["perfect"].split()[1]
+    assert "100.0%" not in lines["random"].split()[1]
+
+
+def test_sumito_solve_refuses_a_bad_variant(capsys):
+    assert main(["solve", "--side", "3", "--marbles", "3", "--win", "4"]) == 2
+    assert "win threshold" in capsys.readouterr().err
