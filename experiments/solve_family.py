@@ -5,7 +5,8 @@ Run:  python experiments/solve_family.py [--out runs/solved] [--max-positions 40
 The family: the 19-cell board with 2 to 8 marbles a side and 1 to 3 marbles to push off to win (all moves),
 and the mini board (5 marbles, 2 to win) with inline moves only. Each variant is solved, verified (every
 position recomputed from its successors with the engine's forward moves) and summarised into
-``OUT/<variant>.json``: totals by marble counts, the longest forced win, and for 5 marbles the start's value,
+``OUT/<variant>.json``: totals by marble counts (and the seconds it took, which depend on the machine's load;
+``bench/bench_solve.py`` times a solve), the longest forced win, and for 5 marbles the start's value,
 its moves' values and a perfect line. A variant already summarised is skipped (the run resumes), and the
 tables themselves are not kept (except the mini board's, in the cache folder, which the ``perfect`` player
 uses). ``--report-only`` prints the markdown tables of docs/solved.md from the summaries.
@@ -57,17 +58,16 @@ def solve_one(v: Variant, out: Path) -> dict:
 
 
 def report(out: Path) -> None:
-    rows = [json.loads(p.read_text()) for p in sorted(out.glob("*.json"))]
+    rows = [json.loads(p.read_text()) for p in sorted(out.glob("side*.json"))]
     rows.sort(key=lambda s: (s["variant_key"]["inline_only"], s["variant_key"]["marbles"], s["variant_key"]["win"]))
-    print("| marbles | to win | moves | positions | side to move wins | draws | loses | longest forced win | "
-          "solve s | verified |")
-    print("|---|---|---|---|---|---|---|---|---|---|")
+    print("| marbles | to win | moves | positions | side to move wins | draws | loses | longest forced win | verified |")
+    print("|---|---|---|---|---|---|---|---|---|")
     for s in rows:
         k = s["variant_key"]
         n = s["positions"]
         print(f"| {k['marbles']} | {k['win']} | {'inline' if k['inline_only'] else 'all'} | {n:,} | "
               f"{100 * s['wins'] / n:.1f}% | {100 * s['draws'] / n:.1f}% | {100 * s['losses'] / n:.1f}% | "
-              f"{s['longest_win']['plies']} plies | {s['solve_seconds']} | {s['verified_mismatches']} mismatches |")
+              f"{s['longest_win']['plies']} plies | {s['verified_mismatches']} mismatches |")
     for s in rows:
         if "start" not in s:
             continue

@@ -275,3 +275,16 @@ def test_sumito_solve_prints_the_board_and_scores_players(mini_table, capsys, mo
 def test_sumito_solve_refuses_a_bad_variant(capsys):
     assert main(["solve", "--side", "3", "--marbles", "3", "--win", "4"]) == 2
     assert "win threshold" in capsys.readouterr().err
+
+
+@pytest.mark.slow
+def test_analyse_shows_exact_values_on_the_solved_board(mini_table, capsys, monkeypatch, tmp_path):
+    monkeypatch.setenv("SUMITO_SOLVED_DIR", str(tmp_path))
+    mini_table.save(tmp_path / "side3-m5-w2.npz")
+    T._LOADED.clear()
+    assert main(["analyse", "--layout", "mini", "--depth", "1"]) == 0
+    out = capsys.readouterr().out
+    assert "exact (the board is solved): the side to move wins in 15" in out
+    assert "a1b2 wins in 15" in out and "b3b2 loses in 14" in out
+    assert main(["analyse", "--layout", "standard", "--depth", "1"]) == 0
+    assert "exact" not in capsys.readouterr().out

@@ -38,6 +38,7 @@ from sumito.engine import Game, Move, Position, SumitoError, Variant, read_recor
 from sumito.engine.geometry import COLOR_NAMES
 from sumito.players import make_player, parse_spec
 from sumito.players.engine import EnginePlayer
+from sumito.players.perfect import has_table, solved_table
 from sumito.progress import Progress
 from sumito.search.context import WIN_BOUND
 from sumito.search.pvs import SearchResult, mate_moves
@@ -450,8 +451,27 @@ def cmd_analyse(args: argparse.Namespace) -> int:
         raise AnalysisError("--game picks a game of a RECORD file")
     position = position_from_args(args)
     analysis = analyse_position(position, seconds=args.time, depth=args.depth, top=args.top, engine=engine)
-    print(json.dumps(analysis.to_dict(), indent=2) if args.json else analysis.to_text())
+    exact = exact_values(position)
+    if args.json:
+        print(json.dumps(dict(analysis.to_dict(), **({"exact": exact} if exact else {})), indent=2))
+    else:
+        print(analysis.to_text())
+        if exact:
+            print(f"exact (the board is solved): the side to move {exact['value']}")
+            print("  " + ", ".join(f"{m} {v}" for m, v in exact["moves"].items()))
     return 0
+
+
+def exact_values(position: Position) -> dict | None:
+    """The exact value of ``position`` and of each legal move (for the side that plays it) when its board is
+    solved (the mini board and smaller variants; solved on first use), else ``None``."""
+    if not has_table(position.variant):
+        return None
+    table = solved_table(position.variant)
+    if table.covers(position) is not None:
+        return None
+    moves = sorted(table.move_values(position), key=lambda mv: -mv[1].score)
+    return dict(value=table.value(position).text(), moves={m.notation(): v.text() for m, v in moves})
 
 
 def _print_review(review: MoveReview) -> None:

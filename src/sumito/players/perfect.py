@@ -24,9 +24,14 @@ from sumito.solve.table import NotSolvedError, SolvedTable, describe
 MAX_SOLVED_ON_USE = 200_000_000
 
 
+def has_table(variant: Variant) -> bool:
+    """Whether ``variant`` is small enough to have a solved table (solved on first use)."""
+    return variant.side <= 3 and space(variant).size <= MAX_SOLVED_ON_USE
+
+
 def solved_table(variant: Variant, no_moves: str = "draw") -> SolvedTable:
     """The table of ``variant``, solved into the cache on first use (saying so on stderr)."""
-    if variant.side > 3 or space(variant).size > MAX_SOLVED_ON_USE:
+    if not has_table(variant):
         raise PlayerSpecError(f"perfect: there is no solved table for {describe(variant)} (too large to solve here; "
                               "solved boards: the mini board and smaller variants)")
 
