@@ -9,7 +9,9 @@ position recomputed from its successors with the engine's forward moves) and sum
 ``bench/bench_solve.py`` times a solve), the longest forced win, and for 5 marbles the start's value,
 its moves' values and a perfect line. A variant already summarised is skipped (the run resumes), and the
 tables themselves are not kept (except the mini board's, in the cache folder, which the ``perfect`` player
-uses). ``--report-only`` prints the markdown tables of docs/solved.md from the summaries.
+uses). First, for the mini board in both variants, what the rule for a side with no legal move changes (solved
+again under ``--no-moves loss``, into ``OUT/no-moves-<variant>.json``). ``--report-only`` prints the markdown
+tables of docs/solved.md from the summaries.
 """
 
 from __future__ import annotations
@@ -22,7 +24,10 @@ import sys
 import time
 from pathlib import Path
 
+import numpy as np
+
 from sumito.arena.yardstick import summarise, verify_table
+from sumito.engine import Position
 from sumito.engine.variants import MINI, Variant
 from sumito.fileio import atomic_write_text
 from sumito.solve.index import space
@@ -57,10 +62,28 @@ def solve_one(v: Variant, out: Path) -> dict:
     return summary
 
 
+def no_moves_effect(v: Variant, out: Path) -> dict:
+    """What the rule for a side with no legal move changes: the variant solved under ``--no-moves loss``
+    against the cached table under the arena's default (``draw``), into ``OUT/no-moves-<variant>.json``."""
+    path = out / f"no-moves-{variant_name(v)}.json"
+    if path.exists():
+        return json.loads(path.read_text())
+    draw = SolvedTable.for_variant(v, "draw")
+    loss = SolvedTable.solve(v, "loss")
+    dv, lv = draw.values.astype(np.int16), loss.values.astype(np.int16)
+    start = Position.start("mini", inline_only=v.inline_only)
+    found = dict(variant=describe(v), stuck=int((lv == -1).sum()), changed=int((dv != lv).sum()),
+                 drawn_now_decided=int(((dv == 0) & (lv != 0)).sum()), start_draw_rule=draw.value(start).text(),
+                 start_loss_rule=loss.value(start).text(), digest_loss_rule=loss.digest())
+    atomic_write_text(path, json.dumps(found, indent=1) + "\n")
+    return found
+
+
 def report(out: Path) -> None:
     rows = [json.loads(p.read_text()) for p in sorted(out.glob("side*.json"))]
     rows.sort(key=lambda s: (s["variant_key"]["inline_only"], s["variant_key"]["marbles"], s["variant_key"]["win"]))
-    print("| marbles | to win | moves | positions | side to move wins | draws | loses | longest forced win | verified |")
+    print("| marbles | to win | moves | positions | side to move wins | draws | loses | longest forced win "
+          "| verified |")
     print("|---|---|---|---|---|---|---|---|---|")
     for s in rows:
         k = s["variant_key"]
@@ -91,6 +114,8 @@ def main() -> None:
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
     if not args.report_only:
+        for v in (MINI, MINI.with_options(inline_only=True)):
+            print(no_moves_effect(v, out), flush=True)
         for v in family(args.max_positions):
             s = solve_one(v, out)
             print(f"{s['variant']}: {s['positions']:,} positions, solved in {s['solve_seconds']} s, "
