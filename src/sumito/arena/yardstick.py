@@ -27,7 +27,7 @@ from sumito.engine.game import DrawRules
 from sumito.engine.geometry import geometry
 from sumito.engine.variants import MINI, Variant, get_layout
 from sumito.errors import SumitoError
-from sumito.players import make_player
+from sumito.players import make_player, parse_spec
 from sumito.players.base import seeded_spec
 from sumito.players.perfect import solved_table
 from sumito.progress import Progress
@@ -177,17 +177,19 @@ def _percent(triple: tuple[float, float, float]) -> str:
 # ----------------------------------------------------------------------------- the command
 def _variant(args: argparse.Namespace) -> Variant:
     try:
-        return Variant(side=args.side, marbles=args.marbles, win_threshold=args.win, inline_only=args.inline_only)
+        variant = Variant(side=args.side, marbles=args.marbles, win_threshold=args.win, inline_only=args.inline_only)
     except ValueError as exc:
         raise YardstickError(str(exc)) from None
+    cells = geometry(variant.side).n_cells
+    if 2 * variant.marbles > cells:
+        raise YardstickError(f"{variant.marbles} marbles a side do not fit on a board of {cells} cells "
+                             f"(at most {cells // 2})")
+    return variant
 
 
-def _report_level(progress_lines: bool):
-    def report(r: LevelReport) -> None:
-        if progress_lines:
-            print(f"  {r.plies:3d} plies: {r.decided:>11,} positions decided ({r.seconds:6.1f} s)", file=sys.stderr,
-                  flush=True)
-    return report
+def _print_level(r: LevelReport) -> None:
+    """A solve's progress on stderr: a line a level."""
+    print(f"  {r.plies:3d} plies: {r.decided:>11,} positions decided ({r.seconds:6.1f} s)", file=sys.stderr, flush=True)
 
 
 def optimal_line(table: SolvedTable, start: Position, limit: int = 200) -> list[tuple[str, Value]]:
@@ -210,11 +212,10 @@ def cmd_solve(args: argparse.Namespace) -> int:
     sp = space(variant)
     print(f"{describe(variant)}: {sp.size:,} positions (a side with no legal move: {args.no_moves})")
     if args.force:
-        table = SolvedTable.solve(variant, args.no_moves, on_level=_report_level(True))
-        if args.out is None:
-            table.save(cache_dir() / f"{variant_name(variant, args.no_moves)}.npz")
+        table = SolvedTable.solve(variant, args.no_moves, on_level=_print_level)
+        table.save(cache_dir() / f"{variant_name(variant, args.no_moves)}.npz")
     else:
-        table = SolvedTable.for_variant(variant, args.no_moves, on_level=_report_level(True),
+        table = SolvedTable.for_variant(variant, args.no_moves, on_level=_print_level,
                                         on_solve=lambda v: print("solving (level by level):", file=sys.stderr))
     if args.out is not None:
         table.save(args.out)
@@ -282,7 +283,10 @@ def print_summary(s: dict) -> None:
     for b in s["blocks"]:
         counts = f"{b['wins']:>11,} / {b['draws']:>11,} / {b['losses']:>11,}"
         print(f"  {b['mover_marbles']}, {b['other_marbles']}: {counts}")
-    print(f"longest forced win: {s['longest_win']['plies']} plies, e.g. {s['longest_win']['position']}")
+    if s["wins"]:
+        print(f"longest forced win: {s['longest_win']['plies']} plies, e.g. {s['longest_win']['position']}")
+    else:
+        print("no position is won")
     if "start" in s:
         st = s["start"]
         print(f"start {st['position']}: the side to move {st['value']}")
@@ -295,6 +299,10 @@ def print_summary(s: dict) -> None:
 def cmd_score(args: argparse.Namespace, variant: Variant) -> int:
     if not args.players:
         raise YardstickError("name at least one player to score, e.g. sumito solve score random greedy")
+    for spec in args.players:
+        if parse_spec(spec)[0].name == "human":  # a person at the terminal cannot be scored on a suite
+            raise YardstickError("sumito solve score scores computer players; 'human' is not one")
+        make_player(spec)  # a bad option is refused now, before the suite is built
     table = solved_table(variant, args.no_moves)
     suite = build_suite(table, args.positions, args.seed)
     rows = []

@@ -78,6 +78,7 @@ class Geometry:
     ring: np.ndarray  # per grid index: hex distance to the centre (-1 off board)
     cell_of_grid: np.ndarray  # per grid index: position in ``cells`` (-1 off board)
     zobrist: np.ndarray  # uint64 [3, W*W]: keys for (colour, grid index); row 0 holds the side key
+    edge_cells: np.ndarray  # grid indices of the outermost ring, in ``cells`` order (where marbles are pushed off)
     names: tuple[str, ...] = field(repr=False)  # cell names in ``cells`` order
     name_to_grid: dict[str, int] = field(repr=False)
 
@@ -156,14 +157,17 @@ def geometry(side: int) -> Geometry:
             ring[g] = (abs(dr) + abs(dd) + abs(dr - dd)) // 2
     offsets = np.array([dr * width + dd for dr, dd in DIRECTION_STEPS], dtype=np.int64)
     zobrist = _zobrist_keys(size, seed=0x5A11 + side)
+    cell_array = np.array(cells, dtype=np.int64)
+    edge = cell_array[ring[cell_array] == side - 1]
     return Geometry(
         side=side,
         width=width,
-        cells=np.array(cells, dtype=np.int64),
+        cells=cell_array,
         offsets=offsets,
         ring=ring,
         cell_of_grid=cell_of_grid,
         zobrist=zobrist,
+        edge_cells=edge,
         names=tuple(names),
         name_to_grid={n: g for n, g in zip(names, cells)},
     )

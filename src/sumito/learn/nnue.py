@@ -94,7 +94,7 @@ def _play_one(task: ChunkTask, number: int, player, rng: np.random.Generator) ->
     opening = task.openings[number % len(task.openings)]
     game = Game(Position.from_string(opening))
     geo = game.position.geometry
-    edge_cells = geo.cells[geo.ring[geo.cells] == geo.side - 1]
+    edge_cells = geo.edge_cells
     buf = np.empty(MAX_MOVES, dtype=np.int32)
     # a few uniformly random plies that push nothing off: another game from every opening
     for move in random_quiet_moves(game.position, int(rng.integers(0, task.random_plies + 1)), rng):

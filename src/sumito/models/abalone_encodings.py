@@ -221,10 +221,7 @@ def get_encoding(name: str) -> Encoding:
 @cache
 def edge_cells(side: int) -> np.ndarray:
     """Grid indices of the outermost ring of the board of ``side`` (what the kernels take)."""
-    geo = board_geometry(side)
-    cells = geo.cells[geo.ring[geo.cells] == side - 1]
-    cells.flags.writeable = False
-    return cells
+    return board_geometry(side).edge_cells
 
 
 def _check_me(me: int) -> int:

@@ -43,7 +43,7 @@ class SearchContext:
             offsets=geo.offsets,
             ring=geo.ring,
             edge_ring=geo.side - 1,
-            edge_cells=geo.cells[geo.ring[geo.cells] == geo.side - 1],
+            edge_cells=geo.edge_cells,
             zobrist=geo.zobrist,
             hash=np.uint64(position.zobrist),
         )

@@ -34,14 +34,10 @@ class Space:
     low: int  # fewest marbles a side can have on the board while the game goes on
     binom: np.ndarray  # binom[n, k] = C(n, k), int64
     block_start: np.ndarray  # block b's first entry; b = (marbles - mover) * win + (marbles - other)
-    edge_cells: np.ndarray  # grid indices of the outermost ring (where a marble can be pushed off)
 
     @property
     def size(self) -> int:
         return int(self.block_start[-1])
-
-    def block_of(self, mover: int, other: int) -> int:
-        return (self.variant.marbles - mover) * self.variant.win_threshold + (self.variant.marbles - other)
 
     def block_counts(self) -> list[tuple[int, int, int, int]]:
         """(mover, other, first entry, entries) of each block, in index order."""
@@ -49,7 +45,7 @@ class Space:
         out = []
         for a in range(v.marbles, self.low - 1, -1):
             for b in range(v.marbles, self.low - 1, -1):
-                blk = self.block_of(a, b)
+                blk = (v.marbles - a) * v.win_threshold + (v.marbles - b)
                 start = int(self.block_start[blk])
                 out.append((a, b, start, int(self.block_start[blk + 1]) - start))
         return out
@@ -72,8 +68,7 @@ def space(variant: Variant) -> Space:
         for b in range(m, low - 1, -1):
             count = int(binom[n, a]) * int(binom[n - a, b]) if a + b <= n else 0
             starts.append(starts[-1] + count)
-    edge = geo.cells[geo.ring[geo.cells] == variant.side - 1]
-    return Space(variant, n, low, binom, np.array(starts, dtype=np.int64), edge.astype(np.int64))
+    return Space(variant, n, low, binom, np.array(starts, dtype=np.int64))
 
 
 @njit(cache=True, nogil=True, inline="always")

@@ -32,6 +32,7 @@ from numba import njit, prange
 from sumito.engine.geometry import EMPTY, OFF
 from sumito.engine.kernels import (
     MAX_MOVES,
+    PUSH_OFF_BIT,
     PUSH_SHIFT,
     count_moves,
     generate_moves,
@@ -283,7 +284,7 @@ def successors_of(index, cells, offsets, zobrist, binom, block_start, marbles, w
     low = marbles - win + 1
     for i in range(n):
         mv = moves[i]
-        if b == low and (mv & (1 << 20)):
+        if b == low and (mv & PUSH_OFF_BIT):
             out[i] = -1
             continue
         make_move(grid, mv, 1, offsets, zobrist)
@@ -306,7 +307,7 @@ def value_from_successors(grid, b, values, cells, offsets, zobrist, binom, block
     drawn = False
     for i in range(n):
         mv = moves[i]
-        if b == low and (mv & (1 << 20)):
+        if b == low and (mv & PUSH_OFF_BIT):
             return 2  # the winning push-off: wins in 1
         make_move(grid, mv, 1, offsets, zobrist)
         v = values[rank(grid, 2, cells, binom, block_start, marbles, win)]
@@ -355,9 +356,3 @@ def verify(values, cells, offsets, zobrist, binom, block_start, marbles, win, in
             found = first_bad[ci]
             break
     return bad.sum(), found
-
-
-@njit(cache=True, nogil=True)
-def entry_of(grid, mover, cells, binom, block_start, marbles, win):
-    """The entry of a position given as a padded grid (colours 1 and 2) with ``mover`` to move."""
-    return rank(grid, mover, cells, binom, block_start, marbles, win)

@@ -11,6 +11,7 @@ import numpy as np
 
 from sumito.engine.geometry import geometry
 from sumito.engine.variants import Variant
+from sumito.errors import SumitoError
 from sumito.solve import retrograde as R
 from sumito.solve.index import Space, space
 from sumito.stopping import STOP, call_stoppable
@@ -18,9 +19,11 @@ from sumito.stopping import STOP, call_stoppable
 #: entries decided per chunk of the parallel passes (small enough for a prompt Ctrl-C, large enough to share out)
 CHUNK = 1 << 16
 NO_MOVES_RULES = ("draw", "loss")
+#: the most positions solved: 3 bytes each while solving (values and counters), about 6 GB, inside 8 GiB
+MAX_ENTRIES = 2_000_000_000
 
 
-class SolveError(ValueError):
+class SolveError(SumitoError):
     """A variant that cannot be solved here (too large, or the counters cannot hold its moves)."""
 
 
@@ -47,7 +50,7 @@ def solve_values(
     no_moves: str = "draw",
     *,
     on_level: Callable[[LevelReport], None] | None = None,
-    max_entries: int = 3_000_000_000,
+    max_entries: int = MAX_ENTRIES,
 ) -> np.ndarray:
     """Every entry's value (see :mod:`sumito.solve.retrograde`) for ``variant``; ``no_moves`` is what a
     side with no legal move gets (``draw``, the arena's default, or ``loss``)."""
@@ -62,7 +65,7 @@ def solve_values(
     counters = np.zeros(sp.size, dtype=np.uint8)
     start = time.perf_counter()
     most = call_stoppable(
-        R.initial_values, values, counters, geo.cells, geo.offsets, sp.edge_cells, sp.binom, sp.block_start,
+        R.initial_values, values, counters, geo.cells, geo.offsets, geo.edge_cells, sp.binom, sp.block_start,
         variant.marbles, variant.win_threshold, variant.inline_only, no_moves == "loss", geo.empty_grid, CHUNK, STOP,
     )
     if most > R.MAX_COUNTED_MOVES:

@@ -23,9 +23,10 @@ from sumito.engine.geometry import geometry
 from sumito.engine.move import Move
 from sumito.engine.position import Position
 from sumito.engine.variants import MINI, Variant
+from sumito.errors import SumitoError
 from sumito.fileio import atomic_write_bytes, read_file_bounded, read_npz_with_header, shown_path
 from sumito.solve import retrograde as R
-from sumito.solve.index import space
+from sumito.solve.index import rank, space
 from sumito.solve.solver import NO_MOVES_RULES, LevelReport, kernel_args, solve_values
 
 #: the table format's version (a table of another version is solved again)
@@ -36,7 +37,7 @@ CACHE_ENV = "SUMITO_SOLVED_DIR"
 MAX_TABLE_BYTES = 2**31
 
 
-class NotSolvedError(ValueError):
+class NotSolvedError(SumitoError):
     """A position the table does not cover (another board or rules, or marbles missing without being lost)."""
 
 
@@ -200,8 +201,8 @@ class SolvedTable:
             raise NotSolvedError(why)
         sp = space(self.variant)
         geo = geometry(self.variant.side)
-        return int(R.entry_of(position.grid, position.side_to_move, geo.cells, sp.binom, sp.block_start,
-                              self.variant.marbles, self.variant.win_threshold))
+        return int(rank(position.grid, position.side_to_move, geo.cells, sp.binom, sp.block_start,
+                        self.variant.marbles, self.variant.win_threshold))
 
     def value(self, position: Position) -> Value:
         """The exact value of ``position`` for the side to move."""
