@@ -288,3 +288,41 @@ def test_analyse_shows_exact_values_on_the_solved_board(mini_table, capsys, monk
     assert "a1b2 wins in 15" in out and "b3b2 loses in 14" in out
     assert main(["analyse", "--layout", "standard", "--depth", "1"]) == 0
     assert "exact" not in capsys.readouterr().out
+
+
+@pytest.mark.slow
+def test_the_web_offers_perfect_play_on_the_solved_mini_board_with_exact_values(mini_table, monkeypatch, tmp_path):
+    """Perfect play is offered once the table is in the cache (a request never starts a solve), only on its
+    board; the hint and evaluation bar give the exact value and a value-keeping move."""
+    from helpers import api_error, poll_game, web_clients
+
+    folder = tmp_path / "solved"
+    monkeypatch.setenv("SUMITO_SOLVED_DIR", str(folder))
+    T._LOADED.clear()
+    with web_clients(tmp_path, monkeypatch, "perfect-client-token-0123456789") as make:
+        client = make()
+        assert "perfect" not in [p["id"] for p in client.get("/api/presets").json()]
+        refused = api_error(client.post("/api/games", json={"black": "human", "white": "perfect", "layout": "mini"}),
+                            400)
+        assert "run `sumito solve` once" in refused
+    folder.mkdir()
+    mini_table.save(folder / "side3-m5-w2.npz")
+    T._LOADED.clear()
+    with web_clients(tmp_path, monkeypatch, "perfect-client-token-0123456789") as make:
+        client = make(db="web2.sqlite", archive="games2.sqlite")
+        (preset,) = [p for p in client.get("/api/presets").json() if p["id"] == "perfect"]
+        assert preset["layout"] == "mini" and preset["spec"] == "perfect"
+        refused = api_error(client.post("/api/games", json={"black": "human", "white": "perfect"}), 400)
+        assert "only on a solved board" in refused and "side-5" in refused
+        game = client.post("/api/games", json={"black": "human", "white": "perfect", "layout": "mini"}).json()
+        hint = client.post(f"/api/games/{game['id']}/hint", json={"seconds": 0.1}).json()
+        assert hint["exact"]["result"] == 1 and hint["exact"]["plies"] == 15 and hint["exact"]["value"] == "wins in 15"
+        assert hint["best"] in ("a1b2", "a3b3") and hint["exact"]["moves"]["b3b2"] == "loses in 14"
+        # a losing first move: perfect play answers with a move that keeps its win
+        client.post(f"/api/games/{game['id']}/moves", json={"move": "b3b2"})
+        state = poll_game(client, game["id"], lambda s: s["ply"] == 2 and not s["thinking"])
+        assert state["ply"] == 2 and state["error"] is None
+        after = Position.start("mini").play("b3b2").play(state["moves"][1])
+        assert mini_table.value(after) == Value(-1, 12)  # Black, to move, still loses in 12
+        hint = client.post(f"/api/games/{game['id']}/hint", json={"seconds": 0.1}).json()
+        assert hint["exact"] == {**hint["exact"], "result": -1, "plies": 12} and hint["to_move"] == "black"

@@ -38,7 +38,7 @@ from sumito.engine import Game, Move, Position, SumitoError, Variant, read_recor
 from sumito.engine.geometry import COLOR_NAMES
 from sumito.players import make_player, parse_spec
 from sumito.players.engine import EnginePlayer
-from sumito.players.perfect import has_table, solved_table
+from sumito.players.perfect import has_table, ready_table, solved_table
 from sumito.progress import Progress
 from sumito.search.context import WIN_BOUND
 from sumito.search.pvs import SearchResult, mate_moves
@@ -462,16 +462,20 @@ def cmd_analyse(args: argparse.Namespace) -> int:
     return 0
 
 
-def exact_values(position: Position) -> dict | None:
-    """The exact value of ``position`` and of each legal move (for the side that plays it) when its board is
-    solved (the mini board and smaller variants; solved on first use), else ``None``."""
+def exact_values(position: Position, solve: bool = True) -> dict | None:
+    """The exact value of ``position`` for the side to move and of each legal move (for the side that plays
+    it), best first, when its board is solved (the mini board and smaller variants; solved on first use, or
+    with ``solve`` false only when its table is in the cache already), else ``None``. ``result`` is 1, 0 or
+    −1 for the side to move and ``plies`` the distance to the end under perfect play."""
     if not has_table(position.variant):
         return None
-    table = solved_table(position.variant)
-    if table.covers(position) is not None:
+    table = solved_table(position.variant) if solve else ready_table(position.variant)
+    if table is None or table.covers(position) is not None:
         return None
     moves = sorted(table.move_values(position), key=lambda mv: -mv[1].score)
-    return dict(value=table.value(position).text(), moves={m.notation(): v.text() for m, v in moves})
+    value = table.value(position)
+    return dict(value=value.text(), result=value.result, plies=value.plies,
+                moves={m.notation(): v.text() for m, v in moves})
 
 
 def _print_review(review: MoveReview) -> None:

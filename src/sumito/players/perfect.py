@@ -18,7 +18,7 @@ from sumito.engine import DrawCounters, Move, Position
 from sumito.engine.variants import Variant
 from sumito.players.base import MAX_SEED, Option, PlayerBase, PlayerKind, PlayerSpecError, register
 from sumito.solve.index import space
-from sumito.solve.table import NotSolvedError, SolvedTable, describe
+from sumito.solve.table import NotSolvedError, SolvedTable, cache_path, describe, not_covered
 
 #: the largest variant the player solves on first use (the mini board has about 52 million positions)
 MAX_SOLVED_ON_USE = 200_000_000
@@ -27,6 +27,29 @@ MAX_SOLVED_ON_USE = 200_000_000
 def has_table(variant: Variant) -> bool:
     """Whether ``variant`` is small enough to have a solved table (solved on first use)."""
     return variant.side <= 3 and space(variant).size <= MAX_SOLVED_ON_USE
+
+
+def table_on_disk(variant: Variant) -> bool:
+    """Whether the table of ``variant`` is in the cache folder (a cheap check: the file is not read)."""
+    return has_table(variant) and cache_path(variant).exists()
+
+
+def perfect_play_refused(position: Position) -> str | None:
+    """Why perfect play cannot start from ``position`` without solving anything (``None``: it can): a board
+    with no solved table, a table not in the cache yet, or a position the table does not hold."""
+    variant = position.variant
+    if not has_table(variant):
+        return f"perfect plays only on a solved board (the mini layout and smaller), not on {describe(variant)}"
+    if not table_on_disk(variant):
+        return (f"perfect play on {describe(variant)} needs its table, which has not been built here: run "
+                "`sumito solve` once to build it")
+    why = not_covered(variant, position)
+    return None if why is None else f"perfect: {why}"
+
+
+def ready_table(variant: Variant) -> SolvedTable | None:
+    """The table of ``variant`` when it has been solved into the cache already, else ``None`` (no solve)."""
+    return SolvedTable.cached(variant) if has_table(variant) else None
 
 
 def solved_table(variant: Variant, no_moves: str = "draw") -> SolvedTable:

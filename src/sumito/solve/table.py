@@ -80,6 +80,25 @@ def cache_dir() -> Path:
     return Path(base)
 
 
+def not_covered(variant: Variant, position: Position) -> str | None:
+    """Why ``position`` is not in the table of ``variant`` (``None`` when it is); needs no table."""
+    v, pv = variant, position.variant
+    if (pv.side, pv.marbles, pv.win_threshold, pv.inline_only) != (v.side, v.marbles, v.win_threshold, v.inline_only):
+        return f"the table is solved for {describe(v)}, not for {describe(pv)}"
+    if position.winner() is not None:
+        return "the game is over"
+    for color, lost in zip((1, 2), position.lost):
+        if position.marble_count(color) + lost != v.marbles:
+            return (f"{'Black' if color == 1 else 'White'} has {position.marble_count(color)} marbles on the board "
+                    f"and has lost {lost}: the table holds positions where every marble is on the board or lost")
+    return None
+
+
+def cache_path(variant: Variant, no_moves: str = "draw") -> Path:
+    """Where the cache keeps the table of ``variant``."""
+    return cache_dir() / f"{variant_name(variant, no_moves)}.npz"
+
+
 def variant_name(variant: Variant, no_moves: str = "draw") -> str:
     """A file name for a variant's table: ``side3-m5-w2`` (``-inline``, ``-nomoves-loss`` when they apply)."""
     name = f"side{variant.side}-m{variant.marbles}-w{variant.win_threshold}"
@@ -158,22 +177,32 @@ class SolvedTable:
                     on_level: Callable[[LevelReport], None] | None = None,
                     on_solve: Callable[[Variant], None] | None = None) -> SolvedTable:
         """The cached table of ``variant``, solved and saved first when there is none (``on_solve`` is told)."""
-        path = cache_dir() / f"{variant_name(variant, no_moves)}.npz"
-        key = (variant, no_moves)
-        if key in _LOADED:
-            return _LOADED[key]
-        if path.exists():
-            try:
-                table = cls.load(path)
-            except ValueError:
-                table = None  # damaged or of an older format: solved again below
-            if table is not None and table.variant == variant and table.no_moves == no_moves:
-                _LOADED[key] = table
-                return table
+        table = cls.cached(variant, no_moves)
+        if table is not None:
+            return table
         if on_solve is not None:
             on_solve(variant)
         table = cls.solve(variant, no_moves, on_level)
-        table.save(path)
+        table.save(cache_path(variant, no_moves))
+        _LOADED[(variant, no_moves)] = table
+        return table
+
+    @classmethod
+    def cached(cls, variant: Variant = MINI, no_moves: str = "draw") -> SolvedTable | None:
+        """The table of ``variant`` when it is in the cache folder (loaded once a process), else ``None``:
+        never solves (a web server's workers use this, so that no request starts a solve)."""
+        key = (variant, no_moves)
+        if key in _LOADED:
+            return _LOADED[key]
+        path = cache_path(variant, no_moves)
+        if not path.exists():
+            return None
+        try:
+            table = cls.load(path)
+        except ValueError:
+            return None  # damaged or of an older format: for_variant solves it again
+        if table.variant != variant or table.no_moves != no_moves:
+            return None
         _LOADED[key] = table
         return table
 
@@ -183,17 +212,7 @@ class SolvedTable:
     # ----------------------------------------------------------------- looking up
     def covers(self, position: Position) -> str | None:
         """Why ``position`` is not in the table (``None`` when it is)."""
-        v, pv = self.variant, position.variant
-        if (pv.side, pv.marbles, pv.win_threshold, pv.inline_only) != (v.side, v.marbles, v.win_threshold,
-                                                                        v.inline_only):
-            return f"the table is solved for {describe(v)}, not for {describe(pv)}"
-        if position.winner() is not None:
-            return "the game is over"
-        for color, lost in zip((1, 2), position.lost):
-            if position.marble_count(color) + lost != v.marbles:
-                return (f"{'Black' if color == 1 else 'White'} has {position.marble_count(color)} marbles on the board "
-                        f"and has lost {lost}: the table holds positions where every marble is on the board or lost")
-        return None
+        return not_covered(self.variant, position)
 
     def entry(self, position: Position) -> int:
         why = self.covers(position)

@@ -369,9 +369,10 @@ def create_app(
 
     # ----------------------------------------------------------------- reference data
     @app.get("/api/presets", tags=["players"], responses=errors())
-    async def presets() -> list[dict[str, str]]:
-        """Players the page offers by name: beginner, ABLA, Alphalone, the TD network, the engine."""
-        return [{"id": p.id, "name": p.name, "spec": p.spec, "description": p.description} for p in PRESETS]
+    async def presets() -> list[dict[str, str | None]]:
+        """Players the page offers by name: beginner, ABLA, Alphalone, the TD network, the engine, and perfect
+        play on the mini board (``layout``: the one layout a preset plays on) once its table is built."""
+        return [p.to_json() for p in PRESETS if p.offered()]
 
     @app.get("/api/layouts", tags=["positions"], responses=errors())
     async def layouts() -> list[dict[str, Any]]:

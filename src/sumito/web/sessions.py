@@ -58,7 +58,18 @@ from typing import Any
 from sumito.analysis import THRESHOLDS
 from sumito.arena.db import GameArchive, default_db_path
 from sumito.arena.match import DEFAULT_RULES, ArenaSettings, GameResult, GameTask, start_position
-from sumito.engine import BLACK, WHITE, DrawRules, Game, GameRecord, Outcome, Position, SumitoError, parse_records
+from sumito.engine import (
+    BLACK,
+    WHITE,
+    DrawRules,
+    Game,
+    GameRecord,
+    Outcome,
+    Position,
+    SumitoError,
+    get_layout,
+    parse_records,
+)
 from sumito.engine.game import DECLARED_REASONS, TIME
 from sumito.engine.geometry import COLOR_NAMES, Color
 from sumito.evaluation.nnue import BUILTIN_NNUE
@@ -66,6 +77,7 @@ from sumito.fileio import claim_sqlite
 from sumito.players import PlayerSpecError, make_player, parse_spec
 from sumito.players.base import set_option
 from sumito.players.engine import DEFAULT_TIME
+from sumito.players.perfect import perfect_play_refused, table_on_disk
 from sumito.players.strongest import hint_spec
 from sumito.search.context import WIN, WIN_BOUND
 from sumito.search.timeman import move_time
@@ -153,6 +165,16 @@ class Preset:
     name: str
     spec: str
     description: str
+    layout: str | None = None  # the one layout it plays on (None: any)
+
+    def offered(self) -> bool:
+        """Whether this server can play it now: perfect play needs its board's table in the cache (built once
+        by ``sumito solve``; a web request never starts a solve)."""
+        return self.layout is None or table_on_disk(get_layout(self.layout).variant)
+
+    def to_json(self) -> dict[str, str | None]:
+        return {"id": self.id, "name": self.name, "spec": self.spec, "description": self.description,
+                "layout": self.layout}
 
 
 PRESETS = (
@@ -168,6 +190,8 @@ PRESETS = (
            "Sumito's engine with its learned evaluation, 3 seconds a move: the strongest"),
     Preset("engine-classic", "Engine, hand-set evaluation (1 s)", "engine:time=1,nnue=none",
            "Sumito's engine with the hand-set linear evaluation, 1 second a move"),
+    Preset("perfect", "Perfect play (mini board)", "perfect",
+           "exact play from the solved mini board: the fastest win, a draw, or the slowest loss", layout="mini"),
 )
 PRESET_BY_ID = {p.id: p for p in PRESETS}
 
@@ -966,6 +990,8 @@ class GameHall:
             start = Position.start(layout, win_threshold=win_threshold, inline_only=inline_only)
         for seat in {s for s in seats.values() if not s.human}:
             await self.check_player(seat)
+            if parse_spec(seat.spec)[0].name == "perfect" and (why := perfect_play_refused(start)):
+                raise PlayerSpecError(why)
         if start.winner() is not None or start.count_legal_moves() == 0:
             raise WebError("the game would be over before it starts: give a position where the side to move can play")
         timer = None
@@ -1150,13 +1176,22 @@ class GameHall:
         except ThinkError as exc:
             raise WebError(f"the analysis failed: {exc}") from None
         mover = position.side_to_move
-        return {
+        answer = {
             "to_move": COLOR_WORDS[mover],
             "best": found["move"],
             **score_json(found["score"], found["marbles"], mover),
             "depth": found["depth"],
             "pv": found["pv"],
+            "exact": None,
         }
+        exact = found.get("exact")
+        if exact:
+            # a solved board: the table's value is the evaluation, and its best move the hint
+            best = next(iter(exact["moves"]))
+            answer.update(best=best, pv=[best] if best != found["move"] else found["pv"],
+                          exact={"result": exact["result"], "plies": exact["plies"], "value": exact["value"],
+                                 "moves": exact["moves"]})
+        return answer
 
     def hint_player(self, session: GameSession, seconds: float) -> str:
         """The spec of the engine that gives ``session``'s hint now: the one choice of

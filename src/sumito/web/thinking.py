@@ -33,7 +33,7 @@ from dataclasses import dataclass
 from multiprocessing.connection import Connection
 from typing import Any
 
-from sumito.analysis import score_on
+from sumito.analysis import exact_values, score_on
 from sumito.arena.executor import available_cores
 from sumito.arena.match import start_position
 from sumito.engine import DrawCounters, Move, Position
@@ -138,7 +138,9 @@ def analyse_position(request: AnalyseRequest) -> dict[str, Any]:
     same in the board's own scale, :func:`~sumito.analysis.score_on`), depth and principal variation.
 
     A position that is over on the board (a side pushed off enough marbles, or no legal move) is
-    not searched: ``move`` is ``None`` and the score says who won.
+    not searched: ``move`` is ``None`` and the score says who won. On a board whose table is in the cache
+    (the mini board, once ``sumito solve`` has built it) ``exact`` is the position's exact value and each
+    move's (:func:`~sumito.analysis.exact_values`); a request never starts a solve.
     """
     position = start_position(request.position, request.win_threshold, request.inline_only)
     player = build_player(request.spec)
@@ -160,6 +162,7 @@ def analyse_position(request: AnalyseRequest) -> dict[str, Any]:
         "depth": int(result.depth),
         "pv": [Move(code, side).notation() for code in result.pv],
         "nodes": int(result.nodes),
+        "exact": exact_values(position, solve=False),
     }
 
 

@@ -157,6 +157,13 @@ function openNewGame() {
 }
 
 newGameForm.addEventListener("change", (event) => {
+  // a player that plays on one layout only (perfect play: the solved mini board) brings its layout along
+  const preset = ["opponent", "black", "white"].includes(event.target.name)
+    ? presets.find((p) => p.id === event.target.value) : null;
+  if (preset?.layout && newGameForm.elements.layout.value !== preset.layout) {
+    newGameForm.elements.layout.value = preset.layout;
+    if (!newGameForm.elements.position.value.trim()) previewLayout(preset.layout);
+  }
   describeChoices();
   if (event.target.name === "layout" && !newGameForm.elements.position.value.trim()) previewLayout(event.target.value);
 });

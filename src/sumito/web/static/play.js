@@ -245,7 +245,8 @@ export class PlayView {
     this.hintMarks = new Set(move ? [...move.marbles, ...move.destinations] : []);
     this.drawBoard();
     $("play-view").dataset.hint = found.best;
-    say(this.elements.message, `Hint: ${found.best} (${scoreWords(found)}, depth ${found.depth}).`, "good");
+    const depth = found.exact ? "" : `, depth ${found.depth}`;
+    say(this.elements.message, `Hint: ${found.best} (${scoreWords(found)}${depth}).`, "good");
     this.drawEvaluation();
   }
 
@@ -576,6 +577,10 @@ export class PlayView {
 
 /** The share of the bar that is Black's: 50% level, towards 100% as Black's advantage grows. */
 export function blackShare(found) {
+  if (found.exact) {
+    if (found.exact.result === 0) return 0.5;
+    return (found.exact.result > 0) === (found.to_move === "black") ? 1 : 0;
+  }
   if (found.win_in !== null && found.win_in !== undefined) {
     const blackWins = (found.win_in > 0) === (found.to_move === "black");
     return blackWins ? 1 : 0;
@@ -583,8 +588,15 @@ export function blackShare(found) {
   return 1 / (1 + Math.exp(-0.9 * found.black));
 }
 
-/** A score in words: "Black +1.2", "level", "Black wins in 3", "White wins". */
+/** A score in words: "Black +1.2", "level", "Black wins in 3", "White wins"; on a solved board the exact
+ * value: "Black wins in 15 plies with perfect play (exact)", "a draw with perfect play (exact)". */
 export function scoreWords(found) {
+  if (found.exact) {
+    const { result, plies } = found.exact;
+    if (result === 0) return "a draw with perfect play (exact)";
+    const winner = (result > 0) === (found.to_move === "black") ? "Black" : "White";
+    return `${winner} wins in ${plies} ${plies === 1 ? "ply" : "plies"} with perfect play (exact)`;
+  }
   if (found.win_in !== null && found.win_in !== undefined) {
     const moverWins = found.win_in > 0;
     const winner = moverWins === (found.to_move === "black") ? "Black" : "White";
