@@ -326,3 +326,67 @@ def test_the_web_offers_perfect_play_on_the_solved_mini_board_with_exact_values(
         assert mini_table.value(after) == Value(-1, 12)  # Black, to move, still loses in 12
         hint = client.post(f"/api/games/{game['id']}/hint", json={"seconds": 0.1}).json()
         assert hint["exact"] == {**hint["exact"], "result": -1, "plies": 12} and hint["to_move"] == "black"
+
+
+def test_a_stopped_solve_goes_on_from_its_checkpoint_to_the_same_values(tmp_path):
+    """A solve stopped mid-way (here at level 9) leaves a checkpoint; the next one goes on from it and gives
+    the values of a solve that never stopped, then removes the file. A foreign or damaged file is ignored."""
+    v = Variant(side=3, marbles=3, win_threshold=3)
+    whole = solve_values(v)
+    path = tmp_path / "solve.partial.npz"
+
+    def stop_at_nine(report):
+        if report.plies == 9:
+            raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        solve_values(v, checkpoint=path, checkpoint_every=0, on_level=stop_at_nine)
+    assert path.exists()
+    resumed: list[int] = []
+    again = solve_values(v, checkpoint=path, on_resume=resumed.append)
+    assert resumed == [9] and np.array_equal(again, whole) and not path.exists()
+    # a checkpoint of another variant, or a damaged one, is not used: the solve starts afresh
+    with pytest.raises(KeyboardInterrupt):
+        solve_values(Variant(side=3, marbles=3, win_threshold=2), checkpoint=path, checkpoint_every=0,
+                     on_level=stop_at_nine)
+    resumed.clear()
+    assert np.array_equal(solve_values(v, checkpoint=path, on_resume=resumed.append), whole) and resumed == []
+    path.write_bytes(b"not a checkpoint")
+    assert np.array_equal(solve_values(v, checkpoint=path, on_resume=resumed.append), whole) and resumed == []
+
+
+@pytest.mark.slow
+def test_ctrl_c_stops_sumito_solve_and_the_same_command_goes_on(tmp_path):
+    """Ctrl-C during `sumito solve` ends it at once with one line (status 130); run again, it goes on from its
+    checkpoint and gives the table an uninterrupted solve gives (digest pinned from the family's summary)."""
+    import json
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    env = {**os.environ, "SUMITO_SOLVED_DIR": str(tmp_path)}
+    argv = [sys.executable, "-m", "sumito.cli", "solve", "--marbles", "4", "--win", "3"]
+    proc = subprocess.Popen([*argv, "--checkpoint-every", "0"], env=env, stdin=subprocess.DEVNULL,
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    try:
+        seen = []
+        for line in proc.stderr:
+            seen.append(line)
+            if line.strip().startswith("20 plies:"):
+                break
+        assert seen and seen[-1].strip().startswith("20 plies:"), "".join(seen)
+        t0 = time.monotonic()
+        proc.send_signal(signal.SIGINT)
+        rest = proc.stderr.read()
+        assert proc.wait(timeout=30) == 130 and time.monotonic() - t0 < 10
+    finally:
+        proc.kill()
+    assert rest.strip().splitlines()[-1] == "sumito: interrupted" and "Traceback" not in rest
+    assert (tmp_path / "side3-m4-w3.partial.npz").exists() and not (tmp_path / "side3-m4-w3.npz").exists()
+    done = subprocess.run([*argv, "--json"], env=env, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    assert "going on from the checkpoint of a stopped solve, at 2" in done.stderr  # 20 plies or one more
+    assert json.loads(done.stdout)["digest"] == "1e1a9935eb4031f8"
+    assert not (tmp_path / "side3-m4-w3.partial.npz").exists()

@@ -21,7 +21,7 @@ from dataclasses import asdict, dataclass, field
 import numpy as np
 
 from sumito.arena.ratings import score_interval
-from sumito.cliargs import count_arg, output_file
+from sumito.cliargs import count_arg, output_file, seconds_arg
 from sumito.engine import Game, Position
 from sumito.engine.game import DrawRules
 from sumito.engine.geometry import geometry
@@ -33,8 +33,8 @@ from sumito.players.perfect import solved_table
 from sumito.progress import Progress
 from sumito.solve import retrograde as R
 from sumito.solve.index import space
-from sumito.solve.solver import CHUNK, NO_MOVES_RULES, LevelReport
-from sumito.solve.table import SolvedTable, Value, cache_dir, describe, variant_name
+from sumito.solve.solver import CHECKPOINT_EVERY, CHUNK, NO_MOVES_RULES, LevelReport
+from sumito.solve.table import SolvedTable, Value, cache_path, checkpoint_path, describe
 from sumito.stopping import STOP, call_stoppable
 
 #: the players whose games give half the suite: (Black, White), each seeded from the suite's seed
@@ -210,13 +210,21 @@ def cmd_solve(args: argparse.Namespace) -> int:
     if args.solve_command == "score":
         return cmd_score(args, variant)
     sp = space(variant)
-    print(f"{describe(variant)}: {sp.size:,} positions (a side with no legal move: {args.no_moves})")
+    # with --json, stdout holds the JSON alone
+    print(f"{describe(variant)}: {sp.size:,} positions (a side with no legal move: {args.no_moves})",
+          file=sys.stderr if args.json else sys.stdout)
+    def resumed(plies: int) -> None:
+        print(f"going on from the checkpoint of a stopped solve, at {plies} plies", file=sys.stderr, flush=True)
+
     if args.force:
-        table = SolvedTable.solve(variant, args.no_moves, on_level=_print_level)
-        table.save(cache_dir() / f"{variant_name(variant, args.no_moves)}.npz")
+        table = SolvedTable.solve(variant, args.no_moves, on_level=_print_level,
+                                  checkpoint=checkpoint_path(variant, args.no_moves),
+                                  checkpoint_every=args.checkpoint_every, on_resume=resumed)
+        table.save(cache_path(variant, args.no_moves))
     else:
         table = SolvedTable.for_variant(variant, args.no_moves, on_level=_print_level,
-                                        on_solve=lambda v: print("solving (level by level):", file=sys.stderr))
+                                        on_solve=lambda v: print("solving (level by level):", file=sys.stderr),
+                                        on_resume=resumed, checkpoint_every=args.checkpoint_every)
     if args.out is not None:
         table.save(args.out)
     summary = summarise(table)
@@ -340,6 +348,10 @@ def add_solve_command(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--json", action="store_true", help="print the summary (or the scores) as JSON")
     p.add_argument("--verify", action="store_true", help="recompute every position from its successors")
     p.add_argument("--force", action="store_true", help="solve again even when the table is cached")
+    p.add_argument("--checkpoint-every", type=seconds_arg(24 * 3600.0), default=CHECKPOINT_EVERY,
+                   metavar="S", help="seconds of solving between two checkpoints (default "
+                   f"{CHECKPOINT_EVERY:g}; 0: after every level). A stopped solve (Ctrl-C, a kill) goes on from "
+                   "its last checkpoint when the same command runs again")
     p.add_argument("--out", type=output_file, default=None, metavar="FILE", help="also write the table to FILE")
     p.set_defaults(func=cmd_solve, solve_command=None)
     subs = p.add_subparsers(dest="solve_command", metavar="score")

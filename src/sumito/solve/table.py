@@ -27,7 +27,7 @@ from sumito.errors import SumitoError
 from sumito.fileio import atomic_write_bytes, read_file_bounded, read_npz_with_header, shown_path
 from sumito.solve import retrograde as R
 from sumito.solve.index import rank, space
-from sumito.solve.solver import NO_MOVES_RULES, LevelReport, kernel_args, solve_values
+from sumito.solve.solver import CHECKPOINT_EVERY, NO_MOVES_RULES, LevelReport, kernel_args, solve_values
 
 #: the table format's version (a table of another version is solved again)
 FORMAT = 1
@@ -99,6 +99,11 @@ def cache_path(variant: Variant, no_moves: str = "draw") -> Path:
     return cache_dir() / f"{variant_name(variant, no_moves)}.npz"
 
 
+def checkpoint_path(variant: Variant, no_moves: str = "draw") -> Path:
+    """Where a solve into the cache keeps its checkpoint until it is done."""
+    return cache_dir() / f"{variant_name(variant, no_moves)}.partial.npz"
+
+
 def variant_name(variant: Variant, no_moves: str = "draw") -> str:
     """A file name for a variant's table: ``side3-m5-w2`` (``-inline``, ``-nomoves-loss`` when they apply)."""
     name = f"side{variant.side}-m{variant.marbles}-w{variant.win_threshold}"
@@ -128,9 +133,13 @@ class SolvedTable:
     # ----------------------------------------------------------------- building and files
     @classmethod
     def solve(cls, variant: Variant, no_moves: str = "draw",
-              on_level: Callable[[LevelReport], None] | None = None) -> SolvedTable:
+              on_level: Callable[[LevelReport], None] | None = None, *,
+              checkpoint: str | os.PathLike[str] | None = None, checkpoint_every: float = CHECKPOINT_EVERY,
+              on_resume: Callable[[int], None] | None = None) -> SolvedTable:
+        """``variant`` solved (resumably with ``checkpoint``: :func:`~sumito.solve.solver.solve_values`)."""
         start = time.perf_counter()
-        values = solve_values(variant, no_moves, on_level=on_level)
+        values = solve_values(variant, no_moves, on_level=on_level, checkpoint=checkpoint,
+                              checkpoint_every=checkpoint_every, on_resume=on_resume)
         if np.abs(values).max(initial=0) <= 127:
             values = values.astype(np.int8)
         return cls(variant, no_moves, values, time.perf_counter() - start)
@@ -175,14 +184,18 @@ class SolvedTable:
     @classmethod
     def for_variant(cls, variant: Variant = MINI, no_moves: str = "draw", *,
                     on_level: Callable[[LevelReport], None] | None = None,
-                    on_solve: Callable[[Variant], None] | None = None) -> SolvedTable:
-        """The cached table of ``variant``, solved and saved first when there is none (``on_solve`` is told)."""
+                    on_solve: Callable[[Variant], None] | None = None,
+                    on_resume: Callable[[int], None] | None = None,
+                    checkpoint_every: float = CHECKPOINT_EVERY) -> SolvedTable:
+        """The cached table of ``variant``, solved and saved first when there is none (``on_solve`` is told);
+        the solve keeps a checkpoint in the cache folder, so a stopped one goes on where it stood."""
         table = cls.cached(variant, no_moves)
         if table is not None:
             return table
         if on_solve is not None:
             on_solve(variant)
-        table = cls.solve(variant, no_moves, on_level)
+        table = cls.solve(variant, no_moves, on_level, checkpoint=checkpoint_path(variant, no_moves),
+                          checkpoint_every=checkpoint_every, on_resume=on_resume)
         table.save(cache_path(variant, no_moves))
         _LOADED[(variant, no_moves)] = table
         return table
