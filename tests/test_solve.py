@@ -313,7 +313,7 @@ def test_the_web_offers_perfect_play_on_the_solved_mini_board_with_exact_values(
         (preset,) = [p for p in client.get("/api/presets").json() if p["id"] == "perfect"]
         assert preset["layout"] == "mini" and preset["spec"] == "perfect"
         refused = api_error(client.post("/api/games", json={"black": "human", "white": "perfect"}), 400)
-        assert "only on a solved board" in refused and "side-5" in refused
+        assert "only on a solved board" in refused and "not on the 61-cell board" in refused
         game = client.post("/api/games", json={"black": "human", "white": "perfect", "layout": "mini"}).json()
         hint = client.post(f"/api/games/{game['id']}/hint", json={"seconds": 0.1}).json()
         assert hint["exact"]["result"] == 1 and hint["exact"]["plies"] == 15 and hint["exact"]["value"] == "wins in 15"
@@ -390,3 +390,33 @@ def test_ctrl_c_stops_sumito_solve_and_the_same_command_goes_on(tmp_path):
     assert "going on from the checkpoint of a stopped solve, at 2" in done.stderr  # 20 plies or one more
     assert json.loads(done.stdout)["digest"] == "1e1a9935eb4031f8"
     assert not (tmp_path / "side3-m4-w3.partial.npz").exists()
+
+
+@pytest.mark.slow
+def test_mini_perfect_scores_learners_against_the_table_and_goes_on_from_its_last_checkpoint(mini_table, monkeypatch,
+                                                                                             tmp_path):
+    """experiments/mini_perfect.py: a run scored at its checkpoints; one extended by a checkpoint later trains
+    on from its saved state and gives the rows a run to the new checkpoint in one go gives."""
+    import sys
+    from pathlib import Path
+
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "experiments"))
+    import mini_perfect as mp
+
+    monkeypatch.setattr(mp, "DEFAULT_SUITE", 60)
+    monkeypatch.setattr(mp, "_SUITES", {})
+    monkeypatch.setattr(mp, "solved_table", lambda variant: mini_table)
+    arm = next(a for a in mp.arms() if a.label == "method-Ia")
+    monkeypatch.setattr(mp, "CHECKPOINTS", (0, 20))
+    first = mp.run_one((arm, 5, tmp_path / "a"))
+    assert [int(r["games"]) for r in first] == [0, 20] and all(int(r["positions"]) == 60 for r in first)
+    assert int(first[1]["kept"]) + int(first[1]["win_to_draw"]) + int(first[1]["win_to_loss"]) \
+        + int(first[1]["draw_to_loss"]) == 60
+    monkeypatch.setattr(mp, "CHECKPOINTS", (0, 20, 40))
+    extended = mp.run_one((arm, 5, tmp_path / "a"))
+    whole = mp.run_one((arm, 5, tmp_path / "b"))
+
+    def scores(rows):
+        return [{k: v for k, v in r.items() if k != "train_seconds"} for r in rows]
+
+    assert scores(extended[:2]) == scores(first) and scores(extended) == scores(whole)

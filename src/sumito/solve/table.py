@@ -115,7 +115,13 @@ def variant_name(variant: Variant, no_moves: str = "draw") -> str:
 
 
 def describe(variant: Variant) -> str:
-    board = {3: "mini (19 cells)", 2: "side-2 (7 cells)"}.get(variant.side, f"side-{variant.side}")
+    """The variant in words: "the mini board (19 cells), 5 marbles a side, 2 to win, all moves"; "mini" only
+    for the mini layout's marbles and win threshold, "the 19-cell board" for the rest of its family (and
+    "the 61-cell board" for the standard one)."""
+    if (variant.side, variant.marbles, variant.win_threshold) == (MINI.side, MINI.marbles, MINI.win_threshold):
+        board = "the mini board (19 cells)"
+    else:
+        board = f"the {3 * variant.side * (variant.side - 1) + 1}-cell board"
     rules = "inline moves only" if variant.inline_only else "all moves"
     return f"{board}, {variant.marbles} marbles a side, {variant.win_threshold} to win, {rules}"
 
