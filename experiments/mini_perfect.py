@@ -79,6 +79,8 @@ class Arm:
 
 
 ALPHALONE_PLAYERS = ("alphalone:depth=0,weights={net}", "alphalone:depth=1,weights={net}")
+PLOTTED_ALPHALONE = ("alphalone code η=0.001, depth 0", "alphalone afterstates η=0.001, depth 0")
+REFERENCES = Path(__file__).resolve().parent.parent / "runs" / "solved" / "scores.json"
 
 
 def arms() -> tuple[Arm, ...]:
@@ -208,6 +210,22 @@ def summarize(rows: list[dict[str, Any]], args: argparse.Namespace) -> None:
         if name not in order:
             order.append(name)
         cells[(name, int(r["games"]))].append(r)
+    shown_games = (0, 100, 1000, 10000)
+    print("\nblunder rate, IQM over the runs (95% band), by training games:\n")
+    print("| arm | runs | " + " | ".join(f"{g:,} games" for g in shown_games) + " |")
+    print("|---|---:|" + "---|" * len(shown_games))
+    for name in order:
+        got = sorted({g for (n, g) in cells if n == name})
+        at = [g if g in got else (got[-1] if g > got[-1] else None) for g in shown_games]
+        row = []
+        for want, g in zip(shown_games, at):
+            if g is None:
+                row.append("")
+                continue
+            b = band(cells[(name, g)], "blunders")
+            row.append(f"{100 * b.value:.1f}% ({100 * b.low:.1f}–{100 * b.high:.1f})" + ("" if g == want
+                                                                                          else f" at {g:,}"))
+        print(f"| {name} | {len(cells[(name, got[0])])} | " + " | ".join(row) + " |")
     print("\n| arm | games | runs | perfect moves (IQM, 95% band) | blunders (IQM, 95% band) |")
     print("|---|---:|---:|---|---|")
     for name in order:
@@ -217,7 +235,10 @@ def summarize(rows: list[dict[str, Any]], args: argparse.Namespace) -> None:
             print(f"| {name} | {g:,} | {len(group)} | {100 * k.value:.1f}% ({100 * k.low:.1f}–{100 * k.high:.1f}) "
                   f"| {100 * b.value:.1f}% ({100 * b.low:.1f}–{100 * b.high:.1f}) |")
     if args.plot:
-        plot(cells, order, Path(args.plot), Path(args.references))
+        # the figure: every Abalearn arm, and two of Alphalone's (the report's agent 2 and the seeded reading),
+        # each as its evaluation alone; the table above has them all
+        shown_arms = [n for n in order if not n.startswith("alphalone") or n in PLOTTED_ALPHALONE]
+        plot(cells, shown_arms, Path(args.plot), Path(args.references))
 
 
 def plot(cells, order: list[str], path: Path, references: Path) -> None:
@@ -227,13 +248,15 @@ def plot(cells, order: list[str], path: Path, references: Path) -> None:
     import matplotlib.pyplot as plt
 
     fig, axes = plt.subplots(1, 2, figsize=(13, 5.2), sharex=True)
+    colours = plt.get_cmap("tab10").colors
     for ax, column, title in ((axes[0], "optimal", "perfect moves (the value and the distance kept)"),
                               (axes[1], "blunders", "blunders (win → draw/loss, draw → loss)")):
-        for name in order:
+        for k, name in enumerate(order):
             xs = sorted(g for (n, g) in cells if n == name)
             stats = [band(cells[(name, g)], column) for g in xs]
             px = [max(g, 3) for g in xs]  # the untrained network (0 games) drawn at the axis' left end
-            (line,) = ax.plot(px, [s.value for s in stats], marker="o", markersize=3, label=name, zorder=3)
+            (line,) = ax.plot(px, [s.value for s in stats], marker="o", markersize=3, label=name, zorder=3,
+                              color=colours[k % len(colours)])
             ax.fill_between(px, [s.low for s in stats], [s.high for s in stats], alpha=0.12,
                             color=line.get_color())
             per_seed: dict[str, list[tuple[int, float]]] = defaultdict(list)
@@ -245,11 +268,12 @@ def plot(cells, order: list[str], path: Path, references: Path) -> None:
                 ax.plot(*zip(*curve), color=line.get_color(), alpha=0.18, linewidth=0.6, zorder=1)
         if references.exists():
             for ref in json.loads(references.read_text()):
-                if ref["player"] in ("random", "perfect") or ref["player"].startswith("engine:time"):
+                if ref["player"] in ("random", "perfect", "heuristic:depth=2,ties=random") \
+                        or ref["player"].startswith(("engine:time", "engine:depth=4")):
                     share = ref["optimal_share"][0] if column == "optimal" else ref["blunder_share"][0]
                     ax.axhline(share, color="grey", linestyle=":", linewidth=0.8)
-                    ax.text(10500, share, ref["player"].split(",")[0], fontsize=7, color="grey", va="bottom",
-                            ha="right")
+                    ax.text(2.2, share, ref["player"].split(",")[0].replace(":", " "), fontsize=7, color="grey",
+                            va="bottom", ha="left")
         ax.set_xscale("log")
         ax.set_xlabel("training games (left end: untrained)")
         ax.set_ylabel(f"{title}\nIQM over the runs (band: bootstrap 95%; faint: each run)", fontsize=9)
@@ -271,7 +295,8 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--workers", type=int, default=1)
     p.add_argument("--arms", default="", help="only the arms whose label contains one of these (comma-separated)")
     p.add_argument("--plot", default="")
-    p.add_argument("--references", default="runs/solved/scores.json", help="reference players' scores")
+    p.add_argument("--references", default=str(REFERENCES), help="reference players' scores (sumito solve score "
+                   "--json; default runs/solved/scores.json)")
     p.add_argument("--report-only", action="store_true", help="summarise the finished runs only")
     args = p.parse_args(argv)
     out = Path(args.out)
