@@ -51,8 +51,6 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import csv
-import io
 import sys
 import time
 from collections import defaultdict
@@ -67,7 +65,8 @@ from sumito.arena.executor import Executor, InlineExecutor, add_backend_args, ch
 from sumito.arena.match import ArenaSettings, derive_seed, play_game, schedule, summarize_pair
 from sumito.arena.ratings import score_interval
 from sumito.engine import DrawRules, SumitoError
-from sumito.fileio import atomic_write_text
+from sumito.fileio import atomic_write_rows
+from sumito.fileio import read_rows as read_csv_rows
 from sumito.learn.bands import Estimate, interval_estimate
 from sumito.learn.commands import make_trainer
 from sumito.learn.plot import save_figure
@@ -424,10 +423,7 @@ def run_arm(
     for target in checkpoints:
         if target <= trainer.games and any(int(r["games"]) == target for r in rows):
             continue
-        t0 = time.perf_counter()
-        while trainer.games < target:
-            trainer.play_game()
-        seconds += time.perf_counter() - t0
+        seconds += trainer.train_until(target)
         net = folder / f"net-{target}.npz"
         trainer.network.save(net)
         for player in players:
@@ -504,17 +500,12 @@ def shown_player(player: str) -> str:
 
 
 def write_rows(path: Path, rows: list[dict[str, Any]]) -> None:
-    out = io.StringIO()
-    writer = csv.DictWriter(out, ROW_FIELDS, lineterminator="\n")
-    writer.writeheader()
-    writer.writerows(rows)
-    atomic_write_text(path, out.getvalue())
+    atomic_write_rows(path, ROW_FIELDS, rows)
 
 
 def read_rows(path: Path) -> list[dict[str, Any]]:
     """A run's rows; rows written before tests had several players have ``player`` empty."""
-    with path.open(newline="") as f:
-        return [{**row, "player": row.get("player") or ""} for row in csv.DictReader(f)]
+    return [{**row, "player": row.get("player") or ""} for row in read_csv_rows(path)]
 
 
 # ----------------------------------------------------------------------------- figure 2

@@ -30,8 +30,6 @@ players' scores of ``runs/solved/scores.json`` (docs/solved.md).
 from __future__ import annotations
 
 import argparse
-import csv
-import io
 import json
 import sys
 import time
@@ -43,7 +41,7 @@ from typing import Any
 
 from sumito.arena.yardstick import DEFAULT_SEED, DEFAULT_SUITE, build_suite, score_player
 from sumito.engine.variants import MINI
-from sumito.fileio import atomic_write_text
+from sumito.fileio import atomic_write_rows, atomic_write_text, read_rows
 from sumito.learn.alphalone_td import REPORT_ETAS, TDConfig
 from sumito.learn.alphalone_td import train as train_alphalone
 from sumito.learn.bands import Estimate, interval_estimate
@@ -126,16 +124,7 @@ def score_row(arm: Arm, seed: int, games: int, seconds: float, net: Path) -> lis
 
 
 def write_rows(path: Path, rows: list[dict[str, Any]]) -> None:
-    out = io.StringIO()
-    writer = csv.DictWriter(out, ROW_FIELDS, lineterminator="\n")
-    writer.writeheader()
-    writer.writerows(rows)
-    atomic_write_text(path, out.getvalue())
-
-
-def read_rows(path: Path) -> list[dict[str, Any]]:
-    with path.open(newline="") as f:
-        return list(csv.DictReader(f))
+    atomic_write_rows(path, ROW_FIELDS, rows)
 
 
 def run_one(job: tuple[Arm, int, Path]) -> list[dict[str, Any]]:
@@ -156,10 +145,7 @@ def run_one(job: tuple[Arm, int, Path]) -> list[dict[str, Any]]:
         for target in arm.checkpoints:
             if target in met:
                 continue
-            t0 = time.perf_counter()
-            while trainer.games < target:
-                trainer.play_game()
-            seconds += time.perf_counter() - t0
+            seconds += trainer.train_until(target)
             net = folder / f"net-{target}.npz"
             trainer.network.save(net)
             rows += score_row(arm, seed, target, seconds, net)

@@ -8,13 +8,16 @@
 from __future__ import annotations
 
 import contextlib
+import csv
 import errno
+import io
 import os
 import re
 import secrets
 import sqlite3
 import stat
 import time
+from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 
 from sumito.errors import FileWriteError
@@ -88,6 +91,21 @@ def _write(target: Path, data: bytes) -> None:
 
 def atomic_write_text(path: str | os.PathLike[str], text: str) -> None:
     atomic_write_bytes(path, text.encode("utf-8"))
+
+
+def atomic_write_rows(path: str | os.PathLike[str], fields: Sequence[str], rows: Iterable[Mapping]) -> None:
+    """``rows`` as a CSV file with the header ``fields``, written atomically (an experiment's rows)."""
+    out = io.StringIO()
+    writer = csv.DictWriter(out, list(fields), lineterminator="\n")
+    writer.writeheader()
+    writer.writerows(rows)
+    atomic_write_text(path, out.getvalue())
+
+
+def read_rows(path: str | os.PathLike[str]) -> list[dict[str, str]]:
+    """The rows of a CSV file written by :func:`atomic_write_rows`, as text."""
+    with open(path, newline="") as f:
+        return list(csv.DictReader(f))
 
 
 def _proc_stat(pid: int) -> tuple[str, str] | None:

@@ -48,6 +48,7 @@ Abalone's is :mod:`sumito.models.tdleaf`), so this module stays game-independent
 from __future__ import annotations
 
 import math
+import time
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, fields
 from typing import Any, Protocol
@@ -264,6 +265,13 @@ class Trainer:
             seed = int(np.random.SeedSequence(self.config.seed, spawn_key=(self.games,)).generate_state(1)[0])
             self._opponent = self.opponent_factory(self.config.opponent, seed)
         return self._opponent
+
+    def train_until(self, games: int) -> float:
+        """Training games until ``games`` have been played in all; the seconds they took."""
+        start = time.perf_counter()
+        while self.games < games:
+            self.play_game()
+        return time.perf_counter() - start
 
     # ------------------------------------------------------------------------------ one game
     def play_game(self) -> GameStats:
