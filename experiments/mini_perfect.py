@@ -110,7 +110,7 @@ def _slug(text: str) -> str:
     return "".join(c if c.isalnum() or c in "-=." else "_" for c in text.replace("κ", "k").replace("η", "eta"))
 
 
-def score_row(arm: Arm, seed: int, games: int, seconds: float, net: Path) -> list[dict[str, Any]]:
+def score_rows(arm: Arm, seed: int, games: int, seconds: float, net: Path) -> list[dict[str, Any]]:
     table, suite = suite_and_table(arm.inline_only)
     rows = []
     for player in arm.players:
@@ -148,7 +148,7 @@ def run_one(job: tuple[Arm, int, Path]) -> list[dict[str, Any]]:
             seconds += trainer.train_until(target)
             net = folder / f"net-{target}.npz"
             trainer.network.save(net)
-            rows += score_row(arm, seed, target, seconds, net)
+            rows += score_rows(arm, seed, target, seconds, net)
             write_rows(done, rows)
             # kept, so that a later checkpoint goes on from here; written after the rows, so that a kill
             # between the two leaves a state that is behind them (trained on again), never ahead
@@ -167,7 +167,7 @@ def run_one(job: tuple[Arm, int, Path]) -> list[dict[str, Any]]:
             seconds = time.perf_counter() - t0
             net = folder / f"weights-{target}.json"
             atomic_write_text(net, weights.to_json())
-            rows += score_row(arm, seed, target, seconds, net)
+            rows += score_rows(arm, seed, target, seconds, net)
             write_rows(done, rows)
     return read_rows(done)
 

@@ -34,7 +34,7 @@ from sumito.progress import Progress
 from sumito.solve import retrograde as R
 from sumito.solve.index import space
 from sumito.solve.solver import CHECKPOINT_EVERY, CHUNK, NO_MOVES_RULES, LevelReport
-from sumito.solve.table import SolvedTable, Value, cache_path, checkpoint_path, describe
+from sumito.solve.table import SolvedTable, Value, describe
 from sumito.stopping import STOP, call_stoppable
 
 #: the players whose games give half the suite: (Black, White), each seeded from the suite's seed
@@ -213,18 +213,13 @@ def cmd_solve(args: argparse.Namespace) -> int:
     # with --json, stdout holds the JSON alone
     print(f"{describe(variant)}: {sp.size:,} positions (a side with no legal move: {args.no_moves})",
           file=sys.stderr if args.json else sys.stdout)
+
     def resumed(plies: int) -> None:
         print(f"going on from the checkpoint of a stopped solve, at {plies} plies", file=sys.stderr, flush=True)
 
-    if args.force:
-        table = SolvedTable.solve(variant, args.no_moves, on_level=_print_level,
-                                  checkpoint=checkpoint_path(variant, args.no_moves),
-                                  checkpoint_every=args.checkpoint_every, on_resume=resumed)
-        table.save(cache_path(variant, args.no_moves))
-    else:
-        table = SolvedTable.for_variant(variant, args.no_moves, on_level=_print_level,
-                                        on_solve=lambda v: print("solving (level by level):", file=sys.stderr),
-                                        on_resume=resumed, checkpoint_every=args.checkpoint_every)
+    table = SolvedTable.for_variant(variant, args.no_moves, on_level=_print_level,
+                                    on_solve=lambda v: print("solving (level by level):", file=sys.stderr),
+                                    on_resume=resumed, checkpoint_every=args.checkpoint_every, force=args.force)
     if args.out is not None:
         table.save(args.out)
     summary = summarise(table)

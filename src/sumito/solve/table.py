@@ -192,10 +192,11 @@ class SolvedTable:
                     on_level: Callable[[LevelReport], None] | None = None,
                     on_solve: Callable[[Variant], None] | None = None,
                     on_resume: Callable[[int], None] | None = None,
-                    checkpoint_every: float = CHECKPOINT_EVERY) -> SolvedTable:
-        """The cached table of ``variant``, solved and saved first when there is none (``on_solve`` is told);
-        the solve keeps a checkpoint in the cache folder, so a stopped one goes on where it stood."""
-        table = cls.cached(variant, no_moves)
+                    checkpoint_every: float = CHECKPOINT_EVERY, force: bool = False) -> SolvedTable:
+        """The cached table of ``variant``, solved and saved first when there is none or with ``force``
+        (``on_solve`` is told); the solve keeps a checkpoint in the cache folder, so a stopped one goes on
+        where it stood."""
+        table = None if force else cls.cached(variant, no_moves)
         if table is not None:
             return table
         if on_solve is not None:

@@ -1188,9 +1188,7 @@ class GameHall:
         if exact:
             # a solved board: the table's value is the evaluation, and its best move the hint
             best = next(iter(exact["moves"]))
-            answer.update(best=best, pv=[best] if best != found["move"] else found["pv"],
-                          exact={"result": exact["result"], "plies": exact["plies"], "value": exact["value"],
-                                 "moves": exact["moves"]})
+            answer.update(best=best, pv=[best] if best != found["move"] else found["pv"], exact=exact)
         return answer
 
     def hint_player(self, session: GameSession, seconds: float) -> str:
