@@ -7,14 +7,18 @@ import os
 import signal
 import subprocess
 import sys
+import threading
 import time
 
+import numba
 import pytest
+from numba import njit
 
 from sumito.cli import main
 from sumito.engine import Position, RecordError, parse_records, read_records
 from sumito.learn.training import TrainingConfig, TrainingError
 from sumito.models.network import NetworkError, ValueNetwork
+from sumito.stopping import call_stoppable
 
 STANDARD = Position.start().to_string()
 
@@ -150,13 +154,29 @@ def test_ctrl_c_keeps_the_unfinished_game(tmp_path):
 @pytest.mark.skipif(not hasattr(os, "fork"), reason="needs fork")
 def test_the_kernels_still_run_in_worker_threads_and_processes():
     """Off the main thread (protocol searches, pool workers) a kernel is called directly."""
-    import threading
-
     result = []
     thread = threading.Thread(target=lambda: result.append(Position.start().perft(3)))
     thread.start()
     thread.join()
     assert result == [98_912]
+
+
+@njit(parallel=True)
+def _threads_inside() -> int:
+    return numba.get_num_threads()
+
+
+def test_a_stoppable_kernel_uses_the_callers_numba_thread_count():
+    """The helper thread that runs a kernel takes the caller's ``numba.set_num_threads`` (numba keeps
+    the count per thread): a benchmark's one-thread row is run on one thread."""
+    assert threading.current_thread() is threading.main_thread()
+    before = numba.get_num_threads()
+    try:
+        for n in {1, numba.config.NUMBA_NUM_THREADS}:
+            numba.set_num_threads(n)
+            assert call_stoppable(_threads_inside) == n
+    finally:
+        numba.set_num_threads(before)
 
 
 def test_a_byte_that_is_not_utf8_is_a_bad_move_not_a_crash():

@@ -7,7 +7,8 @@ release the GIL (``nogil=True``), take the process-wide flag :data:`STOP` as an 
 soon after it is set. :func:`call_stoppable` runs a kernel call in a helper thread when it is made
 from the main thread under Python's default Ctrl-C handler: the main thread then waits, receives
 Ctrl-C at once, sets the flag, lets the kernel wind down and re-raises ``KeyboardInterrupt``. In
-worker processes and threads the call runs directly.
+worker processes and threads the call runs directly. numba's thread count is per thread, so the
+helper thread takes the caller's (``numba.set_num_threads`` before a call holds inside it).
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from typing import TypeVar
 
+import numba
 import numpy as np
 
 T = TypeVar("T")
@@ -64,7 +66,13 @@ def call_stoppable(fn: Callable[..., T], *args: object, short: bool = False) -> 
     with _lock:
         if _runner is None:
             _runner = ThreadPoolExecutor(max_workers=1, thread_name_prefix="sumito-kernel")
-    future = _runner.submit(fn, *args)
+    threads = numba.get_num_threads()
+
+    def in_helper() -> T:
+        numba.set_num_threads(threads)
+        return fn(*args)
+
+    future = _runner.submit(in_helper)
     try:
         return future.result()
     except KeyboardInterrupt:

@@ -40,6 +40,7 @@ from sumito.engine.kernels import (
     make_move,
     unmake_move,
 )
+from sumito.solve.atomics import atomic_claim, atomic_decrement
 from sumito.solve.index import rank, unrank
 
 #: the largest move count an entry can keep (the counters are one byte)
@@ -74,23 +75,6 @@ def initial_values(values, counters, cells, offsets, edge_cells, binom, block_st
                 values[idx] = -1
         most[ci] = top
     return most.max() if n_chunks else 0
-
-
-@njit(cache=True, nogil=True, inline="always")
-def _settle(p, lost_below, next_code, values, counters):
-    """Tell entry ``p`` that one of its moves leads to a position just decided: lost for its mover
-    (``lost_below``: ``p`` wins now) or won (one escape fewer). Returns 1 when ``p`` is decided."""
-    if values[p] != 0:
-        return 0
-    if lost_below:
-        values[p] = next_code
-        return 1
-    c = counters[p] - 1
-    counters[p] = c
-    if c == 0:
-        values[p] = next_code
-        return 1
-    return 0
 
 
 @njit(cache=True, nogil=True, inline="always")
@@ -152,110 +136,73 @@ def _each_predecessor(grid, x_count, cells, offsets, zobrist, binom, block_start
     return n
 
 
-@njit(cache=True, nogil=True)
-def expand_level_serial(level, code, values, counters, cells, offsets, zobrist, binom, block_start, marbles, win,
-                        inline_only, grid_template, stop):
-    """:func:`expand_level` on one thread, with no limit on predecessors (a batch with a position that has
-    more than :data:`SLOT` of them)."""
-    lost_below = code < 0
-    next_code = -code + 1 if lost_below else -(code + 1)
-    grid = grid_template.copy()
-    free = np.empty(cells.shape[0], dtype=np.int64)
-    moves = np.empty(MAX_MOVES, dtype=np.int32)
-    out = np.empty(4 * MAX_MOVES, dtype=np.int64)
-    decided = 0
-    for t in range(level.shape[0]):
-        if (t & 4095) == 0 and stop[0]:
-            break
-        a, _b = unrank(level[t], grid, cells, binom, block_start, marbles, win, free)
-        n = _each_predecessor(grid, a, cells, offsets, zobrist, binom, block_start, marbles, win, inline_only,
-                              moves, out)
-        for i in range(n):
-            decided += _settle(out[i], lost_below, next_code, values, counters)
-    return decided
-
-
-#: predecessors kept per position in one batch of :func:`expand_level` (more sets the overflow flag)
-SLOT = 192
-#: positions of a level taken back per batch
-BATCH = 1 << 14
-
-
-@njit(cache=True, nogil=True)
-def _take_back(level, start, stop_at, first, buf, counts, cells, offsets, zobrist, binom, block_start, marbles, win,
-               inline_only, grid_template):
-    """Phase one of a batch: the predecessors of ``level[start:stop_at]`` into their slots (row ``t - first``);
-    returns 1 when one of them has more than a slot holds."""
-    grid = grid_template.copy()
-    free = np.empty(cells.shape[0], dtype=np.int64)
-    moves = np.empty(MAX_MOVES, dtype=np.int32)
-    out = np.empty(4 * MAX_MOVES, dtype=np.int64)
-    over = 0
-    for t in range(start, stop_at):
-        a, _b = unrank(level[t], grid, cells, binom, block_start, marbles, win, free)
-        n = _each_predecessor(grid, a, cells, offsets, zobrist, binom, block_start, marbles, win, inline_only,
-                              moves, out)
-        if n > SLOT:
-            over = 1
-            n = SLOT
-        row = t - first
-        counts[row] = n
-        for i in range(n):
-            buf[row, i] = out[i]
-    return over
-
-
-@njit(cache=True, nogil=True)
-def _settle_span(buf, counts, n_batch, lo, hi, lost_below, next_code, values, counters):
-    """Phase two of a batch: settle the predecessors whose entries lie in ``[lo, hi)``."""
-    k = 0
-    for t in range(n_batch):
-        for i in range(counts[t]):
-            p = buf[t, i]
-            if lo <= p < hi:
-                k += _settle(p, lost_below, next_code, values, counters)
-    return k
-
-
 @njit(cache=True, nogil=True, parallel=True)
 def expand_level(level, code, values, counters, cells, offsets, zobrist, binom, block_start, marbles, win,
-                 inline_only, grid_template, threads, stop):
+                 inline_only, grid_template, chunk, stop):
     """Take back every move into the positions of ``level`` (all stored as ``code``); decide the
     predecessors that this settles, as the next level's code. Returns how many were decided.
 
-    Each batch runs in two parallel phases: the take-backs, each position writing its predecessors'
-    entries into its own slot, then the settling, split by entry so that no two threads touch one counter.
+    The threads share the level out by chunks and settle each predecessor at once, atomically: a
+    predecessor of a lost position is claimed as a win (:func:`atomic_claim`: the first claim sets it,
+    later ones see it set), a predecessor of a won one has its count lowered (:func:`atomic_decrement`:
+    the thread that takes it from 1 to 0 decides it as a loss). Which thread gets there first changes
+    nothing: every value set at this level is ``next_code``, and each count falls once for every move
+    into the level. (A count can wrap below zero after its entry is decided: decided entries' counts
+    are never read again.)
     """
     lost_below = code < 0
-    next_code = -code + 1 if lost_below else -(code + 1)
+    next_code = np.int16(-code + 1 if lost_below else -(code + 1))
     n_level = level.shape[0]
-    buf = np.empty((BATCH, SLOT), dtype=np.int64)
-    counts = np.zeros(BATCH, dtype=np.int64)
-    size = values.shape[0]
-    span = (size + threads - 1) // threads
-    decided = 0
-    for first in range(0, n_level, BATCH):
+    n_chunks = (n_level + chunk - 1) // chunk
+    got = np.zeros(n_chunks, dtype=np.int64)
+    for ci in prange(n_chunks):
         if stop[0]:
-            break
-        n_batch = min(BATCH, n_level - first)
-        sub = 256
-        n_sub = (n_batch + sub - 1) // sub
-        over = np.zeros(n_sub, dtype=np.int64)
-        for si in prange(n_sub):
-            over[si] = _take_back(level, first + si * sub, first + min(n_batch, (si + 1) * sub), first, buf, counts,
-                                  cells, offsets, zobrist, binom, block_start, marbles, win, inline_only,
-                                  grid_template)
-        if over.sum():  # a position with more predecessors than a slot holds: this batch on one thread
-            decided += expand_level_serial(level[first:first + n_batch], code, values, counters, cells, offsets,
-                                           zobrist, binom, block_start, marbles, win, inline_only, grid_template,
-                                           stop)
             continue
-        got = np.zeros(threads, dtype=np.int64)
-        for th in prange(threads):
-            got[th] = _settle_span(buf, counts, n_batch, th * span, (th + 1) * span, lost_below, next_code, values,
-                                   counters)
-        decided += got.sum()
-    return decided
+        grid = grid_template.copy()
+        free = np.empty(cells.shape[0], dtype=np.int64)
+        moves = np.empty(MAX_MOVES, dtype=np.int32)
+        out = np.empty(4 * MAX_MOVES, dtype=np.int64)
+        decided = 0
+        for t in range(ci * chunk, min(n_level, (ci + 1) * chunk)):
+            a, _b = unrank(level[t], grid, cells, binom, block_start, marbles, win, free)
+            n = _each_predecessor(grid, a, cells, offsets, zobrist, binom, block_start, marbles, win, inline_only,
+                                  moves, out)
+            for i in range(n):
+                p = out[i]
+                if values[p] != 0:
+                    continue
+                if lost_below:
+                    if atomic_claim(values, p, next_code):
+                        decided += 1
+                elif atomic_decrement(counters, p) == 1:
+                    values[p] = next_code
+                    decided += 1
+        got[ci] = decided
+    return got.sum()
+
+
+@njit(cache=True, nogil=True, parallel=True)
+def entries_at(values, code, chunk):
+    """The entries whose value is ``code``, in index order (``np.flatnonzero(values == code)`` on every
+    thread)."""
+    size = values.shape[0]
+    n_chunks = (size + chunk - 1) // chunk
+    counts = np.zeros(n_chunks + 1, dtype=np.int64)
+    for ci in prange(n_chunks):
+        k = 0
+        for i in range(ci * chunk, min(size, (ci + 1) * chunk)):
+            if values[i] == code:
+                k += 1
+        counts[ci + 1] = k
+    starts = np.cumsum(counts)
+    out = np.empty(starts[-1], dtype=np.int64)
+    for ci in prange(n_chunks):
+        k = starts[ci]
+        for i in range(ci * chunk, min(size, (ci + 1) * chunk)):
+            if values[i] == code:
+                out[k] = i
+                k += 1
+    return out
 
 
 @njit(cache=True, nogil=True)

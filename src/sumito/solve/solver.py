@@ -10,7 +10,6 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-import numba
 import numpy as np
 
 from sumito.engine.geometry import geometry
@@ -23,6 +22,8 @@ from sumito.stopping import STOP, call_stoppable
 
 #: entries decided per chunk of the parallel passes (small enough for a prompt Ctrl-C, large enough to share out)
 CHUNK = 1 << 16
+#: positions of a level taken back per chunk of :func:`retrograde.expand_level` (each has dozens of predecessors)
+LEVEL_CHUNK = 1 << 10
 NO_MOVES_RULES = ("draw", "loss")
 #: the most positions solved: 3 bytes each while solving (values and counters), about 6 GB, inside 8 GiB
 MAX_ENTRIES = 2_000_000_000
@@ -132,7 +133,7 @@ def solve_values(
     written = time.perf_counter()
     while True:
         code = plies + 1 if plies % 2 else -(plies + 1)
-        level = np.flatnonzero(values == code)
+        level = R.entries_at(values, np.int16(code), CHUNK)
         if on_level is not None:
             on_level(LevelReport(plies, int(level.size), time.perf_counter() - start))
         if level.size == 0 and plies > 0:
@@ -141,7 +142,7 @@ def solve_values(
             common = (level, np.int16(code), values, counters, args["cells"], args["offsets"], args["zobrist"],
                       args["binom"], args["block_start"], args["marbles"], args["win"], args["inline_only"],
                       args["grid_template"])
-            call_stoppable(R.expand_level, *common, numba.get_num_threads(), STOP)
+            call_stoppable(R.expand_level, *common, LEVEL_CHUNK, STOP)
         plies += 1
         if path is not None and time.perf_counter() - written >= checkpoint_every:
             write_checkpoint(path, meta, plies, values, counters)
