@@ -17,7 +17,13 @@ loss), over the fixed suite of 1,000 positions (seed 41) where the choice of mov
   moves only, scored on that variant's table: the authors' method (``code``, no exploration: every seed gives
   the same weights, so it is one run) at the report's four step sizes, and the ``afterstates`` method (ours,
   seeded exploration) at η = 1e-3; tested as ``alphalone:depth=0,weights=FILE`` (the evaluation alone, one
-  ply) and ``alphalone:depth=1,weights=FILE`` (two plies).
+  ply) and ``alphalone:depth=1,weights=FILE`` (two plies);
+* the NNUE self-play line (:mod:`sumito.learn.selftaught`, ``sumito nnue selfplay --side 3``): generation 0
+  knows the rules and the marble count; attempts of self-play at the loop's depth, training and an SPRT gate,
+  from the mini board's shipped opening suite, with the loop's default settings (200 games an attempt, depth
+  3); its training games are the self-play games of all attempts, accepted or not, and at each checkpoint the
+  newest accepted network is tested as ``engine:depth=1,nnue=NET`` (the network's own judgement, one ply
+  and its push-off quiescence) and ``engine:depth=3,nnue=NET`` (as it plays in the loop).
 
 Each (arm, seed) is a folder under ``--out`` with its rows (``rows.csv``, written atomically after each
 checkpoint) and the trainer's state at its last checkpoint, so the same command after a kill resumes where
@@ -39,6 +45,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from sumito.arena.executor import InlineExecutor
 from sumito.arena.yardstick import DEFAULT_SEED, DEFAULT_SUITE, build_suite, score_player
 from sumito.engine.variants import MINI
 from sumito.fileio import atomic_write_rows, atomic_write_text, read_rows
@@ -48,12 +55,14 @@ from sumito.learn.bands import Estimate, interval_estimate
 from sumito.learn.commands import make_trainer
 from sumito.learn.plot import save_figure
 from sumito.learn.run import load_checkpoint, save_checkpoint
+from sumito.learn.selftaught import LoopSettings, net_path, open_run, run_attempt
 from sumito.learn.training import PRESETS, TrainingConfig
 from sumito.players.perfect import solved_table
 from sumito.stopping import run_main
 
 CHECKPOINTS = (0, 10, 30, 100, 300, 1000, 3000, 10000)
 ALPHALONE_CHECKPOINTS = (0, 10, 30, 100, 300, 1000)
+NNUE_CHECKPOINTS = (0, 200, 400, 1000, 2000, 4000)
 FIRST_SEED = 3001
 ROW_FIELDS = ("arm", "seed", "games", "player", "positions", "kept", "optimal", "win_to_draw", "win_to_loss",
               "draw_to_loss", "train_seconds")
@@ -62,7 +71,7 @@ ROW_FIELDS = ("arm", "seed", "games", "player", "positions", "kept", "optimal", 
 @dataclass(frozen=True)
 class Arm:
     label: str
-    kind: str  # "abalearn" or "alphalone"
+    kind: str  # "abalearn", "alphalone" or "nnue"
     options: dict[str, Any] = field(default_factory=dict)
     players: tuple[str, ...] = ("td:net={net}",)
     seeded: bool = True  # False: every seed trains the same weights (one run stands for all)
@@ -73,10 +82,11 @@ class Arm:
 
     @property
     def checkpoints(self) -> tuple[int, ...]:
-        return ALPHALONE_CHECKPOINTS if self.kind == "alphalone" else CHECKPOINTS
+        return {"alphalone": ALPHALONE_CHECKPOINTS, "nnue": NNUE_CHECKPOINTS}.get(self.kind, CHECKPOINTS)
 
 
 ALPHALONE_PLAYERS = ("alphalone:depth=0,weights={net}", "alphalone:depth=1,weights={net}")
+NNUE_PLAYERS = ("engine:depth=1,nnue={net},threads=1", "engine:depth=3,nnue={net},threads=1")
 PLOTTED_ALPHALONE = ("alphalone code η=0.001, depth 0", "alphalone afterstates η=0.001, depth 0")
 REFERENCES = Path(__file__).resolve().parent.parent / "runs" / "solved" / "scores.json"
 
@@ -91,6 +101,7 @@ def arms() -> tuple[Arm, ...]:
                        seeded=False))
     out.append(Arm("alphalone afterstates η=0.001", "alphalone", {"eta": 1e-3, "method": "afterstates"},
                    ALPHALONE_PLAYERS))
+    out.append(Arm("nnue self-play", "nnue", {}, NNUE_PLAYERS))
     return tuple(out)
 
 
@@ -153,6 +164,18 @@ def run_one(job: tuple[Arm, int, Path]) -> list[dict[str, Any]]:
             # kept, so that a later checkpoint goes on from here; written after the rows, so that a kill
             # between the two leaves a state that is behind them (trained on again), never ahead
             save_checkpoint(state, trainer)
+    elif arm.kind == "nnue":
+        # the loop resumes itself from its folder (state.json, the accepted networks, each attempt's parts)
+        loop = folder / "loop"
+        state = open_run(loop, LoopSettings(**{**arm.options, "side": MINI.side, "seed": seed}))
+        for target in arm.checkpoints:
+            if target in met:
+                continue
+            while sum(a.games for a in state.attempts) < target:
+                run_attempt(loop, state, InlineExecutor(), log=lambda line: None)
+            seconds = sum(a.seconds for a in state.attempts)
+            rows += score_rows(arm, seed, target, seconds, net_path(loop, state.generation))
+            write_rows(done, rows)
     else:
         # the Alphalone trainer has no state to resume: each checkpoint is a run of that many games (the
         # authors' method trains each colour's weights over all of them in turn)
@@ -183,7 +206,7 @@ def blunders(row: dict[str, Any]) -> int:
 
 
 def shown(arm: str, player: str) -> str:
-    if player.startswith("alphalone:depth="):
+    if player.startswith(("alphalone:depth=", "engine:depth=")):
         return f"{arm}, depth {player.split('depth=')[1].split(',')[0]}"
     return arm
 
@@ -224,6 +247,7 @@ def summarize(rows: list[dict[str, Any]], args: argparse.Namespace) -> None:
         # the figure: every Abalearn arm, and two of Alphalone's (the report's agent 2 and the seeded reading),
         # each as its evaluation alone; the table above has them all
         shown_arms = [n for n in order if not n.startswith("alphalone") or n in PLOTTED_ALPHALONE]
+        shown_arms = [n for n in shown_arms if n != "nnue self-play, depth 3"]
         plot(cells, shown_arms, Path(args.plot), Path(args.references))
 
 

@@ -6,7 +6,9 @@ import json
 import numpy as np
 import pytest
 
+from sumito.arena.errors import ArenaError
 from sumito.arena.executor import InlineExecutor
+from sumito.arena.openings import default_suite_path, load_openings
 from sumito.cli import main
 from sumito.engine import Position
 from sumito.evaluation.features import nnue_base
@@ -52,6 +54,21 @@ def test_a_run_plays_trains_gates_and_resumes(tmp_path):
     assert state.attempts[1].positions > first.positions
     saved = json.loads((folder / "state.json").read_text())
     assert saved["generation"] == state.generation and len(saved["attempts"]) == 2
+
+
+def test_a_run_on_the_mini_board_plays_from_its_openings(tmp_path):
+    """``side=3``: the networks are the mini board's, and self-play and the gate open from its shipped suite."""
+    folder = tmp_path / "mini"
+    settings = LoopSettings(**{**TINY.__dict__, "side": 3, "games": 8})
+    state = run(folder, generations=5, settings=settings, executor=InlineExecutor(), max_attempts=1,
+                log=lambda _: None)
+    assert load_network(folder / "net-000.npz").side == 3 and state.attempts[0].positions > 0
+    suite = {Position.from_string(text).to_string() for text in load_openings(default_suite_path(3))}
+    assert len(suite) == 200 and all(Position.from_string(text).geometry.side == 3 for text in suite)
+    games = [json.loads(line) for line in (folder / "attempt-0001" / "gate.jsonl").open()]
+    assert games and all(g["result"]["task"]["start"] in suite for g in games)
+    with pytest.raises(ArenaError, match="no opening suite is shipped for the board of side 4"):
+        default_suite_path(4)
 
 
 def test_a_resumed_run_refuses_other_settings(tmp_path):

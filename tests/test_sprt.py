@@ -9,7 +9,8 @@ import numpy as np
 import pytest
 
 from sumito.arena.errors import ArenaError
-from sumito.arena.openings import load_openings
+from sumito.arena.openings import load_openings, make_openings
+from sumito.arena.openings import main as openings_main
 from sumito.arena.ratings import expected_score
 from sumito.arena.sprt import PAIR_SCORES, SprtBounds, SprtState, _closest, elo_estimate, llr, pentanomial, run_sprt
 from sumito.cli import main
@@ -110,6 +111,17 @@ def test_the_shipped_opening_suite_and_bad_suites(tmp_path):
         load_openings(bad)
     with pytest.raises(ArenaError, match="not a file"):
         load_openings(tmp_path)
+
+
+def test_a_suite_of_the_mini_board_is_made_from_its_start(tmp_path, capsys):
+    suite = make_openings(3, seed=5, layouts=("mini",))
+    assert len(suite) == 3 and all(Position.from_string(t).variant.side == 3 for t in suite)
+    out = tmp_path / "mini.txt"
+    assert openings_main(["--layout", "mini", "--count", "3", "--seed", "5", "--out", str(out)]) == 0
+    assert load_openings(out) == suite and "--layout mini" in out.read_text().splitlines()[1]
+    with pytest.raises(SystemExit):  # two board sizes in one suite
+        openings_main(["--layout", "mini", "--layout", "standard", "--out", str(out)])
+    assert "of one board size" in capsys.readouterr().err
 
 
 def test_sumito_sprt_accepts_h1_for_a_much_stronger_player(capsys):

@@ -1,19 +1,23 @@
-"""The opening suite of strength tests: balanced positions a few plies into Standard and Belgian Daisy.
+"""The opening suites of strength tests: balanced positions a few plies into a board's starts.
 
     python -m sumito.arena.openings --count 200 --seed 2026 --out src/sumito/data/openings.txt
+    python -m sumito.arena.openings --layout mini --count 200 --seed 2026 --out src/sumito/data/openings-side3.txt
 
-Each candidate is a start (Standard and Belgian Daisy in turn) followed by 2 to 4 uniformly random
-legal plies that push nothing off; it is kept when the engine's search (``engine:depth=4``) scores it
-within ``--balance`` marbles of equal for the side to move, and when it is not already in the suite
-(a position and its mirror image are one). The suite is a file of position strings, one a line (``#``
-comments allowed); ``sumito sprt`` plays its openings in order, one pair of games each, from the
-first again when they run out.
+Each candidate is a start (the layouts given in turn; Standard and Belgian Daisy by default) followed
+by 2 to 4 uniformly random legal plies that push nothing off; it is kept when the engine's search
+(``engine:depth=4``) scores it within ``--balance`` marbles of equal for the side to move, and when it
+is not already in the suite (a position and its mirror image are one). The suite is a file of position
+strings, one a line (``#`` comments allowed); ``sumito sprt`` plays its openings in order, one pair of
+games each, from the first again when they run out. The package ships one suite for each board it has
+one for (:func:`default_suite_path`): the standard board's, and the mini board's (side 3), which the
+self-taught loop plays on that board.
 """
 
 from __future__ import annotations
 
 import argparse
 import sys
+from collections.abc import Sequence
 from importlib.resources import files
 from pathlib import Path
 
@@ -24,6 +28,7 @@ from sumito.arena.errors import ArenaError
 from sumito.bounds import MAX_PLAYER_DEPTH, MAX_SEED
 from sumito.cliargs import count_arg, number_arg
 from sumito.engine import Move, Position, SumitoError
+from sumito.engine.variants import get_layout, layout_names
 from sumito.fileio import atomic_write_text, read_file_bounded, shown_path
 
 LAYOUTS = ("standard", "belgian-daisy")
@@ -32,8 +37,13 @@ MAX_SUITE_BYTES = 4 * 1024 * 1024
 MAX_SUITE_POSITIONS = 100_000
 
 
-def default_suite_path() -> Path:
-    return Path(str(files("sumito") / "data" / "openings.txt"))
+def default_suite_path(side: int = 5) -> Path:
+    """The shipped suite of the board with ``side`` cells a side (a one-line error for a board without one)."""
+    path = Path(str(files("sumito") / "data" / ("openings.txt" if side == 5 else f"openings-side{side}.txt")))
+    if not path.is_file():
+        raise ArenaError(f"no opening suite is shipped for the board of side {side}; make one with "
+                         f"python -m sumito.arena.openings --layout NAME --out FILE")
+    return path
 
 
 def load_openings(path: str | Path | None = None) -> list[str]:
@@ -92,8 +102,10 @@ def random_quiet_moves(position: Position, plies: int, rng: np.random.Generator)
     return moves
 
 
-def make_openings(count: int, seed: int, balance: float = DEFAULT_BALANCE, depth: int = 4) -> list[str]:
-    """``count`` balanced openings (see the module's docstring), the same for the same arguments."""
+def make_openings(count: int, seed: int, balance: float = DEFAULT_BALANCE, depth: int = 4,
+                  layouts: Sequence[str] = LAYOUTS) -> list[str]:
+    """``count`` balanced openings from ``layouts`` in turn (see the module's docstring), the same for the same
+    arguments."""
     rng = np.random.default_rng(seed)
     suite: list[str] = []
     seen: set[str] = set()
@@ -102,7 +114,7 @@ def make_openings(count: int, seed: int, balance: float = DEFAULT_BALANCE, depth
         tries += 1
         if tries > 200 * count:
             raise ArenaError(f"found only {len(suite)} openings within {balance} marbles in {tries - 1} tries")
-        position = Position.start(LAYOUTS[tries % len(LAYOUTS)])
+        position = Position.start(layouts[tries % len(layouts)])
         for move in random_quiet_moves(position, int(rng.integers(2, 5)), rng):
             position = position.play(move)
         key = _mirror_key(position)
@@ -123,15 +135,22 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=count_arg(0, MAX_SEED), default=2026)
     parser.add_argument("--balance", type=number_arg(0, 14, "--balance"), default=DEFAULT_BALANCE,
                         help="marbles from equal (default 0.25; 0 to 14)")
+    parser.add_argument("--layout", action="append", choices=layout_names(), metavar="NAME",
+                        help="a start to open from, again for more (default: standard and belgian-daisy; "
+                             "all of one board size)")
     parser.add_argument("--depth", type=count_arg(1, MAX_PLAYER_DEPTH), default=4,
                         help=f"the engine's depth for the balance check (default 4; at most {MAX_PLAYER_DEPTH})")
     # no default: writing over the shipped suite by accident is too easy (give its path to remake it)
     parser.add_argument("--out", required=True, help=f"the file to write (the shipped suite: {default_suite_path()})")
     args = parser.parse_args(argv)
-    suite = make_openings(args.count, args.seed, args.balance, args.depth)
-    header = (f"# sumito opening suite: {len(suite)} positions 2-4 random plies into {' and '.join(LAYOUTS)}, "
+    layouts = tuple(args.layout or LAYOUTS)
+    if len({get_layout(name).variant.side for name in layouts}) > 1:
+        parser.error("--layout: the layouts of one suite must be of one board size")
+    suite = make_openings(args.count, args.seed, args.balance, args.depth, layouts)
+    named = "".join(f" --layout {name}" for name in args.layout or ())
+    header = (f"# sumito opening suite: {len(suite)} positions 2-4 random plies into {' and '.join(layouts)}, "
               f"within {args.balance} marbles of equal at engine depth {args.depth}\n"
-              f"# made by: python -m sumito.arena.openings --count {args.count} --seed {args.seed} "
+              f"# made by: python -m sumito.arena.openings{named} --count {args.count} --seed {args.seed} "
               f"--balance {args.balance} --depth {args.depth}\n")
     atomic_write_text(args.out, header + "\n".join(suite) + "\n")
     print(f"{len(suite)} openings written to {args.out}", file=sys.stderr)

@@ -95,6 +95,9 @@ def add_nnue_command(sub: argparse._SubParsersAction) -> None:
     s.add_argument("--elo0", type=number_arg(-1000, 1000, "--elo0"), default=None)
     s.add_argument("--elo1", type=number_arg(-1000, 1000, "--elo1"), default=None)
     s.add_argument("--chunk", type=count_arg(1, 10**4), default=None, metavar="K")
+    s.add_argument("--side", type=int, choices=(3, 5), default=None,
+                   help="the board: 5 the standard one (default), 3 the mini board (each plays from its shipped "
+                   "opening suite)")
     s.add_argument("--seed", type=count_arg(0, 2**31), default=None,
                    help=f"the run's settings default to {', '.join(f'{k}={v}' for k, v in asdict(d).items())}; "
                    "a resumed run keeps its own, except those of the attempts to come, which it may change "

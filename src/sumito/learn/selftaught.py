@@ -5,7 +5,9 @@ its network is the marble difference and nothing else (:func:`generation_zero`: 
 zero, so the accumulator's random first layer does not show). Each *attempt* then
 
 1. plays ``games`` self-play games of ``engine:depth=D,nnue=CURRENT,threads=1`` (:func:`sumito.learn.nnue.generate`:
-   an opening of the suite and a few uniformly random quiet plies first, so that no two games are alike;
+   an opening of the board's shipped suite (:func:`sumito.arena.openings.default_suite_path`: the standard
+   board's, or the mini board's with ``side=3``) and a few uniformly random quiet plies first, so that no two
+   games are alike;
    every position kept with the search's score and, once the game ends, its result), in chunks on the
    executor (processes or Ray);
 2. trains a candidate on the last ``window`` attempts' data, warm-started from the current network
@@ -13,8 +15,8 @@ zero, so the accumulator's random first layer does not show). Each *attempt* the
    ``nnue train`` fits them, or TD-Leaf(λ)'s λ-returns of the searches' values, ``targets="tdleaf"``;
    no linear base, no PSQT from the hand-set terms);
 3. gates it: ``sumito sprt`` of the candidate against the current network at the same depth
-   (:func:`sumito.arena.sprt.play_sprt`), H0 ``elo0`` against H1 ``elo1``; the candidate becomes the next
-   generation only when H1 is accepted.
+   (:func:`sumito.arena.sprt.play_sprt`, from the same suite), H0 ``elo0`` against H1 ``elo1``; the
+   candidate becomes the next generation only when H1 is accepted.
 
 Nothing hand-set enters the line: the inputs are the board's (cell, colour) planes, the marble counts and
 the side to move (the NNUE's own inputs); no linear base evaluation, no PSQT initialised from the hand-set
@@ -39,6 +41,7 @@ from pathlib import Path
 import numpy as np
 
 from sumito.arena.journal import GameJournal
+from sumito.arena.openings import default_suite_path, load_openings
 from sumito.arena.sprt import SprtBounds, play_sprt
 from sumito.engine.errors import SumitoError
 from sumito.evaluation.nnue import NNUE, load_network, n_features
@@ -183,9 +186,10 @@ def run_attempt(folder: str | Path, state: RunState, executor, log: Callable[[st
     where = folder / f"attempt-{number:04d}"
     start = time.perf_counter()
     current = player(folder, state.generation, s.depth)
+    openings = load_openings(default_suite_path(s.side))
     log(f"attempt {number}: generation {state.generation} plays {s.games} games at depth {s.depth}")
     generate(where / "data", s.games, player=current, seed=s.seed * 100_003 + number, chunk=s.chunk,
-             random_plies=s.random_plies, max_plies=s.max_plies, executor=executor,
+             random_plies=s.random_plies, max_plies=s.max_plies, openings=openings, executor=executor,
              progress=lambda done, total: log(f"attempt {number}: self-play chunk {done}/{total}"))
     candidate_path = where / "candidate.npz"
     report_path = where / "train.json"
@@ -205,6 +209,7 @@ def run_attempt(folder: str | Path, state: RunState, executor, log: Callable[[st
     log(f"attempt {number}: gate, the candidate against generation {state.generation} at depth {s.depth}")
     gate = play_sprt(f"engine:depth={s.depth},nnue={candidate_path},threads=1", current,
                      SprtBounds(s.elo0, s.elo1), max_games=s.gate_games, executor=executor, seed=s.seed + number,
+                     openings=openings,
                      journal=GameJournal(where / "gate.jsonl"), label=f"attempt {number} gate", every=10)
     accepted = gate.decision == "H1"
     if accepted:
