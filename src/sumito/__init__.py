@@ -7,6 +7,7 @@ import hashlib
 import os
 import shutil
 import sys
+import threading
 import time
 from pathlib import Path
 from types import ModuleType
@@ -20,7 +21,12 @@ COLD_CACHE = False
 COMPILE_SECONDS = 17
 COMPILE_NOTICE = (f"sumito: compiling numba kernels for this version of Sumito (once, then cached; a first game "
                   f"compiles for about {COMPILE_SECONDS} s on two cores)...")
-_compile = {"seconds": 0.0, "depth": 0, "start": 0.0, "told": False}
+#: seconds a compile must have run before the notice is printed: a kernel that numba cannot cache (the
+#: search's clock, which calls back into Python) compiles afresh in each process in a few hundredths of
+#: a second, and no one waits for that
+NOTICE_AFTER = 1.0
+_compile = {"seconds": 0.0, "depth": 0, "start": 0.0, "told": False, "timer": None}
+_compile_lock = threading.RLock()
 
 
 def compile_seconds() -> float:
@@ -99,27 +105,48 @@ def _package_locator_class() -> type | None:
     return PackageCacheLocator
 
 
+def _tell_compiling() -> None:
+    with _compile_lock:
+        if _compile["told"] or _compile["depth"] == 0:
+            return
+        _compile["told"] = True
+    with contextlib.suppress(OSError, ValueError):  # a closed stderr: compile all the same
+        print(COMPILE_NOTICE, file=sys.stderr, flush=True)
+
+
 def _listen_to_compiles(numba: ModuleType) -> None:
-    """Tell the user, once a process, when kernels compile (terminal or not: a script or CI waits as
-    long), and count the seconds compiling for :func:`compile_seconds`. A kernel loaded from the
-    cache raises no compile event, so a warm start prints nothing. ``SUMITO_COMPILE_NOTICE=0``
-    silences the notice (the test suite does, so that no test's output depends on the cache)."""
+    """Tell the user, once a process, when kernels compile for longer than :data:`NOTICE_AFTER` seconds
+    (terminal or not: a script or CI waits as long), and count the seconds compiling for
+    :func:`compile_seconds`. A kernel loaded from the cache raises no compile event, and one compiled in
+    a moment says nothing, so a warm start prints nothing. ``SUMITO_COMPILE_NOTICE=0`` silences the
+    notice (the test suite does, so that no test's output depends on the cache)."""
     from numba.core import event  # numba itself is imported by _configure_numba, which may find none
 
     class Listener(event.Listener):
         def on_start(self, ev: event.Event) -> None:
-            if _compile["depth"] == 0:
+            with _compile_lock:
+                _compile["depth"] += 1
+                if _compile["depth"] > 1:
+                    return
                 _compile["start"] = time.perf_counter()
-                if not _compile["told"] and os.environ.get("SUMITO_COMPILE_NOTICE", "1") != "0":
-                    _compile["told"] = True
-                    with contextlib.suppress(OSError, ValueError):  # a closed stderr: compile all the same
-                        print(COMPILE_NOTICE, file=sys.stderr, flush=True)
-            _compile["depth"] += 1
+                if _compile["told"] or os.environ.get("SUMITO_COMPILE_NOTICE", "1") == "0":
+                    return
+                if NOTICE_AFTER > 0:  # said from a timer thread, unless the compile is over by then
+                    timer = threading.Timer(NOTICE_AFTER, _tell_compiling)
+                    timer.daemon = True
+                    _compile["timer"] = timer
+                    timer.start()
+                    return
+            _tell_compiling()
 
         def on_end(self, ev: event.Event) -> None:
-            _compile["depth"] -= 1
-            if _compile["depth"] == 0:
-                _compile["seconds"] += time.perf_counter() - _compile["start"]
+            with _compile_lock:
+                _compile["depth"] -= 1
+                if _compile["depth"] == 0:
+                    _compile["seconds"] += time.perf_counter() - _compile["start"]
+                    if _compile["timer"] is not None:
+                        _compile["timer"].cancel()
+                        _compile["timer"] = None
 
     event.register("numba:compile", Listener())
 
