@@ -296,7 +296,10 @@ def test_version_and_python_dash_m(capsys):
 def test_players_lists_both_games_with_options(capsys):
     out = ok(capsys, "players")
     assert "Abalone players" in out and "Backgammon players" in out
-    assert "    depth=int [1..64] (default none)" in out  # the engine's, with its range
+    assert "    depth=int [1..64] (unset by default): search depth" in out  # the engine's, with its range
+    # no "default none" beside a help that names the default (the engine's nnue= is builtin-nnue)
+    assert "default none" not in out and "    nnue=str: an NNUE file" in out
+    assert "seed=int [0..9223372036854775807] (unset by default)" in out
     assert "  pubeval " in out and "  td " in out
 
 

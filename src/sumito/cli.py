@@ -167,8 +167,12 @@ def _print_kinds(kinds: list[PlayerKind]) -> None:
         print(f"  {kind.name:10} {kind.help}")
         for key, option in kind.options.items():
             bounds = f" [{option.range_text()}]" if option.range_text() else ""
-            default = "none" if option.default is None else option.default
-            print(f"    {key}={option.type.__name__}{bounds} (default {default}): {option.help}")
+            # an option without a fixed default either says in its help what decides it, or is unset
+            if option.default is not None:
+                default = f" (default {option.default})"
+            else:
+                default = "" if "default" in option.help else " (unset by default)"
+            print(f"    {key}={option.type.__name__}{bounds}{default}: {option.help}")
 
 
 def cmd_replay(args: argparse.Namespace) -> int:
