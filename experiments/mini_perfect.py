@@ -247,7 +247,6 @@ def summarize(rows: list[dict[str, Any]], args: argparse.Namespace) -> None:
         # the figure: every Abalearn arm, and two of Alphalone's (the report's agent 2 and the seeded reading),
         # each as its evaluation alone; the table above has them all
         shown_arms = [n for n in order if not n.startswith("alphalone") or n in PLOTTED_ALPHALONE]
-        shown_arms = [n for n in shown_arms if n != "nnue self-play, depth 3"]
         plot(cells, shown_arms, Path(args.plot), Path(args.references))
 
 
