@@ -11,7 +11,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from sumito.arena.yardstick import position_of
+from sumito.arena.yardstick import YardstickError, position_of, start_of
 from sumito.cli import main
 from sumito.engine import Position
 from sumito.engine.geometry import geometry
@@ -420,3 +420,14 @@ def test_mini_perfect_scores_learners_against_the_table_and_goes_on_from_its_las
         return [{k: v for k, v in r.items() if k != "train_seconds"} for r in rows]
 
     assert scores(extended[:2]) == scores(first) and scores(extended) == scores(whole)
+
+
+@pytest.mark.parametrize("win", [1, 2, 3])
+def test_each_five_marble_variant_starts_from_the_mini_layout_with_its_own_rules(win):
+    """The family's summaries look the start up in each variant's own table (5 marbles, 1 to 3 to win)."""
+    v = Variant(side=3, marbles=5, win_threshold=win)
+    start = start_of(v)
+    assert start.variant == v and T.not_covered(v, start) is None
+    assert start_of(v.with_options(inline_only=True)).variant.inline_only
+    with pytest.raises(YardstickError, match="has no start"):
+        start_of(Variant(side=3, marbles=4, win_threshold=win))

@@ -86,7 +86,7 @@ def build_suite(table: SolvedTable, size: int = DEFAULT_SUITE, seed: int = DEFAU
             uniform.append(pos)
     seen: set[Position] = set()
     from_games: list[Position] = []
-    start = Position.start(_layout_for(table.variant), inline_only=table.variant.inline_only)
+    start = start_of(table.variant)
     game_no = 0
     while len(from_games) < size // 2:
         black, white = SUITE_PAIRS[game_no % len(SUITE_PAIRS)]
@@ -108,11 +108,12 @@ def build_suite(table: SolvedTable, size: int = DEFAULT_SUITE, seed: int = DEFAU
     return [("uniform", p) for p in uniform] + [("games", p) for p in from_games]
 
 
-def _layout_for(variant: Variant) -> str:
+def start_of(variant: Variant) -> Position:
+    """The start of a solved variant: the mini layout's marbles, with the variant's marbles to win and moves."""
     lay = get_layout("mini")
     if (variant.side, variant.marbles) != (lay.variant.side, lay.variant.marbles):
         raise YardstickError(f"the yardstick's games start from the mini layout; {describe(variant)} has no start")
-    return "mini"
+    return Position.start("mini", win_threshold=variant.win_threshold, inline_only=variant.inline_only)
 
 
 # ----------------------------------------------------------------------------- scoring
@@ -267,7 +268,7 @@ def summarise(table: SolvedTable) -> dict:
                    solve_seconds=round(table.seconds, 1), **table.counts(), blocks=blocks,
                    longest_win=dict(plies=int(vals[longest]) - 1, position=position_of(table, longest).to_string()))
     try:
-        start = Position.start(_layout_for(v), inline_only=v.inline_only)
+        start = start_of(v)
     except YardstickError:
         return summary
     value = table.value(start)
