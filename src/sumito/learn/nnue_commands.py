@@ -95,7 +95,7 @@ def add_nnue_command(sub: argparse._SubParsersAction) -> None:
     s.add_argument("--elo0", type=number_arg(-1000, 1000, "--elo0"), default=None)
     s.add_argument("--elo1", type=number_arg(-1000, 1000, "--elo1"), default=None)
     s.add_argument("--chunk", type=count_arg(1, 10**4), default=None, metavar="K")
-    s.add_argument("--side", type=int, choices=(3, 5), default=None,
+    s.add_argument("--side", type=count_arg(3, 5), choices=(3, 5), default=None,
                    help="the board: 5 the standard one (default), 3 the mini board (each plays from its shipped "
                    "opening suite)")
     s.add_argument("--seed", type=count_arg(0, 2**31), default=None,
