@@ -21,6 +21,7 @@ from concurrent.futures import ThreadPoolExecutor
 from typing import TypeVar
 
 import numba
+import numba.np.ufunc.parallel
 import numpy as np
 
 T = TypeVar("T")
@@ -52,6 +53,21 @@ def _interruptible_here() -> bool:
     )
 
 
+def _with_callers_threads(fn: Callable[..., T]) -> Callable[..., T]:
+    """``fn``, made to run with the calling thread's numba thread count. Until numba's thread pool is
+    started (``set_num_threads`` starts it) every thread has the default count, so a process that never
+    runs a parallel kernel does not start the pool here."""
+    if not numba.np.ufunc.parallel._is_initialized:
+        return fn
+    threads = numba.get_num_threads()
+
+    def with_threads(*args: object) -> T:
+        numba.set_num_threads(threads)
+        return fn(*args)
+
+    return with_threads
+
+
 def call_stoppable(fn: Callable[..., T], *args: object, short: bool = False) -> T:
     """``fn(*args)``, a kernel that reads :data:`STOP`; Ctrl-C stops it within a fraction of a second
     and raises ``KeyboardInterrupt`` here (never a ``SystemError`` from inside the kernel).
@@ -66,13 +82,7 @@ def call_stoppable(fn: Callable[..., T], *args: object, short: bool = False) -> 
     with _lock:
         if _runner is None:
             _runner = ThreadPoolExecutor(max_workers=1, thread_name_prefix="sumito-kernel")
-    threads = numba.get_num_threads()
-
-    def in_helper() -> T:
-        numba.set_num_threads(threads)
-        return fn(*args)
-
-    future = _runner.submit(in_helper)
+    future = _runner.submit(_with_callers_threads(fn), *args)
     try:
         return future.result()
     except KeyboardInterrupt:
