@@ -610,3 +610,63 @@ def test_position_takes_a_playstrategy_fen():
     fen = "SS1ss/SSSsss/1SS1ss1/8/9/8/1ss1SS1/sssSSS/ss1SS 0 0 b 0 1"  # the Belgian Daisy, PlayStrategy's form
     lines = talk(f"position {fen} moves a1b2", "d")
     assert lines[-1] == Position.start("belgian-daisy").play("a1b2").to_string()
+
+
+def _fresh_engine_session(*commands):
+    """The output of a fresh ``sumito engine`` process (default player) given ``commands``, each sent once the
+    engine has answered the one before (a ``go`` by its ``bestmove``, ``isready`` by ``readyok``), as a GUI does."""
+    proc = subprocess.Popen([sys.executable, "-m", "sumito.cli", "engine"], stdin=subprocess.PIPE,
+                            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    lines = []
+    try:
+        for command in commands:
+            proc.stdin.write(command + "\n")
+            proc.stdin.flush()
+            awaited = "bestmove" if command.startswith("go") else "readyok" if command == "isready" else None
+            while awaited is not None:
+                line = proc.stdout.readline()
+                assert line, f"the engine ended before answering {command!r}: {lines}"
+                lines.append(line.strip())
+                if line.startswith(awaited):
+                    break
+        proc.stdin.write("quit\n")
+        proc.stdin.flush()
+        assert proc.wait(timeout=120) == 0
+    finally:
+        proc.kill()
+    return lines
+
+
+@pytest.mark.parametrize("commands", [
+    ("go movetime 100",),
+    ("isready", "go movetime 100"),
+    ("isready", "go wtime 2000 btime 2000 winc 0 binc 0"),
+])
+def test_a_fresh_engines_first_move_is_searched(commands):
+    # loading the compiled search (and a first install's compile) happens off the move's clock, and the clock
+    # never stops the first iteration: the first go reports at least one finished iteration
+    lines = _fresh_engine_session(*commands)
+    assert info_depths(lines), lines
+    assert lines[-1].startswith("bestmove ")
+
+
+def test_a_fresh_processs_first_timed_search_gets_its_whole_time():
+    # the first timed search of a process (an arena worker's first move) loads the compiled search before its
+    # clock starts: searching to the end of its time (no prediction), it reports the whole 0.2 s as searched
+    # (a load inside the clock is taken off the time reported, and the search then stops short of 0.2 s); it
+    # reaches the depth that equally fresh players reach on the same position after it (within a ply); and
+    # the clock never stops a first iteration, however short it is
+    script = (
+        "from sumito.engine import Position\n"
+        "from sumito.players import make_player\n"
+        "position = Position.start()\n"
+        "fresh = lambda: make_player('engine:time=0.2,threads=1')\n"
+        "first = fresh().analyse(position, seconds=0.2, predict=False)\n"
+        "later = [fresh().analyse(position, seconds=0.2, predict=False).depth for _ in range(2)]\n"
+        "print(first.seconds, first.depth, *later, fresh().analyse(position, seconds=1e-6).depth)\n"
+    )
+    proc = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120, check=True)
+    seconds, first, *later, tiny = proc.stdout.split()
+    assert float(seconds) >= 0.2
+    assert int(first) >= min(map(int, later)) - 1, (first, later)
+    assert int(tiny) >= 1

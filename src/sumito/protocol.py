@@ -2,7 +2,10 @@
 
 One command a line; replies are lines too, and stdout is flushed after each reply. Commands
 that only change state (``player``, ``position``, ``newgame``, ``setoption``) answer nothing when
-they work, like UCI; ``isready`` answers ``readyok`` once everything before it is done.
+they work, like UCI; ``isready`` answers ``readyok`` once everything before it is done and the
+player has loaded its compiled search (so that no move's time pays for it; a first ``go`` without
+``isready`` loads it before its clock starts). The clock never stops a search before its first
+iteration: every ``go`` reports at least depth 1.
 
 ::
 
@@ -82,7 +85,7 @@ from sumito.cliargs import position_from_args
 from sumito.engine import WHITE, DrawRules, Game, Move, SumitoError, render
 from sumito.engine.interop import is_playstrategy_fen
 from sumito.players import game_history, make_player, parse_spec, player_names
-from sumito.players.base import Player, set_option
+from sumito.players.base import Player, set_option, warm_up
 from sumito.players.strongest import STRONGEST_ENGINE
 from sumito.search.pvs import MAX_THREADS, SearchResult, mate_moves
 from sumito.search.timeman import move_time
@@ -317,6 +320,8 @@ class EngineProtocol:
 
     def cmd_isready(self, args: list[str]) -> None:
         _no_args("isready", args)
+        if self._search is None:  # (during a search the kernels are loaded already, and readyok comes at once)
+            warm_up(self.player, self.game.position)  # a GUI's convention: ready means ready to search
         self._send("readyok")
 
     def cmd_help(self, args: list[str]) -> None:

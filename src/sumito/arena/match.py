@@ -38,7 +38,7 @@ from sumito.bounds import MAX_GAMES
 from sumito.engine import BLACK, LAYOUTS, WHITE, DrawRules, Game, Position, SumitoError, get_layout
 from sumito.engine.game import TIME, Outcome
 from sumito.engine.geometry import COLOR_NAMES
-from sumito.players import game_history, make_player
+from sumito.players import game_history, make_player, warm_up
 from sumito.players.base import seeded_spec
 from sumito.search.timeman import move_time
 
@@ -236,6 +236,8 @@ def play_game(task: GameTask) -> GameResult:
         # player thinks once before the clocks start (a copy, so that seeded players play as they would)
         for spec in specs.values():
             make_player(spec).choose(game.position, 0.01, history=game_history(game))
+    for player in players.values():
+        warm_up(player, game.position)  # the first move's kernels load before its clock (or movetime) runs
     left = {BLACK: task.clock[0], WHITE: task.clock[0]} if task.clock else {}  # seconds on each clock
     while not game.is_over():
         color = game.position.side_to_move

@@ -16,6 +16,6 @@ from sumito.players import (  # noqa: F401  (imported to register their kinds)
     random,
     td,
 )
-from sumito.players.base import Player, PlayerSpecError, game_history, make_player, parse_spec, player_names
+from sumito.players.base import Player, PlayerSpecError, game_history, make_player, parse_spec, player_names, warm_up
 
-__all__ = ["Player", "PlayerSpecError", "game_history", "make_player", "parse_spec", "player_names"]
+__all__ = ["Player", "PlayerSpecError", "game_history", "make_player", "parse_spec", "player_names", "warm_up"]

@@ -25,7 +25,8 @@ from sumito.bounds import (
 from sumito.engine import DrawCounters, Game, Move, Position, SumitoError
 
 __all__ = ["MAX_HASH_MB", "MAX_PLAYER_DEPTH", "MAX_SEARCH_DEPTH", "MAX_SEARCH_NODES", "MAX_SEARCH_SECONDS", "MAX_SEED",
-           "Option", "Player", "PlayerBase", "PlayerKind", "PlayerSpecError", "make_player", "parse_spec", "register"]
+           "Option", "Player", "PlayerBase", "PlayerKind", "PlayerSpecError", "make_player", "parse_spec", "register",
+           "warm_up"]
 
 
 class PlayerSpecError(SumitoError):
@@ -39,6 +40,10 @@ class PlayerBase:
 
     def __repr__(self) -> str:
         return f"<{type(self).__name__} {self.name}>"
+
+    def warm_up(self, position: Position) -> None:
+        """Load what a first move from ``position`` needs (compiled kernels) before any clock runs: what
+        the protocol's ``isready`` and the arena's workers call before a game. Nothing for most players."""
 
 
 class Player(Protocol):
@@ -61,6 +66,14 @@ class Player(Protocol):
         that see a ply-cap or no-capture draw coming; ``None``: no rule but repetition.
         """
         ...
+
+
+def warm_up(player: Player, position: Position) -> None:
+    """Have ``player`` load what its first move from ``position`` needs (:meth:`PlayerBase.warm_up`), if it
+    can: before a game (the arena's workers) and on the protocol's ``isready``."""
+    method = getattr(player, "warm_up", None)  # (a player from outside may not have one)
+    if method is not None:
+        method(position)
 
 
 @dataclass(frozen=True)

@@ -277,6 +277,32 @@ class EnginePlayer(PlayerBase):
                               draw=draw, nodes=self.nodes)
         return Move(result.move, position.variant.side)
 
+    def _searcher_for(self, position: Position) -> tuple[Searcher, str]:
+        """The searcher for ``position``'s board, fitted to it, and a note for the search's report."""
+        if self.net is not None:  # the network's inputs depend on the board and its rules
+            v = position.variant
+            key = (v.side, v.marbles, v.win_threshold)
+            if key not in self._net_params:
+                self._net_params[key] = network_params(self.net, *key)
+            self.searcher.set_params(self._net_params[key])
+        searcher, note = self.searcher, ""
+        if self.nnue is not None and position.variant.side != self.nnue.side:
+            # a network knows one board: on the others the engine searches with the hand-set evaluation
+            if self._fallback is None:
+                linear = named_evaluation("linear")
+                main = self.searcher
+                self._fallback = self._searcher(linear.kind, linear.params, len(main.tt_keys), float(linear.params[0]),
+                                                main.aspiration, main.prune, main.threats, main.rules, main.threads,
+                                                main.trade_after)
+            searcher = self._fallback
+            note = f" (hand-set evaluation: the NNUE is for the side-{self.nnue.side} board)"
+        return searcher, note
+
+    def warm_up(self, position: Position) -> None:
+        """Load the compiled search for ``position``'s board into this process, off any move's clock."""
+        searcher, _ = self._searcher_for(position)
+        searcher.warm_up(SearchContext.of(position), legal_codes(position))
+
     def analyse(
         self,
         position: Position,
@@ -296,23 +322,7 @@ class EnginePlayer(PlayerBase):
         that was played). Without ``predict`` a clock is used to its end (analysis) rather than stopping
         when the next iteration would most likely not finish (play). ``draw``: the game's draw rules and
         counters, so that the search sees a ply-cap or no-capture draw coming."""
-        if self.net is not None:  # the network's inputs depend on the board and its rules
-            v = position.variant
-            key = (v.side, v.marbles, v.win_threshold)
-            if key not in self._net_params:
-                self._net_params[key] = network_params(self.net, *key)
-            self.searcher.set_params(self._net_params[key])
-        searcher, note = self.searcher, ""
-        if self.nnue is not None and position.variant.side != self.nnue.side:
-            # a network knows one board: on the others the engine searches with the hand-set evaluation
-            if self._fallback is None:
-                linear = named_evaluation("linear")
-                main = self.searcher
-                self._fallback = self._searcher(linear.kind, linear.params, len(main.tt_keys), float(linear.params[0]),
-                                                main.aspiration, main.prune, main.threats, main.rules, main.threads,
-                                                main.trade_after)
-            searcher = self._fallback
-            note = f" (hand-set evaluation: the NNUE is for the side-{self.nnue.side} board)"
+        searcher, note = self._searcher_for(position)
         codes = legal_codes(position) if moves is None else np.asarray(moves, dtype=np.int32)
         if len(codes) == 0:
             raise ValueError("no move to search")

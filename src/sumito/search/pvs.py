@@ -101,6 +101,10 @@ SHARED_MOVES = 18  # where the move lists are in :func:`_pvs`'s ``shared`` tuple
 SHARED_ROOT_SCORES = 24  # and the root moves' scores
 TT_MOVE_SHIFT = 9  # a table entry's info: move << 9 | depth << 2 | bound kind
 
+#: the evaluation kinds whose compiled search this process has run (loaded from numba's cache): a timed
+#: search of another kind loads its kernels first (Searcher.warm_up), off its clock
+_LOADED: set[int] = set()
+
 
 @njit(cache=True)
 def _now():
@@ -134,7 +138,8 @@ def _tick(stats, deadline, stop):
         stats[ABORTED] = 1
     elif stats[NODE_LIMIT] > 0 and stats[NODES] >= stats[NODE_LIMIT]:
         stats[ABORTED] = 1  # the node budget (``nodes=``) is spent
-    elif deadline > 0.0 and stats[NODES] >= stats[NEXT_CHECK]:
+    elif deadline > 0.0 and stats[NODES] >= stats[NEXT_CHECK] and stats[ROOT_DEPTH] > 1:
+        # the clock never stops the first iteration (a few hundred nodes): every move is searched
         stats[NEXT_CHECK] = stats[NODES] + 1024
         if _now() > deadline:
             stats[ABORTED] = 1
@@ -773,6 +778,8 @@ class Searcher:
         ``draw`` (the game's draw rules and counters) lets the search score a position beyond the
         ply cap or the no-capture limit as the draw it is.
         """
+        if seconds is not None:
+            self.warm_up(ctx, root_moves)
         start, compiled = time.perf_counter(), compile_seconds()
         deadline = start + seconds if seconds is not None else 0.0
         past = np.zeros(0, dtype=np.uint64) if history is None else np.asarray(history, dtype=np.uint64)
@@ -817,7 +824,20 @@ class Searcher:
         if not lines or lines[0].move != best_move:
             lines = [PVLine(best_move, best_score, self.principal_variation(ctx, best_move))]
         self._last_root = (ctx.side, best_score)
+        _LOADED.add(self.kind)
         return SearchResult(best_move, best_score, depth_done, nodes, seconds_used, lines[0].pv, lines)
+
+    def warm_up(self, ctx: SearchContext, root_moves: np.ndarray) -> None:
+        """Load this evaluation's compiled search into the process (from numba's cache; a compile on a
+        fresh install) with a depth-1 search of ``root_moves`` and no clock, then forget it: one-time
+        loading never counts against a move's time. A timed search does this by itself when it is its
+        kind's first in the process; the protocol's ``isready`` and the arena's workers call it before a
+        game. Nothing to do (and the tables are kept) once the process has run a search of this kind."""
+        if self.kind in _LOADED:
+            return
+        self.search(ctx, root_moves, max_depth=1, quick_single=False)
+        self.clear()
+        _now()  # the clock's object-mode call, which numba compiles in each process
 
     def _shared(self, ctx: SearchContext, state: _ThreadState, path: np.ndarray, path_base: int, stats: np.ndarray,
                 deadline: float, root_scores: np.ndarray, stop: np.ndarray, limits: tuple[int, int, int],
