@@ -692,6 +692,30 @@ def test_tournament_command_output(capsys, tmp_path):
         assert archive.conn.execute("SELECT kind FROM runs").fetchone()[0] == "tournament"
 
 
+def test_piped_tables_neither_wrap_nor_pad_and_rank_the_players(capsys, tmp_path, monkeypatch):
+    # what a user copies from a pipe: a long spec stays on one line, no line ends in padding, and the
+    # tournament's first column ranks (the entry number is a column of its own, as in the cross table)
+    monkeypatch.delenv("COLUMNS", raising=False)
+    db = tmp_path / "t.sqlite"
+    long_spec = "random:seed=2385566079"
+    code, out, err = run(capsys, "tournament", "test-first", long_spec, "random:seed=1234567890123", "-n", 2,
+                         "--layout", "mini", "--seed", 1, "--db", db, "--workers", 1)
+    assert code == 0, err
+    code, games, err = run(capsys, "games", "--db", db)
+    assert code == 0, err
+    for text in (out, games):
+        assert all(line == line.rstrip() for line in text.splitlines()), text
+    assert long_spec in games and "random:seed=1234567890123" in games
+    assert f"stored in {db}" in out.replace("\n", "")
+    cells = lambda line: [c.strip() for c in line.replace("┃", "│").strip("│").split("│")]  # noqa: E731
+    header = next(cells(line) for line in out.splitlines() if "W-D-L" in line)
+    assert header[:3] == ["rank", "entry", "player"]
+    rows = [cells(line) for line in out.splitlines() if "%)" in line and "│" in line]
+    ranks = [int(row[0]) for row in rows]
+    assert len(rows) == 3 and ranks == sorted(ranks) and ranks[0] == 1
+    assert rows[0][2] == "test-first"  # the player that plays the first legal move wins
+
+
 def test_command_errors(capsys, tmp_path):
     cases = [
         (("match", "nobody", "random", "--no-db"), "unknown player 'nobody'"),

@@ -66,6 +66,25 @@ def test_plain_lines_are_throttled_to_the_interval_and_end_with_the_last_count(c
     ]
 
 
+def test_a_line_comes_every_interval_even_while_no_item_ends(capsys):
+    # a slow first game or chunk is not a silence: the heartbeat writes the count every interval
+    import time
+
+    with Progress("slow", 3, interval=0.2, terminal=False) as progress:
+        time.sleep(0.7)
+        progress.update(advance=1)
+    lines = capsys.readouterr().err.splitlines()
+    assert lines[0].startswith("slow: 0/3 games (0%), ? games/s, elapsed 0:00:00")
+    assert sum(line.startswith("slow: 0/3") for line in lines) >= 3
+    assert lines[-1].startswith("slow: 1/3 games (33%)")
+
+
+def test_work_past_its_total_reads_100_percent():
+    progress = Progress("ppo", 100, "steps", terminal=False, clock=lambda: 0.0)
+    progress.update(122)
+    assert "122/100 steps (100%)" in progress.line()
+
+
 def test_no_repeated_last_line_and_nothing_when_quiet_or_interrupted(capsys):
     clock = FakeClock()
     with Progress("train", 4, interval=0.0, terminal=False, clock=clock) as progress:
@@ -181,7 +200,9 @@ def test_train_and_alphalone_td_print_progress_lines(tmp_path, capsys, every_ste
     assert main(["alphalone-td", "--games", "2", "--layout", "mini", "--max-plies", "30", "--out",
                  str(tmp_path / "w.json")]) == 0
     # the code method trains Black's weights, then White's: two runs of two games
-    assert progress_lines(capsys.readouterr().err, "alphalone-td") == [(k, 4, "games") for k in range(1, 5)]
+    err = capsys.readouterr().err
+    assert progress_lines(err, "alphalone-td") == [(k, 4, "games") for k in range(1, 5)]
+    assert "\n4 games, 2 for each colour's weights (method code" in err  # the summary counts as the lines do
 
 
 def test_nnue_gen_and_train_print_progress_lines(tmp_path, capsys, every_step):

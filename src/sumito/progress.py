@@ -8,9 +8,10 @@ is a line such as ::
 
     match 7: 12/100 games (12%), 2.5 games/min, elapsed 0:04:50, ETA 0:35:12; A 5  draws 2  B 5
 
-printed at most every :data:`DEFAULT_INTERVAL` seconds (the environment variable ``SUMITO_PROGRESS_INTERVAL``
-sets another interval; 0 prints a line at every step), and once more when the work is done, each line
-flushed as it is written. ``quiet`` shows nothing. The rate and the ETA count only the work done since the
+printed every :data:`DEFAULT_INTERVAL` seconds (the environment variable ``SUMITO_PROGRESS_INTERVAL``
+sets another interval; 0 prints a line at every step) — also while no item ends, so that a slow first
+game or chunk is never a silence — and once more when the work is done, each line flushed as it is
+written. ``quiet`` shows nothing. The rate and the ETA count only the work done since the
 reporter started (a resumed run's earlier games do not make it look fast).
 """
 
@@ -19,6 +20,7 @@ from __future__ import annotations
 import math
 import os
 import sys
+import threading
 import time
 from collections.abc import Callable
 from types import TracebackType
@@ -118,6 +120,9 @@ class Progress:
         self._bar: RichProgress | None = None
         self._task: TaskID | None = None
         self._ended = False
+        self._lock = threading.Lock()  # the heartbeat thread and update() both write lines
+        self._stop_beat = threading.Event()
+        self._beat: threading.Thread | None = None
 
     # ------------------------------------------------------------------ the context
     def __enter__(self) -> Progress:
@@ -142,13 +147,32 @@ class Progress:
             self._bar = RichProgress(*columns, console=Console(stderr=True, highlight=False), get_time=self.clock)
             self._bar.start()
             self._task = self._bar.add_task(self.label, total=self.total, completed=self.done, status=self.status)
+        elif not self.quiet and self.interval > 0 and self.clock is time.monotonic:
+            # (a fake clock, in tests, gets no heartbeat: its lines come from update() alone)
+            self._beat = threading.Thread(target=self._heartbeat, name="sumito-progress", daemon=True)
+            self._beat.start()
         return self
+
+    def _heartbeat(self) -> None:
+        """A line whenever ``interval`` seconds pass without one, until :meth:`close`."""
+        while True:
+            with self._lock:
+                wait = self._last_line_at + self.interval - self.clock()
+                if wait <= 0:
+                    self._line(self.clock())
+                    wait = self.interval
+            if self._stop_beat.wait(wait):
+                return
 
     def __exit__(self, kind: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None) -> None:
         self.close(finished=kind is None)
 
     def close(self, finished: bool = True) -> None:
         """Stop the bar; in plain lines, the last line (``finished``: the work ended rather than stopped)."""
+        if self._beat is not None:
+            self._stop_beat.set()
+            self._beat.join()
+            self._beat = None
         if self._bar is not None:
             self._bar.stop()
             self._bar = None
@@ -183,8 +207,10 @@ class Progress:
             return
         if self._bar is not None and self._task is not None:
             self._bar.update(self._task, completed=self.done, total=self.total, status=self.status)
-        elif not self.terminal and now - self._last_line_at >= self.interval:
-            self._line(now)
+        elif not self.terminal:
+            with self._lock:
+                if now - self._last_line_at >= self.interval:
+                    self._line(now)
 
     def rate(self, now: float | None = None) -> float | None:
         """Items a second since the reporter started; None before the first."""
@@ -201,7 +227,8 @@ class Progress:
         now = self.clock() if now is None else now
         rate = self.rate(now)
         if self.total:
-            parts = [f"{self.done:,}/{self.total:,} {self.unit} ({100 * self.done // self.total}%)"]
+            # (work that overshoots its total, a rollout past the last step, still reads 100%)
+            parts = [f"{self.done:,}/{self.total:,} {self.unit} ({min(100 * self.done // self.total, 100)}%)"]
         else:
             parts = [f"{self.done:,}" + (f"/{self.total:,}" if self.total is not None else "") + f" {self.unit}"]
         parts.append(rate_text(rate, self.unit) if rate is not None else f"? {self.unit}/s")

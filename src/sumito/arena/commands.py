@@ -16,7 +16,6 @@ from __future__ import annotations
 import argparse
 import contextlib
 import math
-import os
 import secrets
 import sys
 from collections import Counter
@@ -53,6 +52,7 @@ from sumito.cliargs import (
     seconds_arg,
     time_control,
 )
+from sumito.console import stdout_console
 from sumito.engine import LAYOUTS, DrawRules, Game, write_records
 from sumito.procs import MAX_WORKERS, cap_workers
 from sumito.progress import Progress
@@ -294,7 +294,7 @@ def cmd_match(args: argparse.Namespace) -> int:
             running.add(result)
         return f"A {running.wins}  draws {running.draws}  B {running.losses}"
 
-    console = _stdout_console()
+    console = stdout_console()
     return _play_and_report(
         run,
         progress_text,
@@ -314,7 +314,7 @@ def cmd_tournament(args: argparse.Namespace) -> int:
     def progress_text(result: GameResult | None) -> str:
         return f"{len(players)} players"
 
-    console = _stdout_console()
+    console = stdout_console()
 
     def report(partial: bool) -> None:
         summary = summarize_tournament(players, run.results, args.anchor, args.adjudicate == "marbles")
@@ -362,7 +362,7 @@ def cmd_games(args: argparse.Namespace) -> int:
         path = archive.path
     from rich.table import Table
 
-    console = _stdout_console()
+    console = stdout_console()
     table = Table(title=f"Games in {path}", title_justify="left")
     for name, justify in (
         ("id", "right"),
@@ -409,7 +409,7 @@ def _list_runs(args: argparse.Namespace) -> int:
         raise ArenaError(f"there is no run {args.run} in {path}")
     from rich.table import Table
 
-    console = _stdout_console()
+    console = stdout_console()
     table = Table(title=f"Runs in {path}", title_justify="left")
     for name, justify in (("run", "left"), ("started (UTC)", "left"), ("status", "left"), ("games", "right"),
                           ("players", "left")):
@@ -441,15 +441,6 @@ def _check_ids(ids: Sequence[int] | None, games: Sequence, path: Path) -> None:
 
 
 # --------------------------------------------------------------------------- output
-def _stdout_console() -> Console:
-    from rich.console import Console
-
-    console = Console(highlight=False)
-    if not console.is_terminal and "COLUMNS" not in os.environ:
-        console.width = 120
-    return console
-
-
 def _text(s: str) -> Text:
     from rich.text import Text
 
@@ -596,10 +587,18 @@ def print_tournament(console: Console, t: TournamentSummary, run: _Run, partial:
     else:
         order.sort(key=lambda i: (-t.standings[i].points, i))
     table = Table(title=title, title_justify="left")
-    # the numbers never wrap; the player column takes what is left and folds long specs (80 columns)
-    for name in ("#", "player", "W-D-L", "score", "Elo ± 95%", "marbles +/-", "per move"):
+    # the numbers never wrap; the player column takes what is left and folds long specs (80 columns).
+    # rank: the place in this order (players level on rating and points share it); entry: the player's
+    # number in the command line and in the cross table
+    for name in ("rank", "entry", "player", "W-D-L", "score", "Elo ± 95%", "marbles +/-", "per move"):
         table.add_column(name, justify="left" if name == "player" else "right", overflow="fold",
                          no_wrap=name != "player")
+    level = (lambda i: (_sort_key(ratings.elo[i]), t.standings[i].points)) if ratings is not None else (
+        lambda i: t.standings[i].points)
+    rank = {}
+    for place, i in enumerate(order):
+        before = order[place - 1] if place else None
+        rank[i] = rank[before] if before is not None and level(before) == level(i) else place + 1
     for i in order:
         st = t.standings[i]
         elo = fmt_elo(ratings.elo[i]) if ratings is not None else "?"
@@ -608,6 +607,7 @@ def print_tournament(console: Console, t: TournamentSummary, run: _Run, partial:
             *map(
                 _text,
                 (
+                    str(rank[i]),
                     str(i + 1),
                     t.players[i],
                     f"{st.wins}-{st.draws}-{st.losses}",
@@ -622,7 +622,7 @@ def print_tournament(console: Console, t: TournamentSummary, run: _Run, partial:
 
     console.print(_text("Cross table: the row player's score against the column player"))
     cross = Table()
-    cross.add_column("#", justify="right")
+    cross.add_column("entry", justify="right")
     cross.add_column("player", overflow="fold")
     for j in range(n):
         cross.add_column(str(j + 1), justify="right")

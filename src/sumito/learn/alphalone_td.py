@@ -486,7 +486,8 @@ def cmd_alphalone_td(args: argparse.Namespace) -> int:
     if not args.quiet:
         o = result.outcomes
         print(
-            f"{config.games} games (method {config.method}, eta {config.eta:g}, gamma {config.gamma:g}, "
+            f"{result.games} games" + (f", {config.games} for each colour's weights" if runs == 2 else "")
+            + f" (method {config.method}, eta {config.eta:g}, gamma {config.gamma:g}, "
             f"N {config.utility_scale:g}, {config.layout}, seed {config.seed}) in {result.seconds:.1f} s: "
             f"Black won {o['black']}, White {o['white']}, drawn or cut {o['draw']}; "
             f"{result.plies / max(result.games, 1):.1f} plies a game, "

@@ -30,6 +30,7 @@ from sumito.arena.backgammon import CHUNK_GAMES, MatchResult, run_match
 from sumito.arena.executor import add_backend_args, executor_from_args, uses_ray
 from sumito.bounds import MAX_GAMES, parse_count
 from sumito.cliargs import MAX_WORKERS_ARG, count_arg, number_arg
+from sumito.console import stdout_console
 from sumito.engine.errors import SumitoError
 from sumito.games.backgammon.board import BackgammonPosition, swap_array
 from sumito.games.backgammon.game import game_result, opening_roll, roll_dice
@@ -339,7 +340,6 @@ def cmd_match(args: argparse.Namespace) -> int:
 
 
 def print_match(s: MatchSummary) -> None:
-    from rich.console import Console
     from rich.table import Table
 
     table = Table(title=f"{s.player1} vs {s.player2}: {s.games} games, seed {s.seed}", title_justify="left")
@@ -353,7 +353,7 @@ def print_match(s: MatchSummary) -> None:
     table.add_row("  gammons", str(s.gammons_won), str(s.gammons_lost))
     table.add_row("  backgammons", str(s.backgammons_won), str(s.backgammons_lost))
     table.add_row("points", f"{s.points:+d}", f"{-s.points:+d}")
-    console = Console(highlight=False)
+    console = stdout_console()
     console.print(table)
     console.print(f"equity for {s.player1}: {s.equity:+.3f} ± {s.ci95:.3f} points per game (95% interval)")
 
