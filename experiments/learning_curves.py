@@ -329,6 +329,14 @@ EXPERIMENTS: dict[str, Experiment] = {
         paper={arm.label: TABLE2[arm.label.split(" | ")[0]] for arm in stage3_arms()},
         column="wins",
     ),
+    # H3 of the turn to draws after 2,000 games (docs/reproductions.md, written down before it ran): Method I(a)
+    # under the default with a risk-seeking kappa, against the default's kappa = 0 (table2's Method I(a) rows:
+    # the same preset and seeds)
+    "draw-turn-kappa": Experiment(
+        "The turn to draws, H3: Method I(a) with kappa < 0",
+        tuple(Arm(f"Method I(a), kappa={k:g}", dict(M1A, kappa=k)) for k in (-1.0, -0.8)),
+        (500, 1000, 2000, 3000),
+    ),
     "wiering-regimes": Experiment(
         "Wiering's regimes on Abalone: where the training games come from",
         (
