@@ -153,3 +153,15 @@ def test_after_the_precompile_the_first_game_compiles_nothing_even_from_another_
                           cwd=tmp_path)
     assert game.returncode == 0, game.stderr[-500:]
     assert "1. " in game.stderr and "compiling" not in game.stderr
+
+
+def test_a_warm_game_with_a_clock_says_nothing_of_compiling():
+    # a timed engine's clock is compiled afresh in each process (a few hundredths of a second): neither the
+    # notice nor a move's line may speak of compiling for that
+    env = dict(os.environ, SUMITO_COMPILE_NOTICE="1", SUMITO_THREADS="1")
+    argv = [sys.executable, "-m", "sumito", "game", "--black", "engine:time=0.05", "--white", "greedy",
+            "--layout", "mini", "--max-plies", "4"]
+    for _ in range(2):  # the first may compile (a cold cache); the second is warm
+        game = subprocess.run(argv, env=env, capture_output=True, text=True, timeout=600)
+        assert game.returncode == 0, game.stderr[-500:]
+    assert "1. " in game.stderr and "compiling" not in game.stderr, game.stderr

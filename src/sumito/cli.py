@@ -123,10 +123,12 @@ def cmd_game(args: argparse.Namespace) -> int:
                 break
             if live:  # each move as it is played, on stderr: stdout stays the record
                 number = game.position.move_number
-                # the first move of a fresh install is not charged with compiling the kernels it called
+                # the first move of a fresh install is not charged with compiling the kernels it called (said
+                # from a second up, as the compile notice: the search's clock compiles in each process in
+                # a few hundredths, which no one waits for)
                 compiling = sumito.compile_seconds() - compiled
                 took = f"{time.perf_counter() - t0 - compiling:.1f} s" + (
-                    f", and {compiling:.1f} s compiling" if compiling >= 0.05 else "")
+                    f", and {compiling:.1f} s compiling" if compiling >= sumito.NOTICE_AFTER else "")
                 print(f"{number}.{'..' if color == WHITE else ''} {COLOR_NAMES[color]} {move.notation()} ({took})",
                       file=sys.stderr, flush=True)
             game.push(move)
