@@ -10,6 +10,8 @@ from sumito.analysis import (
     Score,
     analyse_game,
     analyse_position,
+    shown_loss,
+    throws_game,
     verdict,
 )
 from sumito.cli import main
@@ -51,6 +53,25 @@ def test_verdicts():
     assert verdict(0.1, False) == "inaccuracy" and verdict(0.5, False) == "mistake"
     assert verdict(0.8, False) == "blunder" and verdict(12.0, False) == "blunder"
     assert [name for name, _ in THRESHOLDS] == ["blunder", "mistake", "inaccuracy"]  # worst first
+
+
+def test_a_verdict_judges_the_loss_as_shown():
+    # a loss printed "0.30" is a mistake however it was rounded; one printed "0.29" is not
+    assert shown_loss(0.2961) == 0.3 and verdict(0.2961, False) == "mistake"
+    assert shown_loss(0.2949) == 0.29 and verdict(0.2949, False) == "inaccuracy"
+    assert verdict(0.0951, False) == "inaccuracy" and verdict(0.7951, False) == "blunder"
+    assert verdict(0.0949, False) == "good"
+
+
+def test_a_move_that_throws_the_game_is_a_blunder_whatever_its_loss():
+    lost, nearly_lost = Score(-(WIN - 2)), Score(-5_900.0)  # lost in one; 5.9 marbles down
+    assert lost.mate == -1 and nearly_lost.mate is None
+    assert throws_game(nearly_lost, lost) and verdict(0.1, False, thrown=True) == "blunder"
+    assert throws_game(Score(WIN - 1), Score(300.0))  # a win let go
+    assert throws_game(Score(0.0), Score(-WIN))  # lost on the board (mate 0)
+    assert not throws_game(lost, lost)  # lost already
+    assert not throws_game(Score(WIN - 1), Score(WIN - 3))  # a slower win
+    assert not throws_game(Score(300.0), Score(-200.0))  # a loss, not a lost game
 
 
 # the mini board, 2 marbles to win, Black one down: a3b4 lets White push off the second (d4c4)

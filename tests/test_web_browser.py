@@ -8,6 +8,7 @@ playwright or /usr/bin/chromium is missing (`.ci/run` installs both).
 
 from __future__ import annotations
 
+import contextlib
 import json
 import math
 import os
@@ -18,6 +19,8 @@ import urllib.request
 from pathlib import Path
 
 import pytest
+
+from sumito.analysis import THRESHOLDS
 
 try:
     from playwright.sync_api import sync_playwright
@@ -120,9 +123,11 @@ def browser():
         chromium.close()
 
 
-@pytest.fixture
-def page(browser):
-    context = browser.new_context(viewport={"width": 1280, "height": 860})
+@contextlib.contextmanager
+def opened_page(browser, **options):
+    """A page in a new browser context with `options` (its viewport, touch), which owns the tests'
+    games; it must log no error."""
+    context = browser.new_context(**options)
     context.grant_permissions(["clipboard-read", "clipboard-write"])
     # the page owns the games the tests create through the API (api.js keeps its token there)
     context.add_init_script(f"localStorage.setItem('sumito-token', {json.dumps(TOKEN)})")
@@ -135,9 +140,43 @@ def page(browser):
     page.on(
         "console", lambda msg: msg.type == "error" and not msg.text.startswith(expected) and errors.append(msg.text)
     )
-    yield page
-    context.close()
+    try:
+        yield page
+    finally:
+        context.close()
     assert not errors, f"the page logged errors: {errors}"
+
+
+@pytest.fixture
+def page(browser):
+    with opened_page(browser, viewport={"width": 1280, "height": 860}) as page:
+        yield page
+
+
+#: a laptop's screen with a mouse, and a phone's with a touch screen
+SCREENS = {
+    "desktop": {"viewport": {"width": 1280, "height": 800}},
+    "phone": {"viewport": {"width": 390, "height": 844}, "has_touch": True, "is_mobile": True},
+}
+
+
+@pytest.fixture(params=list(SCREENS))
+def screen(browser, request):
+    """A page on each of SCREENS: a test that takes it runs on a laptop and on a phone."""
+    with opened_page(browser, **SCREENS[request.param]) as page:
+        yield page
+
+
+def touch(page) -> bool:
+    return SCREENS["phone"]["viewport"] == page.viewport_size
+
+
+def press(locator) -> None:
+    """Tap on a phone, click on a laptop (either scrolls the page first when the target is out of sight)."""
+    if touch(locator.page):
+        locator.tap()
+    else:
+        locator.click()
 
 
 @pytest.fixture
@@ -712,3 +751,139 @@ def test_the_archive_on_a_phone_shows_every_column_and_a_tap_opens_the_game(brow
     finally:
         context.close()
     assert not errors, f"the page logged errors: {errors}"
+
+
+# --------------------------------------------------------------------------- issue 42: the page on a laptop and a phone
+def test_a_message_does_not_outlive_the_game_it_was_about(screen, server):
+    # Black's a3b4 lets the computer (White) push a marble off and win; a tap while it thinks is
+    # explained in red, and the game's end takes that message away
+    body = {"black": "human", "white": "engine:time=3,nnue=builtin-nnue", "position": POSITION, "win_threshold": 1}
+    state = api(server, "POST", "api/games", body)
+    page = screen
+    page.goto(f"{server}#game={state['id']}")
+    page.wait_for_function(YOUR_TURN_OR_OVER)
+    legal = api(server, "GET", f"api/games/{state['id']}/legal")
+    click_move(page, next(m for m in legal if m["notation"] == "a3b4"), legal)
+    wait_for_state(page, "thinking")
+    press(cell(page, "a1"))
+    assert "Not your turn" in message(page)
+    assert page.get_attribute("#play-message", "data-tone") == "error"
+    wait_for_state(page, "over")
+    assert "White (" in page.locator("#play-status").inner_text()
+    assert message(page) == ""
+    # a message about the finished game does not follow into the next one
+    press(cell(page, "a1"))
+    assert "The game is over" in message(page)
+    press(page.locator("#rematch-button"))
+    page.wait_for_function(f"() => document.body.dataset.game && document.body.dataset.game !== '{state['id']}'")
+    assert message(page) == ""
+
+
+def in_sight(page, selector: str) -> bool:
+    """Whether the whole of what `selector` picks is inside the viewport."""
+    box = page.locator(selector).bounding_box()
+    size = page.viewport_size
+    return box is not None and box["y"] >= 0 and box["y"] + box["height"] <= size["height"] and box["x"] >= 0 and (
+        box["x"] + box["width"] <= size["width"]
+    )
+
+
+def test_the_move_box_is_for_a_player_with_a_keyboard(screen, server):
+    page = screen
+    state = api(server, "POST", "api/games", {"black": "human", "white": "greedy", "layout": "standard"})
+    page.goto(f"{server}#game={state['id']}")
+    page.wait_for_function(YOUR_TURN_OR_OVER)
+    # a touch screen plays by taps: no move box, and the engine's help in sight without a scroll
+    assert page.locator("#move-form").is_visible() == (not touch(page))
+    assert page.evaluate("window.scrollY") == 0
+    for control in ("#hint-button", "#eval-toggle", "#flip-button"):
+        assert in_sight(page, control), control
+    # a spectator has no move to type
+    body = {"black": "greedy", "white": "random:seed=3", "layout": "mini", "speed": 0.3}
+    watched = api(server, "POST", "api/games", body)
+    page.goto(f"{server}#game={watched['id']}")
+    page.wait_for_function(f"() => document.body.dataset.game === '{watched['id']}'")
+    assert page.locator("#move-form").is_hidden()
+
+
+def test_the_hint_and_the_analysis_keep_the_board_in_sight(screen, server):
+    page = screen
+    state = api(server, "POST", "api/games", {"black": "human", "white": "random:seed=4", "layout": "standard"})
+    page.goto(f"{server}#game={state['id']}")
+    page.wait_for_function(YOUR_TURN_OR_OVER)
+    # a marble selected first: its help takes two lines on a phone, and the Hint button stays in reach
+    legal = api(server, "GET", f"api/games/{state['id']}/legal")
+    press(cell(page, next(m for m in legal if len(m["marbles"]) == 1)["marbles"][0]))
+    assert message(page).startswith("Selected")
+    press(page.locator("#hint-button"))
+    page.wait_for_function("() => document.getElementById('play-view').dataset.hint", timeout=30_000)
+    assert in_sight(page, "#play-board svg")
+
+    body = {"black": "human", "white": "human", "position": POSITION, "win_threshold": 1}
+    state = api(server, "POST", "api/games", body)
+    api(server, "POST", f"api/games/{state['id']}/moves", {"move": "a3b4"})
+    api(server, "POST", f"api/games/{state['id']}/moves", {"move": "d4c4"})
+    page.goto(f"{server}#game={state['id']}")
+    link = page.locator("#analyse-link")
+    link.wait_for(state="visible", timeout=15_000)
+    press(link)
+    page.wait_for_function("() => document.getElementById('replay-view').dataset.analysed === '3'", timeout=60_000)
+    assert in_sight(page, "#replay-board svg")
+    # a mistake picked in the list shows on a board in sight (on a phone the list is below the board)
+    press(page.locator("#analysis-mistakes button").first)
+    assert page.get_attribute("#replay-view", "data-ply") == "1"
+    assert in_sight(page, "#replay-board svg")
+
+
+def test_the_analysis_labels_a_move_by_its_loss_as_shown(screen, server):
+    # a stored game of six moves, with an analysis made up for it (page.route answers for the
+    # server): its scores put the losses just either side of the thresholds, as shown
+    state = api(server, "POST", "api/games", {"black": "human", "white": "human", "layout": "mini"})
+    for _ in range(6):
+        legal = api(server, "GET", f"api/games/{state['id']}/legal")
+        state = api(server, "POST", f"api/games/{state['id']}/moves", {"move": legal[0]["notation"]})
+    state = api(server, "POST", f"api/games/{state['id']}/resign", {"side": "black"})
+    for _ in range(50):
+        if state["archive_id"]:
+            break
+        time.sleep(0.2)
+        state = api(server, "GET", f"api/games/{state['id']}")
+    moves = state["moves"]
+    # Black's score after each ply; (ply, White's forced win in N plies) where there is one
+    black = [0.5, 0.2039, 0.4988, -1.9, -1.9, -2.0, -1.95]
+    forced = {5: 3}
+    positions = [
+        {
+            "ply": ply, "played": moves[ply] if ply < len(moves) else None, "to_move": ("black", "white")[ply % 2],
+            "best": "a1a2", "black": score, "score": score if ply % 2 == 0 else -score,
+            "win_in": forced.get(ply), "depth": 3, "pv": [], "exact": None,
+        }
+        for ply, score in enumerate(black)
+    ]
+    positions[3]["best"] = positions[3]["played"]  # White's own choice: no verdict
+
+    def answer(route):
+        asked = json.loads(route.request.post_data or "{}")
+        start = asked.get("start", 0)
+        page_ = {"start": start, "seconds": 0.2, "total": len(positions), "thresholds": dict(THRESHOLDS),
+                 "positions": positions[start : start + asked.get("count", 10)]}
+        route.fulfill(status=200, content_type="application/json", body=json.dumps(page_))
+
+    page = screen
+    page.route("**/api/archive/*/analysis", answer)
+    page.goto(f"{server}#replay={state['archive_id']}&analyse")
+    page.wait_for_function("() => document.getElementById('replay-view').dataset.analysed === '7'")
+    listed = page.locator("#analysis-mistakes li")
+    verdicts = dict(zip(listed.locator("button").evaluate_all("bs => bs.map(b => Number(b.dataset.ply))"),
+                        listed.evaluate_all("ls => ls.map(l => [l.dataset.verdict, l.textContent])")))
+    # a loss shown as 0.30 is a mistake, 0.29 an inaccuracy; walking into a lost game or letting a
+    # won one go is a blunder, however little the score moved
+    expected = {1: ("mistake", "Black loses 0.30 marbles"), 2: ("inaccuracy", "White loses 0.29 marbles"),
+                3: ("blunder", "Black loses 2.40 marbles"), 5: ("blunder", "Black walks into a lost game"),
+                6: ("blunder", "White lets a won game go")}
+    assert sorted(verdicts) == sorted(expected)
+    for ply, (verdict, words) in expected.items():
+        assert verdicts[ply][0] == verdict and words in verdicts[ply][1], (ply, verdicts[ply])
+    title = page.locator("#replay-moves .move.mistake[data-ply='5']").get_attribute("title")
+    assert title.startswith("Blunder: walks into a lost game")
+    assert "3 blunders, 1 mistake, 1 inaccuracy" in page.locator("#analysis-status").inner_text()

@@ -17,12 +17,13 @@ loss as minus that, and no other score goes beyond them (:func:`score_on`); the 
 of the evaluation that scored the position (the hand-set evaluation's where the NNUE does not know
 the board). A move's *loss* is the best move's score minus the played move's score, both searched
 to the same depth from the position before the move, in marbles, so at most twice the win
-threshold; missing a win or walking into a loss is a blunder while a slower win is not.
-Verdicts (:data:`THRESHOLDS`, which the web page's analysis uses too): a loss of at least 0.1
-marble is an *inaccuracy*, 0.3 a *mistake*, 0.8 (about a marble, or the game) a *blunder*; below
-that the move is *good*, and the engine's own choice is *best*. The positional terms of the linear
-evaluation are worth hundredths of a marble a move, so an inaccuracy is already a clear positional
-concession and a blunder usually drops a marble.
+threshold. Verdicts (:data:`THRESHOLDS`, which the web page's analysis uses too) judge the loss as
+shown, to :data:`LOSS_DECIMALS` decimals: from 0.10 marble an *inaccuracy*, from 0.30 a *mistake*,
+from 0.80 (about a marble, or the game) a *blunder*; below that the move is *good*, and the
+engine's own choice is *best*. A move that walks into a forced loss, or lets a forced win go, is
+a blunder whatever its loss (:func:`throws_game`); a slower win is not. The positional terms of
+the linear evaluation are worth hundredths of a marble a move, so an inaccuracy is already a clear
+positional concession and a blunder usually drops a marble.
 """
 
 from __future__ import annotations
@@ -48,6 +49,8 @@ DECIDED_POINTS = 10.0
 #: the least loss (in marbles) of each verdict, worst first: the one source of the command line's
 #: verdicts and the web page's marks of a game's analysis
 THRESHOLDS = (("blunder", 0.8), ("mistake", 0.3), ("inaccuracy", 0.1))
+#: the decimals of a loss as shown (the command line's text, the web page's list), which its verdict judges
+LOSS_DECIMALS = 2
 #: defaults of ``sumito analyse``: seconds for one position, plies for each move of a game
 DEFAULT_SECONDS = 2.0
 DEFAULT_GAME_DEPTH = 6
@@ -194,7 +197,7 @@ class MoveReview:
         head = f"{self.number:>4}{mark:<4}{self.played:<7} {self.played_score.text():>12}"
         if self.verdict == "best":
             return f"{head}   best move"
-        tail = f"   best {self.best:<7} {self.best_score.text():>12}   loss {self.loss:5.2f}"
+        tail = f"   best {self.best:<7} {self.best_score.text():>12}   loss {shown_loss(self.loss):5.{LOSS_DECIMALS}f}"
         return head + tail + (f"   {self.verdict}" if self.verdict != "good" else "")
 
 
@@ -355,12 +358,35 @@ def lines_of(result: SearchResult, position: Position, engine: EnginePlayer) -> 
     ]
 
 
-def verdict(loss: float, played_is_best: bool) -> str:
-    """The word for a move that loses ``loss`` marbles (see :data:`THRESHOLDS`)."""
+def shown_loss(loss: float) -> float:
+    """A move's loss as it is shown: rounded to :data:`LOSS_DECIMALS` decimals."""
+    return float(f"{loss:.{LOSS_DECIMALS}f}")
+
+
+def _decided(score: Score) -> int:
+    """1 for a forced win, -1 for a forced loss (``mate`` 0 included: lost on the board), 0 for neither."""
+    if score.mate is None:
+        return 0
+    return 1 if score.points > 0 else -1
+
+
+def throws_game(best: Score, played: Score) -> bool:
+    """Whether the played move, scored ``played`` against the engine's ``best`` (both for the side
+    that moves, from the position before the move), walks into a forced loss where the position was
+    not lost, or lets a forced win go."""
+    was, now = _decided(best), _decided(played)
+    return (now < 0 <= was) or (was > 0 >= now)
+
+
+def verdict(loss: float, played_is_best: bool, thrown: bool = False) -> str:
+    """The word for a move that loses ``loss`` marbles, judged as shown (:func:`shown_loss`, see
+    :data:`THRESHOLDS`); a move that throws the game (``thrown``, :func:`throws_game`) is the worst."""
     if played_is_best:
         return "best"
+    if thrown:
+        return THRESHOLDS[0][0]
     for name, least in THRESHOLDS:
-        if loss >= least:
+        if shown_loss(loss) >= least:
             return name
     return "good"
 
@@ -407,7 +433,7 @@ def analyse_game(
             best=Move(best.move, side).notation(),
             best_score=best_score,
             loss=loss,
-            verdict=verdict(loss, int(played.code) == best.move),
+            verdict=verdict(loss, int(played.code) == best.move, throws_game(best_score, played_score)),
             depth=best.depth,
             pv=tuple(Move(code, side).notation() for code in best.pv),
         )
@@ -489,7 +515,8 @@ def add_analyse_command(sub: argparse._SubParsersAction) -> None:
         help="the engine's best moves and scores in a position, or every move of a game scored (its mistakes)",
         description="Analyse a position (--layout/--position/--moves: the best --top moves with scores and "
         "lines) or a game record (RECORD: each move against the engine's best, with the loss and a verdict: "
-        f"{', '.join(f'{name} from {least:g} marble' for name, least in reversed(THRESHOLDS))}).",
+        f"{', '.join(f'{name} from {least:g} marble' for name, least in reversed(THRESHOLDS))}, as the loss "
+        f"is shown; a move into a forced loss, or one that lets a forced win go, is a {THRESHOLDS[0][0]}).",
     )
     p.add_argument("record", nargs="?", default=None, metavar="RECORD", help="a game record file to analyse")
     p.add_argument("--game", type=count_arg(1, 10**6), default=1, metavar="K", help="which game in RECORD (default 1)")

@@ -15,6 +15,7 @@ const PAGE = 50;
 const AUTOPLAY_MS = 900;
 const ANALYSIS_PAGE = 10; // positions a request (each about 0.2 s of the engine on the server)
 const ANALYSIS_MAX_PLIES = 400; // the analysis covers at most the first 400 plies of a game
+const LOSS_DECIMALS = 2; // a move's loss as shown, and judged: as `sumito analyse` prints it
 const $ = (id) => document.getElementById(id);
 
 export class ArchiveView {
@@ -246,25 +247,24 @@ export class ReplayView {
    * The moves worse than the engine's choice by at least the least threshold, by ply: {loss,
    * verdict, words, best, played, colour}. A move's loss is the score of the position before it
    * minus the score after it, for the side that played it, in marbles (the server's scores are
-   * in the board's own scale already: a forced win counts the win threshold).
+   * in the board's own scale already: a forced win counts the win threshold). The verdict is the
+   * one of the loss as shown, or the worst when the move throws the game (see `thrownGame`).
    */
   mistakes() {
     const out = new Map();
     const positions = this.analysis?.positions ?? [];
     const thresholds = this.analysis?.thresholds ?? [];
-    const win = this.scale();
     for (let ply = 1; ply < positions.length; ply++) {
       const before = positions[ply - 1];
       const after = positions[ply];
       if (!before.best || before.best === before.played) continue;
       const sign = before.to_move === "black" ? 1 : -1;
-      const was = sign * before.black;
-      const now = sign * after.black;
-      const loss = was - now;
-      const verdict = thresholds.find(([, least]) => loss >= least)?.[0];
+      const loss = sign * (before.black - after.black);
+      const shown = loss.toFixed(LOSS_DECIMALS);
+      const thrown = thrownGame(before, after);
+      const verdict = thrown ? thresholds[0]?.[0] : thresholds.find(([, least]) => Number(shown) >= least)?.[0];
       if (!verdict) continue;
-      const marbles = `${loss.toFixed(1)} marble${loss.toFixed(1) === "1.0" ? "" : "s"}`;
-      const words = now <= -win && was > -win ? "walks into a lost game" : was >= win && now < win ? "lets a won game go" : `loses ${marbles}`;
+      const words = thrown ?? `loses ${shown} marble${Number(shown) === 1 ? "" : "s"}`;
       out.set(ply, { loss, verdict, words, best: before.best, played: before.played, colour: before.to_move });
     }
     return out;
@@ -420,6 +420,21 @@ export class ReplayView {
 /** The marks of the marbles axis from +win to −win: the ends, 0, and the halves when whole. */
 function axisTicks(win) {
   return win % 2 === 0 ? [win, win / 2, 0, -win / 2, -win] : [win, 0, -win];
+}
+
+/**
+ * How a move throws the game, for the side that played it, from the analysis of the positions
+ * before and after it (each scored for its side to move; `win_in` set: a forced result, null:
+ * none found): "walks into a lost game" (a forced loss, where the position was not lost), "lets a
+ * won game go" (a forced win no longer there), else null. Either is a blunder whatever the loss.
+ */
+function thrownGame(before, after) {
+  const decided = (position) => (position.win_in === null || position.win_in === undefined ? 0 : Math.sign(position.score));
+  const was = decided(before); // for the side that moves
+  const now = -decided(after); // the same side, its opponent to move
+  if (now < 0 && was >= 0) return "walks into a lost game";
+  if (was > 0 && now <= 0) return "lets a won game go";
+  return null;
 }
 
 /** "1 blunder, 2 inaccuracies" (worst first; "no mistakes" when there is none). */

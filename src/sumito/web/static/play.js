@@ -155,6 +155,8 @@ export class PlayView {
       this.analysis = null;
       this.archivePolls = 0;
       say(this.elements.message, ""); // a message about another game does not stay
+    } else if (next.outcome && !before.outcome) {
+      say(this.elements.message, ""); // nor one about a move of a game that has ended since (an illegal click)
     }
     if (moved) {
       this.selection = [];
@@ -538,7 +540,8 @@ export class PlayView {
     e.undo.disabled = !state.can_undo;
     e.redo.disabled = !state.can_redo;
     e.resign.disabled = over || watching;
-    e.moveInput.disabled = over || watching;
+    e.moveInput.disabled = over;
+    e.moveForm.hidden = watching; // a spectator has no move to type
     e.speed.hidden = !watching;
     e.over.hidden = !over;
     e.analyse.hidden = !(over && state.archive_id);
