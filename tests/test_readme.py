@@ -1,7 +1,10 @@
-"""The README's samples and stated times are what the commands print and what was measured
-(tools/readme_samples.py), so that a newcomer sees what the README says."""
+"""The samples and stated times of the README and the documentation site (docs/*.md) are what the
+commands print and what was measured (tools/readme_samples.py), so that a newcomer sees what the pages
+say; and every command the ``sumito`` parser has is documented on the site."""
 
+import argparse
 import importlib.util
+import re
 import sys
 from pathlib import Path
 
@@ -26,6 +29,52 @@ def test_a_time_that_differs_from_the_measurement_is_caught(monkeypatch, tmp_pat
                                    f"<!-- time {name} -->about a minute<!-- /time -->", 1))
     monkeypatch.setattr(readme_samples, "README", readme)
     assert any("about a minute" in problem for problem in readme_samples.check(names=[]))
+
+
+def test_a_stale_time_or_an_unknown_mark_on_a_docs_page_is_caught(monkeypatch, tmp_path):
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    for page in readme_samples.DOCS.glob("*.md"):
+        (docs / page.name).write_text(page.read_text())
+    marked = next(page for page in sorted(docs.glob("*.md")) if readme_samples.TIME_MARK.search(page.read_text()))
+    text = marked.read_text()
+    name, said = readme_samples.TIME_MARK.findall(text)[0]
+    marked.write_text(text.replace(f"<!-- time {name} -->{said}<!-- /time -->",
+                                   f"<!-- time {name} -->an hour<!-- /time -->", 1)
+                      + "\n<!-- sample no-such-sample -->\n```\n$ sumito layouts\n```\n")
+    monkeypatch.setattr(readme_samples, "DOCS", docs)
+    problems = readme_samples.check(names=[])
+    assert any("an hour" in problem and marked.name in problem for problem in problems)
+    assert any("no-such-sample" in problem for problem in problems)
+
+
+def test_every_sample_is_marked_once_and_the_rewrite_keeps_every_page():
+    seen: dict[str, str] = {}
+    for page in readme_samples.pages():
+        text = page.read_text()
+        for name, _ in readme_samples.SAMPLE_MARK.findall(text):
+            assert name not in seen, f"{name} is marked in {seen.get(name)} and {page.name}"
+            seen[name] = page.name
+        assert readme_samples.rewrite(text, None) == text  # the marks say what docs/timings.json says
+    assert seen.keys() == readme_samples.SAMPLES.keys()
+
+
+def test_every_command_is_documented_on_the_site():
+    from sumito.cli import build_parser
+
+    def commands(parser: argparse.ArgumentParser, prefix: str) -> list[str]:
+        found = []
+        for action in parser._actions:
+            if isinstance(action, argparse._SubParsersAction):
+                for name, sub in action.choices.items():
+                    found.append(f"{prefix} {name}")
+                    found += commands(sub, f"{prefix} {name}")
+        return found
+
+    site = "\n".join(page.read_text() for page in readme_samples.pages())
+    missing = [command for command in commands(build_parser(), "sumito")
+               if not re.search(rf"{re.escape(command)}(?![\w-])", site)]
+    assert missing == []
 
 
 def test_volatile_numbers_are_set_aside_and_the_rest_compared():

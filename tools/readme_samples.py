@@ -1,19 +1,21 @@
-"""The README's sample outputs and stated times, made by running what they describe, so they cannot go stale.
+"""The sample outputs and stated times of the README and the documentation site (docs/*.md), made by running
+what they describe, so they cannot go stale.
 
 Run:  python tools/readme_samples.py --write            # re-run every sample; write samples and times
       python tools/readme_samples.py --check            # compare (what tests/test_readme.py does)
       python tools/readme_samples.py --measure cold     # time the first game, cold and warm (bench/bench_cold_start.py)
       python tools/readme_samples.py --measure suite    # time the test suite and its fast subset
 
-Two kinds of marks in README.md:
+Two kinds of marks, in README.md and in every page docs/*.md (a sample is marked once, wherever it is; a
+time may be stated on several pages):
 
 - ``<!-- sample NAME -->`` on the line before a fenced block: the block is ``$ COMMAND`` and what the
   command prints, for the sample ``NAME`` of :data:`SAMPLES` (run with one search thread, in a temporary
   folder). ``--check`` compares it with a fresh run, times and node counts aside (they vary with the
   machine), everything else (moves, scores, lines, results) exactly.
 - ``<!-- time NAME -->…<!-- /time -->`` around a stated time: the text comes from ``docs/timings.json``,
-  which ``--measure`` writes with the date, the commit and the machine; ``--check`` requires the README
-  to say what the file says, so that a time in the README is always one that was measured.
+  which ``--measure`` writes with the date, the commit and the machine; ``--check`` requires every page
+  to say what the file says, so that a time stated anywhere is always one that was measured.
 """
 
 from __future__ import annotations
@@ -36,13 +38,14 @@ import sumito
 
 ROOT = Path(__file__).resolve().parent.parent
 README = ROOT / "README.md"
+DOCS = ROOT / "docs"  # the documentation site's pages (mkdocs.yml), checked like the README
 TIMINGS = ROOT / "docs" / "timings.json"
 DURATIONS = ROOT / "tests" / "durations.json"  # each test's seconds in the last measured full run
 
 
 @dataclass(frozen=True)
 class Sample:
-    command: str  # as the README shows it, after "$ "
+    command: str  # as the page shows it, after "$ "
     setup: tuple[str, ...] = ()  # sumito commands run first, in the same folder (their output is not shown)
     stdin: str | None = None
     head: int | None = None  # keep the first ``head`` and the last ``tail`` lines, "…" between
@@ -82,7 +85,7 @@ TIME_MARK = re.compile(r"<!-- time ([\w-]+) -->(.*?)<!-- /time -->", re.S)
 
 
 def run_sample(sample: Sample) -> str:
-    """``$ COMMAND`` and its output, as the README shows it."""
+    """``$ COMMAND`` and its output, as the page shows it."""
     env = dict(os.environ, SUMITO_THREADS="1", SUMITO_COMPILE_NOTICE="0", COLUMNS="120", **sample.env)
     with tempfile.TemporaryDirectory(prefix="sumito-sample-") as folder:
         env["XDG_DATA_HOME"] = folder  # the archive of `sumito game`/`match` goes to the temporary folder
@@ -142,8 +145,17 @@ def normalise(text: str) -> str:
     return text
 
 
+def pages() -> list[Path]:
+    """The files whose marks are checked: README.md, then docs/*.md in name order."""
+    return [README, *sorted(DOCS.glob("*.md"))]
+
+
+def _name(page: Path) -> str:
+    return str(page.relative_to(ROOT)) if page.is_relative_to(ROOT) else page.name
+
+
 def timing_texts() -> dict[str, str]:
-    """The README's time marks' texts, from docs/timings.json."""
+    """The time marks' texts, from docs/timings.json."""
     data = json.loads(TIMINGS.read_text()) if TIMINGS.exists() else {}
     texts: dict[str, str] = {}
     cold = data.get("cold")
@@ -169,7 +181,7 @@ def rewrite(text: str, samples: dict[str, str] | None) -> str:
     texts = timing_texts()
 
     def sample(match: re.Match[str]) -> str:
-        body = samples[match.group(1)] if samples is not None else match.group(2)
+        body = samples.get(match.group(1), match.group(2)) if samples is not None else match.group(2)
         whole, start, end = match.group(0), match.start(2) - match.start(0), match.end(2) - match.start(0)
         return whole[:start] + body + whole[end:]
 
@@ -180,20 +192,28 @@ def rewrite(text: str, samples: dict[str, str] | None) -> str:
 
 
 def check(names: list[str] | None = None) -> list[str]:
-    """What is wrong with the README's marks (empty: nothing); ``names`` limits the samples run."""
-    text = README.read_text()
+    """What is wrong with the marks of README.md and docs/*.md (empty: nothing); ``names`` limits the
+    samples run."""
     problems = []
-    marked = dict(SAMPLE_MARK.findall(text))
-    for name in marked.keys() - SAMPLES.keys():
-        problems.append(f"README marks a sample {name!r} that tools/readme_samples.py does not know")
-    for name in SAMPLES.keys() - marked.keys():
-        problems.append(f"sample {name!r} is not in the README")
+    marked: dict[str, str] = {}
     texts = timing_texts()
-    for name, said in TIME_MARK.findall(text):
-        if name not in texts:
-            problems.append(f"README marks a time {name!r} that docs/timings.json does not give")
-        elif said != texts[name]:
-            problems.append(f"README says {said!r} for {name}; docs/timings.json says {texts[name]!r}")
+    for page in pages():
+        text = page.read_text()
+        where = _name(page)
+        for name, body in SAMPLE_MARK.findall(text):
+            if name not in SAMPLES:
+                problems.append(f"{where} marks a sample {name!r} that tools/readme_samples.py does not know")
+            elif name in marked:
+                problems.append(f"{where} marks the sample {name!r} a second time")
+            else:
+                marked[name] = body
+        for name, said in TIME_MARK.findall(text):
+            if name not in texts:
+                problems.append(f"{where} marks a time {name!r} that docs/timings.json does not give")
+            elif said != texts[name]:
+                problems.append(f"{where} says {said!r} for {name}; docs/timings.json says {texts[name]!r}")
+    for name in SAMPLES.keys() - marked.keys():
+        problems.append(f"sample {name!r} is in neither the README nor a page of docs/")
     if "compile" in texts and texts["compile"] != f"{sumito.COMPILE_SECONDS} seconds":
         problems.append(f"sumito.COMPILE_SECONDS is {sumito.COMPILE_SECONDS}; docs/timings.json measured "
                         f"{texts['compile']} of compiling")
@@ -239,7 +259,8 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     mode = parser.add_mutually_exclusive_group(required=True)
     mode.add_argument("--write", action="store_true", help="re-run every sample; write the samples and times")
-    mode.add_argument("--check", action="store_true", help="compare the README with fresh runs and the timings")
+    mode.add_argument("--check", action="store_true",
+                      help="compare the README and docs/*.md with fresh runs and the timings")
     mode.add_argument("--measure", choices=("cold", "suite"), help="measure and record in docs/timings.json")
     parser.add_argument("--runs", type=int, default=3, help="cold runs for --measure cold")
     args = parser.parse_args()
@@ -255,8 +276,14 @@ def main() -> None:
         print(json.dumps(found, indent=2))
     elif args.write:
         fresh = {name: run_sample(sample) for name, sample in SAMPLES.items()}
-        README.write_text(rewrite(README.read_text(), fresh))
-        print(f"wrote {len(fresh)} samples and the times into {README.relative_to(ROOT)}")
+        changed = []
+        for page in pages():
+            text = page.read_text()
+            new = rewrite(text, fresh)
+            if new != text:
+                page.write_text(new)
+                changed.append(_name(page))
+        print(f"ran {len(fresh)} samples; rewrote {', '.join(changed) or 'nothing'}")
     else:
         problems = check()
         for problem in problems:
