@@ -138,6 +138,18 @@ def training_benchmark(games: int, seed: int) -> None:
         print(f"modular ({name}) offline TD self-play training: {games / spent * 60:,.0f} games/min "
               f"({plies:.0f} plies a game); target 300")
 
+    # what a user sees: `sumito bg train`'s network (Wiering's features, seven outputs) from fresh, its first
+    # games timed as they come (the kernels loaded by a throwaway network's game first)
+    fresh = lambda: ModularValue(seed, encoding="wiering", outputs=7)  # noqa: E731
+    ModularTrainer(fresh(), np.random.default_rng(seed), alpha=0.01).train(1)
+    modular = ModularTrainer(fresh(), np.random.default_rng(seed), alpha=0.01)
+    first = max(games // 10, 20)
+    t = time.perf_counter()
+    modular.train(first)
+    spent = time.perf_counter() - t
+    print(f"modular (wiering, 7 outputs, fresh: sumito bg train's first {first} games) offline TD self-play "
+          f"training: {first / spent * 60:,.0f} games/min ({modular.positions.sum() / first:.0f} plies a game)")
+
     # feature extraction: Wiering's 393 general inputs (hit counts over every roll included) beside Tesauro's
     # 198 raw inputs, on the same afterstates
     rows = np.array([random_position(np.random.default_rng([seed, i])).board for i in range(2000)], dtype=np.int8)
