@@ -18,7 +18,8 @@ from learning_curves import read_rows, run_band, shown_player
 
 from sumito.stopping import run_main
 
-COLUMNS = (("won", "wins"), ("drawn", "draws"), ("lost", "losses"))
+# won outright, won or stopped ahead on marbles (the lab's win column), drawn, lost
+COLUMNS = (("won", "wins"), ("won or ahead", "m_wins"), ("drawn", "draws"), ("lost", "losses"))
 
 
 def cell(rows: list[dict], field_name: str, scale: float = 1.0) -> str:
@@ -53,8 +54,9 @@ def main() -> None:
         raise SystemExit(f"no finished run of {args.experiment} under {args.out}")
     arms = [a for a in dict.fromkeys(r["arm"] for r in rows) if not args.arm or any(t in a for t in args.arm)]
     players = list(dict.fromkeys(r["player"] or "td:net={net}" for r in rows))
-    print("| arm | test player | games | runs | won % | drawn % | lost % | marbles won a game | marbles lost a game |")
-    print("|---|---|---|---|---|---|---|---|---|")
+    print("| arm | test player | games | runs | won % | won or ahead % | drawn % | lost % | marbles won a game | "
+          "marbles lost a game |")
+    print("|---|---|---|---|---|---|---|---|---|---|")
     for arm in arms:
         for player in players:
             for line in table(rows, arm, player):
