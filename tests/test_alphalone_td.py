@@ -201,7 +201,8 @@ def test_cli_writes_weights(tmp_path, capsys):
     captured = capsys.readouterr()
     assert code == 0, captured.err
     assert captured.out.strip() == str(out)
-    assert "3 games" in captured.err and "black_off" in captured.err
+    # the code method trains each colour's weights in a run of its own: 3 games each
+    assert "6 games, 3 for each colour's weights" in captured.err and "black_off" in captured.err
     assert AlphaloneWeights.load(out) == train(TDConfig(eta=1e-3, games=3, seed=4)).weights
 
 

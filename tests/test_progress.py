@@ -281,6 +281,10 @@ STUBS = {
         def ActionMasker(env, mask):
             return env
     """,
+    "torch/__init__.py": """
+        def set_num_threads(n):
+            pass
+    """,
     "stable_baselines3/__init__.py": "",
     "stable_baselines3/common/__init__.py": "",
     "stable_baselines3/common/callbacks.py": """
