@@ -116,7 +116,9 @@ def main() -> None:
     parser.add_argument("--out", type=Path, default=Path("runs/ppo-mini"))
     parser.add_argument("--torch-threads", type=int, default=1, help="PyTorch's threads (default 1)")
     args = parser.parse_args()
-    torch.set_num_threads(max(1, args.torch_threads))
+    if not 1 <= args.torch_threads <= 256:
+        parser.error(f"--torch-threads must be from 1 to 256, not {args.torch_threads}")
+    torch.set_num_threads(args.torch_threads)
     args.out.mkdir(parents=True, exist_ok=True)
     model_file = args.out / "model.zip"
 

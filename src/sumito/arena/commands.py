@@ -581,24 +581,22 @@ def print_tournament(console: Console, t: TournamentSummary, run: _Run, partial:
     if partial:
         title += f" (interrupted: {t.total_games} of {len(run.tasks)})"
     ratings = t.ratings
-    order = list(range(n))
-    if ratings is not None:
-        order.sort(key=lambda i: (-_sort_key(ratings.elo[i]), -t.standings[i].points, i))
-    else:
-        order.sort(key=lambda i: (-t.standings[i].points, i))
+
+    def level(i: int) -> tuple[float, ...]:
+        """What places player ``i``: its rating (when there are ratings), then its points."""
+        points = float(t.standings[i].points)
+        return (_sort_key(ratings.elo[i]), points) if ratings is not None else (points,)
+
+    order = sorted(range(n), key=lambda i: (level(i), -i), reverse=True)  # best first; level: entry order
+    rank = {}  # the place in this order; players level on rating and points share it
+    for place, i in enumerate(order):
+        rank[i] = rank[order[place - 1]] if place and level(order[place - 1]) == level(i) else place + 1
     table = Table(title=title, title_justify="left")
     # the numbers never wrap; the player column takes what is left and folds long specs (80 columns).
-    # rank: the place in this order (players level on rating and points share it); entry: the player's
-    # number in the command line and in the cross table
+    # rank, then entry: the player's number in the command line and in the cross table
     for name in ("rank", "entry", "player", "W-D-L", "score", "Elo ± 95%", "marbles +/-", "per move"):
         table.add_column(name, justify="left" if name == "player" else "right", overflow="fold",
                          no_wrap=name != "player")
-    level = (lambda i: (_sort_key(ratings.elo[i]), t.standings[i].points)) if ratings is not None else (
-        lambda i: t.standings[i].points)
-    rank = {}
-    for place, i in enumerate(order):
-        before = order[place - 1] if place else None
-        rank[i] = rank[before] if before is not None and level(before) == level(i) else place + 1
     for i in order:
         st = t.standings[i]
         elo = fmt_elo(ratings.elo[i]) if ratings is not None else "?"

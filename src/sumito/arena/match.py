@@ -231,13 +231,13 @@ def play_game(task: GameTask) -> GameResult:
             raise
         except Exception as exc:
             raise ArenaError(f"game {task.index + 1}: player {spec!r} could not start: {_describe(exc)}") from exc
-    if task.clock:
-        # compiling the kernels (a first run) must not count against a clock: a throwaway copy of each
-        # player thinks once before the clocks start (a copy, so that seeded players play as they would)
-        for spec in specs.values():
+    # loading (or a first run's compiling) of the kernels counts against no clock and no move's time: each
+    # player warms up, and under a clock a throwaway copy of it (so that seeded players play as they would)
+    # thinks once too, for the kinds of player that load their kernels only in a move
+    for color, spec in specs.items():
+        if task.clock:
             make_player(spec).choose(game.position, 0.01, history=game_history(game))
-    for player in players.values():
-        warm_up(player, game.position)  # the first move's kernels load before its clock (or movetime) runs
+        warm_up(players[color], game.position)
     left = {BLACK: task.clock[0], WHITE: task.clock[0]} if task.clock else {}  # seconds on each clock
     while not game.is_over():
         color = game.position.side_to_move
