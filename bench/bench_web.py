@@ -1,7 +1,8 @@
 """Load test of the web app: many concurrent games against one `sumito serve` on localhost.
 
 Starts `sumito serve` in a subprocess on a free port (temporary databases), then plays games the
-way the page does: each client (its own owner token, as each browser has) creates a game (a
+way the page does: each client (its own loopback address and owner token, as each browser on its
+own machine has) creates a game (a
 person against a computer, standard layout), and on each of its turns reads the state, fetches
 the legal moves, plays a random one, and waits for the computer's reply
 (``GET /api/games/{id}?wait=…&ply=…``). It does that first with one
@@ -155,20 +156,29 @@ async def _client_share(
 ) -> dict:
     """Clients ``first`` … ``first + clients - 1`` at once in this process, each playing ``games`` games in turn."""
     times: dict[str, list[float]] = defaultdict(list)
-    limits = httpx.Limits(max_connections=clients + 10, max_keepalive_connections=clients + 10)
+    limits = httpx.Limits(max_connections=10, max_keepalive_connections=10)
 
     async def one_client(i: int) -> list[str]:
         rng = random.Random(seed * 1000 + i)
         token = f"bench-client-{seed}-{i:06d}"
-        return [
-            await play_one(client, opponents[(i + k) % len(opponents)], plies, rng, times, token) for k in range(games)
-        ]
+        # each client connects from an address of its own, as browsers on other machines do: the server's
+        # caps and fair shares are per address
+        transport = httpx.AsyncHTTPTransport(local_address=client_address(i), limits=limits)
+        async with httpx.AsyncClient(base_url=url, timeout=60, transport=transport) as client:
+            return [
+                await play_one(client, opponents[(i + k) % len(opponents)], plies, rng, times, token)
+                for k in range(games)
+            ]
 
     c0 = time.process_time()
-    async with httpx.AsyncClient(base_url=url, timeout=60, limits=limits) as client:
-        per_client = await asyncio.gather(*map(one_client, range(first, first + clients)))
+    per_client = await asyncio.gather(*map(one_client, range(first, first + clients)))
     endings = [e for client_endings in per_client for e in client_endings]
     return {"times": dict(times), "endings": endings, "cpu": time.process_time() - c0}
+
+
+def client_address(i: int) -> str:
+    """Client ``i``'s loopback address: 127.0.0.2, 127.0.0.3, … (all of 127.0.0.0/8 is this machine on Linux)."""
+    return f"127.{(i + 2) // 65536 % 256}.{(i + 2) // 256 % 256}.{(i + 2) % 256}"
 
 
 def _run_share(job: tuple) -> dict:

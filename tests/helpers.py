@@ -82,6 +82,19 @@ def web_clients(tmp_path, monkeypatch, token: str, limits=None) -> Iterator:
             client.__exit__(None, None, None)
 
 
+def peer_client(client, address: str, token: str | None = None):
+    """Another client of ``client``'s running app, connecting from ``address`` (with ``token``, or none):
+    it shares the app's event loop, so that both are served by one server, as two browsers would be."""
+    from fastapi.testclient import TestClient
+
+    peer = TestClient(
+        client.app, base_url=str(client.base_url), headers={"X-Sumito-Token": token} if token else {},
+        client=(address, 50000),
+    )
+    peer.portal = client.portal  # the app's loop and lifespan are the first client's
+    return peer
+
+
 def api_error(response, status: int) -> str:
     """The one-line ``detail`` of a web API error answer with ``status`` (asserting both)."""
     assert response.status_code == status, response.text

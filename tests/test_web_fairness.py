@@ -1,5 +1,6 @@
-"""Fair to every client (issue 28): the scheduler's turns, each client's caps (429), bounded specs,
-the OpenAPI description's error statuses and the answer to ``OPTIONS``."""
+"""Fair to every client: the scheduler's turns between addresses (and tokens inside one), each
+address's caps (429) whatever tokens it uses, bounded specs, the OpenAPI description's error
+statuses and the answer to ``OPTIONS``."""
 
 from __future__ import annotations
 
@@ -13,9 +14,9 @@ from sumito.players import player_names
 from sumito.players.base import Option, PlayerKind, register
 from sumito.web.limits import WebLimits
 from sumito.web.scheduler import FairScheduler
-from sumito.web.sessions import token_client
+from sumito.web.sessions import request_client
 
-from helpers import SlowPlayer, web_clients
+from helpers import SlowPlayer, peer_client, web_clients
 from helpers import api_error as error
 from helpers import poll_game as until
 
@@ -106,13 +107,12 @@ def test_analyses_run_at_most_so_many_at_once_and_withdrawn_jobs_are_forgotten()
 # ------------------------------------------------------------------ the pool, through the API
 def test_a_clients_first_long_move_does_not_wait_behind_anothers(make_client):
     """Client A fills the pool's long-move share with sleepers; B's long move starts at once."""
-    flood = make_client(workers=2)  # one app; B's requests carry another token
+    flood = make_client(workers=2)  # one app; B's requests come from another address
     games = [flood.post("/api/games", json={"black": SLEEPER, "white": SLEEPER}).json() for _ in range(3)]
     time.sleep(0.5)
-    assert pool(flood).scheduler.long_running == 1 and pool(flood).load(token_client(TOKEN)) == 3
-    r = flood.post(
-        "/api/games", json={"black": f"{SLEEPER}:seconds=0.1", "white": "human"}, headers={"X-Sumito-Token": OTHER}
-    )
+    assert pool(flood).scheduler.long_running == 1 and pool(flood).load(request_client("testclient", TOKEN)) == 3
+    other = peer_client(flood, "127.0.0.9", OTHER)
+    r = other.post("/api/games", json={"black": f"{SLEEPER}:seconds=0.1", "white": "human"})
     assert r.status_code == 201, r.text
     started = time.monotonic()
     state = until(flood, r.json()["id"], lambda s: s["ply"] == 1, seconds=20)
@@ -128,10 +128,9 @@ def test_watch_games_leave_a_worker_to_a_persons_reply(make_client):
     games = [flood.post("/api/games", json={"black": SLEEPER, "white": SLEEPER}).json() for _ in range(3)]
     time.sleep(0.5)
     assert pool(flood).scheduler.long_running == 1  # one of A's watch moves runs, two wait
-    r = flood.post(
-        "/api/games", json={"black": f"{SLEEPER}:seconds=0.1", "white": "human"}, headers={"X-Sumito-Token": OTHER}
-    )
-    state = until(flood, r.json()["id"], lambda s: s["ply"] == 1, seconds=20)
+    other = peer_client(flood, "127.0.0.9", OTHER)
+    r = other.post("/api/games", json={"black": f"{SLEEPER}:seconds=0.1", "white": "human"})
+    state = until(other, r.json()["id"], lambda s: s["ply"] == 1, seconds=20)
     assert state["ply"] == 1 and state["error"] is None  # before: both workers held by A's 60 s sleeps
     for game in games:
         flood.delete(f"/api/games/{game['id']}")
@@ -149,11 +148,14 @@ def test_games_with_a_computer_playing_are_capped_per_client(make_client):
     person = client.post("/api/games", json={"black": "human", "white": SLEEPER}).json()["id"]
     assert "--max-games" in error(client.post(f"/api/games/{person}/moves", json={"move": "a1b2"}), 429)
     assert client.get(f"/api/games/{person}").json()["ply"] == 0
-    # two people need no computer: not capped; another client has caps of its own
+    # two people need no computer: not in this cap; another token of the same address shares it, another
+    # address has caps of its own
     assert client.post("/api/games", json={"black": "human", "white": "human"}).status_code == 201
-    r = client.post("/api/games", json=watch, headers={"X-Sumito-Token": OTHER})
+    assert "--max-games" in error(client.post("/api/games", json=watch, headers={"X-Sumito-Token": OTHER}), 429)
+    other = peer_client(client, "127.0.0.9", OTHER)
+    r = other.post("/api/games", json=watch)
     assert r.status_code == 201, r.text
-    client.delete(f"/api/games/{r.json()['id']}", headers={"X-Sumito-Token": OTHER})
+    other.delete(f"/api/games/{r.json()['id']}")
     # a game that is gone frees its place
     client.delete(f"/api/games/{first[0]}")
     assert client.post(f"/api/games/{person}/moves", json={"move": "a1b2"}).status_code == 200
@@ -210,7 +212,7 @@ def test_a_depth_only_spec_gets_the_servers_clock(make_client, spec):
     hall = client.app.state.hall
     asked = []
 
-    async def think(request, deadline, long=None, *, client=""):
+    async def think(request, deadline, long=None, *, client="", queued=None):
         asked.append((request.movetime, deadline))
         return Position.from_string(request.position).legal_moves()[0].notation()
 
@@ -288,3 +290,74 @@ def test_options_names_the_methods_of_a_path(make_client):
     assert "takes POST" in error(r, 405) and r.headers["allow"] == "POST, OPTIONS"
     assert "no API path" in error(client.options("/api/nothing-here"), 404)
     assert client.get("/").status_code == 200 and client.get("/api/presets").status_code == 200
+
+
+# ------------------------------------------------------------------ addresses first, tokens inside them
+def test_an_address_gets_one_share_however_many_tokens_it_uses():
+    scheduler: FairScheduler[str] = FairScheduler(2, analyses=2)
+    for token in range(20):  # address A under 20 tokens, 5 jobs each
+        for i in range(5):
+            scheduler.submit(f"address:A|token:{token}", f"a{token}-{i}")
+    scheduler.submit("address:B|token:x", "b0")
+    scheduler.submit("address:B|token:x", "b1")
+    order = dispatch_order(scheduler, 2, 6)
+    assert [c.partition("|")[0] for c in order[:4]].count("address:B") == 2, order  # A and B take turns
+    # inside A, its tokens take turns too
+    rest = dispatch_order(scheduler, 2, 10)
+    assert len({c for c in rest if c.startswith("address:A")}) == 10, rest
+
+
+def test_an_address_with_a_long_move_running_does_not_take_the_last_worker_under_another_token():
+    scheduler: FairScheduler[str] = FairScheduler(2, analyses=2)
+    first = scheduler.submit("address:A|token:1", "a", long=True)
+    scheduler.submit("address:A|token:2", "a2", long=True)
+    assert scheduler.next() is first
+    assert scheduler.next() is None  # before: token 2 had nothing running and was exempt
+    late = scheduler.submit("address:B", "b", long=True)
+    assert scheduler.next() is late  # another address's first long move takes the spare worker
+
+
+def test_a_waiting_job_knows_about_how_many_are_ahead():
+    scheduler: FairScheduler[str] = FairScheduler(1, analyses=2)
+    a = [scheduler.submit("address:A", f"a{i}") for i in range(4)]
+    b = [scheduler.submit("address:B|token:1", f"b{i}") for i in range(2)]
+    # served in turns: a0 b0 a1 b1 a2 a3 (A's first job came first)
+    assert [t.ahead() for t in a] == [0, 2, 4, 5] and [t.ahead() for t in b] == [1, 3]
+    running = scheduler.next()
+    assert running is a[0] and running.ahead() is None
+    assert b[0].ahead() == 0 and a[1].ahead() == 1  # B was served longer ago: its turn comes first
+    assert scheduler.group_load("address:A") == 4 and scheduler.group_load("address:B") == 2
+
+
+def test_games_between_people_are_capped_per_address(make_client):
+    client = make_client(limits=WebLimits(max_human_games=2))
+    people = {"black": "human", "white": "human"}
+    games = [client.post("/api/games", json=people, headers={"X-Sumito-Token": f"{OTHER}-{i}"}) for i in range(2)]
+    assert [g.status_code for g in games] == [201, 201]
+    assert "--max-human-games" in error(client.post("/api/games", json=people), 429)  # another token: same address
+    record = '[Black "a"]\n[White "b"]\n\n1. a1b2 *\n'
+    assert "--max-human-games" in error(client.post("/api/records", json={"text": record}), 429)
+    assert peer_client(client, "127.0.0.9").post("/api/games", json=people).status_code == 201
+    for i, game in enumerate(games):  # a finished or deleted game frees its place
+        client.delete(f"/api/games/{game.json()['id']}", headers={"X-Sumito-Token": f"{OTHER}-{i}"})
+    assert client.post("/api/games", json=people).status_code == 201
+
+
+def test_a_computer_waiting_for_a_worker_says_how_many_are_ahead(make_client):
+    client = make_client(workers=1)
+    watch = {"black": SLEEPER, "white": SLEEPER}
+    games = [client.post("/api/games", json=watch).json()["id"] for _ in range(3)]
+    time.sleep(0.5)
+    places = sorted(client.get(f"/api/games/{g}").json()["queued"] for g in games[1:])
+    assert client.get(f"/api/games/{games[0]}").json()["queued"] is None  # its move runs
+    assert places == [0, 1]
+    for game in games:
+        client.delete(f"/api/games/{game}")
+
+
+@pytest.mark.parametrize("proxies", ["localhost", "10.0.0.1,not-an-address"])
+def test_trusted_proxies_are_addresses(tmp_path, monkeypatch, capsys, proxies):
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
+    assert main(["serve", "--port", "0", "--db", str(tmp_path / "web.sqlite"), "--trusted-proxy", proxies]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "--trusted-proxy" in err[0] and "not an IP address" in err[0]

@@ -57,12 +57,11 @@ from sumito.web.sessions import (
     GameSession,
     WebError,
     WebStore,
-    address_client,
     default_web_db_path,
     new_token,
     owner_hash,
     player_name,
-    token_client,
+    request_client,
 )
 from sumito.web.thinking import ThinkingPool
 
@@ -220,10 +219,9 @@ def _checked_token(token: str | None) -> str | None:
 
 
 def _client(request: Request, token: str | None) -> str:
-    """Who a request comes from, for the caps and fair shares: its owner token, else its address."""
-    if token:
-        return token_client(token)
-    return address_client(request.client.host if request.client else "unknown")
+    """Who a request comes from, for the caps and fair shares: its address (the one a trusted proxy
+    names, else the connecting one), and inside it its owner token."""
+    return request_client(request.client.host if request.client else "unknown", token)
 
 
 # --------------------------------------------------------------------------- guards before any handler
@@ -510,12 +508,13 @@ def create_app(
         session = await state_of(request, game_id)
         return PlainTextResponse(session.record().to_text())
 
-    @app.post("/api/records", status_code=201, tags=["records"], responses=errors(*CHANGES))
+    @app.post("/api/records", status_code=201, tags=["records"], responses=errors(*CHANGES, 429))
     async def import_record(body: RecordBody, request: Request, x_sumito_token: Token = None) -> dict[str, Any]:
         """A record imported as a new game between two people, at its last position; ``token`` is
         its owner token (as for a new game). At most 256 KiB and 2,000 plies (413 beyond)."""
-        token = _checked_token(x_sumito_token) or new_token()
-        session = await hall(request).import_record(body.text, token=token)
+        sent = _checked_token(x_sumito_token)
+        token = sent or new_token()
+        session = await hall(request).import_record(body.text, token=token, client=_client(request, sent))
         return {"game": session.state(), "token": token}
 
     # ----------------------------------------------------------------- the arena's archive

@@ -7,6 +7,7 @@ does not exist is a one-line ``sumito: error: …`` with exit status 2 rather th
 from __future__ import annotations
 
 import argparse
+import ipaddress
 import socket
 import sys
 from pathlib import Path
@@ -19,6 +20,7 @@ from sumito.web.limits import (
     DEFAULT_MAX_DEPTH,
     DEFAULT_MAX_GAMES,
     DEFAULT_MAX_HASH_MB,
+    DEFAULT_MAX_HUMAN_GAMES,
     DEFAULT_MAX_QUEUED,
     DEFAULT_MAX_TIME,
     MAX_CLIENT_CAP,
@@ -71,13 +73,25 @@ def add_serve_command(sub: argparse._SubParsersAction) -> None:
     )
     p.add_argument(
         "--max-games", type=count_arg(1, MAX_CLIENT_CAP), default=DEFAULT_MAX_GAMES, metavar="N",
-        help=f"games with a computer playing (one to move, or two computers) that one client may have at once "
-        f"(default {DEFAULT_MAX_GAMES}; a client is an owner token, else an address); past it, 429",
+        help=f"games with a computer playing (one to move, or two computers) that one address may have at once, "
+        f"whatever owner tokens it uses (default {DEFAULT_MAX_GAMES}); past it, 429",
     )
     p.add_argument(
         "--max-queued", type=count_arg(1, MAX_CLIENT_CAP), default=DEFAULT_MAX_QUEUED, metavar="N",
-        help=f"searches (moves, hints, analyses) that one client may have queued or running at once "
+        help=f"searches (moves, hints, analyses) that one address may have queued or running at once "
         f"(default {DEFAULT_MAX_QUEUED}); past it, 429",
+    )
+    p.add_argument(
+        "--max-human-games", type=count_arg(1, MAX_CLIENT_CAP), default=DEFAULT_MAX_HUMAN_GAMES, metavar="N",
+        help=f"games between two people in progress that one address may have (default {DEFAULT_MAX_HUMAN_GAMES}); "
+        "past it, 429",
+    )
+    p.add_argument(
+        "--trusted-proxy",
+        default="",
+        metavar="ADDRESSES",
+        help="comma-separated addresses of reverse proxies whose X-Forwarded-For header names the client's "
+        "address (default: none; every client is its connecting address)",
     )
     p.add_argument(
         "--allowed-hosts",
@@ -114,6 +128,17 @@ def open_socket(host: str, port: int) -> socket.socket:
     return sock
 
 
+def trusted_proxies(text: str) -> tuple[str, ...]:
+    """``--trusted-proxy``'s addresses (IP addresses only: a name could change what it points to)."""
+    proxies = tuple(a.strip() for a in text.split(",") if a.strip())
+    for address in proxies:
+        try:
+            ipaddress.ip_address(address)
+        except ValueError:
+            raise ServeError(f"--trusted-proxy {_shown(address)}: not an IP address") from None
+    return proxies
+
+
 def _shown(text: str) -> str:
     """A value as an error quotes it: at most 60 characters, escaped where it is not printable."""
     cut = text if len(text) <= 60 else text[:57] + "..."
@@ -147,6 +172,7 @@ def serve_limits(args: argparse.Namespace) -> WebLimits:
             max_hash=args.max_hash,
             max_games=args.max_games,
             max_queued=args.max_queued,
+            max_human_games=args.max_human_games,
             models=ModelFolder(models),
             allowed_hosts=tuple(hosts),
         )
@@ -162,13 +188,25 @@ def cmd_serve(args: argparse.Namespace) -> int:
     import uvicorn
 
     from sumito.web.app import create_app
+    from sumito.web.connections import CONNECTIONS_IN_ALL, protocol_class
 
+    proxies = trusted_proxies(args.trusted_proxy)
     # a bad database fails before the port opens
     app = create_app(args.db, args.archive, workers=workers, limits=limits)
     sock = open_socket(args.host, args.port)
-    # limit_concurrency: past that many open connections, new ones get a 503 rather than piling up
+    # limit_concurrency: past that many open connections, new ones get a 503 rather than piling up. A client
+    # names its own address (X-Forwarded-For) only through a proxy the command line trusts: uvicorn's default
+    # trusts one from this machine, which would let any local page choose its share of the workers
     config = uvicorn.Config(
-        app, log_level="warning", access_log=False, lifespan="on", limit_concurrency=512, timeout_keep_alive=5
+        app,
+        log_level="warning",
+        access_log=False,
+        lifespan="on",
+        limit_concurrency=CONNECTIONS_IN_ALL,
+        timeout_keep_alive=5,
+        http=protocol_class(proxies),
+        proxy_headers=bool(proxies),
+        forwarded_allow_ips=list(proxies) or None,
     )
     server = uvicorn.Server(config)
     print(f"Sumito is running at {_url(args.host, sock)}")

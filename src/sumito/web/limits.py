@@ -5,10 +5,11 @@ A web page is not the person at the keyboard: any page the browser visits can se
 tighter caps (search depth, seconds a move, transposition-table size), and an option that names a
 file (``td:net=``, ``engine:net=``, ``alphalone:weights=``) may name only a shipped network or a
 file inside the model folder the server was started with. Errors never say whether a path exists
-outside that folder. Each client may also have only so many games with a computer playing
-(``--max-games``) and so many searches queued or running (``--max-queued``), so that one client
-cannot fill the server's memory or queue; the workers are shared fairly between clients by
-:mod:`sumito.web.scheduler`.
+outside that folder. Each address may also have only so many games with a computer playing
+(``--max-games``), searches queued or running (``--max-queued``) and games between two people
+(``--max-human-games``), so that one client cannot fill the server's memory or queue, however many
+owner tokens it makes; the workers are shared fairly between addresses by
+:mod:`sumito.web.scheduler`, and connections are bounded by :mod:`sumito.web.connections`.
 """
 
 from __future__ import annotations
@@ -28,10 +29,12 @@ from sumito.players import PlayerSpecError, parse_spec
 DEFAULT_MAX_DEPTH = 12
 DEFAULT_MAX_TIME = 30.0
 DEFAULT_MAX_HASH_MB = 256
-#: defaults of ``sumito serve --max-games/--max-queued``: a client's games with a computer playing
-#: (one to move, or two computers), and its searches (moves, hints, analyses) queued or running
+#: defaults of ``sumito serve --max-games/--max-queued/--max-human-games``: an address's games with a
+#: computer playing (one to move, or two computers), its searches (moves, hints, analyses) queued or
+#: running, and its games between two people in progress
 DEFAULT_MAX_GAMES = 8
 DEFAULT_MAX_QUEUED = 16
+DEFAULT_MAX_HUMAN_GAMES = 64
 #: the most either option may be set to (a few thousand sessions and queued jobs are still cheap)
 MAX_CLIENT_CAP = 1_000
 #: analyses (hints, the evaluation bar, a game's analysis) running at once over the server
@@ -98,6 +101,7 @@ class WebLimits:
     max_hash: int = DEFAULT_MAX_HASH_MB
     max_games: int = DEFAULT_MAX_GAMES
     max_queued: int = DEFAULT_MAX_QUEUED
+    max_human_games: int = DEFAULT_MAX_HUMAN_GAMES
     grace: float = DEFAULT_GRACE
     models: ModelFolder = field(default_factory=ModelFolder)
     allowed_hosts: tuple[str, ...] = ()
@@ -113,6 +117,8 @@ class WebLimits:
             raise ValueError(f"--max-games must be from 1 to {MAX_CLIENT_CAP}, not {self.max_games}")
         if not 1 <= self.max_queued <= MAX_CLIENT_CAP:
             raise ValueError(f"--max-queued must be from 1 to {MAX_CLIENT_CAP}, not {self.max_queued}")
+        if not 1 <= self.max_human_games <= MAX_CLIENT_CAP:
+            raise ValueError(f"--max-human-games must be from 1 to {MAX_CLIENT_CAP}, not {self.max_human_games}")
         if not (math.isfinite(self.grace) and self.grace >= 0):
             raise ValueError("the grace period must be a number of seconds, at least 0")
 

@@ -1,18 +1,21 @@
 """Fair shares of the thinking workers between the web app's clients.
 
 The worker pool (:mod:`sumito.web.thinking`) asks this scheduler which waiting job a free worker
-takes next. Jobs wait in one queue per client (a client is an owner token, or a network address
-for requests without one), and the next job comes from the client with the fewest jobs running,
-among equals the one served longest ago: round-robin between clients, so a client's hundredth
-game waits behind every other client's first, however many it queued.
+takes next. Jobs wait in one queue per client. A client is written ``ADDRESS`` or
+``ADDRESS|TOKEN``: the network address its requests come from and, inside it, the owner token
+they carry. Shares go to addresses first, because owner tokens cost nothing (a client could make
+a thousand): the next job comes from the address with the fewest jobs running, among equals the
+one served longest ago; inside that address, from its token with the fewest running, among equals
+the one served longest ago. So an address's hundredth game waits behind every other address's
+first, however many games and tokens it has.
 
 Two kinds of job are limited over the whole server: *long* ones (a move expected to take more
 than :data:`~sumito.web.limits.LONG_MOVE` seconds, and every move of a watch-mode game, which
 nobody waits for at the board) hold at most all workers but one, so that quick moves always
 find a worker; *analyses* (hints, the evaluation bar, a game's analysis) run
-at most ``analyses`` at once. A client with nothing running is exempt from the first limit: its
-first job, long or not, takes the next free worker, else one client's long moves would hold the
-spare worker and every other client's long move would wait behind them.
+at most ``analyses`` at once. An address with nothing running is exempt from the first limit: its
+first job, long or not, takes the next free worker, else one address's long moves would hold the
+spare worker and every other address's long move would wait behind them.
 
 Plain bookkeeping without I/O or asyncio, so that its fairness is tested deterministically with
 fake jobs.
@@ -21,12 +24,17 @@ fake jobs.
 from __future__ import annotations
 
 from collections import Counter, deque
-from dataclasses import dataclass
-from typing import Generic, TypeVar
+from dataclasses import dataclass, field
+from typing import Any, Generic, TypeVar
 
 T = TypeVar("T")
 
 WAITING, RUNNING, DONE = "waiting", "running", "done"
+
+
+def group_of(client: str) -> str:
+    """The address part of a client (``ADDRESS|TOKEN`` → ``ADDRESS``): whom fair shares and caps count."""
+    return client.partition("|")[0]
 
 
 @dataclass(eq=False)
@@ -39,6 +47,17 @@ class Ticket(Generic[T]):
     analysis: bool = False
     seq: int = 0
     state: str = WAITING
+    scheduler: Any = field(default=None, repr=False)  # the FairScheduler it waits in
+
+    @property
+    def group(self) -> str:
+        return group_of(self.client)
+
+    def ahead(self) -> int | None:
+        """About how many waiting jobs a free worker takes before this one; ``None`` once it runs."""
+        if self.state != WAITING or self.scheduler is None:
+            return None
+        return int(self.scheduler.ahead(self))
 
 
 class FairScheduler(Generic[T]):
@@ -50,8 +69,11 @@ class FairScheduler(Generic[T]):
         self.long_limit = max(1, workers - 1)
         self.analysis_limit = analyses
         self._queues: dict[str, deque[Ticket[T]]] = {}
+        # jobs running and the dispatch count when last served, for clients and for their addresses (groups)
         self._running: Counter[str] = Counter()
-        self._served: dict[str, int] = {}  # the dispatch count when each client was last served
+        self._served: dict[str, int] = {}
+        self._group_running: Counter[str] = Counter()
+        self._group_served: dict[str, int] = {}
         self._dispatches = 0
         self._seq = 0
         self.long_running = 0
@@ -66,6 +88,38 @@ class FairScheduler(Generic[T]):
     def running(self, client: str) -> int:
         return self._running[client]
 
+    def group_load(self, group: str) -> int:
+        """The jobs waiting or running of every client of the address ``group``."""
+        waiting = sum(len(q) for c, q in self._queues.items() if group_of(c) == group)
+        return waiting + self._group_running[group]
+
+    def ahead(self, ticket: Ticket[T]) -> int:
+        """About how many waiting jobs a free worker takes before ``ticket`` (0 once it runs).
+
+        Round-robin between addresses: each other address is served about as many times as the
+        jobs ``ticket``'s own address has ahead of it (one more where that address's turn comes
+        first), and never more than it has waiting.
+        """
+        if ticket.state != WAITING:
+            return 0
+        group = ticket.group
+        own = sorted((t for c, q in self._queues.items() if group_of(c) == group for t in q), key=lambda t: t.seq)
+        before = next((i for i, t in enumerate(own) if t is ticket), len(own))
+        waiting: Counter[str] = Counter()
+        first: dict[str, int] = {}  # each address's oldest waiting job: the tie-break of next()
+        for client, queue in self._queues.items():
+            other = group_of(client)
+            first[other] = min(first.get(other, queue[0].seq), queue[0].seq)
+            if other != group:
+                waiting[other] += len(queue)
+        mine = (*self._turn_key(group), first[group])
+        return before + sum(
+            min(count, before + ((*self._turn_key(other), first[other]) < mine)) for other, count in waiting.items()
+        )
+
+    def _turn_key(self, group: str) -> tuple[int, int]:
+        return self._group_running[group], self._group_served.get(group, 0)
+
     def waiting(self) -> int:
         """Jobs waiting for a worker, over all clients."""
         return sum(len(q) for q in self._queues.values())
@@ -74,18 +128,18 @@ class FairScheduler(Generic[T]):
     def submit(self, client: str, job: T, *, long: bool = False, analysis: bool = False) -> Ticket[T]:
         """Queue ``job`` for ``client`` (behind its earlier jobs); the ticket tracks it."""
         self._seq += 1
-        ticket = Ticket(client, job, long, analysis, self._seq)
+        ticket = Ticket(client, job, long, analysis, self._seq, scheduler=self)
         self._queues.setdefault(client, deque()).append(ticket)
         return ticket
 
     def next(self) -> Ticket[T] | None:
         """The job a free worker takes now (marked running), or ``None`` when none may start."""
-        best: tuple[tuple[int, int, int], Ticket[T]] | None = None
+        best: tuple[tuple[int, int, int, int, int], Ticket[T]] | None = None
         for client, queue in self._queues.items():
             ticket = next((t for t in queue if self._may_start(t)), None)
             if ticket is None:
                 continue
-            key = (self._running[client], self._served.get(client, 0), queue[0].seq)
+            key = (*self._turn_key(ticket.group), self._running[client], self._served.get(client, 0), queue[0].seq)
             if best is None or key < best[0]:
                 best = (key, ticket)
         if best is None:
@@ -97,10 +151,12 @@ class FairScheduler(Generic[T]):
             del self._queues[ticket.client]
         ticket.state = RUNNING
         self._running[ticket.client] += 1
+        self._group_running[ticket.group] += 1
         self.long_running += ticket.long
         self.analyses_running += ticket.analysis
         self._dispatches += 1
         self._served[ticket.client] = self._dispatches
+        self._group_served[ticket.group] = self._dispatches
         return ticket
 
     def withdraw(self, ticket: Ticket[T]) -> None:
@@ -124,6 +180,9 @@ class FairScheduler(Generic[T]):
         self._running[ticket.client] -= 1
         if self._running[ticket.client] <= 0:
             del self._running[ticket.client]
+        self._group_running[ticket.group] -= 1
+        if self._group_running[ticket.group] <= 0:
+            del self._group_running[ticket.group]
         self.long_running -= ticket.long
         self.analyses_running -= ticket.analysis
         self._forget(ticket.client)
@@ -132,10 +191,14 @@ class FairScheduler(Generic[T]):
     def _may_start(self, ticket: Ticket[T]) -> bool:
         if ticket.analysis and self.analyses_running >= self.analysis_limit:
             return False
-        return not (ticket.long and self.long_running >= self.long_limit and self._running[ticket.client] > 0)
+        return not (ticket.long and self.long_running >= self.long_limit and self._group_running[ticket.group] > 0)
 
     def _forget(self, client: str) -> None:
         """Keep memory bounded by the clients with work: an idle client's turn counts from scratch."""
         if client not in self._queues and self._running[client] == 0:
             self._running.pop(client, None)
             self._served.pop(client, None)
+        group = group_of(client)
+        if self._group_running[group] == 0 and not any(group_of(c) == group for c in self._queues):
+            self._group_running.pop(group, None)
+            self._group_served.pop(group, None)

@@ -15,12 +15,15 @@ Each game has an owner: the SHA-256 of the token its creator got (or chose), sto
 the token. Only a request carrying the token may change the game; the list of games shows a
 client the games of its token.
 
-A *client*, for the server's fair shares, is the owner token a request carries, or, for a
-request without one, its network address (so that a script that never sends a token is one
-client, not one per game). Each client may have at most ``--max-games`` games in which a computer
-is playing (one to move, or two computers in watch mode) and ``--max-queued`` searches queued or
-running (moves, hints, analyses): a request that would go past either is a 429 and changes
-nothing. The worker pool serves the clients' searches round-robin (:mod:`sumito.web.scheduler`).
+A *client*, for the server's fair shares and caps, is the network address a request comes from
+(the connecting address, or the one a trusted proxy names: ``sumito serve --trusted-proxy``).
+Owner tokens cost nothing, so they only divide an address's share among its games' owners; they
+never add to it. Each address may have at most ``--max-games`` games in which a computer is
+playing (one to move, or two computers in watch mode), ``--max-queued`` searches queued or running
+(moves, hints, analyses) and ``--max-human-games`` games between two people in progress: a request
+that would go past one is a 429 and changes nothing. The worker pool serves the addresses'
+searches round-robin (:mod:`sumito.web.scheduler`), and a game whose computer waits for a worker
+says how many searches are ahead of it (``queued`` in its state).
 
 A game may have clocks (a time control: seconds each, plus an increment after every move). The
 side to move's clock runs from the change that gave it the turn; a person who runs out loses on
@@ -82,6 +85,7 @@ from sumito.players.strongest import hint_spec
 from sumito.search.context import WIN, WIN_BOUND
 from sumito.search.timeman import move_time
 from sumito.web.limits import LONG_MOVE, MAX_IMPORT_BYTES, MAX_IMPORT_PLIES, ModelFolder, WebLimits
+from sumito.web.scheduler import Ticket, group_of
 from sumito.web.serialize import COLOR_WORDS, board_json, layout_of, legal_move_json
 from sumito.web.thinking import (
     ANALYSIS_HASH,
@@ -356,6 +360,7 @@ class GameSession:
         self.updated = self.created
         self.lock = asyncio.Lock()
         self.thinking = False
+        self.ticket: Ticket | None = None  # the computer's search while it waits for a worker or runs
         self.task: asyncio.Task | None = None  # the computer's turn in progress, cancelled by any change
         self.generation = 0  # bumped by every change that makes a pending computer move stale
         self.last_move_at = time.monotonic()
@@ -373,6 +378,10 @@ class GameSession:
     def watching(self) -> bool:
         """Computer against computer: the page watches, moves come ``speed`` seconds apart."""
         return not self.seats[BLACK].human and not self.seats[WHITE].human
+
+    def wait_in(self, ticket: Ticket) -> None:
+        """The computer's search waits for a worker as ``ticket`` (its state tells how many are ahead)."""
+        self.ticket = ticket
 
     def humans(self) -> list[int]:
         return [c for c in (BLACK, WHITE) if self.seats[c].human]
@@ -408,6 +417,7 @@ class GameSession:
             "can_undo": self.undo_plan() is not None,
             "can_redo": bool(self.redo) and outcome is None,
             "thinking": self.thinking,
+            "queued": self.ticket.ahead() if self.thinking and self.ticket is not None else None,
             "outcome": outcome_json(outcome),
             "speed": self.speed if self.watching else None,
             "error": self.error,
@@ -548,6 +558,13 @@ def token_client(token: str) -> str:
 def address_client(address: str) -> str:
     """The client of requests without a token from the network address ``address``."""
     return f"address:{address[:64]}"
+
+
+def request_client(address: str, token: str | None) -> str:
+    """The client of requests from ``address`` carrying the owner token ``token`` (or none): the
+    address, and inside it the token (see :mod:`sumito.web.scheduler`)."""
+    group = address_client(address)
+    return f"{group}|{token_client(token)}" if token else group
 
 
 def outcome_json(outcome: Outcome | None) -> dict[str, Any] | None:
@@ -923,8 +940,29 @@ class GameHall:
 
     # ----------------------------------------------------------------- each client's caps
     def playing(self, client: str, besides: GameSession | None = None) -> int:
-        """The games of ``client`` in which a computer is playing now (to move, or watch mode)."""
-        return sum(1 for s in self.sessions.values() if s.client == client and s.thinking and s is not besides)
+        """The games of ``client``'s address in which a computer is playing now (to move, or watch mode)."""
+        group = group_of(client)
+        return sum(
+            1 for s in self.sessions.values() if s.thinking and s is not besides and group_of(s.client) == group
+        )
+
+    def people_playing(self, client: str) -> int:
+        """The games between two people in progress of ``client``'s address (in memory: recent ones)."""
+        group = group_of(client)
+        return sum(
+            1
+            for s in self.sessions.values()
+            if len(s.humans()) == 2 and s.game.outcome() is None and group_of(s.client) == group
+        )
+
+    def admit_people(self, client: str) -> None:
+        """Refuse (429) a new game between two people past ``--max-human-games`` of ``client``'s address."""
+        games = self.people_playing(client)
+        if games >= self.limits.max_human_games:
+            raise TooBusyError(
+                f"this address has {games} games between two people in progress, this server's limit "
+                "(sumito serve --max-human-games); finish, resign or delete one first"
+            )
 
     def admit(self, client: str, session: GameSession | None = None) -> None:
         """Refuse (429) a change that would give a computer of ``client`` the move, past its caps.
@@ -936,7 +974,7 @@ class GameHall:
         games = self.playing(client, session)
         if games >= self.limits.max_games:
             raise TooBusyError(
-                f"this client has {games} games with a computer playing, this server's limit "
+                f"this address has {games} games with a computer playing, this server's limit "
                 "(sumito serve --max-games); finish, resign or delete one first"
             )
         queued = self.pool.load(client)
@@ -1004,15 +1042,19 @@ class GameHall:
             _new_id(), Game(start, DEFAULT_RULES), seats, speed=speed, owner=owner_hash(token), clock=timer,
             client=client or token_client(token),
         )
-        if not seats[start.side_to_move].human:  # no await from here to the change: the count stays true
+        # no await from here to the change: the counts stay true
+        if not seats[start.side_to_move].human:
             self.admit(session.client)
+        elif seats[BLACK].human and seats[WHITE].human:
+            self.admit_people(session.client)
         self._remember(session)
         async with session.lock:
             self._after_change(session)
         return session
 
-    async def import_record(self, text: str, *, token: str) -> GameSession:
-        """A record as a new game between two people, owned by ``token``; bounded in size and plies."""
+    async def import_record(self, text: str, *, token: str, client: str | None = None) -> GameSession:
+        """A record as a new game between two people, owned by ``token``; bounded in size and plies.
+        ``client``: whose cap of games between people it counts in (default: the token's)."""
         size = len(text.encode("utf-8", "surrogatepass"))
         if size > MAX_IMPORT_BYTES:
             raise TooLargeError(f"the record has {size} bytes; this server imports at most {MAX_IMPORT_BYTES}")
@@ -1042,7 +1084,10 @@ class GameHall:
             archive_id=NOT_ARCHIVED if finished else None,
             move_times=[None] * game.plies,
             owner=owner_hash(token),
+            client=client or token_client(token),
         )
+        if not finished:
+            self.admit_people(session.client)
         self._remember(session)
         async with session.lock:
             self._after_change(session)
@@ -1346,8 +1391,11 @@ class GameHall:
             # a watch-mode move counts as long: nobody waits for it at the board, so it may not take the
             # worker kept for quick moves (else one client's watch games could hold every worker)
             long = expected > LONG_MOVE or session.watching
-            notation = await self.pool.think(request, deadline, long=long, client=session.client)
+            notation = await self.pool.think(
+                request, deadline, long=long, client=session.client, queued=session.wait_in
+            )
         except (ThinkTimeout, WorkerDied, ThinkError) as exc:
+            session.ticket = None
             if isinstance(exc, ThinkTimeout) and session.clock is not None:
                 async with session.lock:
                     if session.generation == generation and session.flagged():
@@ -1366,6 +1414,7 @@ class GameHall:
                     session.error = message
                     self._after_change(session)
             return
+        session.ticket = None
         spent = time.monotonic() - started
         while session.generation == generation and session.watching:
             remaining = session.last_move_at + session.speed - time.monotonic()
@@ -1417,6 +1466,6 @@ def _new_id() -> str:
 
 def _busy_message(queued: int) -> str:
     return (
-        f"this client has {queued} searches queued or running, this server's limit "
+        f"this address has {queued} searches queued or running, this server's limit "
         "(sumito serve --max-queued); wait for them to finish"
     )

@@ -29,6 +29,7 @@ import os
 import signal
 import stat
 from collections import OrderedDict, deque
+from collections.abc import Callable
 from dataclasses import dataclass
 from multiprocessing.connection import Connection
 from typing import Any
@@ -37,12 +38,12 @@ from sumito.analysis import exact_values, score_on
 from sumito.arena.executor import available_cores
 from sumito.arena.match import start_position
 from sumito.engine import DrawCounters, Move, Position
-from sumito.players import Player, make_player
+from sumito.players import Player, PlayerSpecError, make_player, parse_spec
 from sumito.players.engine import EnginePlayer
 from sumito.procs import die_with_parent, one_search_thread
 from sumito.search.context import WIN
 from sumito.web.limits import ANALYSES_AT_ONCE, LONG_MOVE, ModelFolder
-from sumito.web.scheduler import FairScheduler, Ticket
+from sumito.web.scheduler import FairScheduler, Ticket, group_of
 
 log = logging.getLogger("sumito.web")
 
@@ -52,6 +53,9 @@ WARM_UP_SPECS = (
     *("random", "greedy", "heuristic:depth=1", "abla:depth=1", "alphalone:depth=1", "td", "engine:depth=1,hash=1"),
 )
 PLAYERS_PER_WORKER = 8  # players kept per worker process (an engine holds a 32 MB table by default)
+#: the transposition tables (MB) of the players one worker keeps, all together: past it the least recently
+#: used go (a player whose table alone is bigger, up to ``--max-hash``, is kept alone)
+PLAYERS_HASH_MB = 256
 READY_TIMEOUT = 300.0  # seconds a fresh worker may take to load the kernels before it is replaced
 
 
@@ -119,9 +123,21 @@ def build_player(spec: str, models: ModelFolder | None = None) -> Player:
     if player is None:
         player = make_player(spec, resolve_path=models)
     _players[key] = player
-    while len(_players) > PLAYERS_PER_WORKER:
+    while len(_players) > PLAYERS_PER_WORKER or (
+        len(_players) > 1 and sum(hash_mb(s) for s, _ in _players) > PLAYERS_HASH_MB
+    ):
         _players.popitem(last=False)
     return player
+
+
+def hash_mb(spec: str) -> int:
+    """The transposition table (MB) a player of ``spec`` may fill: its ``hash`` option, or 0 for none."""
+    try:
+        kind, options = parse_spec(spec)
+    except PlayerSpecError:
+        return 0
+    option = kind.options.get("hash")
+    return 0 if option is None else int(options.get("hash", option.default))
 
 
 def choose_move(request: ThinkRequest) -> str:
@@ -291,8 +307,8 @@ class ThinkingPool:
             self._spawn()
 
     def load(self, client: str) -> int:
-        """The requests of ``client`` waiting for a worker or running."""
-        return self.scheduler.load(client)
+        """The requests of ``client``'s address waiting for a worker or running (every token's)."""
+        return self.scheduler.group_load(group_of(client))
 
     def _spawn(self) -> None:
         if self._closed:
@@ -343,15 +359,24 @@ class ThinkingPool:
             self.replaced += 1
             self._spawn()
 
-    async def think(self, request: ThinkRequest, deadline: float, long: bool | None = None, *, client: str = "") -> str:
+    async def think(
+        self,
+        request: ThinkRequest,
+        deadline: float,
+        long: bool | None = None,
+        *,
+        client: str = "",
+        queued: Callable[[Ticket[Any]], None] | None = None,
+    ) -> str:
         """The move ``request`` asks for, chosen by a worker within ``deadline`` seconds of starting,
         in ``client``'s turn (see :class:`~sumito.web.scheduler.FairScheduler`). A ``long`` move
         (default: a deadline over ``LONG_MOVE`` seconds) may not take the last free worker.
 
         Raises :class:`ThinkTimeout` (past the deadline), :class:`WorkerDied` or :class:`ThinkError`
         (the player's own error). Cancelling the caller kills the worker if it had the move.
+        ``queued`` is given the move's ticket as it is queued (it tells how many jobs are ahead).
         """
-        return str(await self.run(request, deadline, long, client=client))
+        return str(await self.run(request, deadline, long, client=client, queued=queued))
 
     async def analyse(
         self, request: AnalyseRequest, deadline: float, *, client: str = "", limit: int | None = None
@@ -370,21 +395,24 @@ class ThinkingPool:
         client: str = "",
         limit: int | None = None,
         analysis: bool = False,
+        queued: Callable[[Ticket[Any]], None] | None = None,
     ) -> Any:
         """What a worker answers to ``request`` within ``deadline`` seconds of starting on it.
 
         The request waits in ``client``'s queue for a worker (the scheduler's turn); with
-        ``limit``, a client that has that many requests queued or running already gets
+        ``limit``, a client whose address has that many requests queued or running already gets
         :class:`PoolBusy` at once. Raises :class:`ThinkTimeout` (past the deadline),
         :class:`WorkerDied` or :class:`ThinkError` (the player's own error). Cancelling the caller
         kills the worker if it had the move.
         """
         assert self._started, "start() the pool first"
         long = deadline > LONG_MOVE if long is None else long
-        if limit is not None and self.scheduler.load(client) >= limit:
-            raise PoolBusy(self.scheduler.load(client))
+        if limit is not None and self.load(client) >= limit:
+            raise PoolBusy(self.load(client))
         assigned: asyncio.Future[_Worker] = asyncio.get_running_loop().create_future()
         ticket = self.scheduler.submit(client, assigned, long=long, analysis=analysis)
+        if queued is not None:
+            queued(ticket)
         self._dispatch()
         try:
             worker = await assigned

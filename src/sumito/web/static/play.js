@@ -12,6 +12,7 @@ import { clickCell, destinationsOf, movesOf, pickMove } from "./selection.js";
 import { capitalised, copyText, other, outcomeText, renderMoveList, say, sleep } from "./ui.js";
 
 const WAIT_SECONDS = 5; // each poll waits this long on the server for the computer's move
+const QUEUED_WAIT_SECONDS = 1; // … and this long while the move waits for a worker (its place in the queue)
 const HINT_SECONDS = 0.3; // the engine's search for a hint or the evaluation bar
 const EVAL_KEY = "sumito-evaluation"; // localStorage: the evaluation bar is on
 const ARCHIVE_POLLS = 5; // after a game ends, ask this many times (a second apart) for its archive id
@@ -335,7 +336,9 @@ export class PlayView {
       let next;
       const asked = performance.now();
       try {
-        next = await api.game(id, { wait: WAIT_SECONDS, ply: this.state.ply });
+        // while the move waits for a worker, ask more often: the place in the queue changes without a move
+        const wait = this.state.queued != null ? QUEUED_WAIT_SECONDS : WAIT_SECONDS;
+        next = await api.game(id, { wait, ply: this.state.ply });
       } catch (error) {
         say(this.elements.message, error.message, "error");
         await sleep(2000);
@@ -343,7 +346,10 @@ export class PlayView {
       }
       if (token !== this.following || this.state?.id !== id) return;
       // show() starts a new follow() of its own when the state changed
-      if (next.ply !== this.state.ply || next.thinking !== this.state.thinking || next.outcome || next.error) {
+      if (
+        next.ply !== this.state.ply || next.thinking !== this.state.thinking || next.outcome || next.error ||
+        next.queued !== this.state.queued
+      ) {
         await this.show(next);
         return;
       }
@@ -571,6 +577,9 @@ export class PlayView {
     if (state.outcome) return outcomeText(state.outcome, this.names());
     const colour = state.board.to_move;
     const who = `${capitalised(colour)} (${state[colour].name})`;
+    if (state.thinking && state.queued != null) {
+      return `${who} is waiting for the server: queued, ${state.queued} ahead.`;
+    }
     if (state.thinking) return `${who} is thinking…`;
     if (this.humanSides().length === 2) return `${capitalised(colour)} to move.`;
     if (this.humanToMove()) return `Your move: you play ${colour}.`;
