@@ -50,6 +50,7 @@ LINT = shutil.which("lint-imports") or str(Path(sys.executable).with_name("lint-
 DEFERRED = {
     ("players/openspiel_mcts.py", "sumito.rlcore"),  # OpenSpiel, an optional extra, when a player is made
     ("web/commands.py", "sumito.web.app"),  # FastAPI and the app, only when `sumito serve` starts a server
+    ("web/commands.py", "sumito.web.connections"),  # uvicorn's protocol, likewise
 }
 
 

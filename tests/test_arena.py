@@ -851,7 +851,7 @@ def test_an_engine_with_a_clock_spends_it_and_plays_on(capsys):
     [
         (["--tc", "0+1"], "0 < BASE"),
         (["--tc", "sixty"], "a time control is BASE+INC seconds"),
-        (["--tc", "nan"], "0 < BASE"),
+        (["--tc", "nan"], "a time control is BASE+INC seconds"),  # not a number at all
         (["--tc", "60+1", "--movetime", "1"], "not both"),
     ],
 )

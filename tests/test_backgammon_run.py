@@ -123,7 +123,7 @@ def test_run_settings_are_checked(tmp_path):
     BgRun(tmp_path / "r", small_config(games=10)).run()
     with pytest.raises(BgRunError, match="already holds"):
         BgRun(tmp_path / "r", small_config(games=10))
-    with pytest.raises(BgRunError, match="other settings"):
+    with pytest.raises(BgRunError, match=r"--lambda was 0\.6 when this run started, not 0\.3"):
         BgRun(tmp_path / "r", small_config(games=10, lam=0.3), resume=True)
     with pytest.raises(BgRunError, match="fewer"):
         BgRun(tmp_path / "r", small_config(games=5), resume=True)
@@ -149,7 +149,7 @@ def test_train_command(tmp_path, capsys):
     code, text, _ = run(capsys, "bg", "train", "--out", out, "--resume", "-n", "30", "--checkpoint-every", "4")
     assert code == 0 and text.count("games  vs pubeval") == 1  # trained on from 20 to 30 games
     code, _, err = run(capsys, "bg", "train", "--out", out, "--resume", "--alpha", "0.5", "--test-games", "9")
-    assert code == 2 and "--alpha, --test-games cannot be given" in err
+    assert code == 2 and "--alpha was 0.1 when this run started, not 0.5" in err
     code, _, err = run(capsys, "bg", "train", "--out", str(tmp_path / "x"), "--hidden", "20,20")
     assert code == 2 and "--hidden" in err
     code, _, err = run(capsys, "bg", "train", "--out", str(tmp_path / "y"), "--test-against", "pubevil")

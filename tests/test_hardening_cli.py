@@ -253,7 +253,7 @@ def test_the_protocols_player_command_refuses_a_fifo(special_files):
     with deadline(20):
         assert run_engine("random", io.StringIO(f"player alphalone:weights={fifo}\nplayer\nisready\n"), out) == 0
     lines = out.getvalue().splitlines()
-    assert lines[0].startswith("error ") and "not a regular file" in lines[0], lines
+    assert lines[0].startswith("info string error ") and "not a regular file" in lines[0], lines
     assert lines[1:] == ["info player random", "readyok"]
 
 

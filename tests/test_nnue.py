@@ -322,9 +322,11 @@ def test_generate_resumes_and_training_fits(tmp_path, capsys):
     assert set((r[samples.side[g0] == 1][:1] + r[samples.side[g0] == 2][:1]).tolist()) == {1.0}
     _net, report = train(samples, hidden=8, hidden2=4, epochs=6, lr=3e-3, batch=64, quiet_only=False)
     assert report.train_loss < 0.25 and np.isfinite(report.val_loss)
-    # the command line: gen resumes, train writes a network the engine plays with
+    # the command line: gen resumes (with the run's own settings), train writes a network the engine plays with
+    suite = tmp_path / "openings.txt"
+    suite.write_text(openings[0] + "\n")
     assert main(["nnue", "gen", "--out", str(folder), "--games", "4", "--chunk", "2", "--player",
-                 "engine:depth=1", "--workers", "1"]) == 0
+                 "engine:depth=1", "--max-plies", "60", "--openings", str(suite), "--workers", "1"]) == 0
     assert "0 chunks written" in capsys.readouterr().out
     out = tmp_path / "net.npz"
     assert main(["nnue", "train", str(folder), "--out", str(out), "--epochs", "1", "--hidden", "8",
@@ -378,13 +380,14 @@ def test_gen_removes_the_temporary_file_a_kill_left(tmp_path):
     """A kill -9 between a chunk's write and its rename leaves ``.chunk-NNNNN.npz.pidPID.XXXXXXXX.tmp``; `nnue gen`
     going on in the folder removes it (it stayed for ever: found by experiments/probe_kills.py)."""
     folder = tmp_path / "data"
-    folder.mkdir()
-    (folder / "chunk-00000.npz").write_bytes(b"")  # the only chunk, finished already: nothing is played
+    openings = [Position.start().to_string()]
+    # the only chunk, finished already: nothing is played
+    assert generate(folder, games=1, player="engine:depth=1", chunk=2, max_plies=4, openings=openings) == 1
     left = folder / ".chunk-00000.npz.pid999999999.abcd1234.tmp"  # its writer (no such pid) is gone
     left.write_bytes(b"half a chunk")
     os.utime(left, (time.time() - 5, time.time() - 5))
-    assert generate(folder, games=2, player="engine:depth=1", chunk=2) == 0
-    assert sorted(p.name for p in folder.iterdir()) == ["chunk-00000.npz"]
+    assert generate(folder, games=1, player="engine:depth=1", chunk=2, max_plies=4, openings=openings) == 0
+    assert sorted(p.name for p in folder.iterdir()) == ["chunk-00000.npz", "config.json"]
 
 
 def test_the_shipped_networks_by_name():

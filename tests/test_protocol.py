@@ -188,7 +188,7 @@ def test_spec_with_depth(probe_kind):
 
 
 def test_go_depth_on_a_player_without_depth():
-    assert talk("go depth 4", "isready") == ["error player random has no depth option", "readyok"]
+    assert talk("go depth 4", "isready") == ["info string error player random has no depth option", "readyok"]
 
 
 # ------------------------------------------------------------------ game over
@@ -238,18 +238,27 @@ ERRORS = [
     ("setoption name MultiPV value 2 3", "needs one value"),
     ("setoption name Hash value 5000", "Hash must be from 1 to 4096"),
     ("setoption name Hash value 1.5", "Hash must be a whole number"),
-    ("setoption name Contempt value nan", "Contempt must be from"),
+    ("setoption name Contempt value nan", "Contempt must be a number, not 'nan'"),
+    ("setoption name Contempt value inf", "Contempt must be a number, not 'inf'"),
+    ("setoption name Contempt value 1_0", "Contempt must be a number, not '1_0'"),
+    ("setoption name Hash value 1_0", "Hash must be a whole number, not '1_0'"),
+    ("setoption name MaxPlies value 1_0", "MaxPlies must be a whole number, not '1_0'"),
+    ("setoption name EvalFile value expert-nnue", "player random has no EvalFile option"),
     ("setoption name MultiPV value 2", "player random has no MultiPV option"),
     ("uci please", "uci takes no arguments"),
     ("go depth 2.5", "depth must be a whole number"),
     ("go movetime -5", "movetime must be from 0"),
     ("go movetime abc", "movetime must be a number"),
-    ("go movetime nan", "movetime must be from 0"),
+    ("go movetime nan", "movetime must be a number, not 'nan'"),
+    ("go movetime 1_0", "movetime must be a number, not '1_0'"),
+    ("go movetime 1e400", "movetime must be a number, not '1e400'"),
+    ("go depth 1_0", "depth must be a whole number, not '1_0'"),
     ("go sideways", "unexpected 'sideways' in go"),
     ("x" * 70000, "the line is longer than 65536 characters"),
     ("player engine:depth=99", "depth=99 is out of range"),
     ("player engine:hash=100000", "hash=100000 is out of range"),
     ("player engine:time=1e9", "time=1e9 is out of range"),
+    ("player engine:time=1_0", "time='1_0' in 'engine:time=1_0' must be float"),
     ("isready now", "isready takes no arguments"),
     ("newgame please", "newgame takes no arguments"),
     ("moves a1b1", "moves takes no arguments"),
@@ -283,9 +292,9 @@ ERRORS = [
 def test_each_error_is_one_line_and_the_engine_goes_on(command, message):
     lines = talk("position startpos moves c3d3", command, "isready", "d")
     if message is None:
-        assert not any(line.startswith("error") for line in lines)
+        assert not any(line.startswith("info string error") for line in lines)
         return
-    assert lines[0].startswith("error "), lines
+    assert lines[0].startswith("info string error "), lines
     assert message in lines[0]
     assert lines[1] == "readyok"
     # a failed command changes nothing: the position is still the one before it
@@ -301,7 +310,7 @@ def test_all_errors_in_one_session():
     commands = [c for c, m in ERRORS if m is not None]
     lines = talk(*commands, "isready")
     assert len(lines) == len(commands) + 1
-    assert all(line.startswith("error ") for line in lines[:-1])
+    assert all(line.startswith("info string error ") for line in lines[:-1])
     assert lines[-1] == "readyok"
 
 
@@ -316,7 +325,7 @@ def test_a_failing_player_is_reported(monkeypatch):
     proto = EngineProtocol("random", io.StringIO("go\nisready\n"), out)
     proto.player = Broken()
     proto.run()
-    assert out.getvalue().splitlines() == ["error RuntimeError: out of ideas", "readyok"]
+    assert out.getvalue().splitlines() == ["info string error RuntimeError: out of ideas", "readyok"]
 
 
 def test_an_illegal_move_from_the_player_is_refused():
@@ -331,7 +340,7 @@ def test_an_illegal_move_from_the_player_is_refused():
     proto.player = Cheat()
     proto.run()
     (line,) = out.getvalue().splitlines()
-    assert line.startswith("error player random chose") and "not legal" in line
+    assert line.startswith("info string error player random chose") and "not legal" in line
 
 
 class FlushCounter(io.StringIO):
@@ -381,7 +390,7 @@ def test_engine_subprocess():
     lines = proc.stdout.splitlines()
     assert lines[0] == "readyok"
     Position.start().play("c3d3").parse_move(bestmove(lines[:3]))
-    assert lines[3] == "error unknown command 'foo' (try help)"
+    assert lines[3] == "info string error unknown command 'foo' (try help)"
     assert lines[-1] == Position.start().play("c3d3").to_string()
     assert lines.count("readyok") == 1  # nothing after quit
 
@@ -561,7 +570,7 @@ def test_bytes_that_are_not_utf8_get_an_error_and_the_engine_goes_on():
     )
     assert proc.returncode == 0, proc.stderr
     lines = proc.stdout.decode().splitlines()
-    assert [line.split()[0] for line in lines] == ["error", "error", "error", "error", "readyok"], lines
+    assert [line.split()[:3] for line in lines] == [["info", "string", "error"]] * 4 + [["readyok"]], lines
     assert proc.stderr == b""
 
 
@@ -670,3 +679,175 @@ def test_a_fresh_processs_first_timed_search_gets_its_whole_time():
     assert float(seconds) >= 0.2
     assert int(first) >= min(map(int, later)) - 1, (first, later)
     assert int(tiny) >= 1
+
+
+# ------------------------------------------------------------------ threads, stop, the network in use, numbers
+def _cores():
+    import os
+
+    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
+
+
+class _Session:
+    """A fresh ``sumito engine`` process (the default player), fed a line at a time, its replies timed."""
+
+    def __init__(self, player=None):
+        argv = [sys.executable, "-m", "sumito.cli", "engine"] + ([] if player is None else ["--player", player])
+        self.proc = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                     bufsize=0, env=UTF8_ENV)
+
+    def send(self, *lines):
+        import time
+
+        self.proc.stdin.write("".join(line + "\n" for line in lines).encode())
+        self.proc.stdin.flush()
+        return time.monotonic()
+
+    def until(self, prefix, timeout=120.0):
+        return read_until(self.proc, prefix, timeout)
+
+    def close(self):
+        try:
+            self.send("quit")
+            self.proc.wait(timeout=30)
+        except (OSError, subprocess.TimeoutExpired):
+            pass
+        finally:
+            self.proc.kill()
+            self.proc.wait()
+
+
+def _stop_latencies(session, tries=3):
+    """Seconds from writing ``stop`` to reading ``bestmove``, for ``tries`` ``go infinite`` of half a second."""
+    import time
+
+    latencies = []
+    session.send("position startpos")
+    for _ in range(tries):
+        session.send("go infinite")
+        time.sleep(0.5)
+        sent = session.send("stop")
+        lines = session.until("bestmove", timeout=60)
+        latencies.append(time.monotonic() - sent)
+        Position.start().parse_move(lines[-1].split()[1])
+        session.send("isready")
+        session.until("readyok")
+    return latencies
+
+
+def test_threads_beyond_the_cores_are_clamped_with_an_info_string():
+    cores = _cores()
+    if cores >= 64:
+        pytest.skip("a machine with 64 cores or more takes 64 threads")
+    session = _Session()
+    try:
+        session.send("setoption name Threads value 64", "player", "isready")
+        lines = session.until("readyok")
+        plural = "s" if cores > 1 else ""
+        assert lines[0] == f"info string Threads 64 is more than the {cores} core{plural} here; using {cores}"
+        assert lines[1].startswith("info player ") and f"threads={cores}" in lines[1]
+        session.send("uci")
+        assert f"option name Threads type spin default {cores} min 1 max 64" in session.until("uciok")
+    finally:
+        session.close()
+
+
+def test_stop_answers_within_a_second_at_64_threads_and_4096_mb():
+    # a GUI's most demanding settings on any machine: the threads beyond the cores are clamped, the table is
+    # made at setoption (never at go), and every search thread hears the stop at its next node
+    session = _Session()
+    try:
+        session.send("setoption name Threads value 64", "setoption name Hash value 4096", "isready")
+        session.until("readyok", timeout=180)
+        latencies = _stop_latencies(session)
+        assert max(latencies) < 1.0, latencies
+    finally:
+        session.close()
+
+
+def test_stop_answers_within_a_second_with_far_more_threads_than_cores():
+    # a spec's threads are not clamped: 64 threads on a few cores still stop at once (the helpers start
+    # together and hear the stop with the main thread, not after it)
+    session = _Session("engine:threads=64")
+    try:
+        session.send("isready")
+        session.until("readyok", timeout=180)
+        latencies = _stop_latencies(session)
+        assert max(latencies) < 1.0, latencies
+    finally:
+        session.close()
+
+
+def test_a_damaged_network_is_an_info_string_error_and_the_previous_network_stays(tmp_path):
+    damaged = tmp_path / "damaged.nnue"
+    damaged.write_bytes(b"PK\x03\x04 not a network" * 10)
+    missing = tmp_path / "missing.nnue"
+    session = _Session()
+    try:
+        session.send("setoption name Threads value 1", "setoption name EvalFile value expert-nnue",
+                     f"setoption name EvalFile value {damaged}", f"setoption name EvalFile value {missing}",
+                     f"player engine:nnue={damaged}", "player", "isready")
+        lines = session.until("readyok")
+        errors = [line for line in lines if line.startswith("info string error ")]
+        assert len(errors) == 3 and all("nnue" in line for line in errors), lines
+        assert str(damaged) in errors[0] and str(missing) in errors[1] and str(damaged) in errors[2]
+        assert "info player engine:threads=1,nnue=expert-nnue" in lines  # the last setting that worked
+        assert not any(line.startswith("error") for line in lines)  # (a bare error line: GUIs do not show it)
+        session.send("go depth 1")
+        lines = session.until("bestmove")
+        assert lines[0] == "info string evaluation nnue expert-nnue, threads 1"
+        session.send("uci")
+        assert "option name EvalFile type string default expert-nnue" in session.until("uciok")
+    finally:
+        session.close()
+
+
+def test_the_first_go_names_the_network_and_threads_and_a_change_names_them_again():
+    session = _Session()
+    try:
+        session.send("setoption name Threads value 1", "go depth 1")
+        first = session.until("bestmove")
+        assert first[0] == "info string evaluation nnue builtin-nnue, threads 1", first
+        session.send("go depth 2")
+        again = session.until("bestmove")
+        assert not any(line.startswith("info string") for line in again), again  # nothing changed
+        session.send("setoption name EvalFile value none", "go depth 1")
+        changed = session.until("bestmove")
+        assert changed[0] == "info string evaluation linear, threads 1", changed
+    finally:
+        session.close()
+
+
+def test_1_0_and_other_float_spellings_are_no_number_anywhere():
+    # one syntax for numbers (sumito.bounds.read_number): setoption, go, player specs and the command line's
+    # seconds all refuse what Python's float() would take besides it
+    session = _Session("random:seed=1")
+    try:
+        session.send("setoption name MaxPlies value 1_0", "go movetime 1_0", "player engine:time=1_0",
+                     "setoption name NoCapture value \u0661", "isready")
+        lines = session.until("readyok")
+        assert lines[:4] == ["info string error MaxPlies must be a whole number, not '1_0'",
+                             "info string error movetime must be a number, not '1_0'",
+                             "info string error option time='1_0' in 'engine:time=1_0' must be float",
+                             "info string error NoCapture must be a whole number, not '\u0661'"], lines
+    finally:
+        session.close()
+    for argv in (["analyse", "--time", "1_0"], ["analyse", "--time", "nan"], ["analyse", "--time", " 1 "],
+                 ["match", "random", "random", "--tc", "1_0+1"], ["game", "--black", "engine:time=1_0"]):
+        done = subprocess.run([sys.executable, "-m", "sumito.cli", *argv], capture_output=True, text=True,
+                              timeout=120, check=False)
+        assert done.returncode == 2, (argv, done.stderr)
+        assert len(done.stderr.strip().splitlines()) == 1 and ("1_0" in done.stderr or "nan" in done.stderr
+                                                                or "' 1 '" in done.stderr), (argv, done.stderr)
+
+
+@pytest.mark.parametrize("text,whole,expected", [
+    ("10", True, 10), ("-3", True, -3), ("2.5", False, 2.5), (".5", False, 0.5), ("1e3", False, 1000.0),
+    ("1_0", True, None), ("1_0", False, None), ("nan", False, None), ("inf", False, None), ("-Infinity", False, None),
+    (" 1 ", False, None), ("1e400", False, None), ("2.5", True, None), ("1e3", True, None), ("\u0661", True, None),
+    ("", False, None), ("0x10", True, None),
+])
+def test_read_number_is_the_one_syntax(text, whole, expected):
+    from sumito.bounds import read_number
+
+    assert read_number(text, whole) == expected

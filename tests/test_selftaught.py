@@ -74,9 +74,10 @@ def test_a_run_on_the_mini_board_plays_from_its_openings(tmp_path):
 def test_a_resumed_run_refuses_other_settings(tmp_path):
     folder = tmp_path / "run"
     open_run(folder, TINY)
-    with pytest.raises(SelfTaughtError, match="other settings \\(hidden\\)"):
+    with pytest.raises(SelfTaughtError, match="--hidden was 4 when this run started, not 8"):
         open_run(folder, LoopSettings(**{**TINY.__dict__, "hidden": 8}))
-    # the attempts to come may play longer gates: recorded, and kept on the next resume
+    # the attempts to come may play longer gates: recorded, and kept on the next resume (the attempt in progress
+    # keeps its gate's games: the journal's games do not depend on its length)
     state = open_run(folder, LoopSettings(**{**TINY.__dict__, "gate_games": 8}), only={"gate_games"})
     assert state.settings.gate_games == 8 and state.changes == [{"from_attempt": 1, "gate_games": 8}]
     assert open_run(folder, None).settings.gate_games == 8
@@ -106,7 +107,7 @@ def test_the_command_runs_and_resumes(tmp_path, capsys):
     assert "after 1 attempt(s)" in capsys.readouterr().out
     assert main(["nnue", "selfplay", "--out", str(out), "--generations", "3", "--max-attempts", "1"]) == 0
     assert main(["nnue", "selfplay", "--out", str(out), "--generations", "3", "--hidden", "8"]) == 2
-    assert "other settings (hidden)" in capsys.readouterr().err
+    assert "--hidden was 4 when this run started, not 8" in capsys.readouterr().err
 
 
 def test_td_leaf_targets_are_lambda_returns_of_the_following_searches():

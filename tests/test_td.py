@@ -233,7 +233,7 @@ BAD_FILES = {
     "W1 shape": (_reshaped("W1", (3, 2)), "W1 has shape"),
     "b2 shape": (_reshaped("b2", (2,)), "b2 has shape"),
     "W2 1-d": (_reshaped("W2", (2,)), "W2 has shape"),
-    "nan": (_npz(**(_good_arrays() | {"b1": np.array([0.0, np.nan])})), "non-finite"),
+    "nan": (_npz(**(_good_arrays() | {"b1": np.array([0.0, np.nan])})), "not a finite number"),
     "strings": (_npz(**(_good_arrays() | {"b1": np.array(["a", "b"])})), "not numbers"),
     "metadata list": (_with_header(metadata=[1]), "metadata is not an object"),
 }

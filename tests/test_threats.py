@@ -103,7 +103,8 @@ def test_the_protocol_passes_its_draw_rules_to_the_search():
     assert score("setoption name MaxPlies value 0") != "-5"
     lines = io_lines("uci")
     assert "option name MaxPlies type spin default 0 min 0 max 100000" in lines
-    assert io_lines("setoption name NoCapture value 1e9")[-1].startswith("error NoCapture must be a whole number")
+    assert io_lines("setoption name NoCapture value 1e9")[-1].startswith(
+        "info string error NoCapture must be a whole number")
 
 
 def io_lines(*lines):
@@ -219,11 +220,12 @@ def test_converting_values_every_marble_off_the_board_for_the_side_ahead():
         assert quiet >= 30
 
 
-def test_the_protocol_sets_threads():
+def test_the_protocol_sets_threads(monkeypatch):
+    monkeypatch.setattr("sumito.protocol.available_cores", lambda: 8)  # (more threads than cores are clamped)
     lines = io_lines("setoption name Threads value 2", "uci", "player", "setoption name Threads value 65")
     assert "option name Threads type spin default 2 min 1 max 64" in lines
     assert any(line.startswith("info player engine:contempt=0.05,threads=2") for line in lines)
-    assert lines[-1].startswith("error Threads must be from 1 to 64")
+    assert lines[-1].startswith("info string error Threads must be from 1 to 64")
 
 
 def _data_rows(name: str) -> list[list[str]]:

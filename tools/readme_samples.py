@@ -131,7 +131,7 @@ def _session(argv: list[str], stdin: str, folder: str, env: dict[str, str]) -> l
                     if not answer:
                         raise SystemExit(f"{shlex.join(argv)}: no answer to {command!r}")
                     transcript.append(answer)
-                    if answer.startswith(("bestmove", "readyok", "error")):
+                    if answer.startswith(("bestmove", "readyok", "info string error")):
                         break
         proc.wait(timeout=60)
     finally:

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import argparse
 
-from sumito.bounds import MAX_SEARCH_SECONDS, parse_count
+from sumito.bounds import MAX_SEARCH_SECONDS, parse_count, read_number
 from sumito.engine import LAYOUTS, DrawRules, NotationError, Position, SumitoError
 from sumito.engine.interop import NOTATIONS, from_playstrategy_fen, is_playstrategy_fen, parse_move_as
 from sumito.engine.position import positions_after
@@ -65,15 +65,13 @@ output_file.__name__ = "file"
 
 
 def time_control(text: str) -> tuple[float, float]:
-    """An argparse ``type``: ``BASE[+INC]`` in seconds (``60+1``, ``300``, ``0.5+0.05``), as (base, increment)."""
-    base_text, _, inc_text = text.strip().partition("+")
-    try:
-        if len(text) > 40:
-            raise ValueError
-        base, increment = float(base_text), float(inc_text or 0)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"a time control is BASE+INC seconds, e.g. 60+1, not {text[:40]!r}") from None
-    if not (0 < base <= 86_400 and 0 <= increment <= 3_600):  # also refuses nan and inf
+    """An argparse ``type``: ``BASE[+INC]`` in seconds (``60+1``, ``300``, ``0.5+0.05``), as (base, increment);
+    each number as :func:`~sumito.bounds.read_number` reads it."""
+    base_text, _, inc_text = text.partition("+")
+    base, increment = read_number(base_text), read_number(inc_text or "0")
+    if base is None or increment is None:
+        raise argparse.ArgumentTypeError(f"a time control is BASE+INC seconds, e.g. 60+1, not {text[:40]!r}")
+    if not (0 < base <= 86_400 and 0 <= increment <= 3_600):
         raise argparse.ArgumentTypeError(
             f"a time control needs 0 < BASE <= 86400 and 0 <= INC <= 3600, not {_shown(text, 40)}"
         )
@@ -84,16 +82,14 @@ time_control.__name__ = "time control"
 
 
 def number_arg(low: float, high: float, what: str = "the value", above_low: bool = False):
-    """An argparse ``type``: a finite number from ``low`` (exclusive with ``above_low``) to ``high``."""
+    """An argparse ``type``: a finite number from ``low`` (exclusive with ``above_low``) to ``high``, as
+    :func:`~sumito.bounds.read_number` reads it (so '1_0', 'nan', 'inf' or ' 1 ' is a usage error)."""
 
     def convert(text: str) -> float:
-        try:
-            if len(text) > 30:
-                raise ValueError
-            value = float(text)
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"{what} must be a number, not {text[:30]!r}") from None
-        if not (low < value <= high if above_low else low <= value <= high):  # also refuses nan and inf
+        value = read_number(text)
+        if value is None:
+            raise argparse.ArgumentTypeError(f"{what} must be a number, not {text[:30]!r}")
+        if not (low < value <= high if above_low else low <= value <= high):
             bound = f"above {low:g}" if above_low else f"from {low:g}"
             raise argparse.ArgumentTypeError(f"{what} must be {bound} to {high:g}, not {_shown(text)}")
         return value

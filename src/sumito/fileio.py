@@ -11,16 +11,22 @@ import contextlib
 import csv
 import errno
 import io
+import json
 import os
 import re
 import secrets
 import sqlite3
 import stat
 import time
+import zipfile
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
+from typing import Any
 
-from sumito.errors import FileWriteError
+import numpy as np
+
+from sumito.bounds import MAX_JSON_DEPTH, MAX_JSON_FILE_BYTES, MAX_WEIGHT
+from sumito.errors import FileWriteError, SumitoError
 
 #: our temporary files: ``.NAME.pidPID.XXXXXXXX.tmp`` (``.NAME.XXXXXXXX.tmp`` from older Sumitos, without the
 #: writer's pid); the 8 characters are random (older Sumitos: ``tempfile.mkstemp``'s)
@@ -280,11 +286,6 @@ def read_npz_arrays(data: bytes, source: str, max_bytes: int, what: str) -> dict
     """Every array of the ``.npz`` archive in ``data``: the sizes the archive declares are checked before
     anything is inflated (no zip bombs), pickles are refused, and anything wrong is a one-line
     :class:`ValueError` naming ``source``."""
-    import io
-    import zipfile
-
-    import numpy as np
-
     source = shown_path(source)
     if not data.startswith(b"PK\x03\x04"):
         raise ValueError(f"{source}: not a {what} (expected a .npz archive)")
@@ -303,28 +304,145 @@ def read_npz_arrays(data: bytes, source: str, max_bytes: int, what: str) -> dict
         raise ValueError(f"{source}: damaged or truncated {what} ({reason})") from None
 
 
-def read_npz_with_header(data: bytes, source: str, max_bytes: int, names: tuple[str, ...], what: str) -> tuple[
+def read_npz_with_header(data: bytes, source: str, max_bytes: int, names: tuple[str, ...] | None, what: str) -> tuple[
         dict, dict]:
-    """The JSON header (the ``meta`` string) and the arrays ``names`` of a ``.npz`` archive in ``data``.
+    """The JSON header (the ``meta`` string) and the arrays ``names`` (``None``: every other array) of a
+    ``.npz`` archive in ``data``.
 
     The sizes the archive declares are checked before anything is inflated (no zip bombs), pickles
-    are refused, and anything wrong is a one-line :class:`ValueError` naming ``source``. Missing
-    arrays are simply absent from the result (the caller names what it needs).
+    are refused, the header is read by :func:`load_json` (nested at most :data:`~sumito.bounds.MAX_JSON_DEPTH`
+    deep), and anything wrong is a one-line :class:`ValueError` naming ``source``. Missing arrays are
+    simply absent from the result (the caller names what it needs).
     """
-    import json
-
     source = shown_path(source)
     everything = read_npz_arrays(data, source, max_bytes, what)
-    arrays = {name: everything[name] for name in (*names, "meta") if name in everything}
-    if "meta" not in arrays:
+    if "meta" not in everything:
         raise ValueError(f"{source}: not a {what} (no 'meta' header)")
-    meta = arrays.pop("meta")
+    meta = everything.pop("meta")
+    arrays = everything if names is None else {name: everything[name] for name in names if name in everything}
     if meta.shape != () or meta.dtype.kind != "U":
         raise ValueError(f"{source}: the 'meta' header is not a JSON string")
-    try:
-        header = json.loads(str(meta))
-    except json.JSONDecodeError as exc:
-        raise ValueError(f"{source}: the 'meta' header is not JSON ({exc.msg})") from None
+    header = load_json(str(meta), source, "the 'meta' header")
     if not isinstance(header, dict):
         raise ValueError(f"{source}: the 'meta' header is not a JSON object")
     return header, arrays
+
+
+# --- JSON and learned weights, bounded ------------------------------------------------------------------
+
+#: a JSON string (its escapes minded; the closing quote may be missing in a cut file) or a bracket
+_JSON_TOKEN = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"?|[\[\]{}]', re.DOTALL)
+
+
+def json_too_deep(text: str, max_depth: int = MAX_JSON_DEPTH) -> bool:
+    """Whether the JSON ``text`` nests arrays and objects more than ``max_depth`` deep: one scan of the
+    brackets outside strings, without recursion (so any depth is measured, where the parser would
+    overflow the stack)."""
+    if text.count("[") + text.count("{") <= max_depth:  # the common case: too few brackets to nest deeper
+        return False
+    depth = 0
+    for token in _JSON_TOKEN.finditer(text):
+        c = token.group()
+        if c == "[" or c == "{":
+            depth += 1
+            if depth > max_depth:
+                return True
+        elif c == "]" or c == "}":
+            depth -= 1
+    return False
+
+
+def load_json(text: str | bytes, source: str | os.PathLike[str], what: str, *,
+              max_depth: int = MAX_JSON_DEPTH) -> Any:
+    """``text`` (or UTF-8 bytes) read as JSON, the one way Sumito reads JSON that comes from a file, an archive
+    or another program: nested at most ``max_depth`` deep (:func:`json_too_deep`, checked before the parser
+    runs). Anything wrong (not UTF-8, not JSON, nested too deep, a number too long to read) is a one-line
+    :class:`~sumito.errors.SumitoError` (a ``ValueError``) naming ``source`` and ``what`` (e.g.
+    ``"the 'meta' header"``, ``"the run's state"``)."""
+    shown = shown_path(source)
+    if isinstance(text, bytes | bytearray):
+        try:
+            text = bytes(text).decode("utf-8")
+        except UnicodeDecodeError:
+            raise SumitoError(f"{shown}: {what} is not UTF-8 text") from None
+    if not isinstance(text, str):
+        raise SumitoError(f"{shown}: {what} is not JSON text (a {type(text).__name__})")
+    if json_too_deep(text, max_depth):
+        raise SumitoError(f"{shown}: {what} nests more than {max_depth} levels deep; not a file of ours")
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise SumitoError(f"{shown}: {what} is not JSON ({exc.msg} at line {exc.lineno})") from None
+    except RecursionError:  # not reached past the scan above; kept in case the caller's stack is already deep
+        raise SumitoError(f"{shown}: {what} nests too deeply to read; not a file of ours") from None
+    except ValueError:  # a whole number longer than Python converts (sys.get_int_max_str_digits, 4,300 digits)
+        raise SumitoError(f"{shown}: {what} holds a number too long to read; not a file of ours") from None
+
+
+def read_json_file(path: str | os.PathLike[str], what: str, *, max_bytes: int = MAX_JSON_FILE_BYTES) -> Any:
+    """The JSON in the file ``path``, a ``what`` (e.g. ``"training report"``): read bounded
+    (:func:`read_file_bounded`: a regular file of at most ``max_bytes``), then :func:`load_json`; anything
+    wrong is a one-line :class:`~sumito.errors.SumitoError` naming the file."""
+    try:
+        data = read_file_bounded(path, max_bytes, what)
+    except ValueError as exc:
+        raise SumitoError(str(exc)) from None
+    return load_json(data, path, f"the {what}")
+
+
+def check_weights(arrays: Mapping[str, Any], source: str | os.PathLike[str] | None,
+                  error: type[Exception] = SumitoError, *, limit: float = MAX_WEIGHT) -> None:
+    """That every array (or number) in ``arrays`` holds finite numbers of size at most ``limit``
+    (:data:`~sumito.bounds.MAX_WEIGHT`; ``math.inf``: finite numbers of any size); else a one-line ``error``
+    naming ``source`` (the file; ``None``: no file) and the array. Every loader of learned weights calls it: a
+    weight of 10³⁰ is finite, but a search scoring with it reports a win hundreds of digits long."""
+    prefix = "" if source is None else f"{shown_path(source)}: "
+    for name, values in arrays.items():
+        a = np.asarray(values)
+        if a.dtype.kind not in "biuf":
+            raise error(f"{prefix}{name} holds {a.dtype} values, not numbers")
+        if a.size == 0:
+            continue
+        a = a.astype(np.float64)
+        if not np.isfinite(a).all():
+            raise error(f"{prefix}a value of {name} is not a finite number")
+        largest = float(np.abs(a).max())
+        if largest > limit:
+            raise error(f"{prefix}a weight of {name} is {largest:.3g}; a weight may be at most {limit:g} in size "
+                        "(a damaged file)")
+
+
+def _plain(value: Any) -> Any:
+    """A setting as a file keeps it (JSON): a tuple and the list it was saved as compare equal."""
+    if isinstance(value, tuple | list):
+        return [_plain(v) for v in value]
+    if isinstance(value, dict):
+        return {str(k): _plain(v) for k, v in value.items()}
+    return value
+
+
+def _shown(value: Any) -> str:
+    if isinstance(value, list):
+        return ",".join(_shown(v) for v in value) or "none"
+    return "none" if value is None else shown_path(str(value))
+
+
+def refuse_changed(where: str | Path, saved: Mapping[str, Any], wanted: Mapping[str, Any],
+                   error: type[SumitoError] = SumitoError, flags: Mapping[str, str] | None = None,
+                   advice: str | None = None) -> None:
+    """The one check of a resumed job's settings: ``wanted`` (the settings given now) against ``saved`` (those
+    its files were made with). The first that differs is a one-line ``error`` naming it as the command line
+    does (``flags``; by default ``--name-with-dashes``) with both values, and what to do instead (``advice``;
+    by default a new ``--out`` folder or the same value; ``{flag}`` in it is the setting's flag). A setting
+    ``saved`` does not hold (one added since the job started) is not compared. Every resumable job checks its
+    settings here: training runs (:mod:`sumito.learn.runfolder`), ``nnue gen``'s data, the self-taught line
+    and the games journals of :mod:`sumito.arena.journal`."""
+    for key, value in wanted.items():
+        if key not in saved:
+            continue
+        before, now = _plain(saved[key]), _plain(value)
+        if before != now:
+            flag = (flags or {}).get(key) or "--" + key.replace("_", "-")
+            advice = (advice or "use a new --out folder or the same {flag}").replace("{flag}", flag.split(" (")[0])
+            raise error(f"{shown_path(where)}: {flag} was {_shown(before)} when this run started, not {_shown(now)}; "
+                        + advice)

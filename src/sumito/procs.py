@@ -53,6 +53,14 @@ def die_with_parent(parent_pid: int | None = None) -> None:
 SEARCH_THREADS_ENV = "SUMITO_THREADS"
 
 
+def available_cores() -> int:
+    """The CPU cores this process may use: its affinity mask where the OS has one, else the machine's."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except (AttributeError, OSError):  # pragma: no cover - not Linux
+        return max(1, os.cpu_count() or 1)
+
+
 def one_search_thread() -> None:
     """In a worker process, engines search with one thread unless the user said otherwise: the pool's
     processes already use the cores, one game or move each."""

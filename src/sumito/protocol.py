@@ -11,13 +11,14 @@ iteration: every ``go`` reports at least depth 1.
 
     uci                                    -> id name ..., id author ..., option name ... lines, uciok
     player <spec>                          choose the player (default: engine, else random)
-    setoption name MultiPV|Hash|Contempt|Threads|MaxPlies|NoCapture value X
-                                 the engine's lines, table MB, draw cost (cp), threads, draw rules
+    setoption name MultiPV|Hash|Contempt|Threads|EvalFile|MaxPlies|NoCapture value X
+                                 the engine's lines, table MB, draw cost (cp), threads, network, draw rules
     position startpos [layout NAME] [win N] [inline-only] [moves m1 m2 ...]
     position <position string> [win N] [inline-only] [moves m1 m2 ...]
     go [depth N] [nodes N] [movetime MS] [wtime MS] [btime MS] [winc MS] [binc MS] [movestogo N] | go infinite
-                                           -> info depth ... (one a finished iteration), info time MS,
-                                              bestmove <move>   (or bestmove none)
+                                           -> info string evaluation ..., threads N (the first go, and
+                                              after each change), info depth ... (one a finished iteration),
+                                              info time MS, bestmove <move>   (or bestmove none)
     stop                                   end the search now: bestmove with what it found so far
     moves                                  -> moves <m1> <m2> ...  (the legal moves)
     d | show                               the board and the position string
@@ -45,22 +46,32 @@ uses the player as its spec says (the engine: 1 s). ``movetime 0`` means 1 ms.
 
 Options (``setoption``, names case-insensitive; the engine player's spec options of the same
 meaning, so ``player`` shows them): ``MultiPV`` 1-256 (the engine's ``multipv``), ``Hash`` 1-4096
-MB (``hash``; the table is emptied), ``Contempt`` -10000 to 10000 hundredths of a marble, as ``cp``
-(``contempt``, in marbles: what a draw costs the engine), ``Threads`` 1-64 (``threads``; default the
-cores available, at most 8), and the game's draw rules, which the
+MB (``hash``; a new, empty table, made here: ``go`` never makes or empties one), ``Contempt`` -10000 to
+10000 hundredths of a marble, as ``cp`` (``contempt``, in marbles: what a draw costs the engine),
+``Threads`` 1-64 (``threads``; default the cores available, at most 8; more than the cores this process may
+use is taken as that many, which an ``info string`` says), ``EvalFile`` (``nnue``: an NNUE file, a shipped
+network's name, or ``none`` for the hand-set evaluation), and the game's draw rules, which the
 engine's search plays to: ``MaxPlies`` (a draw after that many plies) and ``NoCapture`` (a draw
 after that many plies without a push-off), 0-100000, 0 = off (the default: only threefold
-repetition). A player without the option answers an error.
+repetition). A player without the option answers an error. A ``setoption`` or ``player`` that fails
+(a bad value, a missing or damaged network file) leaves the player as it was. Numbers are ASCII digits
+with an optional sign, point and exponent (:func:`sumito.bounds.read_number`, as in player specs): not
+``1_0``, ``nan`` or ``inf``.
+
+The first ``go`` says what the player searches with, and so does the next ``go`` after that changes:
+``info string evaluation nnue builtin-nnue, threads 2`` (players with an evaluation).
 
 Anything malformed or impossible (an unknown command, a bad spec, a bad position string, an
 illegal move, a line of more than 64 KiB, bytes that are not UTF-8) gets exactly one line
-``error <reason>`` and the engine goes on. End of input quits: ``sumito engine`` gives a running search a
+``info string error <reason>`` (which GUIs show; they ignore lines they do not know) and the engine goes
+on. End of input quits: ``sumito engine`` gives a running search a
 second to end by itself, then stops it as ``stop`` does (its ``bestmove`` is still written), so a ``go
 infinite`` whose GUI went away never leaves a process searching on (:func:`run_engine` on other streams
 waits for the search unless given ``eof_grace``).
 
 The search runs beside the command reader, as in UCI: while it thinks, ``stop`` ends it (the
-``bestmove`` then comes at once, from the deepest finished iteration), ``isready`` is answered at
+``bestmove`` then comes at once, from the deepest finished iteration: every search thread reads the stop
+flag at each node), ``isready`` is answered at
 once and ``quit`` stops it and leaves; any other command waits until the ``bestmove`` is out.
 ``go depth`` is at most 64 plies, ``movetime`` and the clocks at most a day; ``go infinite``
 searches (the ``engine`` player) until ``stop``.
@@ -80,19 +91,30 @@ from dataclasses import replace
 from typing import IO
 
 from sumito import __version__
-from sumito.bounds import MAX_HASH_MB, MAX_LINE_CHARS, MAX_SEARCH_DEPTH, MAX_SEARCH_NODES, MAX_SEARCH_SECONDS
+from sumito.bounds import (
+    MAX_HASH_MB,
+    MAX_LINE_CHARS,
+    MAX_SEARCH_DEPTH,
+    MAX_SEARCH_NODES,
+    MAX_SEARCH_SECONDS,
+    parse_number,
+)
 from sumito.cliargs import position_from_args
 from sumito.engine import WHITE, DrawRules, Game, Move, SumitoError, render
 from sumito.engine.interop import is_playstrategy_fen
 from sumito.players import game_history, make_player, parse_spec, player_names
 from sumito.players.base import Player, set_option, warm_up
+from sumito.players.engine import EnginePlayer
 from sumito.players.strongest import STRONGEST_ENGINE
+from sumito.procs import available_cores
 from sumito.search.pvs import MAX_THREADS, SearchResult, mate_moves
 from sumito.search.timeman import move_time
 from sumito.stopping import clear_stop, request_stop
 
 #: a line too long to be a command: the reader skips it and this stands in its place
 _TOO_LONG = "\0too-long"
+#: how every error line begins: an ``info string``, which GUIs show (and a bare ``error`` line they ignore)
+ERROR_PREFIX = "info string error "
 #: the longest error line (an error quotes what it refuses, which may be a 64 KiB line)
 MAX_ERROR_CHARS = 300
 #: how long `sumito engine`'s search may go on after its input ended before it is stopped (a `go infinite`
@@ -123,6 +145,9 @@ _OPTIONS = {
     "contempt": ("Contempt", "contempt", False, -10_000, 10_000, 0.01),
     "threads": ("Threads", "threads", True, 1, MAX_THREADS, 1.0),
 }
+#: the setoption that names the engine's network (its ``nnue=``), as Stockfish's: a file, a shipped network's name
+#: or none (the hand-set evaluation)
+EVAL_FILE = "EvalFile"
 #: setoption names (lower case) of the game's draw rules -> (the name as UCI shows it, the rule, most); 0 = off
 _RULES = {
     "maxplies": ("MaxPlies", "max_plies", 100_000),
@@ -134,14 +159,16 @@ commands (one a line; replies are lines):
   uci                       -> id name, id author, option name ... lines, then uciok
   player <spec>             choose the player, e.g. random:seed=3 (no reply; errors say why)
   player                    -> info player <spec>
-  setoption name <MultiPV|Hash|Contempt|Threads|MaxPlies|NoCapture> value <x>
+  setoption name <MultiPV|Hash|Contempt|Threads|EvalFile|MaxPlies|NoCapture> value <x>
                             MultiPV 1-256 lines, Hash 1-4096 MB, Contempt in hundredths of a marble,
-                            Threads 1-64 search threads,
+                            Threads 1-64 search threads (at most the cores here),
+                            EvalFile an NNUE file, a shipped network or none,
                             MaxPlies/NoCapture the draw rules in plies, 0 = off (no reply)
   position startpos [layout NAME] [win N] [inline-only] [moves m1 m2 ...]
   position <rows> <side> <lost by Black> <lost by White> <move number> [win N] [inline-only] [moves ...]
   go [depth N] [nodes N] [movetime MS] [wtime MS btime MS [winc MS binc MS] [movestogo N]]
-  go infinite               -> info depth D [multipv K] score cp N|mate M nodes N nps N time MS pv ...
+  go infinite               -> info string evaluation ..., threads N (the first go, and after a change),
+                               info depth D [multipv K] score cp N|mate M nodes N nps N time MS pv ...
                                (one a finished iteration), info time MS, then bestmove <move>
                                (bestmove none when the game is over)
   stop                      end a running search now (bestmove comes at once)
@@ -152,7 +179,7 @@ commands (one a line; replies are lines):
   help                      this text
   quit                      leave (so does the end of the input)
 score cp: hundredths of a marble for the side to move; mate M: wins in M moves (M < 0: loses)
-anything wrong gets one line: error <reason>"""
+anything wrong gets one line: info string error <reason>"""
 
 
 class ProtocolError(SumitoError):
@@ -190,6 +217,7 @@ class EngineProtocol:
         self._derived: tuple[str, Player] | None = None  # the player for go depth/movetime/clock/infinite
         self._lines: queue.Queue[str | None] = queue.Queue()
         self._search: threading.Thread | None = None
+        self._announced: str | None = None  # the evaluation and threads the last go's info string named
         self._out_lock = threading.Lock()
 
     # ----------------------------------------------------------------- the loop
@@ -262,7 +290,7 @@ class EngineProtocol:
         try:
             plan = self._plan_go(line.split()[1:])
         except SumitoError as exc:
-            self._send(f"error {exc}")
+            self._send_error(str(exc))
             return True
         clear_stop()
         self._search = threading.Thread(target=self._think_safely, args=plan, name="sumito-search", daemon=True)
@@ -280,7 +308,7 @@ class EngineProtocol:
     def handle(self, line: str) -> bool:
         """Answer one command line; ``False`` when it was ``quit``. (``go`` runs to its end here.)"""
         if line == _TOO_LONG:
-            self._send(f"error the line is longer than {MAX_LINE_CHARS} characters; it was skipped")
+            self._send_error(f"the line is longer than {MAX_LINE_CHARS} characters; it was skipped")
             return True
         tokens = line.split()
         if not tokens:
@@ -292,20 +320,23 @@ class EngineProtocol:
                 raise ProtocolError(f"unknown command {tokens[0]!r} (try help)")
             return handler(self, args) is not False
         except SumitoError as exc:
-            self._send(f"error {exc}")
+            self._send_error(str(exc))
         except Exception as exc:  # a broken player must not take the engine down
-            self._send(f"error {type(exc).__name__}: {exc}")
+            self._send_error(f"{type(exc).__name__}: {exc}")
         return True
 
     def _send(self, *lines: str) -> None:
         with self._out_lock:  # the search thread and the loop both answer
             for line in lines:
-                if line.startswith("error "):
-                    line = " ".join(line.split())  # exactly one line, and a short one whatever it quotes
-                    if len(line) > MAX_ERROR_CHARS:
-                        line = line[: MAX_ERROR_CHARS - 3] + "..."
                 self.outstream.write(line + "\n")
             self.outstream.flush()
+
+    def _send_error(self, reason: str) -> None:
+        """``info string error <reason>``: exactly one line, and a short one whatever it quotes."""
+        line = ERROR_PREFIX + " ".join(reason.split())
+        if len(line) > MAX_ERROR_CHARS:
+            line = line[: MAX_ERROR_CHARS - 3] + "..."
+        self._send(line)
 
     # ----------------------------------------------------------------- commands
     def cmd_quit(self, args: list[str]) -> bool:
@@ -436,12 +467,18 @@ class EngineProtocol:
         return self._derived_player(spec)
 
     def _derived_player(self, spec: str) -> Player:
-        """The player ``spec`` names, built once and kept while the ``go`` commands ask for it (one
-        at a time: an engine holds a table of tens of MB)."""
+        """The player ``spec`` (the player's spec with other limits) names, built once and kept while the
+        ``go`` commands ask for it, one at a time. An engine searches with the player's own table and
+        threads (:meth:`~sumito.players.engine.EnginePlayer.share_search`): one table of up to 4 GB, made at
+        ``setoption``/``player``/``newgame``, never a second one made at ``go``."""
         if spec == self.spec:
             return self.player
         if self._derived is None or self._derived[0] != spec:
-            self._derived = (spec, make_player(spec))
+            self._derived = None
+            player = make_player(spec)
+            if isinstance(player, EnginePlayer) and isinstance(self.player, EnginePlayer):
+                player.share_search(self.player)
+            self._derived = (spec, player)
         return self._derived[1]
 
     def _think_safely(self, player: Player, movetime: float | None) -> None:
@@ -449,9 +486,9 @@ class EngineProtocol:
         try:
             self._think(player, movetime)
         except SumitoError as exc:
-            self._send(f"error {exc}")
+            self._send_error(str(exc))
         except Exception as exc:  # a broken player must not take the engine down
-            self._send(f"error {type(exc).__name__}: {exc}")
+            self._send_error(f"{type(exc).__name__}: {exc}")
 
     def _think(self, player: Player, movetime: float | None) -> None:
         outcome = self.game.outcome()
@@ -459,6 +496,10 @@ class EngineProtocol:
             self._send(f"info game over: {outcome.describe()}", "bestmove none")
             return
         position = self.game.position
+        in_use = _in_use(player, position)
+        if in_use is not None and in_use != self._announced:  # the first go, and after each change
+            self._announced = in_use
+            self._send(f"info string {in_use}")
         board_side = position.variant.side
         marble = float(getattr(player, "marble_value", 1.0))
         multi = int(getattr(player, "multipv", 1)) > 1
@@ -505,9 +546,12 @@ class EngineProtocol:
             self.rules = replace(self.rules, **{rule: plies or None})
             self.game = self.game.with_rules(self.rules)
             return
+        if name.lower() == EVAL_FILE.lower():
+            self._set_eval_file(" ".join(value))
+            return
         if name.lower() not in _OPTIONS:
-            raise ProtocolError(f"unknown option {name[:40]!r} (options: MultiPV, Hash, Contempt, Threads, MaxPlies, "
-                                "NoCapture)")
+            raise ProtocolError(f"unknown option {name[:40]!r} (options: MultiPV, Hash, Contempt, Threads, "
+                                f"{EVAL_FILE}, MaxPlies, NoCapture)")
         shown, key, whole, least, most, unit = _OPTIONS[name.lower()]
         if len(value) != 1:
             raise ProtocolError(f"setoption name {shown} needs one value: setoption name {shown} value <x>")
@@ -515,7 +559,31 @@ class EngineProtocol:
         kind, _ = parse_spec(self.spec)
         if key not in kind.options:
             raise ProtocolError(f"player {kind.name} has no {shown} option")
+        note = None
+        cores = available_cores()
+        if key == "threads" and number > cores:  # more threads than cores only slow the search (and stop)
+            note = f"{shown} {number:.0f} is more than the {cores} core{'s' if cores > 1 else ''} here; using {cores}"
+            number = cores
         spec = set_option(self.spec, key, int(number) if whole else f"{number * unit:g}")
+        player = self._build(spec)  # (a failure leaves the player as it was)
+        self.spec, self.player, self._derived = spec, player, None
+        if note is not None:
+            self._send(f"info string {note}")
+
+    def _set_eval_file(self, value: str) -> None:
+        """``setoption name EvalFile value X``: the engine with the network X (its ``nnue=``: a file, a shipped
+        network's name, or none for the hand-set evaluation) in place of its evaluation; a file that is
+        missing or damaged is an error, and the player stays as it was."""
+        kind, _ = parse_spec(self.spec)
+        if "nnue" not in kind.options:
+            raise ProtocolError(f"player {kind.name} has no {EVAL_FILE} option")
+        if not value or "," in value:  # (a comma would end the option in the player's spec)
+            raise ProtocolError(f"setoption name {EVAL_FILE} needs a file or network name without commas, "
+                                f"not {value[:40]!r}")
+        spec = self.spec
+        for other in ("eval", "weights", "net"):  # the network replaces whatever evaluation the spec named
+            spec = _without(spec, other)
+        spec = set_option(spec, "nnue", value)
         player = self._build(spec)
         self.spec, self.player, self._derived = spec, player, None
 
@@ -532,6 +600,8 @@ class EngineProtocol:
                 default /= unit
                 # UCI's spin options are whole numbers (Contempt takes a decimal too)
                 lines.append(f"option name {shown} type spin default {default:.0f} min {least:.0f} max {most:.0f}")
+        if "nnue" in kind.options:
+            lines.append(f"option name {EVAL_FILE} type string default {_network(self.player)}")
         for shown, rule, most in _RULES.values():
             lines.append(f"option name {shown} type spin default {getattr(self.rules, rule) or 0} min 0 max {most}")
         self._send(*lines, "uciok")
@@ -619,17 +689,28 @@ def _first_word(line: str) -> str:
 
 
 def _number(text: str, what: str, whole: bool, least: float, most: float = 10**9) -> float:
-    shown = text if len(text) <= 20 else text[:17] + "..."
-    kind = "a whole number" if whole else "a number"
-    try:
-        if len(text) > 30 or not text.isascii():  # no 5,000-digit numbers, no '²' or other non-ASCII digits
-            raise ValueError
-        value = int(text) if whole else float(text)
-    except ValueError:
-        raise ProtocolError(f"{what} must be {kind}, not {shown!r}") from None
-    if not least <= value <= most:  # also refuses nan and inf
-        raise ProtocolError(f"{what} must be from {least:g} to {most:g}, not {shown}")
-    return value
+    """``text`` as :func:`sumito.bounds.parse_number` reads every number (ASCII digits, a sign, a point, an
+    exponent: not '1_0', 'nan' or 'inf'), from ``least`` to ``most``; else a :class:`ProtocolError`."""
+    return parse_number(text, what, low=least, high=most, whole=whole, error=ProtocolError)
+
+
+def _network(player: Player) -> str:
+    """The network an engine plays with, as ``EvalFile`` names it (``none``: the hand-set evaluation)."""
+    name = str(getattr(getattr(player, "evaluation", None), "name", ""))
+    return name.removeprefix("nnue ") if name.startswith("nnue ") else "none"
+
+
+def _in_use(player: Player, position) -> str | None:
+    """What the ``info string`` at a ``go`` says the player searches ``position`` with: its evaluation (the
+    network, by name or file) and its threads; None for a player with no evaluation."""
+    name = getattr(getattr(player, "evaluation", None), "name", None)
+    if name is None:
+        return None
+    nnue = getattr(player, "nnue", None)
+    if nnue is not None and position.variant.side != nnue.side:
+        name = f"linear (the hand-set one: {name} is for the side-{nnue.side} board)"
+    threads = getattr(getattr(player, "searcher", None), "threads", None)
+    return f"evaluation {name}" + ("" if threads is None else f", threads {threads}")
 
 
 def run_engine(player: str | None = None, instream: IO | None = None, outstream: IO[str] | None = None,

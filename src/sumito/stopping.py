@@ -13,10 +13,11 @@ helper thread takes the caller's (``numba.set_num_threads`` before a call holds 
 
 from __future__ import annotations
 
+import contextlib
 import signal
 import sys
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from typing import TypeVar
 
@@ -28,6 +29,10 @@ T = TypeVar("T")
 
 #: set to 1 to make every running kernel give up; kernels read ``STOP[0]``
 STOP = np.zeros(1, dtype=np.int64)
+#: more flags that :func:`request_stop` sets with :data:`STOP`: those of the helper threads of a running search
+#: (which the search also sets by itself when it is done), so that a stop reaches every thread at once, not
+#: after the main thread has wound down (:func:`linked_stop`)
+_LINKED_FLAGS: dict[int, np.ndarray] = {}
 
 _runner: ThreadPoolExecutor | None = None
 _lock = threading.Lock()
@@ -39,8 +44,24 @@ def stop_requested() -> bool:
 
 def request_stop() -> None:
     """Make the running kernels give up (they return early; their callers throw the result away or
-    keep what was finished before)."""
+    keep what was finished before), the helper threads of a search included."""
     STOP[0] = 1
+    for flag in tuple(_LINKED_FLAGS.values()):
+        flag[0] = 1
+
+
+@contextlib.contextmanager
+def linked_stop(flag: np.ndarray) -> Iterator[None]:
+    """While inside, :func:`request_stop` sets ``flag[0]`` too (set at once when a stop is already
+    requested): a kernel that reads its own flag rather than :data:`STOP` stops with the others."""
+    key = id(flag)
+    _LINKED_FLAGS[key] = flag
+    if STOP[0]:
+        flag[0] = 1
+    try:
+        yield
+    finally:
+        _LINKED_FLAGS.pop(key, None)
 
 
 def clear_stop() -> None:

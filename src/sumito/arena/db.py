@@ -42,7 +42,7 @@ from sumito.arena.errors import ArchiveError
 from sumito.arena.match import ArenaSettings, GameResult, start_position
 from sumito.engine import BLACK, WHITE, DrawRules, Game, GameRecord, SumitoError, get_layout
 from sumito.engine.game import DECLARED_REASONS, Outcome
-from sumito.fileio import claim_sqlite, process_alive, process_started
+from sumito.fileio import claim_sqlite, load_json, process_alive, process_started
 
 SCHEMA_VERSION = 1
 APPLICATION_ID = 0x53554D49  # "SUMI"
@@ -508,8 +508,8 @@ class GameArchive:
         for row in rows:
             values = dict(zip(_RUN_COLUMNS, row))
             try:
-                values["players"] = list(json.loads(str(values["players"])))
-                values["settings"] = dict(json.loads(str(values["settings"])))
+                values["players"] = list(load_json(str(values["players"]), self.path, "a run's players"))
+                values["settings"] = dict(load_json(str(values["settings"]), self.path, "a run's settings"))
             except (ValueError, TypeError):
                 raise ArchiveError(f"run {values['id']} in {self.path} is damaged: its players or settings") from None
             if values["status"] == "running" and values["id"] in dead:

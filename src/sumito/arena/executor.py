@@ -35,7 +35,6 @@ from __future__ import annotations
 import argparse
 import contextlib
 import functools
-import json
 import os
 import platform
 import queue
@@ -50,7 +49,8 @@ from typing import Any, Protocol, TypeVar
 
 from sumito.arena.errors import ArenaError
 from sumito.errors import SumitoError
-from sumito.procs import MAX_WORKERS, Reaper, descendants, sigint_held, worker_start
+from sumito.fileio import load_json
+from sumito.procs import MAX_WORKERS, Reaper, available_cores, descendants, sigint_held, worker_start
 
 T = TypeVar("T")
 R = TypeVar("R")
@@ -62,14 +62,6 @@ class Executor(Protocol):
     workers: int
 
     def run(self, fn: Callable[[T], R], items: Sequence[T]) -> Iterator[tuple[int, R]]: ...
-
-
-def available_cores() -> int:
-    """The CPU cores this process may use (its affinity mask where the OS has one)."""
-    try:
-        return max(1, len(os.sched_getaffinity(0)))
-    except (AttributeError, OSError):  # pragma: no cover - not Linux
-        return max(1, os.cpu_count() or 1)
 
 
 class InlineExecutor:
@@ -310,7 +302,8 @@ def check_cluster(ray: Any, address: str, timeout: float = CONNECT_TIMEOUT) -> N
     try:
         probe = subprocess.run([sys.executable, "-c", _PROBE, address, str(timeout)], capture_output=True, text=True,
                                timeout=timeout + 2.0, env={**os.environ, "PYTHONWARNINGS": "ignore"})
-        answer = json.loads(probe.stdout.strip().splitlines()[-1]) if probe.stdout.strip() else {}
+        answer = load_json(probe.stdout.strip().splitlines()[-1], "the Ray probe", "its answer") \
+            if probe.stdout.strip() else {}
     except subprocess.TimeoutExpired:
         raise ArenaError(not_ray.format("no answer")) from None
     except (OSError, ValueError):  # no probe (a Python that cannot run it): ray.init decides
@@ -327,7 +320,7 @@ def check_cluster(ray: Any, address: str, timeout: float = CONNECT_TIMEOUT) -> N
     if "failed" in answer:
         raise ArenaError(not_ray.format(str(answer["failed"]).splitlines()[0][:80] if answer["failed"] else "?"))
     try:
-        meta = json.loads(answer["meta"]) if answer.get("meta") else {}
+        meta = load_json(answer["meta"], "the Ray cluster", "its metadata") if answer.get("meta") else {}
         theirs = (str(meta["ray_version"]), str(meta["python_version"]))
     except (ValueError, KeyError, TypeError):
         return  # no metadata (an old head, another probe): ray.init checks the versions itself

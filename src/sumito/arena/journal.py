@@ -26,7 +26,7 @@ from sumito.arena.errors import ArenaError
 from sumito.arena.executor import Executor
 from sumito.arena.match import GameResult, GameTask, play_game
 from sumito.engine import DrawRules
-from sumito.fileio import shown_path
+from sumito.fileio import load_json, shown_path
 
 
 def task_key(task: GameTask) -> str:
@@ -63,10 +63,10 @@ class GameJournal:
                 with self.path.open(encoding="utf-8", errors="replace") as fh:
                     for line in fh:
                         try:
-                            row = json.loads(line)
+                            row = load_json(line, self.path, "a journal line")  # its nesting bounded
                             self.done[row["key"]] = result_from_json(row["result"])
                         except (ValueError, TypeError, KeyError, AttributeError):
-                            continue  # a line cut short by a kill
+                            continue  # a line cut short by a kill (or not ours): its game is played again
             self.path.parent.mkdir(parents=True, exist_ok=True)
         except OSError as exc:
             raise ArenaError(f"games journal {shown_path(self.path)}: {exc.strerror or exc}") from None

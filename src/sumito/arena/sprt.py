@@ -33,7 +33,7 @@ from typing import Any
 from sumito.arena.errors import ArenaError
 from sumito.arena.executor import add_backend_args, executor_from_args
 from sumito.arena.journal import GameJournal, task_key
-from sumito.arena.match import DEFAULT_RULES, MAX_SEED, ArenaSettings, Schedule, play_game, play_scheduled
+from sumito.arena.match import DEFAULT_RULES, MAX_SEED, ArenaSettings, GameTask, Schedule, play_game, play_scheduled
 from sumito.arena.openings import load_openings
 from sumito.arena.ratings import Z95, elo_from_score, expected_score
 from sumito.bounds import MAX_GAMES
@@ -48,7 +48,7 @@ from sumito.cliargs import (
     time_control,
 )
 from sumito.engine import Position
-from sumito.fileio import shown_path
+from sumito.fileio import refuse_changed, shown_path
 from sumito.procs import cap_workers
 from sumito.progress import Progress
 
@@ -270,7 +270,8 @@ def add_sprt_command(sub: Any) -> None:
                    help="seed of the players' random choices (default 0)")
     p.add_argument("--journal", default=None, metavar="FILE",
                    help="keep every finished game in FILE (JSON lines): the same command again, or with a larger "
-                   "--max-games, takes the games from there and plays only the rest")
+                   "--max-games, other bounds or --fixed, takes the games from there and plays only the rest; a "
+                   "journal of other players, --seed, --openings, draw rules, --movetime or --tc is refused")
     p.add_argument("--fixed", action="store_true",
                    help="a fixed-length test: play all --max-games games whatever the LLR (to measure the Elo "
                    "difference to a given precision); the LLR and the bound it stands beyond are reported at the end")
@@ -296,10 +297,12 @@ def play_sprt(
     fixed: bool = False,
     label: str = "sprt",
     every: int = 10,
+    journal_of_this_test: bool = False,
 ) -> SprtState:
     """Play pairs of games between the players ``a`` and ``b`` (pair k from opening k of the suite, A Black
     in game 2k and White in game 2k + 1) on ``executor`` until ``bounds`` decide (or, ``fixed``, to the end),
-    at most ``max_games``; ``journal`` keeps finished games, so that the same call goes on after a kill.
+    at most ``max_games``; ``journal`` keeps finished games, so that the same call goes on after a kill
+    (``journal_of_this_test``: a journal of another test is refused, :func:`refuse_another_test`).
     Progress goes to stderr (``label``), with the state every ``every`` pairs. Ctrl-C raises
     KeyboardInterrupt after the state so far is printed."""
     suite = list(openings) if openings is not None else load_openings()
@@ -308,6 +311,8 @@ def play_sprt(
                              movetime=movetime, clock=clock, seed=seed, opening_plies=0)
     # made as they are played, a batch at a time: --max-games 10000000 allocates nothing up front
     tasks = Schedule([a, b], 2 * (max_games // 2), settings, starts=suite)
+    if journal is not None and journal_of_this_test:
+        refuse_another_test(journal, tasks)
     state = SprtState(bounds)
     if journal is not None:
         games = play_scheduled(lambda batch: journal.play(executor, batch), tasks)
@@ -344,6 +349,39 @@ def play_sprt(
     return state
 
 
+def _test_settings(task: GameTask) -> dict[str, Any]:
+    """What a test's game depends on, by the option of ``sumito sprt`` that sets it (the seed first: it is in
+    a seeded player's spec too)."""
+    a, b = (task.black, task.white) if task.black_id == 0 else (task.white, task.black)
+    rules = task.rules
+    return {"seed": task.seed, "start": task.start, "win_threshold": task.win_threshold,
+            "inline_only": task.inline_only, "max_plies": rules.max_plies, "repetitions": rules.repetitions,
+            "no_capture": rules.no_capture_plies, "no_moves": rules.no_moves, "movetime": task.movetime,
+            "tc": task.clock, "a": a, "b": b}
+
+
+def refuse_another_test(journal: GameJournal, tasks: Sequence[GameTask]) -> None:
+    """A journal whose games are another test's (other players, seed, openings, rules or clock) is a one-line
+    :class:`ArenaError` naming what differs, with both values, rather than a test that plays every game again:
+    the journal's game of the lowest number this test plays is compared with this test's game of that number.
+    Other bounds, ``--max-games`` and ``--fixed`` change no game and are taken."""
+    kept = [r.task for r in journal.done.values() if r.task.index < len(tasks)]
+    if not kept:
+        return
+    old = min(kept, key=lambda t: t.index)
+    new = tasks[old.index]
+    if task_key(old) == task_key(new):
+        return
+    game = f"game {old.index + 1}'s"
+    flags = {"seed": f"--seed ({game} seed)", "start": f"--openings ({game} start)",
+             "win_threshold": f"--openings ({game} marbles to win)", "inline_only": f"--openings ({game} moves)",
+             "a": "A", "b": "B"}
+    advice = "use another --journal file or the same {flag}"
+    refuse_changed(journal.path, _test_settings(old), _test_settings(new), ArenaError, flags, advice)
+    raise ArenaError(f"{shown_path(journal.path)}: holds another test's games (game {old.index + 1} differs); "
+                     "use another --journal file or the same options")
+
+
 def cmd_sprt(args: Any) -> int:
     bounds = SprtBounds(args.elo0, args.elo1, args.alpha, args.beta)
     openings = load_openings(args.openings)
@@ -363,7 +401,7 @@ def cmd_sprt(args: Any) -> int:
     try:
         state = play_sprt(args.a, args.b, bounds, max_games=args.max_games, executor=executor, openings=openings,
                           rules=rules_from_args(args), movetime=args.movetime, clock=args.tc, seed=args.seed,
-                          journal=journal, fixed=args.fixed)
+                          journal=journal, fixed=args.fixed, journal_of_this_test=True)
     except KeyboardInterrupt:
         return 130
     decision = state.decision

@@ -22,16 +22,16 @@ break = opposing marbles touched per marble, marbles off never squared).
 from __future__ import annotations
 
 import json
-import math
 from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 from numba import njit
 
+from sumito.bounds import MAX_WEIGHT
 from sumito.engine.errors import SumitoError
 from sumito.evaluation.features import ALPHALONE_FEATURES, N_ALPHALONE, alphalone_features, raw_features
-from sumito.fileio import atomic_write_text, read_file_bounded, shown_path
+from sumito.fileio import atomic_write_text, check_weights, load_json, read_file_bounded, shown_path
 
 NORMS = ("l1", "l2")
 #: the largest weights file read (a file of twenty numbers is under a kilobyte)
@@ -95,8 +95,7 @@ class AlphaloneWeights:
         for color, w in (("black", self.black), ("white", self.white)):
             if len(w) != N_ALPHALONE:
                 raise WeightsError(f"{color} weights need {N_ALPHALONE} numbers, not {len(w)}")
-            if not all(math.isfinite(x) for x in w):
-                raise WeightsError(f"{color} weights must be finite numbers")
+            check_weights({f"the {color} weights": w}, None, WeightsError)  # finite, within MAX_WEIGHT
             if not any(w):
                 raise WeightsError(f"{color} weights are all zero")
 
@@ -117,9 +116,9 @@ class AlphaloneWeights:
     @classmethod
     def from_json(cls, text: str, source: str = "weights") -> AlphaloneWeights:
         try:
-            data = json.loads(text)
-        except json.JSONDecodeError as exc:
-            raise WeightsError(f"{source}: not JSON ({exc.msg} at line {exc.lineno})") from None
+            data = load_json(text, source, "the weights file")
+        except ValueError as exc:
+            raise WeightsError(str(exc)) from None
         if not isinstance(data, dict):
             raise WeightsError(f"{source}: expected an object with 'black' and 'white' weights")
         sets = []
@@ -141,7 +140,10 @@ class AlphaloneWeights:
             for f in ALPHALONE_FEATURES:
                 v = entry[f]
                 if isinstance(v, bool) or not isinstance(v, int | float):
-                    raise WeightsError(f"{source}: {color} weight {f!r} must be a number, not {v!r}")
+                    raise WeightsError(f"{source}: {color} weight {f!r} must be a number, not {_short(v)}")
+                if abs(v) > MAX_WEIGHT:  # compared as it is: float() of a 400-digit int raises OverflowError
+                    raise WeightsError(f"{source}: {color} weight {f!r} is {_short(v)}; a weight may be at most "
+                                       f"{MAX_WEIGHT:g} in size")
                 values.append(float(v))
             sets.append(tuple(values))
         try:
@@ -161,6 +163,12 @@ class AlphaloneWeights:
         except ValueError as exc:
             raise WeightsError(f"cannot read weights file {exc}") from None
         return cls.from_json(text, shown_path(path))
+
+
+def _short(value: object) -> str:
+    """``value`` as an error message quotes it: at most about 40 characters."""
+    text = repr(value)
+    return text if len(text) <= 40 else text[:37] + "..."
 
 
 def default_weights() -> AlphaloneWeights:

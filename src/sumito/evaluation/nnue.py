@@ -67,7 +67,7 @@ from numba import njit
 from sumito.engine.errors import SumitoError
 from sumito.engine.geometry import geometry, symmetries
 from sumito.engine.kernels import BROADSIDE_BIT, PUSH_OFF_BIT, PUSH_SHIFT, move_steps
-from sumito.fileio import atomic_write_bytes, read_file_bounded, read_npz_with_header
+from sumito.fileio import atomic_write_bytes, check_weights, read_file_bounded, read_npz_with_header, shown_path
 
 HEADER = 13  # n_features, H, H2, grid size, material, base (0/1), the base's 7 linear weights
 BASE = 5
@@ -292,8 +292,8 @@ class NNUE:
         self.side = side
         #: the hand-set linear evaluation's 7 weights when the network is a correction added to it
         self.base = None if base is None else np.asarray(base, dtype=np.float64).reshape(-1)
-        if self.base is not None and (self.base.shape != (7,) or not np.all(np.isfinite(self.base))):
-            raise NNUEError(f"{source}: the base evaluation needs 7 finite linear weights")
+        if self.base is not None and self.base.shape != (7,):
+            raise NNUEError(f"{source}: the base evaluation needs 7 linear weights, not {self.base.size}")
         self.metadata = dict(metadata or {})
         self.source = source
         if self.b1.ndim != 1 or self.b2.ndim != 1:
@@ -306,11 +306,10 @@ class NNUE:
                 raise NNUEError(f"{source}: {name} has shape {got}; this network needs {want}")
         if not 1 <= h <= MAX_HIDDEN or h2 > MAX_HIDDEN:
             raise NNUEError(f"{source}: layer sizes {h} and {h2} are outside 1..{MAX_HIDDEN}")
-        for name in (*ARRAY_NAMES[:5], "psqt"):
-            if not np.all(np.isfinite(getattr(self, name))):
-                raise NNUEError(f"{source}: {name} holds a value that is not a finite number")
-        if not (np.isfinite(self.b3) and np.isfinite(self.material)):
-            raise NNUEError(f"{source}: b3 or material is not a finite number")
+        # finite, and within MAX_WEIGHT: a bias of 1e30 is finite, but the search then reports a "win" in a
+        # number of moves hundreds of digits long
+        check_weights({name: getattr(self, name) for name in ARRAY_NAMES if getattr(self, name) is not None},
+                      source, NNUEError)
 
     @property
     def hidden(self) -> tuple[int, int]:
@@ -345,7 +344,7 @@ def nnue_path(name: str) -> str:
 
 def load_network(path: str | Path) -> NNUE:
     """Read an NNUE file; anything wrong with it is a one-line :class:`NNUEError`."""
-    source = str(path)
+    source = shown_path(path)
     try:
         data = read_file_bounded(nnue_path(str(path)), MAX_NNUE_BYTES, "NNUE file")
         header, arrays = read_npz_with_header(data, source, MAX_NNUE_BYTES, ARRAY_NAMES, "NNUE file")

@@ -67,6 +67,7 @@ from dataclasses import dataclass, field
 import numpy as np
 from numba import njit
 
+from sumito.bounds import MAX_WEIGHT
 from sumito.cliargs import output_file
 from sumito.engine import BLACK, WHITE, Move, Position, SumitoError, get_layout
 from sumito.engine.kernels import PUSH_OFF_BIT, make_move, unmake_move
@@ -175,8 +176,8 @@ class TDConfig:
             raise AlphaloneTDError(f"--scale must be a positive number, not {self.scale:g}")
         if self.max_plies is not None and self.max_plies < 1:
             raise AlphaloneTDError(f"--max-plies must be at least 1, not {self.max_plies}")
-        if not (math.isfinite(self.clip) and self.clip > 0):
-            raise AlphaloneTDError(f"--clip must be a positive number, not {self.clip:g}")
+        if not (math.isfinite(self.clip) and 0 < self.clip <= MAX_WEIGHT):  # the weights file must load again
+            raise AlphaloneTDError(f"--clip must be a positive number of at most {MAX_WEIGHT:g}, not {self.clip:g}")
         if self.explore is not None and not 0 <= self.explore <= 1:
             raise AlphaloneTDError(f"--explore must be from 0 to 1, not {self.explore:g}")
         for name, value, choices in (

@@ -18,7 +18,7 @@ from sumito.arena.match import ArenaSettings, play_game, schedule, summarize_pai
 from sumito.bounds import MAX_SEED, parse_count
 from sumito.cliargs import MAX_WORKERS_ARG, count_arg
 from sumito.errors import SumitoError
-from sumito.fileio import read_file_bounded, shown_path
+from sumito.fileio import read_file_bounded, refuse_changed, shown_path
 from sumito.learn.abalone_game import make_trainer
 from sumito.learn.actors import AbaloneLearner, ActorLearner
 from sumito.learn.run import RunFolder, load_checkpoint, save_checkpoint
@@ -47,7 +47,10 @@ def add_train_command(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--games", type=count_arg(0, MAX_TRAINING_GAMES), required=True, metavar="N",
                    help=f"train until N games have been played (at most {MAX_TRAINING_GAMES:,})")
     p.add_argument("--out", required=True, metavar="DIR", help="the run's folder (e.g. runs/m2)")
-    p.add_argument("--resume", action="store_true", help="continue the run in --out from its checkpoint")
+    p.add_argument("--resume", action="store_true",
+                   help="continue the run in --out from its checkpoint, with the settings it was started with: a "
+                   "--preset, --config, --set or --seed that changes one is refused, in one line naming it; --games "
+                   "may grow, and the evaluation's options may change (each curve row records its own)")
     p.add_argument("--seed", type=count_arg(0, MAX_SEED), default=None,
                    help="the run's seed (default 0; logged in config.json)")
     p.add_argument("--checkpoint-every", type=count_arg(1, MAX_TRAINING_GAMES), default=100, metavar="K",
@@ -145,21 +148,33 @@ def _read_config(path: str) -> dict[str, Any]:
         raise TrainingError(f"{shown}: not TOML ({exc})") from None
     except ValueError:  # tomllib's int conversion limit, for a long number the scan above did not see (in a list)
         raise TrainingError(f"{shown}: a number too long to read") from None
+    except RecursionError:  # arrays or tables nested thousands deep (tomllib recurses once a level)
+        raise TrainingError(f"{shown}: not TOML of ours (nested too deeply)") from None
 
 
-def config_from_args(args: argparse.Namespace) -> TrainingConfig:
+def _options_from_args(args: argparse.Namespace) -> tuple[dict[str, Any], dict[str, str]]:
+    """The options the command line sets (a preset's, a config file's, ``--set``'s, ``--seed``), and how each
+    was set (for a message about it)."""
     options: dict[str, Any] = dict(PRESETS.get(args.preset, {})) if args.preset else {}
+    flags = {key: f"{key} (--preset {args.preset})" for key in options}
     if args.config:
         data = _read_config(args.config)
         options.update({k: _typed(k, v) for k, v in data.items()})
+        flags.update({k: f"{k} (--config)" for k in data})
     for item in args.set:
         key, eq, value = item.partition("=")
         if not eq:
             raise TrainingError(f"--set {_short(item)!r} needs KEY=VALUE")
         options[key.strip()] = _typed(key.strip(), value.strip())
+        flags[key.strip()] = f"--set {key.strip()}"
     if args.seed is not None:
         options["seed"] = args.seed
-    return TrainingConfig(**options)
+        flags["seed"] = "--seed"
+    return options, flags
+
+
+def config_from_args(args: argparse.Namespace) -> TrainingConfig:
+    return TrainingConfig(**_options_from_args(args)[0])
 
 
 def evaluate(
@@ -217,8 +232,6 @@ def cmd_train(args: argparse.Namespace) -> int:
         if not uses_ray(args):  # on Ray the executor bounds it by the cluster's CPUs
             args.workers = cap_workers(args.workers)  # once, with a note, not at every evaluation
     folder = RunFolder(args.out)
-    if args.resume and (args.preset or args.config or args.set or args.seed is not None):
-        raise TrainingError("--resume continues the run as it was configured: no --preset, --config, --set or --seed")
     # the evaluation games read the network from --out: on a cluster, a folder every node sees
     check_shared_folder(args, str(args.out))
     # made once, before training: a missing Ray or a bad --address fails now, not at the first evaluation (no
@@ -230,6 +243,13 @@ def cmd_train(args: argparse.Namespace) -> int:
             config = TrainingConfig(**{**LEGACY_READINGS, **saved["config"]})
         except TypeError as exc:
             raise TrainingError(f"{folder.checkpoint}: its configuration does not fit this Sumito ({exc})") from None
+        # the run's own settings may be given again; another is refused, naming it (the options given are read
+        # and checked as a new run's would be)
+        options, flags = _options_from_args(args)
+        asked = dataclasses.asdict(TrainingConfig(**{**dataclasses.asdict(config), **options}))
+        refuse_changed(args.out, dataclasses.asdict(config), {k: asked[k] for k in options}, TrainingError, flags,
+                       "--resume continues the run as it was configured: give none of its settings, or the same, or "
+                       "use a new --out folder")
         trainer = make_trainer(config)
         trainer.load_state_dict(saved["state"])
     else:

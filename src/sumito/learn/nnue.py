@@ -9,7 +9,8 @@ to move, engine points: deeper-search targets), whether it is *quiet* (the side 
 push-off: a static evaluation can be right about it), and, once the game ends, its result for the
 side to move (1, ½, 0). Games come in chunks, one work item each on the executor (processes or
 Ray); a chunk's samples are written atomically to ``chunk-NNNNN.npz`` in the data folder, so a
-killed run goes on from the chunks it has (and removes the temporary file a kill may leave).
+killed run goes on from the chunks it has (and removes the temporary file a kill may leave), after checking
+that each was made with the run's settings (the folder's ``config.json`` and each chunk's header record them).
 
 **Training** (:func:`train`, ``sumito nnue train``): the network's score ``s`` is fitted in
 win-probability space, as Stockfish's trainer does: minimise the squared difference between
@@ -33,6 +34,7 @@ from __future__ import annotations
 
 import contextlib
 import glob
+import hashlib
 import io
 import json
 import math
@@ -55,7 +57,8 @@ from sumito.engine.kernels import MAX_MOVES, generate_push_offs
 from sumito.evaluation import LINEAR_DEFAULT, named_evaluation
 from sumito.evaluation.features import evaluate, work_arrays
 from sumito.evaluation.nnue import NNUE, SCALE, feature_table, n_features, symmetries
-from sumito.fileio import atomic_write_bytes, read_file_bounded, read_npz_with_header, remove_stale_temps
+from sumito.fileio import atomic_write_bytes, read_file_bounded, read_npz_with_header, refuse_changed, shown_path
+from sumito.learn.runfolder import RunFolder
 from sumito.nn import dot, exp_array, log_array, matmul, matvec, tanh_array
 from sumito.players import make_player
 from sumito.players.base import MAX_SEARCH_DEPTH, game_history
@@ -88,6 +91,25 @@ class ChunkTask:
     openings: tuple[str, ...]
     random_plies: int
     max_plies: int
+    chunk: int = 0  # the run's games a chunk and games in all (recorded in the chunk's header)
+    total: int = 0
+
+    def settings(self) -> dict:
+        """What the chunk's games depend on beyond their numbers: its header records them, and a chunk is
+        reused only when they are the run's (:func:`generate`)."""
+        return {"chunk": self.chunk, "total": self.total, "player": self.player, "seed": self.seed,
+                "random_plies": self.random_plies, "max_plies": self.max_plies,
+                "openings": suite_digest(self.openings)}
+
+
+def suite_digest(openings: Sequence[str]) -> str:
+    """An opening suite as a data folder records it: its size and a digest of its positions."""
+    digest = hashlib.sha256("\n".join(openings).encode()).hexdigest()[:12]
+    return f"{len(openings)} positions, sha256 {digest}"
+
+
+#: how ``nnue gen`` names the settings a data folder records (config.json, and each chunk's header)
+GEN_FLAGS = {"total": "--games"}
 
 
 def _play_one(task: ChunkTask, number: int, player, rng: np.random.Generator) -> dict[str, list]:
@@ -141,8 +163,8 @@ def play_chunk(task: ChunkTask) -> bytes:
         "quiet": np.array(columns["quiet"], dtype=bool),
         "game": np.array(columns["game"], dtype=np.int32),
     }
-    meta = {"format": CHUNK_FORMAT, "version": 1, "player": task.player, "seed": task.seed,
-            "first": task.first, "games": task.games, "side": geo.side}
+    meta = {"format": CHUNK_FORMAT, "version": 1, **task.settings(), "first": task.first, "games": task.games,
+            "side": geo.side}
     buf = io.BytesIO()
     np.savez_compressed(buf, meta=np.array(json.dumps(meta)), **arrays)
     return buf.getvalue()
@@ -156,12 +178,24 @@ def generate(folder: str | Path, games: int, player: str = DATA_PLAYER, seed: in
              chunk: int = 20, random_plies: int = 6, max_plies: int = 300, openings: Sequence[str] | None = None,
              executor=None, progress: Callable[[int, int], None] | None = None) -> int:
     """Play ``games`` self-play games into ``folder`` in chunks of ``chunk``; chunks already there are
-    kept (a resumed run plays only the rest). Returns the number of chunks written now."""
+    kept (a resumed run plays only the rest). The folder's ``config.json`` records the settings the chunks
+    depend on (``games``, ``chunk``, ``player``, ``seed``, ``random_plies``, ``max_plies``, the openings),
+    and each chunk's header records them too: a resume with another of them, or a chunk made with another,
+    is a one-line :class:`NNUEDataError` naming the setting, never a mix. Returns the number of chunks
+    written now."""
     suite = tuple(openings) if openings is not None else tuple(load_openings())
-    Path(folder).mkdir(parents=True, exist_ok=True)
-    remove_stale_temps(folder)  # a chunk's temporary file that a kill between its write and its rename left
-    tasks = [ChunkTask(i, first, min(chunk, games - first), seed, player, suite, random_plies, max_plies)
+    tasks = [ChunkTask(i, first, min(chunk, games - first), seed, player, suite, random_plies, max_plies, chunk, games)
              for i, first in enumerate(range(0, games, chunk))]
+    settings = ChunkTask(0, 0, 0, seed, player, suite, random_plies, max_plies, chunk, games).settings()
+    record = RunFolder(folder, (), NNUEDataError, started_by=("config.json",))
+    if record.path.exists() and not record.path.is_dir():
+        raise NNUEDataError(f"{shown_path(folder)} exists and is not a folder")
+    record.open()  # made, and a chunk's temporary file that a kill between its write and its rename left removed
+    if record.holds_run():
+        record.check_settings(settings, GEN_FLAGS)
+    _check_kept_chunks(folder, tasks, settings)
+    if not record.holds_run():
+        record.write_config(settings)
     todo = [t for t in tasks if not chunk_path(folder, t.index).exists()]
     executor = executor or InlineExecutor()
     done = len(tasks) - len(todo)
@@ -176,6 +210,31 @@ def generate(folder: str | Path, games: int, player: str = DATA_PLAYER, seed: in
             if progress:
                 progress(done, len(tasks))
     return written
+
+
+def _check_kept_chunks(folder: str | Path, tasks: Sequence[ChunkTask], settings: dict) -> None:
+    """Every chunk already in ``folder`` must be one of ``tasks``, made with its settings and holding its
+    games (a folder begun before config.json, or a chunk copied in): else a one-line error naming what
+    differs."""
+    for path in sorted(Path(folder).glob("chunk-*.npz")):
+        try:
+            index = int(path.stem.partition("-")[2])
+        except ValueError:
+            continue
+        try:
+            header, _ = read_npz_with_header(read_file_bounded(path, MAX_CHUNK_BYTES, "NNUE data chunk"), str(path),
+                                             MAX_CHUNK_BYTES, (), "NNUE data chunk")
+        except ValueError as exc:
+            raise NNUEDataError(f"{exc}; remove it to play its games again") from None
+        if header.get("format") != CHUNK_FORMAT:
+            raise NNUEDataError(f"{shown_path(path)}: not an NNUE data chunk")
+        task = tasks[index] if index < len(tasks) else None
+        # (a chunk from before the headers held every setting holds its player and seed alone)
+        refuse_changed(path, header, settings, NNUEDataError, GEN_FLAGS)
+        if task is None or (header.get("first"), header.get("games")) != (task.first, task.games):
+            raise NNUEDataError(f"{shown_path(path)}: not chunk {index} of {settings['total']} games in chunks of "
+                                f"{settings['chunk']} (it holds other games): it was made with another --games or "
+                                "--chunk; use a new --out folder or the same --games and --chunk")
 
 
 @dataclass

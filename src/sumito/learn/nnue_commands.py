@@ -5,8 +5,9 @@
     sumito match engine:time=0.1,nnue=runs/nnue/nnue.npz engine:time=0.1 --games 100
 
 ``gen`` resumes: its chunks are kept as they finish, and the same command plays only the rest
-(Ctrl-C keeps every finished chunk). ``train`` writes the network atomically and stops cleanly on
-Ctrl-C (the network of the epochs done is written).
+(Ctrl-C keeps every finished chunk); the folder's config.json and each chunk's header record the settings the
+games depend on, and a resume with another of them is refused in one line naming it. ``train`` writes the
+network atomically and stops cleanly on Ctrl-C (the network of the epochs done is written).
 """
 
 from __future__ import annotations
@@ -32,7 +33,10 @@ def add_nnue_command(sub: argparse._SubParsersAction) -> None:
     nsub = p.add_subparsers(dest="nnue_command", required=True, metavar="STEP")
 
     g = nsub.add_parser("gen", help="play self-play games and keep each position with its search score and result")
-    g.add_argument("--out", required=True, metavar="DIR", help="the data folder (chunk-NNNNN.npz files; resumable)")
+    g.add_argument("--out", required=True, metavar="DIR",
+                   help="the data folder (config.json and chunk-NNNNN.npz files): the same command again plays only "
+                   "the chunks it lacks; another --games, --chunk, --player, --seed, --random-plies, --max-plies or "
+                   "--openings there is refused")
     g.add_argument("--games", type=count_arg(1, 10**7), required=True, metavar="N", help="games in all")
     g.add_argument("--player", default=DATA_PLAYER, metavar="SPEC",
                    help=f"the searching player whose scores are the targets (default {DATA_PLAYER}: "
@@ -100,9 +104,11 @@ def add_nnue_command(sub: argparse._SubParsersAction) -> None:
                    "opening suite)")
     s.add_argument("--seed", type=count_arg(0, 2**31), default=None,
                    help=f"the run's settings default to {', '.join(f'{k}={v}' for k, v in asdict(d).items())}; "
-                   "a resumed run keeps its own, except those of the attempts to come, which it may change "
-                   "(state.json records it): games, depth, window, epochs, lam, targets, lr, gate-games, elo0, elo1, "
-                   "chunk")
+                   "a resumed run refuses another hidden, hidden2, side or seed (one line naming it); it may change "
+                   "those of the attempts to come (state.json records it): games, depth, window, epochs, lam, "
+                   "targets, lr, gate-games, elo0, elo1, chunk; the attempt in progress then starts again from its "
+                   "self-play (games, depth, chunk) or its training (window, epochs, lam, targets, lr), and its gate "
+                   "goes on with other gate-games, elo0 or elo1")
     s.add_argument("--workers", type=count_arg(1, MAX_WORKERS_ARG), default=None, metavar="K",
                    help=f"processes (at most {MAX_WORKERS}; with --backend ray, work items at once)")
     add_backend_args(s)
@@ -166,7 +172,7 @@ def cmd_selfplay(args: argparse.Namespace) -> int:
     if settings.elo1 <= settings.elo0:
         raise SelfTaughtError(f"--elo1 ({settings.elo1:g}) must be above --elo0 ({settings.elo0:g})")
     state = open_run(args.out, settings if typed or not (Path(args.out) / "state.json").exists() else None,
-                     only=set(typed))
+                     only=set(typed), log=lambda line: print(line, file=sys.stderr, flush=True))
     workers = cap_workers(args.workers) if args.workers is not None else None
     executor = executor_from_args(args, workers)
     print(f"nnue selfplay {args.out}: generation {state.generation}, {len(state.attempts)} attempt(s) so far; "

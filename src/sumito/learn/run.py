@@ -16,13 +16,14 @@ from __future__ import annotations
 
 import io
 import json
+import math
 from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
-from sumito.fileio import atomic_write_bytes
+from sumito.fileio import atomic_write_bytes, check_weights, load_json
 from sumito.learn.runfolder import RunFolder as Folder
 from sumito.learn.training import Trainer, TrainingConfig, TrainingError
 
@@ -61,12 +62,20 @@ def load_checkpoint(path: Path) -> dict[str, Any]:
     """The checkpoint's contents: ``config`` (a dict) and the trainer ``state``."""
     try:
         with np.load(path, allow_pickle=False) as data:
-            meta = json.loads(str(data["meta"]))
+            header = str(data["meta"])
             arrays = {k: data[k] for k in data.files if k != "meta"}
     except FileNotFoundError:
         raise TrainingError(f"no checkpoint at {path}") from None
     except Exception as exc:
         raise TrainingError(f"{path}: not a readable training checkpoint ({type(exc).__name__})") from None
+    try:
+        meta = load_json(header, path, "the training checkpoint's 'meta' header")  # its nesting bounded
+    except ValueError as exc:
+        raise TrainingError(str(exc)) from None
+    # the learners' weights finite and within MAX_WEIGHT, their eligibility traces finite
+    check_weights({k: a for k, a in arrays.items() if not k.partition("_")[2].startswith("trace")}, path, TrainingError)
+    check_weights({k: a for k, a in arrays.items() if k.partition("_")[2].startswith("trace")}, path, TrainingError,
+                  limit=math.inf)
     if not isinstance(meta, dict) or meta.get("format") != "sumito-training-checkpoint" or (
         meta.get("version") != CHECKPOINT_VERSION
     ):

@@ -1,11 +1,12 @@
 """A training run's folder on disk, for any game: the piece that Abalone's runs (:mod:`sumito.learn.run`) and
 backgammon's (:mod:`sumito.learn.backgammon.run`) share.
 
-``FOLDER/`` holds ``config.json`` (the run's settings, written once), ``checkpoint.npz`` (the trainer, written
-by the game's own trainer, always atomically) and ``curve.csv`` (one row per evaluation). Every write is
-atomic (a temporary file renamed over the old one, :mod:`sumito.fileio`), so a kill leaves either the old file
-or the new one; opening the folder again removes the temporary files a kill between a write and its rename
-left (:func:`~sumito.fileio.remove_stale_temps`). What a checkpoint holds, and what the curve's columns are,
+``FOLDER/`` holds ``config.json`` (the run's settings, written once: a resume that changes one is refused by
+:meth:`RunFolder.check_settings`, the one check of :func:`sumito.fileio.refuse_changed`), ``checkpoint.npz``
+(the trainer, written by the game's own trainer, always atomically) and ``curve.csv`` (one row per evaluation).
+Every write is atomic (a temporary file renamed over the old one, :mod:`sumito.fileio`), so a kill leaves either
+the old file or the new one; opening the folder again removes the temporary files a kill between a write and
+its rename left (:func:`~sumito.fileio.remove_stale_temps`). What a checkpoint holds, and what the curve's columns are,
 is the game's: the trainers differ (Abalone's online TD(λ) with traces, Wiering's modular networks learning
 offline), so each game writes its own checkpoint.
 """
@@ -15,12 +16,12 @@ from __future__ import annotations
 import csv
 import io
 import json
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
 from sumito.errors import SumitoError
-from sumito.fileio import atomic_write_text, remove_stale_temps
+from sumito.fileio import atomic_write_text, read_json_file, refuse_changed, remove_stale_temps
 
 
 class RunFolder:
@@ -68,11 +69,16 @@ class RunFolder:
     def write_config(self, config: dict[str, Any]) -> None:
         atomic_write_text(self.config_file, json.dumps(config, indent=2) + "\n")
 
+    def check_settings(self, wanted: Mapping[str, Any], flags: Mapping[str, str] | None = None,
+                       advice: str | None = None) -> None:
+        """Refuse a resume whose settings ``wanted`` differ from those in config.json (:func:`refuse_changed`)."""
+        refuse_changed(self.path, self.saved_config(), wanted, self.error, flags, advice)
+
     def saved_config(self) -> dict[str, Any]:
         try:
-            data = json.loads(self.config_file.read_text())
-        except (OSError, json.JSONDecodeError) as exc:
-            raise self.error(f"{self.path}: cannot read config.json ({exc})") from None
+            data = read_json_file(self.config_file, "run settings file")  # bounded in size and nesting
+        except ValueError as exc:
+            raise self.error(str(exc)) from None
         if not isinstance(data, dict):
             raise self.error(f"{self.path}: config.json does not hold a run's settings")
         return data

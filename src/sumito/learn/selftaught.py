@@ -25,7 +25,14 @@ pruning, the threat search) stays: it is search, not knowledge of what a good po
 
 Every step resumes after a kill: the data chunks (``attempt-NNNN/data``), the candidate (written atomically
 once trained), the gate's journal of finished games (``attempt-NNNN/gate.jsonl``), and ``state.json``
-(written atomically after each attempt) with the accepted networks ``net-NNN.npz`` beside it.
+(written atomically after each attempt) with the accepted networks ``net-NNN.npz`` beside it. The folder is
+known by its resolved path (:meth:`pathlib.Path.resolve`): the players' specs, and so the gate journal's keys,
+are the same however the folder is named (relative or absolute, through a link, with ``./`` or a trailing
+slash), and a resumed gate replays none of its finished games. A resumed run refuses another network size,
+board or seed (a one-line error naming the setting and both values); the settings of the attempts to come
+(:data:`CHANGEABLE`) may change, and the attempt in progress then starts again from the first step the change
+concerns (:data:`PLAY_SETTINGS`: its self-play; :data:`TRAIN_SETTINGS`: its training; the gate's bounds and
+length: its gate goes on from its journal, whose games they do not change).
 """
 
 from __future__ import annotations
@@ -43,9 +50,10 @@ import numpy as np
 from sumito.arena.journal import GameJournal
 from sumito.arena.openings import default_suite_path, load_openings
 from sumito.arena.sprt import SprtBounds, play_sprt
+from sumito.bounds import MAX_JSON_FILE_BYTES
 from sumito.engine.errors import SumitoError
 from sumito.evaluation.nnue import NNUE, load_network, n_features
-from sumito.fileio import atomic_write_bytes
+from sumito.fileio import atomic_write_bytes, load_json, read_file_bounded, read_json_file, refuse_changed
 from sumito.learn.nnue import generate, load_samples, normal, train
 
 STATE_FORMAT = "sumito-selftaught"
@@ -96,6 +104,10 @@ class Attempt:
 #: the attempts to come, not the networks made so far. The networks' sizes, the board and the seed may not.
 CHANGEABLE = ("games", "depth", "window", "epochs", "lam", "targets", "lr", "gate_games", "elo0", "elo1",
               "random_plies", "max_plies", "chunk")
+#: the settings an attempt's self-play depends on (and so all after it), and those its training depends on (and
+#: so its gate): a change to one starts the attempt in progress again from that step
+PLAY_SETTINGS = ("games", "depth", "random_plies", "max_plies", "chunk")
+TRAIN_SETTINGS = ("window", "epochs", "lam", "targets", "lr")
 
 
 @dataclass
@@ -113,7 +125,10 @@ class RunState:
     @classmethod
     def from_json(cls, text: str, source: str) -> RunState:
         try:
-            data = json.loads(text)
+            data = load_json(text, source, "the run's state")  # its nesting bounded
+        except ValueError as exc:
+            raise SelfTaughtError(str(exc)) from None
+        try:
             if data.get("format") != STATE_FORMAT:
                 raise ValueError("not a self-taught run's state")
             return cls(LoopSettings(**data["settings"]), int(data["generation"]),
@@ -146,28 +161,61 @@ def _write_state(folder: Path, state: RunState) -> None:
     atomic_write_bytes(folder / "state.json", state.to_json().encode())
 
 
-def open_run(folder: str | Path, settings: LoopSettings | None, only: set[str] | None = None) -> RunState:
+def _restart_attempt(folder: Path, number: int, changed: list[str]) -> list[str]:
+    """Remove what attempt ``number`` (in progress) made that depends on the ``changed`` settings: it is made
+    again with the new ones. Returns the names removed."""
+    where = folder / f"attempt-{number:04d}"
+    names = ["candidate.npz", "train.json", "gate.jsonl"]
+    if any(k in PLAY_SETTINGS for k in changed):
+        names.insert(0, "data")
+    elif not any(k in TRAIN_SETTINGS for k in changed):
+        return []  # the gate's bounds and length: its games stand
+    removed = []
+    for name in names:
+        target = where / name
+        if target.is_dir() and not target.is_symlink():
+            shutil.rmtree(target)
+        elif target.exists() or target.is_symlink():
+            target.unlink()
+        else:
+            continue
+        removed.append(name)
+    return removed
+
+
+def open_run(folder: str | Path, settings: LoopSettings | None, only: set[str] | None = None,
+             log: Callable[[str], None] | None = None) -> RunState:
     """The run in ``folder``: resumed from its state.json, or started (generation 0 written) when there is
-    none. ``settings`` must match a resumed run's (``None``: take the run's; ``only``: compare those alone)."""
-    folder = Path(folder)
+    none. ``settings`` must match a resumed run's (``None``: take the run's; ``only``: compare those alone),
+    but for those of the attempts to come (:data:`CHANGEABLE`): a change to one of them is recorded, and the
+    attempt in progress starts again from the step it concerns (``log`` says what was removed)."""
+    shown, folder = Path(folder), Path(folder).resolve()
     path = folder / "state.json"
     if path.exists():
-        state = RunState.from_json(path.read_text(encoding="utf-8", errors="replace"), str(path))
+        try:  # a regular file of bounded size, then bounded in nesting (from_json)
+            text = read_file_bounded(path, MAX_JSON_FILE_BYTES, "run state").decode("utf-8", errors="replace")
+        except ValueError as exc:
+            raise SelfTaughtError(str(exc)) from None
+        state = RunState.from_json(text, str(shown / "state.json"))
         theirs = asdict(state.settings)
-        asked = asdict(settings) if settings is not None else {}
-        changed = [k for k, v in asked.items() if theirs[k] != v and (only is None or k in only)]
-        fixed = [k for k in changed if k not in CHANGEABLE]
-        if fixed:
-            raise SelfTaughtError(f"{path}: the run was started with other settings ({', '.join(fixed)}), which "
-                                  "a resumed run keeps; resume it without them, or start another folder")
+        asked = {k: v for k, v in (asdict(settings) if settings is not None else {}).items()
+                 if only is None or k in only}
+        refuse_changed(shown, theirs, {k: v for k, v in asked.items() if k not in CHANGEABLE}, SelfTaughtError,
+                       advice="a resumed run keeps its network sizes, board and seed: resume it without that "
+                       "setting, or use a new --out folder")
+        changed = [k for k, v in asked.items() if theirs[k] != v]
         if changed:
-            assert settings is not None
-            state.changes.append({"from_attempt": len(state.attempts) + 1,
-                                  **{k: getattr(settings, k) for k in changed}})
-            state.settings = replace(state.settings, **{k: getattr(settings, k) for k in changed})
+            number = len(state.attempts) + 1
+            removed = _restart_attempt(folder, number, changed)
+            if removed and log is not None:
+                log(f"attempt {number} starts again with the new {', '.join(changed)}: removed "
+                    f"{', '.join(removed)} of attempt-{number:04d}")
+            state.changes.append({"from_attempt": number, **{k: asked[k] for k in changed}})
+            state.settings = replace(state.settings, **{k: asked[k] for k in changed})
             _write_state(folder, state)
         if not net_path(folder, state.generation).exists():
-            raise SelfTaughtError(f"{path}: its network {net_path(folder, state.generation).name} is missing")
+            raise SelfTaughtError(f"{shown / 'state.json'}: its network {net_path(folder, state.generation).name} "
+                                  "is missing")
         return state
     settings = settings or LoopSettings()
     folder.mkdir(parents=True, exist_ok=True)
@@ -180,7 +228,7 @@ def open_run(folder: str | Path, settings: LoopSettings | None, only: set[str] |
 
 def run_attempt(folder: str | Path, state: RunState, executor, log: Callable[[str], None] = print) -> Attempt:
     """One attempt (play, train, gate) from the state's current network; the state is written after it."""
-    folder = Path(folder)
+    folder = Path(folder).resolve()  # the players' specs, and so the gate journal's keys, name it so
     s = state.settings
     number = len(state.attempts) + 1
     where = folder / f"attempt-{number:04d}"
@@ -205,7 +253,7 @@ def run_attempt(folder: str | Path, state: RunState, executor, log: Callable[[st
         report_path.write_text(json.dumps({"positions": report.samples, "validation_loss": report.val_loss,
                                            "seconds": report.seconds}) + "\n")
         net.save(candidate_path)
-    trained = json.loads(report_path.read_text()) if report_path.exists() else {}
+    trained = read_json_file(report_path, "training report") if report_path.exists() else {}
     log(f"attempt {number}: gate, the candidate against generation {state.generation} at depth {s.depth}")
     gate = play_sprt(f"engine:depth={s.depth},nnue={candidate_path},threads=1", current,
                      SprtBounds(s.elo0, s.elo1), max_games=s.gate_games, executor=executor, seed=s.seed + number,
@@ -231,7 +279,7 @@ def run(folder: str | Path, generations: int, settings: LoopSettings | None, exe
     """Attempts until ``generations`` networks after generation 0 are accepted (or ``max_attempts`` in
     all); resumes where ``folder`` stands."""
     log = log or (lambda line: print(line, file=sys.stderr, flush=True))
-    state = open_run(folder, settings)
+    state = open_run(folder, settings, log=log)
     while state.generation < generations and len(state.attempts) < max_attempts:
         run_attempt(folder, state, executor, log)
     return state

@@ -36,8 +36,9 @@ object::
      "n_outputs": 1, "output": "sigmoid", "metadata": {"encoding": "abalearn3", "games": 3000}}
 
 ``metadata`` is free-form JSON (encoding name, training game count, …). Anything else — not a
-zip, truncated, another format or version, missing arrays, shapes that disagree with the header,
-non-finite weights — raises :class:`NetworkError` with a one-line message.
+zip, truncated, another format or version, a header nested too deep, missing arrays, shapes that disagree
+with the header, weights that are not finite or larger than :data:`sumito.bounds.MAX_WEIGHT` — raises
+:class:`NetworkError` with a one-line message.
 """
 
 from __future__ import annotations
@@ -45,13 +46,14 @@ from __future__ import annotations
 import io
 import json
 import math
+from importlib.resources import files
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
 from sumito.engine.errors import SumitoError
-from sumito.fileio import atomic_write_bytes, read_file_bounded, read_npz_with_header
+from sumito.fileio import atomic_write_bytes, check_weights, read_file_bounded, read_npz_with_header
 from sumito.nn import (  # noqa: F401  (the kernels, re-exported for the learning code)
     LINEAR,
     OUTPUT_KINDS,
@@ -85,8 +87,6 @@ def network_path(name: str) -> str:
     """The file a player's ``net=`` option names: ``builtin`` and ``builtin-tdleaf`` are the
     shipped networks (see :data:`BUILTINS`), anything else a path."""
     if name in BUILTINS:
-        from importlib.resources import files
-
         return str(files("sumito") / "data" / BUILTINS[name])
     return name
 
@@ -179,15 +179,10 @@ class ValueNetwork:
         source: str = "network",
     ) -> ValueNetwork:
         """A network with copies of the given weights (shapes W1[h, n], b1[h], W2[o, h], b2[o])."""
-        arrays = {}
-        for name, arr in zip(ARRAY_NAMES, (W1, b1, W2, b2)):
-            a = np.asarray(arr)
-            if a.dtype.kind not in "biuf":
-                raise NetworkError(f"{source}: {name} holds {a.dtype} values, not numbers")
-            a = a.astype(np.float64)
-            if not np.all(np.isfinite(a)):
-                raise NetworkError(f"{source}: {name} holds non-finite weights")
-            arrays[name] = a
+        arrays = {name: np.asarray(arr) for name, arr in zip(ARRAY_NAMES, (W1, b1, W2, b2))}
+        # numbers, finite and within MAX_WEIGHT (what a network file holds, and a backgammon module)
+        check_weights(arrays, source, NetworkError)
+        arrays = {name: a.astype(np.float64) for name, a in arrays.items()}
         W1, b1, W2, b2 = (arrays[n] for n in ARRAY_NAMES)
         if W1.ndim != 2 or W2.ndim != 2 or b1.ndim != 1 or b2.ndim != 1:
             raise NetworkError(

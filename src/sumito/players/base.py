@@ -6,8 +6,6 @@ Each player module registers its name, its options (with types and defaults) and
 
 from __future__ import annotations
 
-import math
-import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
@@ -21,6 +19,7 @@ from sumito.bounds import (
     MAX_SEARCH_NODES,
     MAX_SEARCH_SECONDS,
     MAX_SEED,
+    read_number,
 )
 from sumito.engine import DrawCounters, Game, Move, Position, SumitoError
 
@@ -103,8 +102,6 @@ class Option:
 #: the longest spec, and the longest value of a string option
 MAX_SPEC_CHARS = 2000
 MAX_VALUE_CHARS = 1000
-_INT = re.compile(r"[-+]?[0-9]{1,18}")
-_FLOAT = re.compile(r"[-+]?([0-9]{1,18}(\.[0-9]{0,18})?|\.[0-9]{1,18})([eE][-+]?[0-9]{1,3})?")
 
 
 @dataclass(frozen=True)
@@ -214,22 +211,24 @@ def _convert(option: Option, key: str, value: str, spec: str, error: type[Sumito
     if len(value) > MAX_VALUE_CHARS:
         raise error(f"option {key} in the spec has {len(value)} characters; at most {MAX_VALUE_CHARS}")
     kind = option.type.__name__
-    pattern = {int: _INT, float: _FLOAT}.get(option.type)
-    if pattern is not None and not pattern.fullmatch(value):
-        raise error(f"option {key}={shown!r} in {spec[:80]!r} must be {kind}")
-    try:
-        if option.type is bool:
-            if value.lower() in ("1", "true", "yes", "on"):
-                return True
-            if value.lower() in ("0", "false", "no", "off"):
-                return False
-            raise ValueError
-        converted = option.type(value)
-    except ValueError:
-        raise error(f"option {key}={shown!r} in {spec[:80]!r} must be {kind}") from None
+    if option.type in (int, float):
+        converted = read_number(value, whole=option.type is int)  # (sumito.bounds: one syntax for every number)
+        if converted is None:
+            raise error(f"option {key}={shown!r} in {spec[:80]!r} must be {kind}")
+        converted = option.type(converted)
+    else:
+        try:
+            if option.type is bool:
+                if value.lower() in ("1", "true", "yes", "on"):
+                    return True
+                if value.lower() in ("0", "false", "no", "off"):
+                    return False
+                raise ValueError
+            converted = option.type(value)
+        except ValueError:
+            raise error(f"option {key}={shown!r} in {spec[:80]!r} must be {kind}") from None
     if option.type in (int, float) and (
-        not math.isfinite(converted)
-        or (option.low is not None and converted < option.low)
+        (option.low is not None and converted < option.low)
         or (option.high is not None and converted > option.high)
     ):
         raise error(f"option {key}={shown} is out of range; it must be within [{option.range_text(', ')}]")

@@ -29,6 +29,7 @@ from collections.abc import Callable, Sequence
 
 import numpy as np
 
+from sumito.bounds import MAX_WEIGHT, read_number
 from sumito.engine import DrawCounters, Move, Position
 from sumito.evaluation import EVAL_LINEAR, LINEAR_TERMS, Evaluation, evaluation_names, named_evaluation
 from sumito.evaluation.features import EVAL_ALPHALONE, EVAL_NETWORK, EVAL_NNUE
@@ -47,7 +48,7 @@ from sumito.players.base import (
     legal_codes,
     register,
 )
-from sumito.procs import SEARCH_THREADS_ENV
+from sumito.procs import SEARCH_THREADS_ENV, available_cores
 from sumito.search.context import SearchContext
 from sumito.search.pvs import (
     DEFAULT_PRUNE,
@@ -83,11 +84,7 @@ def default_threads() -> int:
             raise PlayerSpecError(f"${SEARCH_THREADS_ENV} must be a whole number from 1 to {MAX_THREADS}, "
                                   f"not {text[:20]!r}")
         return int(text)
-    try:
-        cores = len(os.sched_getaffinity(0))
-    except AttributeError:  # not on Linux
-        cores = os.cpu_count() or 1
-    return max(1, min(cores, DEFAULT_MAX_THREADS))
+    return min(available_cores(), DEFAULT_MAX_THREADS)
 
 
 #: the most MultiPV lines (more than any position has moves would be pointless; the search clips it)
@@ -298,6 +295,15 @@ class EnginePlayer(PlayerBase):
             note = f" (hand-set evaluation: the NNUE is for the side-{self.nnue.side} board)"
         return searcher, note
 
+    def share_search(self, other: EnginePlayer) -> None:
+        """Search with ``other``'s searchers (its transposition table, helper threads and history) in place of
+        this engine's own, which are dropped before they are used: for an engine that differs from ``other``
+        in its limits only (``time``, ``depth``, ``nodes``), such as the protocol's player for one ``go``, so
+        that one table serves both (not two of up to 4 GB) and each search finds what the other stored."""
+        if (other.evaluation.name, other.searcher.threads) != (self.evaluation.name, self.searcher.threads):
+            raise ValueError(f"{self.name} and {other.name} search differently; they cannot share a table")
+        self.searcher, self._fallback = other.searcher, other._fallback
+
     def warm_up(self, position: Position) -> None:
         """Load the compiled search for ``position``'s board into this process, off any move's clock."""
         searcher, _ = self._searcher_for(position)
@@ -351,12 +357,12 @@ class EnginePlayer(PlayerBase):
 
 def _with_weights(evaluation: Evaluation, text: str) -> Evaluation:
     """The evaluation with its parameters replaced by ``text``: numbers separated by ``/``."""
-    try:
-        values = [float(x) for x in text.split("/")]
-        if not all(math.isfinite(v) for v in values):
-            raise ValueError
-    except ValueError:
-        raise PlayerSpecError(f"engine weights must be finite numbers separated by '/', not {text!r}") from None
+    read = [read_number(x.strip()) for x in text.split("/")]  # (sumito.bounds: one syntax for every number)
+    values = [v for v in read if v is not None]
+    if len(values) < len(read) or not all(abs(v) <= MAX_WEIGHT for v in values):
+        shown = text if len(text) <= 60 else text[:57] + "..."
+        raise PlayerSpecError(f"engine weights must be finite numbers separated by '/', each of size at most "
+                              f"{MAX_WEIGHT:g}, not {shown!r}")
     if len(values) != len(evaluation.params):
         raise PlayerSpecError(
             f"the {evaluation.name} evaluation takes {len(evaluation.params)} weights, not {len(values)}"

@@ -40,6 +40,7 @@ Evaluation is pluggable: any kind of :mod:`sumito.evaluation.features` with its 
 from __future__ import annotations
 
 import math
+import threading
 import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
@@ -64,7 +65,7 @@ from sumito.evaluation.features import EVAL_NETWORK, EVAL_NNUE, evaluate_hand_se
 from sumito.evaluation.learned import network_score
 from sumito.evaluation.nnue import copy_accumulator, nnue_output, refresh_accumulator, update_accumulator
 from sumito.search.context import MAX_PLY, WIN, WIN_BOUND, SearchContext
-from sumito.stopping import STOP, call_stoppable
+from sumito.stopping import STOP, call_stoppable, linked_stop
 
 EXACT, LOWER, UPPER = 1, 2, 3
 ASPIRATION_DEPTH = 5  # shallower iterations are too cheap to gain from a narrow window
@@ -72,6 +73,8 @@ ASPIRATION_FULL = 16_000.0  # a window wider than this (16 marbles) is the full 
 HISTORY_SIZE = 1 << 15  # history is indexed by the move's start, direction, count and broadside bits
 KILLERS = HISTORY_SIZE  # the killer moves live in the history array after the counts
 NULL_REDUCTION = 2
+#: the most a static evaluation may say: below every score a search proves a win or loss with
+STATIC_LIMIT = WIN_BOUND - 1.0
 NULL_WINDOW = 1e-6  # the width of a null-window (zero-window) search; scores are float64
 QUIESCENCE_PLIES = 8
 #: the quiescence plies (from the horizon) in which a side plays quiet moves that threaten to push off
@@ -227,7 +230,9 @@ def _static(board, side, lost, cells, ring, offsets, edge_ring, kind, nnue_param
             value += trade * (mine + theirs)
         elif mine > theirs:
             value -= trade * (mine + theirs)
-    return value
+    # an evaluation is never a proven result: a network whose outputs add up past the win scores (weights
+    # each within the loaders' bound, many of them large) would otherwise report a forced win and stop
+    return min(max(value, -STATIC_LIMIT), STATIC_LIMIT)
 
 
 @njit(cache=True)
@@ -533,12 +538,14 @@ class _ThreadState:
 
 
 def _helper_search(ctx: SearchContext, shared: tuple, stats: np.ndarray, root_moves: np.ndarray, max_depth: int,
-                   offset: int, found: np.ndarray, main_stats: np.ndarray) -> None:
-    """A Lazy SMP helper thread: deepen, ``offset`` plies ahead of the main thread (``main_stats``), until its
-    ``halt`` flag (``shared``'s stop) or its clock stops it. What it finds reaches the main thread through
-    the transposition table, and its deepest completed iteration through ``found`` (depth, move, score):
-    when the main thread ends a depth short of it, the helper's move is the better informed one
+                   offset: int, found: np.ndarray, main_stats: np.ndarray, start: threading.Event) -> None:
+    """A Lazy SMP helper thread: once ``start`` is set (every helper is handed out), deepen, ``offset`` plies
+    ahead of the main thread (``main_stats``), until its ``halt`` flag (``shared``'s stop: the main thread is
+    done, or :func:`~sumito.stopping.request_stop`) or its clock stops it. What it finds reaches the main
+    thread through the transposition table, and its deepest completed iteration through ``found`` (depth,
+    move, score): when the main thread ends a depth short of it, the helper's move is the better informed one
     (Stockfish's best-thread choice)."""
+    start.wait()
     moves, scores, n = shared[SHARED_MOVES], shared[SHARED_ROOT_SCORES], len(root_moves)
     root_moves = root_moves.copy()
     depth = offset
@@ -805,14 +812,19 @@ class Searcher:
         self._trade_now = self.trade if stalled >= self.trade_after and confident else 0.0
         shared = self._shared(ctx, self._threads[0], path, len(past), stats, deadline, iteration_scores, STOP, limits,
                               quiet_plies)
-        helpers = self._start_helpers(ctx, root_moves, max_depth, path, len(past), deadline, limits, quiet_plies,
-                                      stats)
-        try:
-            best_move, best_score, depth_done, lines = self._deepen(
-                ctx, root_moves, max_depth, seconds, start, predict, multipv, on_iteration, shared, stats,
-                iteration_scores, helpers)
-        finally:
-            self._stop_helpers(helpers)
+        # the helpers' flag: set when the main thread is done, and by request_stop (the protocol's stop, Ctrl-C)
+        # at the same moment as the main thread's, so that a stop never waits for the main thread to get a
+        # core among many busy helpers before they hear of it
+        halt = np.zeros(1, dtype=np.int64)
+        with linked_stop(halt):
+            helpers = self._start_helpers(ctx, root_moves, max_depth, path, len(past), deadline, limits, quiet_plies,
+                                          stats, halt)
+            try:
+                best_move, best_score, depth_done, lines = self._deepen(
+                    ctx, root_moves, max_depth, seconds, start, predict, multipv, on_iteration, shared, stats,
+                    iteration_scores, helpers)
+            finally:
+                self._stop_helpers(helpers)
         deeper = _deeper_helper([h[3] for h in helpers], depth_done) if multipv == 1 else None
         self.helper_chosen = deeper is not None and abs(best_score) < WIN_BOUND
         if self.helper_chosen:
@@ -829,14 +841,15 @@ class Searcher:
 
     def warm_up(self, ctx: SearchContext, root_moves: np.ndarray) -> None:
         """Load this evaluation's compiled search into the process (from numba's cache; a compile on a
-        fresh install) with a depth-1 search of ``root_moves`` and no clock, then forget it: one-time
-        loading never counts against a move's time. A timed search does this by itself when it is its
-        kind's first in the process; the protocol's ``isready`` and the arena's workers call it before a
-        game. Nothing to do (and the tables are kept) once the process has run a search of this kind."""
+        fresh install) with a depth-1 search of ``root_moves`` and no clock: one-time loading never counts
+        against a move's time. A timed search does this by itself when it is its kind's first in the
+        process; the protocol's ``isready`` and the arena's workers call it before a game. Nothing to do
+        once the process has run a search of this kind. The depth-1 search is a throwaway small searcher's
+        of the same kind (the same compiled code), so this one's table (up to 4 GB) is neither written nor
+        emptied: loading costs the same whatever the table's size, and what the table holds is kept."""
         if self.kind in _LOADED:
             return
-        self.search(ctx, root_moves, max_depth=1, quick_single=False)
-        self.clear()
+        Searcher(self.kind, self.params, 1 << 10).search(ctx, root_moves, max_depth=1, quick_single=False)
         _now()  # the clock's object-mode call, which numba compiles in each process
 
     def _shared(self, ctx: SearchContext, state: _ThreadState, path: np.ndarray, path_base: int, stats: np.ndarray,
@@ -856,27 +869,35 @@ class Searcher:
 
     def _start_helpers(self, ctx: SearchContext, root_moves: np.ndarray, max_depth: int, path: np.ndarray,
                        path_base: int, deadline: float, limits: tuple[int, int, int], quiet_plies: int,
-                       main_stats: np.ndarray) -> list:
+                       main_stats: np.ndarray, halt: np.ndarray) -> list:
         """Lazy SMP: each helper thread deepens the same root on its own copy of the board (every other one
-        a ply ahead, its root moves in another order) until told to stop, and shares what it finds through
-        the transposition table. Returns (future, stats, halt, found) a helper."""
+        a ply ahead, its root moves in another order) until ``halt`` is set, and shares what it finds through
+        the transposition table. Returns (future, stats, halt, found) a helper. The helpers begin together
+        once all are handed out: a helper that searched at once would take the cores and the interpreter
+        from this thread while it starts the next ones (seconds, with many more threads than cores)."""
         if len(self._threads) == 1 or max_depth < 2 or len(root_moves) < 2:
             return []
         if self._helpers is None:
             self._helpers = ThreadPoolExecutor(len(self._threads) - 1, thread_name_prefix="sumito-search")
-        halt = np.zeros(1, dtype=np.int64)  # set when the main thread is done (or Ctrl-C stopped it)
+        start = threading.Event()
         helpers = []
-        for k, state in enumerate(self._threads[1:], 1):
-            stats = np.zeros(STATS_SLOTS, dtype=np.int64)
-            helper_ctx = SearchContext(**{**ctx.__dict__, "board": ctx.board.copy(), "lost": ctx.lost.copy()})
-            scores = np.empty(len(root_moves), dtype=np.float64)
-            shared = self._shared(helper_ctx, state, path.copy(), path_base, stats, deadline, scores, halt, limits,
-                                  quiet_plies)
-            moves = np.roll(root_moves, -k)  # another first move for each helper: they part ways at once
-            found = np.zeros(3, dtype=np.float64)  # the helper's deepest completed iteration: depth, move, score
-            future = self._helpers.submit(_helper_search, helper_ctx, shared, stats, moves, max_depth, k % 2, found,
-                                          main_stats)
-            helpers.append((future, stats, halt, found))
+        try:
+            for k, state in enumerate(self._threads[1:], 1):
+                stats = np.zeros(STATS_SLOTS, dtype=np.int64)
+                helper_ctx = SearchContext(**{**ctx.__dict__, "board": ctx.board.copy(), "lost": ctx.lost.copy()})
+                scores = np.empty(len(root_moves), dtype=np.float64)
+                shared = self._shared(helper_ctx, state, path.copy(), path_base, stats, deadline, scores, halt, limits,
+                                      quiet_plies)
+                moves = np.roll(root_moves, -k)  # another first move for each helper: they part ways at once
+                found = np.zeros(3, dtype=np.float64)  # the helper's deepest completed iteration: depth, move, score
+                future = self._helpers.submit(_helper_search, helper_ctx, shared, stats, moves, max_depth, k % 2, found,
+                                              main_stats, start)
+                helpers.append((future, stats, halt, found))
+        except BaseException:
+            halt[0] = 1  # starting one failed (no thread to be had): those started end at once
+            raise
+        finally:
+            start.set()
         return helpers
 
     @staticmethod

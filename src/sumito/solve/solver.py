@@ -15,7 +15,7 @@ import numpy as np
 from sumito.engine.geometry import geometry
 from sumito.engine.variants import Variant
 from sumito.errors import SumitoError
-from sumito.fileio import atomic_write_bytes
+from sumito.fileio import atomic_write_bytes, load_json
 from sumito.solve import retrograde as R
 from sumito.solve.index import Space, space
 from sumito.stopping import STOP, call_stoppable
@@ -73,10 +73,10 @@ def read_checkpoint(path: Path, meta: dict) -> tuple[int, np.ndarray, np.ndarray
         return None
     try:
         with np.load(path, allow_pickle=False) as data:
-            saved = json.loads(str(data["meta"]))
+            saved = load_json(str(data["meta"]), path, "the checkpoint's 'meta' header")  # its nesting bounded
             values, counters = data["values"], data["counters"]
         plies = int(saved.pop("plies"))
-    except (OSError, ValueError, KeyError, TypeError, json.JSONDecodeError):
+    except (OSError, ValueError, KeyError, TypeError, AttributeError):
         return None
     if saved != meta or values.shape != (meta["size"],) or counters.shape != (meta["size"],) \
             or values.dtype != np.int16 or counters.dtype != np.uint8 or plies < 0:

@@ -32,12 +32,13 @@ from sumito.bounds import MAX_GAMES, parse_count
 from sumito.cliargs import MAX_WORKERS_ARG, count_arg, number_arg
 from sumito.console import stdout_console
 from sumito.engine.errors import SumitoError
+from sumito.fileio import refuse_changed
 from sumito.games.backgammon.board import BackgammonPosition, swap_array
 from sumito.games.backgammon.game import game_result, opening_roll, roll_dice
 from sumito.games.backgammon.kernels import generate_plays
 from sumito.games.backgammon.position_id import PositionIdError, from_position_id, position_id
 from sumito.learn.backgammon.actors import ActorBgRun
-from sumito.learn.backgammon.run import CHECKPOINT_EVERY, BgRun, BgRunConfig, TrainingInterrupted
+from sumito.learn.backgammon.run import CHECKPOINT_EVERY, RUN_FLAGS, BgRun, BgRunConfig, TrainingInterrupted
 from sumito.players.backgammon.players import HumanPlayer, HumanQuit, make_bg_player, move_notation, render_board
 from sumito.procs import MAX_WORKERS, cap_workers
 from sumito.progress import Progress
@@ -122,8 +123,9 @@ def add_commands(sub: argparse._SubParsersAction) -> None:
     )
     p.add_argument("--out", required=True, help="the run folder (config.json, checkpoint.npz, curve.csv, best.npz)")
     p.add_argument("--resume", action="store_true",
-                   help="continue the run in OUT where it stopped, with the settings it was started with "
-                   "(only -n may be given, to train it on to more games)")
+                   help="continue the run in OUT where it stopped, with the settings it was started with: a "
+                   "setting given again must be the run's own (another is refused, in one line naming it); only -n "
+                   "may grow, to train it on to more games")
     p.add_argument("--regime", choices=("self", "expert", "observe"), default=None,
                    help="self-play (default), play the expert, or observe the expert playing itself")
     p.add_argument("--targets", choices=("own", "expert"), default=None,
@@ -403,12 +405,10 @@ def cmd_train(args: argparse.Namespace) -> int:
         given["hidden"] = _hidden(given["hidden"])
     if "test_against" in given:
         given["test_against"] = tuple(s.strip() for s in given["test_against"].split(",") if s.strip())
-    if args.resume:  # a resumed run keeps its settings: say so rather than ignore a changed one
-        if given:
-            flags = ", ".join("--" + ("lambda" if n == "lam" else n.replace("_", "-")) for n in given)
-            raise BgCommandError(f"--resume keeps the run's own settings; {flags} cannot be given with it "
-                                 "(only -n, to train on)")
+    if args.resume:  # a resumed run keeps its settings: refuse a changed one rather than ignore it
         config = BgRun(args.out, resume=True).config
+        refuse_changed(args.out, asdict(config), given, BgCommandError, RUN_FLAGS,
+                       "resume it with the settings it was started with (only -n may grow), or use a new --out folder")
         if args.games is not None:
             config.games = args.games  # --resume -n N: train the run on to N games
     else:
@@ -449,9 +449,8 @@ def cmd_train(args: argparse.Namespace) -> int:
     if report is not None and report.games:
         print(f"actors: {report.games} games applied, {report.staleness_text()}, {report.published} publications, "
               f"{report.replaced} actor(s) replaced")
-    best = run.folder / "best.json"
-    if best.exists():
-        b = json.loads(best.read_text())
+    b = run._best()  # None when best.json is missing or damaged
+    if b is not None:
         print(f"best: {b['equity']:+.3f} ± {b['half_width']:.3f} vs {b['opponent']} after {b['games']} games "
               f"-> {run.folder / 'best.npz'}")
     return 0

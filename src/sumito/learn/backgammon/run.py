@@ -43,7 +43,7 @@ import numpy as np
 
 from sumito.arena.backgammon import play_match
 from sumito.engine.errors import SumitoError
-from sumito.fileio import atomic_write_text
+from sumito.fileio import atomic_write_text, read_json_file
 from sumito.learn.runfolder import RunFolder as Folder
 from sumito.models.backgammon.modular import ENCODINGS, HIDDEN, OUTPUTS, ModularTrainer, ModularValue
 from sumito.models.network import NetworkError
@@ -160,6 +160,10 @@ class BgRunConfig:
         return cls(**data).check()
 
 
+#: how ``sumito bg train`` spells the settings whose name is not the field's
+RUN_FLAGS = {"lam": "--lambda", "games": "-n"}
+
+
 def checkpoint_games(config: BgRunConfig) -> list[int]:
     """The game counts at which the run is tested (every ``test_every`` games and at the end)."""
     return sorted({*range(config.test_every, config.games + 1, config.test_every), config.games})
@@ -185,10 +189,10 @@ class BgRun:
         if resume:
             saved = self.saved_config()
             if config is not None:
-                wanted, before = asdict(config.check()), asdict(saved)
-                if {**wanted, "games": 0} != {**before, "games": 0}:
-                    raise BgRunError(f"{self.folder} was started with other settings; resume it without changing "
-                                     "them (only the number of games may grow)")
+                wanted = asdict(config.check())
+                wanted.pop("games")  # the one setting a resume may change: the run trains on to more games
+                self.files.check_settings(wanted, RUN_FLAGS, "resume it with the settings it was started with "
+                                          "(only -n may grow), or use a new --out folder")
                 if config.games < saved.games:
                     raise BgRunError(f"{self.folder} is a run of {saved.games} games; it cannot be resumed to "
                                      f"fewer ({config.games})")
@@ -326,7 +330,13 @@ class BgRun:
         return rows
 
     def _best(self) -> dict[str, Any] | None:
+        """best.json's record, or None when there is none or it is damaged (the next better test writes it)."""
         try:
-            return json.loads((self.folder / "best.json").read_text())
-        except (OSError, json.JSONDecodeError):
+            best = read_json_file(self.folder / "best.json", "best-network record")  # bounded in size and nesting
+        except ValueError:
             return None
+        numbers = ("games", "equity", "half_width")
+        if not (isinstance(best, dict) and isinstance(best.get("opponent"), str) and all(
+                isinstance(best.get(k), int | float) and not isinstance(best.get(k), bool) for k in numbers)):
+            return None
+        return best

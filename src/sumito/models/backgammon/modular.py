@@ -75,7 +75,8 @@ from typing import Any
 import numpy as np
 from numba import njit
 
-from sumito.fileio import atomic_write_bytes, read_file_bounded, read_npz_arrays
+from sumito.errors import SumitoError
+from sumito.fileio import atomic_write_bytes, load_json, read_file_bounded, read_npz_arrays, shown_path
 from sumito.games.backgammon.board import BackgammonPosition, swap_array
 from sumito.games.backgammon.game import game_result, game_results, opening_roll, roll_dice
 from sumito.games.backgammon.kernels import generate_plays, rearmost_checkers
@@ -284,7 +285,7 @@ class ModularValue:
     @classmethod
     def _from_arrays(cls, arrays: dict[str, np.ndarray], source: str, prefix: str = "") -> ModularValue:
         try:
-            meta = json.loads(str(arrays[f"{prefix}meta"]))
+            meta = load_json(str(arrays[f"{prefix}meta"]), source, f"the '{prefix}meta' header")
             version = meta.get("version")
             if meta.get("format") != FORMAT or version not in (1, FORMAT_VERSION):
                 raise NetworkError(f"{source}: not a modular backgammon network file (version {FORMAT_VERSION})")
@@ -296,14 +297,19 @@ class ModularValue:
             ]
             encoding = meta.get("encoding", TESAURO)
             outputs = int(meta.get("outputs", 1))  # version 1 files: one output, tesauro198
-        except (KeyError, TypeError, ValueError, AttributeError, json.JSONDecodeError) as exc:
+            return cls(0, encoding=encoding, outputs=outputs, networks=networks)
+        except NetworkError as exc:  # a module's weights (named by it) or a module that does not fit
+            message = str(exc)
+            raise NetworkError(message if message.startswith(source) else f"{source}: {message}") from None
+        except SumitoError as exc:  # the header (load_json's message names the file)
+            raise NetworkError(str(exc)) from None
+        except (KeyError, TypeError, ValueError, AttributeError) as exc:
             raise NetworkError(f"{source}: damaged modular network file ({type(exc).__name__}: {exc})") from None
-        return cls(0, encoding=encoding, outputs=outputs, networks=networks)
 
     @classmethod
     def load(cls, path: str | Path) -> ModularValue:
         """Read a file written by :meth:`save`; a bad file raises :class:`NetworkError`."""
-        return cls._from_arrays(_read_npz(path), str(path))
+        return cls._from_arrays(_read_npz(path), shown_path(path))
 
 
 def _read_npz(path: str | Path) -> dict[str, np.ndarray]:
@@ -482,10 +488,11 @@ class ModularTrainer:
         """A trainer resumed from :meth:`save_checkpoint` (``choosers``: ``opponent``/``observe``/``evaluator``,
         which a file cannot hold) and the ``extra`` dict saved with it."""
         arrays = _read_npz(path)
-        source = str(path)
+        source = shown_path(path)
         try:
-            state = json.loads(str(arrays["trainer"]))
-            if state.get("format") != CHECKPOINT_FORMAT or state.get("version") != CHECKPOINT_VERSION:
+            state = load_json(str(arrays["trainer"]), source, "the 'trainer' header")
+            if not isinstance(state, dict) or state.get("format") != CHECKPOINT_FORMAT or \
+                    state.get("version") != CHECKPOINT_VERSION:
                 raise NetworkError(f"{source}: not a backgammon training checkpoint (version {CHECKPOINT_VERSION})")
             model = ModularValue._from_arrays(arrays, source, "model_")
             rng = np.random.default_rng()
@@ -496,6 +503,11 @@ class ModularTrainer:
             trainer.games = int(state["games"])
             trainer.abandoned = int(state.get("abandoned", 0))
             trainer.positions = np.array(state["positions"], dtype=np.int64)
-        except (KeyError, TypeError, ValueError, json.JSONDecodeError) as exc:
+        except NetworkError:  # named the file already
+            raise
+        except SumitoError as exc:  # the header, or a setting the trainer refuses
+            message = str(exc)
+            raise NetworkError(message if message.startswith(source) else f"{source}: {message}") from None
+        except (KeyError, TypeError, ValueError, AttributeError, OverflowError) as exc:
             raise NetworkError(f"{source}: damaged training checkpoint ({type(exc).__name__}: {exc})") from None
         return trainer, state.get("extra", {})
