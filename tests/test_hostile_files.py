@@ -277,7 +277,7 @@ def test_a_journal_skips_a_deep_line_and_keeps_the_others(tmp_path, text):
     good_line = path.read_text()
     path.write_text(text + "\n" + good_line + text + "\n")
     journal = GameJournal(path)  # a gate's journal and `sumito sprt --journal` read it so
-    assert len(journal) == 1
+    assert len(journal) == 1 and journal.skipped == 2  # `sumito sprt` says how many it skipped
 
 
 @FEW

@@ -533,8 +533,8 @@ class EngineProtocol:
 
     def cmd_setoption(self, args: list[str]) -> None:
         if not args or args[0].lower() != "name":
-            raise ProtocolError("setoption needs: setoption name <MultiPV|Hash|Contempt|Threads|MaxPlies|NoCapture> "
-                                "value <x>")
+            raise ProtocolError("setoption needs: setoption name "
+                                "<MultiPV|Hash|Contempt|Threads|EvalFile|MaxPlies|NoCapture> value <x>")
         lowered = [a.lower() for a in args]
         cut = lowered.index("value") if "value" in lowered else len(args)
         name, value = " ".join(args[1:cut]), args[cut + 1 :]

@@ -56,6 +56,7 @@ class GameJournal:
     def __init__(self, path: str | os.PathLike[str]) -> None:
         self.path = Path(path)
         self.done: dict[str, GameResult] = {}
+        self.skipped = 0  # lines that hold no game (cut short by a kill, damaged, or not ours)
         try:
             if self.path.exists() and not self.path.is_file():
                 raise ArenaError(f"games journal {shown_path(self.path)}: not a regular file")
@@ -66,7 +67,8 @@ class GameJournal:
                             row = load_json(line, self.path, "a journal line")  # its nesting bounded
                             self.done[row["key"]] = result_from_json(row["result"])
                         except (ValueError, TypeError, KeyError, AttributeError):
-                            continue  # a line cut short by a kill (or not ours): its game is played again
+                            # a line cut short by a kill (or not ours): its game is played again
+                            self.skipped += bool(line.strip())
             self.path.parent.mkdir(parents=True, exist_ok=True)
         except OSError as exc:
             raise ArenaError(f"games journal {shown_path(self.path)}: {exc.strerror or exc}") from None

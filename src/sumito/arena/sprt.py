@@ -397,7 +397,8 @@ def cmd_sprt(args: Any) -> int:
           f"{bounds.alpha:g}, beta {bounds.beta:g}; {len(openings)} openings; at most {max_games} games on "
           f"{executor.workers} worker(s)", file=sys.stderr)
     if journal is not None:
-        print(f"journal {shown_path(args.journal)}: {len(journal)} games kept", file=sys.stderr)
+        skipped = f", {journal.skipped} damaged lines skipped (their games are played again)" if journal.skipped else ""
+        print(f"journal {shown_path(args.journal)}: {len(journal)} games kept{skipped}", file=sys.stderr)
     try:
         state = play_sprt(args.a, args.b, bounds, max_games=args.max_games, executor=executor, openings=openings,
                           rules=rules_from_args(args), movetime=args.movetime, clock=args.tc, seed=args.seed,

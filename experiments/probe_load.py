@@ -1,0 +1,414 @@
+"""Load and abuse that a careless or hostile user can cause, and whether Sumito holds.
+
+    python experiments/probe_load.py [--count 10] [--file-rounds 2] [--seed 7] [--kinds flood,...,stop]
+
+* **flood** — ``sumito serve --workers 2``: one address (127.0.0.2) floods it with watch games of
+  ``engine:time=30`` under 2, 20 and 200 owner tokens in turn, as many as its caps allow; another address
+  (127.0.0.3) times a person's reply from ``greedy``, ``engine:depth=4`` and ``engine:time=1``, first
+  unloaded, then ``--count`` times under each flood. Held: the reply within max(2 × unloaded, unloaded + 2 s)
+  and no 503.
+* **idle** — 600 connections from one address that never send a request, then ``--count`` requests from
+  another address. Held: each answered 200 (never 503), and every idle connection closed by the server
+  within the header timeout + 2 s.
+* **slow** — ``--count`` requests sent a byte every 50 ms. Held: the server closes the connection within
+  the header timeout + 2 s.
+* **resume** — a tiny ``nnue gen`` run, resumed ``--count`` times with one setting changed (``--chunk``,
+  ``--games``, ``--player``, ``--max-plies``, ``--seed``, in turn). Held: exit status non-zero, a one-line
+  error naming the setting, and the run's files unchanged.
+* **files** — ``--file-rounds`` hostile files for each reader (a network for ``engine:nnue=``, ``td:net=``, weights
+  for ``alphalone:weights=``, an NNUE data chunk, a run's ``state.json``, an SPRT journal): JSON nested
+  100,000 deep, weights of 1e30, arrays of the wrong shape, truncated files. Held: a one-line error, exit
+  status non-zero, no traceback.
+* **stop** — ``sumito engine`` with ``Threads 64`` and ``Hash 4096``: ``go infinite``, then ``stop`` after
+  0.2–1 s, ``--count`` times. Held: ``bestmove`` within 1 s of ``stop``.
+
+The script prints one Markdown table row per probe kind (the format of ``probe_kills.py``) and each
+failure's details on stderr; docs/reliability.md's figures come from it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import http.client
+import json
+import random
+import shutil
+import socket
+import sys
+import tempfile
+import time
+import zipfile
+from pathlib import Path
+
+import numpy as np
+from probe_kills import ENV, Proc, Tally, tail
+
+from sumito.stopping import run_main
+from sumito.web.connections import CONNECTIONS_PER_ADDRESS, HEADER_SECONDS
+
+FLOOD, OTHER, IDLE = "127.0.0.2", "127.0.0.3", "127.0.0.4"
+REPLIES = ("greedy", "engine:depth=4", "engine:time=1")
+FLOOD_SPEC = "engine:time=30"
+KINDS = ("flood", "idle", "slow", "resume", "files", "stop")
+STOP_LIMIT = 1.0  # seconds from `stop` to `bestmove`
+
+
+# --------------------------------------------------------------------------- a server
+class Server:
+    """``sumito serve --workers 2`` on a free port of 127.0.0.1, with databases in ``folder``."""
+
+    def __init__(self, folder: Path) -> None:
+        folder.mkdir(parents=True, exist_ok=True)
+        self.proc = Proc(["serve", "--port", "0", "--workers", "2", "--db", "web.sqlite", "--archive",
+                          "games.sqlite"], folder)
+        if not self.proc.wait_line("running at", 120):
+            raise SystemExit(f"the server did not start: {tail(self.proc.stderr)}")
+        url = next(w for line in self.proc.out for w in line.split() if w.startswith("http://"))
+        host, _, port = url.removeprefix("http://").rstrip("/").rpartition(":")
+        self.address = (host, int(port))
+
+    def call(self, source: str, method: str, path: str, body: dict | None = None, token: str | None = None,
+             ) -> tuple[int, dict]:
+        connection = http.client.HTTPConnection(*self.address, timeout=90, source_address=(source, 0))
+        try:
+            headers = {"Content-Type": "application/json", **({"X-Sumito-Token": token} if token else {})}
+            connection.request(method, path, body=None if body is None else json.dumps(body), headers=headers)
+            response = connection.getresponse()
+            data = response.read()
+            try:
+                answer = json.loads(data) if data else {}
+            except ValueError:
+                answer = {"detail": data[:200].decode(errors="replace")}
+            return response.status, answer
+        finally:
+            connection.close()
+
+    def reply_seconds(self, spec: str, token: str = "probe-load-other-client-01") -> tuple[float, str | None]:
+        """Seconds from a person's first move to ``spec``'s reply, from :data:`OTHER`; and what went wrong."""
+        status, game = self.call(OTHER, "POST", "/api/games", {"black": "human", "white": spec}, token)
+        if status != 201:
+            return float("nan"), f"new game: {status} {game}"
+        started = time.monotonic()
+        try:
+            status, state = self.call(OTHER, "POST", f"/api/games/{game['id']}/moves", {"move": "a1b2"}, token)
+            while status == 200 and state["ply"] < 2 and state["error"] is None:
+                if time.monotonic() - started > 90:
+                    return float("nan"), "no reply in 90 s"
+                status, state = self.call(OTHER, "GET", f"/api/games/{game['id']}?wait=5&ply={state['ply']}")
+            if status != 200 or state["error"]:
+                return float("nan"), f"{status} {state.get('error') or state.get('detail')}"
+            return time.monotonic() - started, None
+        finally:
+            self.call(OTHER, "DELETE", f"/api/games/{game['id']}", token=token)
+
+    def close(self) -> None:
+        self.proc.proc.terminate()
+        if self.proc.finish(20) is None:
+            self.proc.kill_group()
+
+
+def run_flood(count: int, scratch: Path) -> list[Tally]:
+    server = Server(scratch / "flood")
+    try:
+        for _ in range(30):  # until both workers have loaded their kernels
+            seconds, _ = server.reply_seconds("greedy")
+            if seconds < 1:
+                break
+        unloaded = {}
+        for spec in REPLIES:
+            times = [server.reply_seconds(spec)[0] for _ in range(3)]
+            unloaded[spec] = min(times)
+        tallies, made, tokens = [], [], 0
+        for flood_tokens in (2, 20, 200):
+            tally = Tally(f"another address's reply under one address's flood of {flood_tokens} tokens")
+            t0 = time.monotonic()
+            while tokens < flood_tokens:
+                token = f"probe-flood-token-{tokens:04d}"
+                tokens += 1
+                for _ in range(4):
+                    watch = {"black": FLOOD_SPEC, "white": FLOOD_SPEC}
+                    status, answer = server.call(FLOOD, "POST", "/api/games", watch, token)
+                    if status == 201:
+                        made.append((answer["id"], token))
+            for k in range(count):
+                spec = REPLIES[k % len(REPLIES)]
+                seconds, wrong = server.reply_seconds(spec)
+                bound = max(2 * unloaded[spec], unloaded[spec] + 2)
+                if wrong is None and seconds > bound:
+                    wrong = f"{spec}: {seconds:.2f} s, over {bound:.2f} s (unloaded {unloaded[spec]:.2f} s)"
+                tally.record(wrong, f"{flood_tokens} tokens")
+            tally.seconds = time.monotonic() - t0
+            tallies.append(tally)
+        for game, token in made:
+            server.call(FLOOD, "DELETE", f"/api/games/{game}", token=token)
+        return tallies
+    finally:
+        server.close()
+
+
+def run_idle(count: int, scratch: Path) -> Tally:
+    tally = Tally(f"600 idle connections from one address; another address's requests ({CONNECTIONS_PER_ADDRESS} "
+                  "kept, the rest refused)")
+    server = Server(scratch / "idle")
+    idle: list[socket.socket] = []
+    t0 = time.monotonic()
+    try:
+        for _ in range(600):
+            idle.append(socket.create_connection(server.address, timeout=10, source_address=(IDLE, 0)))
+        opened = time.monotonic()
+        for _ in range(count):
+            status, answer = server.call(OTHER, "GET", "/api/layouts")
+            tally.record(None if status == 200 else f"{status} {answer}", "another address")
+        time.sleep(max(0.0, opened + HEADER_SECONDS + 2 - time.monotonic()))
+        still = 0
+        for sock in idle:
+            sock.settimeout(0.01)
+            try:
+                while sock.recv(65536):
+                    pass
+            except TimeoutError:
+                still += 1
+            except OSError:
+                pass
+        tally.record(None if still == 0 else f"{still} idle connections still open", "the idle ones closed")
+    finally:
+        for sock in idle:
+            sock.close()
+        server.close()
+    tally.seconds = time.monotonic() - t0
+    return tally
+
+
+def run_slow(count: int, scratch: Path) -> Tally:
+    tally = Tally("a request sent a byte every 50 ms")
+    server = Server(scratch / "slow")
+    t0 = time.monotonic()
+    try:
+        for _ in range(count):
+            sock = socket.create_connection(server.address, timeout=10, source_address=(OTHER, 0))
+            started = time.monotonic()
+            closed = None
+            try:
+                for byte in b"GET /api/layouts HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: " + b"a" * 400:
+                    sock.sendall(bytes([byte]))
+                    time.sleep(0.05)
+                    if time.monotonic() - started > HEADER_SECONDS + 4:
+                        break
+                sock.settimeout(4)
+                if sock.recv(4096) == b"":
+                    closed = time.monotonic() - started
+            except OSError:
+                closed = time.monotonic() - started
+            finally:
+                sock.close()
+            wrong = None if closed is not None and closed <= HEADER_SECONDS + 2 else f"closed after {closed} s"
+            tally.record(wrong, "slow request")
+    finally:
+        server.close()
+    tally.seconds = time.monotonic() - t0
+    return tally
+
+
+# --------------------------------------------------------------------------- resumes and files
+NNUE_GEN = ["nnue", "gen", "--out", "data", "--games", "6", "--chunk", "2", "--player", "engine:depth=1,threads=1",
+            "--workers", "1", "--max-plies", "40", "--seed", "3"]
+CHANGES = [("--chunk", "3"), ("--games", "8"), ("--player", "engine:depth=2,threads=1"), ("--max-plies", "50"),
+           ("--seed", "4")]
+
+
+def _snapshot(folder: Path) -> dict[str, bytes]:
+    return {str(p.relative_to(folder)): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()}
+
+
+def _changed(argv: list[str], option: str, value: str) -> list[str]:
+    out = list(argv)
+    if option in out:
+        out[out.index(option) + 1] = value
+    else:
+        out += [option, value]
+    return out
+
+
+def run_resume(count: int, scratch: Path) -> Tally:
+    tally = Tally("`nnue gen` resumed with a changed setting")
+    work = scratch / "resume"
+    work.mkdir()
+    t0 = time.monotonic()
+    first = Proc(NNUE_GEN, work)
+    if first.finish(300) != 0:
+        raise SystemExit(f"nnue gen failed: {tail(first.stderr)}")
+    before = _snapshot(work / "data")
+    for k in range(count):
+        option, value = CHANGES[k % len(CHANGES)]
+        proc = Proc(_changed(NNUE_GEN, option, value), work)
+        code = proc.finish(120)
+        lines = proc.stderr.strip().splitlines()
+        wrong = None
+        if code in (0, None):
+            wrong = f"{option} {value}: exit status {code}"
+        elif len(lines) != 1 or option.lstrip("-") not in lines[0] or "Traceback" in proc.stderr:
+            wrong = f"{option} {value}: {tail(proc.stderr)}"
+        elif _snapshot(work / "data") != before:
+            wrong = f"{option} {value}: the run's files changed"
+        tally.record(wrong, option)
+    tally.seconds = time.monotonic() - t0
+    return tally
+
+
+def _npz(path: Path, meta: object, **arrays: np.ndarray) -> None:
+    np.savez(path, meta=np.array(json.dumps(meta)), **arrays)
+
+
+def _deep(depth: int = 100_000) -> str:
+    return "[" * depth + "]" * depth
+
+
+def hostile_files(folder: Path, rng: random.Random) -> list[tuple[str, list[str]]]:
+    """(what, the command that reads it) for one of each hostile file, written in ``folder``."""
+    shipped = Path(__file__).resolve().parents[1] / "src" / "sumito" / "data"
+    out: list[tuple[str, list[str]]] = []
+    nnue = next(iter(sorted(shipped.glob("*nnue*.npz"))), None)
+    td = next(iter(sorted(p for p in shipped.glob("*.npz") if "nnue" not in p.name)), None)
+    for name, source, option in (("nnue", nnue, "nnue"), ("td", td, "net")):
+        if source is None:
+            continue
+        with np.load(source, allow_pickle=False) as data:
+            arrays = {k: data[k] for k in data.files}
+        big = {k: (v * 0 + 1e30 if v.dtype.kind == "f" and v.ndim else v) for k, v in arrays.items()}
+        np.savez(folder / f"{name}-huge.npz", **big)
+        arrays["meta"] = np.array('{"a":' * 50_000 + "1" + "}" * 50_000)
+        np.savez(folder / f"{name}-deep.npz", **arrays)
+        raw = source.read_bytes()
+        (folder / f"{name}-cut.npz").write_bytes(raw[: rng.randrange(30, len(raw) // 2)])
+        player = "engine" if name == "nnue" else "td"
+        for variant in ("huge", "deep", "cut"):
+            out.append((f"{name} network, {variant}",
+                        ["game", "--black", f"{player}:{option}={folder / f'{name}-{variant}.npz'}", "--white",
+                         "random", "--max-plies", "2", "--quiet"]))
+    (folder / "weights-deep.json").write_text(_deep())
+    (folder / "weights-huge.json").write_text(json.dumps({"weights": [1e300] * 10}))
+    (folder / "weights-digits.json").write_text('{"weights": [' + "9" * 5000 + "]}")
+    for variant in ("deep", "huge", "digits"):
+        out.append((f"alphalone weights, {variant}",
+                    ["game", "--black", f"alphalone:weights={folder / f'weights-{variant}.json'},depth=1",
+                     "--white", "random", "--max-plies", "2", "--quiet"]))
+    journal = folder / "sprt.jsonl"
+    journal.write_text(_deep() + "\n")
+    sprt = ["sprt", "random", "greedy", "--fixed", "--max-games", "2", "--journal", str(journal)]
+    out.append(("SPRT journal, deep (skipped, its game played again)", sprt))
+    run = folder / "nnue-run"
+    run.mkdir()
+    (run / "state.json").write_text(_deep())
+    out.append(("nnue selfplay state.json, deep", ["nnue", "selfplay", "--out", str(run), "--generations", "1"]))
+    data = folder / "nnue-data"
+    data.mkdir()
+    _npz(data / "chunk-00000.npz", json.loads("[" * 500 + "]" * 500))
+    with zipfile.ZipFile(data / "chunk-00001.npz", "w") as archive:
+        archive.writestr("meta.npy", b"\x93NUMPY" + b"\x00" * 20)
+    out.append(("NNUE data chunks, deep and damaged", ["nnue", "train", str(data), "--out", str(folder / "net.npz"),
+                                                       "--epochs", "1"]))
+    return out
+
+
+def run_files(rounds: int, rng: random.Random, scratch: Path) -> Tally:
+    tally = Tally("hostile files to each reader (deep JSON, weights of 1e30, truncated)")
+    t0 = time.monotonic()
+    for k in range(rounds):
+        folder = scratch / f"files-{k}"
+        folder.mkdir()
+        for what, argv in hostile_files(folder, rng):
+            proc = Proc(argv, folder)
+            code = proc.finish(120)
+            lines = [line for line in proc.stderr.strip().splitlines() if line.strip()]
+            wrong = None
+            if "Traceback" in proc.stderr or "RecursionError" in proc.stderr:
+                wrong = f"{what}: {tail(proc.stderr)}"
+            elif "skipped" in what:  # a journal's damaged line: said, skipped, and the run goes on
+                if code != 0 or "damaged lines skipped" not in proc.stderr:
+                    wrong = f"{what}: exit status {code}: {tail(proc.stderr)}"
+            elif code in (0, None):
+                wrong = f"{what}: exit status {code}"
+            elif len(lines) != 1:
+                wrong = f"{what}: {tail(proc.stderr)}"
+            tally.record(wrong, what)
+        shutil.rmtree(folder, ignore_errors=True)
+    tally.seconds = time.monotonic() - t0
+    return tally
+
+
+# --------------------------------------------------------------------------- the engine's stop
+def run_stop(count: int, rng: random.Random, scratch: Path) -> Tally:
+    tally = Tally("`stop` at Threads 64 and Hash 4096 (2 cores)")
+    t0 = time.monotonic()
+    proc = Proc(["engine"], scratch, stdin=True)
+    try:
+        proc.send("uci")
+        proc.send("setoption name Threads value 64")
+        proc.send("setoption name Hash value 4096")
+        proc.send("isready")
+        if not proc.wait_line("readyok", 120):
+            raise SystemExit(f"the engine did not get ready: {tail(proc.stderr)}")
+        for _ in range(count):
+            seen = sum("bestmove" in line for line in proc.out)
+            proc.send("position startpos")
+            proc.send("go infinite")
+            time.sleep(rng.uniform(0.2, 1.0))
+            sent = time.monotonic()
+            proc.send("stop")
+            answered = proc.wait_for(lambda seen=seen: sum("bestmove" in line for line in proc.out) > seen, 30)
+            took = time.monotonic() - sent
+            wrong = None if answered and took <= STOP_LIMIT else f"bestmove {took:.2f} s after stop"
+            tally.record(wrong, "stop")
+        proc.send("quit")
+        proc.finish(20)
+    finally:
+        proc.kill_group()
+    tally.seconds = time.monotonic() - t0
+    return tally
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--count", type=int, default=10, help="tries of each probe (default 10)")
+    parser.add_argument("--file-rounds", type=int, default=2, help="hostile files for each reader (default 2)")
+    parser.add_argument("--seed", type=int, default=7)
+    parser.add_argument("--kinds", default=",".join(KINDS),
+                        help=f"which probes, comma-separated among {', '.join(KINDS)} (default all)")
+    args = parser.parse_args(argv)
+    kinds = [k.strip() for k in args.kinds.split(",") if k.strip()]
+    unknown = [k for k in kinds if k not in KINDS]
+    if unknown:
+        parser.error(f"unknown probe kind {unknown[0]!r}")
+    rng = random.Random(args.seed)
+    tallies: list[Tally] = []
+    with tempfile.TemporaryDirectory(prefix="probe-load-") as tmp:
+        scratch = Path(tmp)
+        ENV["XDG_DATA_HOME"] = str(scratch / "data")  # never the user's own archive
+        print("| probe | tried | held | failed | seconds |")
+        print("|---|---|---|---|---|", flush=True)
+
+        def show(tally: Tally) -> None:
+            tallies.append(tally)
+            print(tally.row(), flush=True)
+
+        if "flood" in kinds:
+            for tally in run_flood(args.count, scratch):
+                show(tally)
+        if "idle" in kinds:
+            show(run_idle(args.count, scratch))
+        if "slow" in kinds:
+            show(run_slow(args.count, scratch))
+        if "resume" in kinds:
+            show(run_resume(args.count, scratch))
+        if "files" in kinds:
+            show(run_files(args.file_rounds, rng, scratch))
+        if "stop" in kinds:
+            show(run_stop(args.count, rng, scratch))
+    failures = [f for t in tallies for f in t.failures]
+    for failure in failures:
+        print(f"  {failure}", file=sys.stderr)
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    run_main(main, resumable=False)
