@@ -361,3 +361,17 @@ def test_trusted_proxies_are_addresses(tmp_path, monkeypatch, capsys, proxies):
     assert main(["serve", "--port", "0", "--db", str(tmp_path / "web.sqlite"), "--trusted-proxy", proxies]) == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and "--trusted-proxy" in err[0] and "not an IP address" in err[0]
+
+
+def test_a_workers_cached_engines_share_one_memory_budget(monkeypatch):
+    """However many engines one client asks for, a worker keeps their tables within PLAYERS_HASH_MB."""
+    from sumito.web import thinking
+
+    monkeypatch.setattr(thinking, "_players", type(thinking._players)())
+    for mb in (200, 100, 64, 32, 16):
+        thinking.build_player(f"engine:depth=1,hash={mb}")
+        assert sum(thinking.hash_mb(spec) for spec, _ in thinking._players) <= thinking.PLAYERS_HASH_MB
+    assert [spec for spec, _ in thinking._players][-1] == "engine:depth=1,hash=16"  # the latest is kept
+    thinking.build_player("engine:depth=1,hash=1024")  # one bigger than the budget (a --max-hash above it) alone
+    assert [spec for spec, _ in thinking._players] == ["engine:depth=1,hash=1024"]
+    assert thinking.hash_mb("greedy") == 0 and thinking.hash_mb("engine") == 32
