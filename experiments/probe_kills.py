@@ -730,6 +730,26 @@ def run_web_kills(count: int, rng: random.Random, scratch: Path) -> Tally:
 KINDS = ("ctrl-c", "kill-9", "eof", "web")
 
 
+def start_table(tallies: list[Tally]) -> Callable[[Tally], None]:
+    """Print the head of the probes' Markdown table; the function that prints a probe's row (and keeps it)."""
+    print("| probe | tried | held | failed | seconds |")
+    print("|---|---|---|---|---|", flush=True)
+
+    def show(tally: Tally) -> None:
+        tallies.append(tally)
+        print(tally.row(), flush=True)
+
+    return show
+
+
+def report_failures(tallies: list[Tally]) -> int:
+    """Each failure's details on stderr; the exit status (1 when any probe failed)."""
+    failures = [f for t in tallies for f in t.failures]
+    for failure in failures:
+        print(f"  {failure}", file=sys.stderr)
+    return 1 if failures else 0
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--count", type=int, default=10, help="tries of each probe kind (default 10)")
@@ -751,13 +771,7 @@ def main(argv: list[str] | None = None) -> int:
     with tempfile.TemporaryDirectory(prefix="probe-kills-") as tmp:
         scratch = Path(tmp)
         ENV["XDG_DATA_HOME"] = str(scratch / "data")  # never the user's own archive
-        print("| probe | tried | held | failed | seconds |")
-        print("|---|---|---|---|---|", flush=True)
-
-        def show(tally: Tally) -> None:
-            tallies.append(tally)
-            print(tally.row(), flush=True)
-
+        show = start_table(tallies)
         for cmd in commands:
             prepare_reference(cmd, scratch)
             for how in ("ctrl-c", "kill-9"):
@@ -769,13 +783,10 @@ def main(argv: list[str] | None = None) -> int:
         if "web" in kinds:
             show(run_web_requests(args.requests, rng, scratch))
             show(run_web_kills(args.count, rng, scratch))
-    failures = [f for t in tallies for f in t.failures]
     missed = sum(t.missed for t in tallies)
     if missed:
         print(f"({missed} moments fell after the run had ended and were drawn again)", file=sys.stderr)
-    for failure in failures:
-        print(f"  {failure}", file=sys.stderr)
-    return 1 if failures else 0
+    return report_failures(tallies)
 
 
 if __name__ == "__main__":

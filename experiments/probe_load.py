@@ -34,14 +34,13 @@ import json
 import random
 import shutil
 import socket
-import sys
 import tempfile
 import time
 import zipfile
 from pathlib import Path
 
 import numpy as np
-from probe_kills import ENV, Proc, Tally, tail
+from probe_kills import ENV, Proc, Tally, report_failures, start_table, tail
 
 from sumito.stopping import run_main
 from sumito.web.connections import CONNECTIONS_PER_ADDRESS, HEADER_SECONDS
@@ -384,13 +383,7 @@ def main(argv: list[str] | None = None) -> int:
     with tempfile.TemporaryDirectory(prefix="probe-load-") as tmp:
         scratch = Path(tmp)
         ENV["XDG_DATA_HOME"] = str(scratch / "data")  # never the user's own archive
-        print("| probe | tried | held | failed | seconds |")
-        print("|---|---|---|---|---|", flush=True)
-
-        def show(tally: Tally) -> None:
-            tallies.append(tally)
-            print(tally.row(), flush=True)
-
+        show = start_table(tallies)
         if "flood" in kinds:
             for tally in run_flood(args.count, scratch):
                 show(tally)
@@ -404,10 +397,7 @@ def main(argv: list[str] | None = None) -> int:
             show(run_files(args.file_rounds, rng, scratch))
         if "stop" in kinds:
             show(run_stop(args.count, rng, scratch))
-    failures = [f for t in tallies for f in t.failures]
-    for failure in failures:
-        print(f"  {failure}", file=sys.stderr)
-    return 1 if failures else 0
+    return report_failures(tallies)
 
 
 if __name__ == "__main__":

@@ -3,7 +3,13 @@
 from __future__ import annotations
 
 import contextlib
+import os
+import subprocess
+import sys
+import time
+import urllib.request
 from collections.abc import Iterator
+from pathlib import Path
 
 import numpy as np
 
@@ -113,3 +119,48 @@ def poll_game(client, game_id, done, seconds: float = 20.0):
         if done(state) or time.monotonic() > deadline:
             return state
         time.sleep(0.05)
+
+
+SUMITO_MAIN = [sys.executable, "-c", "import sys; from sumito.cli import main; sys.exit(main(sys.argv[1:]))"]
+
+
+@contextlib.contextmanager
+def served(home: Path, *options: str, timeout: float = 120) -> Iterator[str]:
+    """`sumito serve --port 0 OPTIONS` with its databases and data in ``home``, once it answers: its base
+    address (e.g. ``http://127.0.0.1:40123/``); stopped at the end."""
+    out, err = home / "stdout.txt", home / "stderr.txt"
+    env = {**os.environ, "XDG_DATA_HOME": str(home / "xdg")}
+    databases = ["--db", str(home / "web.sqlite")]
+    if "--archive" not in options:
+        databases += ["--archive", str(home / "games.sqlite")]
+    with out.open("w") as stdout, err.open("w") as stderr:
+        process = subprocess.Popen([*SUMITO_MAIN, "serve", "--port", "0", *databases, *options], stdout=stdout,
+                                   stderr=stderr, env=env)
+    try:
+        yield _wait_for_url(process, out, err, timeout)
+    finally:
+        process.terminate()
+        try:
+            process.wait(timeout=15)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
+
+
+def _wait_for_url(process: subprocess.Popen, out: Path, err: Path, timeout: float) -> str:
+    deadline = time.monotonic() + timeout
+    url = None
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            raise RuntimeError(f"sumito serve exited with {process.returncode}: {err.read_text()}")
+        if url is None:
+            words = [w for w in out.read_text().split() if w.startswith("http://")]
+            url = words[0] if words else None
+        if url is not None:
+            try:
+                with urllib.request.urlopen(url + "api/layouts", timeout=5):
+                    return url
+            except OSError:
+                pass
+        time.sleep(0.2)
+    raise RuntimeError(f"sumito serve did not start in {timeout} s: {err.read_text()}")

@@ -13,7 +13,6 @@ import json
 import math
 import os
 import subprocess
-import sys
 import time
 import urllib.request
 from pathlib import Path
@@ -22,13 +21,14 @@ import pytest
 
 from sumito.analysis import THRESHOLDS
 
+from helpers import SUMITO_MAIN, served
+
 try:
     from playwright.sync_api import sync_playwright
 except ImportError:  # pragma: no cover - CI installs it
     sync_playwright = None
 
 CHROMIUM = Path("/usr/bin/chromium")
-SUMITO = [sys.executable, "-c", "import sys; from sumito.cli import main; sys.exit(main(sys.argv[1:]))"]
 
 pytestmark = [
     pytest.mark.skipif(sync_playwright is None, reason="playwright is not installed (pip install playwright)"),
@@ -56,49 +56,16 @@ def archive_path(tmp_path_factory) -> Path:
     # a seed no derived seed is likely to begin with: the archive filter below matches substrings, and
     # other tests' games (random players with derived seeds) go into the same archive
     match = ["match", "random", f"random:seed={SEEDED}", "-n", "2", "--layout", "mini", "--seed", "7", "--quiet"]
-    subprocess.run([*SUMITO, *match, "--workers", "1", "--db", str(path)], check=True, capture_output=True, timeout=120)
+    subprocess.run([*SUMITO_MAIN, *match, "--workers", "1", "--db", str(path)], check=True, capture_output=True,
+                   timeout=120)
     return path
 
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory, archive_path) -> str:
     """`sumito serve` on a free port; the base address, e.g. http://127.0.0.1:40123/."""
-    home = tmp_path_factory.mktemp("serve")
-    out = home / "stdout.txt"
-    env = {**os.environ, "XDG_DATA_HOME": str(home / "xdg")}
-    with out.open("w") as stdout, (home / "stderr.txt").open("w") as stderr:
-        databases = ["--db", str(home / "web.sqlite"), "--archive", str(archive_path)]
-        serve = [*SUMITO, "serve", "--port", "0", "--workers", "1", *databases]
-        process = subprocess.Popen(serve, stdout=stdout, stderr=stderr, env=env)
-    try:
-        url = _wait_for_url(process, out, home / "stderr.txt")
+    with served(tmp_path_factory.mktemp("serve"), "--workers", "1", "--archive", str(archive_path)) as url:
         yield url
-    finally:
-        process.terminate()
-        try:
-            process.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait()
-
-
-def _wait_for_url(process: subprocess.Popen, out: Path, err: Path, timeout: float = 60) -> str:
-    deadline = time.monotonic() + timeout
-    url = None
-    while time.monotonic() < deadline:
-        if process.poll() is not None:
-            raise RuntimeError(f"sumito serve exited with {process.returncode}: {err.read_text()}")
-        if url is None:
-            words = [w for w in out.read_text().split() if w.startswith("http://")]
-            url = words[0] if words else None
-        if url is not None:
-            try:
-                with urllib.request.urlopen(url + "api/layouts", timeout=5):
-                    return url
-            except OSError:
-                pass
-        time.sleep(0.2)
-    raise RuntimeError(f"sumito serve did not start in {timeout} s: {err.read_text()}")
 
 
 def api(base: str, method: str, path: str, body: dict | None = None):

@@ -12,60 +12,30 @@ from __future__ import annotations
 import contextlib
 import http.client
 import json
-import os
 import socket
-import subprocess
-import sys
 import time
-from pathlib import Path
 
 import pytest
 
 from sumito.web.connections import CONNECTIONS_PER_ADDRESS, HEADER_SECONDS
 from sumito.web.limits import DEFAULT_MAX_GAMES
 
-SUMITO = [sys.executable, "-m", "sumito"]
+from helpers import served
+
 FLOOD, OTHER, IDLE, THIRD = "127.0.0.2", "127.0.0.3", "127.0.0.4", "127.0.0.5"
 FLOOD_SPEC = "engine:time=30"
 # a person's reply from each of these, timed unloaded and then under each flood
 REPLIES = ("greedy", "engine:depth=4", "engine:time=1")
 
 
-def _wait_for_url(process: subprocess.Popen, out: Path, err: Path, timeout: float = 120) -> tuple[str, int]:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if process.poll() is not None:
-            raise RuntimeError(f"sumito serve exited with {process.returncode}: {err.read_text()}")
-        words = [w for w in out.read_text().split() if w.startswith("http://")]
-        if words:
-            host, _, port = words[0].removeprefix("http://").rstrip("/").rpartition(":")
-            return host, int(port)
-        time.sleep(0.2)
-    raise RuntimeError(f"sumito serve did not start in {timeout} s: {err.read_text()}")
-
-
 @pytest.fixture(scope="module")
 def server(tmp_path_factory):
     """`sumito serve --workers 2` on a free port of 127.0.0.1: its (host, port)."""
-    home = tmp_path_factory.mktemp("load")
-    out, err = home / "stdout.txt", home / "stderr.txt"
-    env = {**os.environ, "XDG_DATA_HOME": str(home / "xdg")}
-    databases = ["--db", str(home / "web.sqlite"), "--archive", str(home / "games.sqlite")]
-    with out.open("w") as stdout, err.open("w") as stderr:
-        process = subprocess.Popen(
-            [*SUMITO, "serve", "--port", "0", "--workers", "2", *databases], stdout=stdout, stderr=stderr, env=env
-        )
-    try:
-        address = _wait_for_url(process, out, err)
+    with served(tmp_path_factory.mktemp("load"), "--workers", "2") as url:
+        host, _, port = url.removeprefix("http://").rstrip("/").rpartition(":")
+        address = (host, int(port))
         _until_ready(address)
         yield address
-    finally:
-        process.terminate()
-        try:
-            process.wait(timeout=15)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait()
 
 
 def call(server, source: str, method: str, path: str, body: dict | None = None, token: str | None = None,
