@@ -1391,11 +1391,13 @@ class GameHall:
             # a watch-mode move counts as long: nobody waits for it at the board, so it may not take the
             # worker kept for quick moves (else one client's watch games could hold every worker)
             long = expected > LONG_MOVE or session.watching
-            notation = await self.pool.think(
-                request, deadline, long=long, client=session.client, queued=session.wait_in
-            )
+            try:
+                notation = await self.pool.think(
+                    request, deadline, long=long, client=session.client, queued=session.wait_in
+                )
+            finally:
+                session.ticket = None  # done, failed or cancelled: no longer waiting or running
         except (ThinkTimeout, WorkerDied, ThinkError) as exc:
-            session.ticket = None
             if isinstance(exc, ThinkTimeout) and session.clock is not None:
                 async with session.lock:
                     if session.generation == generation and session.flagged():
@@ -1414,7 +1416,6 @@ class GameHall:
                     session.error = message
                     self._after_change(session)
             return
-        session.ticket = None
         spent = time.monotonic() - started
         while session.generation == generation and session.watching:
             remaining = session.last_move_at + session.speed - time.monotonic()

@@ -38,7 +38,7 @@ from sumito.analysis import exact_values, score_on
 from sumito.arena.executor import available_cores
 from sumito.arena.match import start_position
 from sumito.engine import DrawCounters, Move, Position
-from sumito.players import Player, PlayerSpecError, make_player, parse_spec
+from sumito.players import Player, make_player, parse_spec
 from sumito.players.engine import EnginePlayer
 from sumito.procs import die_with_parent, one_search_thread
 from sumito.search.context import WIN
@@ -132,10 +132,7 @@ def build_player(spec: str, models: ModelFolder | None = None) -> Player:
 
 def hash_mb(spec: str) -> int:
     """The transposition table (MB) a player of ``spec`` may fill: its ``hash`` option, or 0 for none."""
-    try:
-        kind, options = parse_spec(spec)
-    except PlayerSpecError:
-        return 0
+    kind, options = parse_spec(spec)  # a spec that was built already: it parses
     option = kind.options.get("hash")
     return 0 if option is None else int(options.get("hash", option.default))
 
