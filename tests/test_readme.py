@@ -48,6 +48,27 @@ def test_a_stale_time_or_an_unknown_mark_on_a_docs_page_is_caught(monkeypatch, t
     assert any("no-such-sample" in problem for problem in problems)
 
 
+def test_a_training_figure_that_the_committed_runs_do_not_give_is_caught(monkeypatch, tmp_path):
+    """docs/lab.md's figures of the first training example come from runs/readme-seeds: a seed whose last
+    evaluation went otherwise changes the final band and that seed's curve, and the check says so."""
+    import shutil
+
+    seeds = tmp_path / "seeds"
+    shutil.copytree(readme_samples.READ_ME_SEEDS, seeds, ignore=shutil.ignore_patterns("*.npz"))
+    figures = readme_samples.training_figures(seeds)
+    assert figures == readme_samples.training_figures()
+    first = min(seeds.glob("s*"), key=lambda run: int(run.name[1:]))
+    curve = first / "curve.csv"
+    rows = curve.read_text().splitlines()
+    cells = rows[-1].split(",")
+    cells[-5:-1] = ["100", "0", "100", "0"]  # eval_games, wins, draws, losses: a last evaluation of 0 wins
+    curve.write_text("\n".join([*rows[:-1], ",".join(cells)]) + "\n")
+    monkeypatch.setattr(readme_samples, "READ_ME_SEEDS", seeds)
+    problems = readme_samples.check(names=[])
+    assert any("lab-one-seed" in problem and "lab.md" in problem for problem in problems), problems
+    assert readme_samples.training_figures()["lab-one-seed"].endswith(", 0")
+
+
 def test_every_sample_is_marked_once_and_the_rewrite_keeps_every_page():
     seen: dict[str, str] = {}
     for page in readme_samples.pages():

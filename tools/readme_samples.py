@@ -4,7 +4,9 @@ what they describe, so they cannot go stale.
 Run:  python tools/readme_samples.py --write            # re-run every sample; write samples and times
       python tools/readme_samples.py --check            # compare (what tests/test_readme.py does)
       python tools/readme_samples.py --measure cold     # time the first game, cold and warm (bench/bench_cold_start.py)
+      python tools/readme_samples.py --check-training   # re-run the lab's first training command (a minute)
       python tools/readme_samples.py --measure suite    # time the test suite and its fast subset
+      python tools/readme_samples.py --measure kernels  # the whole suite under each OpenBLAS CPU kernel
 
 Two kinds of marks, in README.md and in every page docs/*.md (a sample is marked once, wherever it is; a
 time may be stated on several pages):
@@ -21,6 +23,7 @@ time may be stated on several pages):
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import platform
@@ -40,6 +43,7 @@ ROOT = Path(__file__).resolve().parent.parent
 README = ROOT / "README.md"
 DOCS = ROOT / "docs"  # the documentation site's pages (mkdocs.yml), checked like the README
 TIMINGS = ROOT / "docs" / "timings.json"
+READ_ME_SEEDS = ROOT / "runs" / "readme-seeds"  # experiments/readme_seeds.py's runs, committed
 DURATIONS = ROOT / "tests" / "durations.json"  # each test's seconds in the last measured full run
 
 
@@ -82,6 +86,7 @@ VOLATILE = [
 ]
 SAMPLE_MARK = re.compile(r"<!-- sample ([\w-]+) -->\n```[^\n]*\n(.*?)```", re.S)
 TIME_MARK = re.compile(r"<!-- time ([\w-]+) -->(.*?)<!-- /time -->", re.S)
+FIGURE_MARK = re.compile(r"<!-- figure ([\w-]+) -->(.*?)<!-- /figure -->", re.S)
 
 
 def run_sample(sample: Sample) -> str:
@@ -174,11 +179,92 @@ def timing_texts() -> dict[str, str]:
         texts["suite"] = f"{suite['all_s'] / 60:.0f} minutes"
         texts["suite-fast"] = f"{suite['fast_s'] / 60:.1f} minutes"
         texts["suite-count"] = f"{suite['all_passed']:,} tests"
+    runs = data.get("kernels", {}).get("runs", {})
+    clean = [core if run["picked"] == core else f"{core} (its {run['picked']} kernel in this build)"
+             for core, run in runs.items() if run["passed"] and not run["failed"]]
+    if clean:
+        texts["suite-kernels"] = " and ".join([", ".join(clean[:-1]), clean[-1]] if len(clean) > 1 else clean)
     return texts
+
+
+def _seed_of(run: Path) -> int:
+    return int(run.name[1:])
+
+
+def training_figures(folder: Path | None = None) -> dict[str, str]:
+    """The figure marks' texts for the lab's first example (docs/lab.md), from the committed runs of
+    ``experiments/readme_seeds.py`` (one folder ``s<seed>`` a seed, each with its ``curve.csv``): the
+    README's command over ten seeds, in the lab's win column (won, or stopped ahead on marbles)."""
+    import numpy as np
+
+    from sumito.learn.bands import interval_estimate
+    from sumito.learn.plot import load_curve
+
+    folder = READ_ME_SEEDS if folder is None else folder
+    runs = sorted((r for r in folder.glob("s*") if r.name[1:].isdigit() and (r / "curve.csv").exists()),
+                  key=_seed_of)
+    if not runs:
+        return {}
+    curves = [load_curve(r) for r in runs]
+    games = curves[0].games.astype(int)
+    wins = np.array([100.0 * c.wins / (c.wins + c.draws + c.losses) for c in curves])  # seeds × evaluations
+    iqm = [interval_estimate(wins[:, i], "iqm") for i in range(games.size)]
+    against_random = games <= 1000  # Method I(a): its first 1,000 games are against random
+    first_self_play = int(np.argmax(~against_random))
+    late = np.arange(games.size) > first_self_play
+    late_iqm = np.array([iqm[i].value for i in np.flatnonzero(late)])
+    lowest_at = int(games[np.flatnonzero(late)[int(np.argmin(late_iqm))]])
+    settled = games >= games[np.flatnonzero(late)[0]] + 250  # a step after self-play's first gains
+    dips = wins[:, settled] < 50
+    settled_wins = wins[:, settled]
+    followed = settled_wins[:, :-1][dips[:, :-1]] if settled_wins.shape[1] > 1 else np.zeros(0)
+    after = settled_wins[:, 1:][dips[:, :-1]] if settled_wins.shape[1] > 1 else np.zeros(0)
+    last = iqm[-1]
+    first = runs[0]
+    return {
+        "lab-random-wins": f"{wins[:, against_random].min():.0f}–{wins[:, against_random].max():.0f}",
+        "lab-random-iqm": f"{min(e.value for e, r in zip(iqm, against_random) if r):.0f}–"
+                          f"{max(e.value for e, r in zip(iqm, against_random) if r):.0f}",
+        "lab-first-self-play": f"an IQM of {iqm[first_self_play].value:.0f} at {games[first_self_play]:,} games",
+        "lab-late-iqm": f"{late_iqm.min():.0f}–{late_iqm.max():.0f} from {games[late][0]:,} games on "
+                        f"(lowest at {lowest_at:,})",
+        "lab-final": f"at {games[-1]:,} games {last.value:.0f}, band {last.low:.0f}–{last.high:.0f}",
+        "lab-dips": f"{int(dips.sum())} of the {dips.size} evaluations from {games[settled][0]:,} games on, in "
+                    f"{int(dips.any(axis=1).sum())} seeds of {len(runs)}, fall below 50 (to "
+                    f"{wins[:, settled].min():.0f} at worst)",
+        "lab-after-dip": f"{int((after >= 85).sum())} of the {followed.size} dips that have a next evaluation "
+                         f"are followed by one of 85 or more",
+        "lab-seeds": f"{'ten' if len(runs) == 10 else len(runs)} seeds, {_seed_of(runs[0])}–{_seed_of(runs[-1])}",
+        "lab-one-seed": f"seed {_seed_of(first)}, the command above, gives "
+                        + ", ".join(f"{w:.0f}" for w in wins[0]),
+    }
+
+
+def check_training() -> list[str]:
+    """Run docs/lab.md's first ``sumito train`` command (the README's) afresh and compare its curve, row for
+    row, with the committed run of the same seed that the figures above come from (about a minute)."""
+    text = (DOCS / "lab.md").read_text()
+    found = re.search(r"^sumito train (.*?)$", text.replace("\\\n", " "), re.M)
+    if not found:
+        return ["docs/lab.md has no `sumito train` command"]
+    argv = shlex.split(found.group(1))
+    seed = argv[argv.index("--seed") + 1]
+    out_at = argv.index("--out") + 1
+    with tempfile.TemporaryDirectory() as folder:
+        argv[out_at] = str(Path(folder) / "run")
+        subprocess.run([sys.executable, "-m", "sumito", "train", *argv, "--quiet"], check=True)
+        fresh = (Path(folder) / "run" / "curve.csv").read_text()
+    committed = READ_ME_SEEDS / f"s{seed}" / "curve.csv"
+    if not committed.exists():
+        return [f"{committed.relative_to(ROOT)} is missing (python experiments/readme_seeds.py makes it)"]
+    if fresh != committed.read_text():
+        return [f"docs/lab.md's training command gives another curve than {committed.relative_to(ROOT)}:\n{fresh}"]
+    return []
 
 
 def rewrite(text: str, samples: dict[str, str] | None) -> str:
     texts = timing_texts()
+    figures = training_figures()
 
     def sample(match: re.Match[str]) -> str:
         body = samples.get(match.group(1), match.group(2)) if samples is not None else match.group(2)
@@ -188,7 +274,10 @@ def rewrite(text: str, samples: dict[str, str] | None) -> str:
     def stated(match: re.Match[str]) -> str:
         return f"<!-- time {match.group(1)} -->{texts.get(match.group(1), match.group(2))}<!-- /time -->"
 
-    return TIME_MARK.sub(stated, SAMPLE_MARK.sub(sample, text))
+    def figure(match: re.Match[str]) -> str:
+        return f"<!-- figure {match.group(1)} -->{figures.get(match.group(1), match.group(2))}<!-- /figure -->"
+
+    return FIGURE_MARK.sub(figure, TIME_MARK.sub(stated, SAMPLE_MARK.sub(sample, text)))
 
 
 def check(names: list[str] | None = None) -> list[str]:
@@ -197,6 +286,7 @@ def check(names: list[str] | None = None) -> list[str]:
     problems = []
     marked: dict[str, str] = {}
     texts = timing_texts()
+    figures = training_figures()
     for page in pages():
         text = page.read_text()
         where = _name(page)
@@ -212,6 +302,11 @@ def check(names: list[str] | None = None) -> list[str]:
                 problems.append(f"{where} marks a time {name!r} that docs/timings.json does not give")
             elif said != texts[name]:
                 problems.append(f"{where} says {said!r} for {name}; docs/timings.json says {texts[name]!r}")
+        for name, said in FIGURE_MARK.findall(text):
+            if name not in figures:
+                problems.append(f"{where} marks a figure {name!r} that the committed runs do not give")
+            elif said != figures[name]:
+                problems.append(f"{where} says {said!r} for {name}; the committed runs give {figures[name]!r}")
     for name in SAMPLES.keys() - marked.keys():
         problems.append(f"sample {name!r} is in neither the README nor a page of docs/")
     if "compile" in texts and texts["compile"] != f"{sumito.COMPILE_SECONDS} seconds":
@@ -232,22 +327,91 @@ def measure_cold(runs: int) -> dict:
     return json.loads(out.stdout.strip().splitlines()[-1])
 
 
+#: OpenBLAS's kernels for the x86-64 families, each with the CPU flag it needs (OpenBLAS runs a forced kernel
+#: even where its instructions are missing, so one this CPU cannot run is left out)
+KERNELS = {"Haswell": "avx2", "SkylakeX": "avx512f", "Zen": "avx2"}
+
+_CORE_NAME = """
+import ctypes, glob, os, numpy
+for lib in sorted(glob.glob(os.path.join(os.path.dirname(numpy.__file__), os.pardir, "numpy.libs", "*openblas*"))):
+    for name in ("scipy_openblas_get_corename64_", "scipy_openblas_get_corename", "openblas_get_corename64_",
+                 "openblas_get_corename"):
+        get = getattr(ctypes.CDLL(lib), name, None)
+        if get is not None:
+            get.restype = ctypes.c_char_p
+            print(get().decode())
+            raise SystemExit
+print("unknown")
+"""
+
+
+def openblas_core(env: dict[str, str] | None = None) -> str:
+    """The kernel numpy's OpenBLAS picks under ``env`` (its own choice for this CPU without one)."""
+    done = subprocess.run([sys.executable, "-c", _CORE_NAME], env={**os.environ, **(env or {})},
+                          capture_output=True, text=True)
+    return done.stdout.strip() or "unknown"
+
+
+def _run_suite(extra: list[str], env: dict[str, str] | None = None) -> tuple[float, str, str]:
+    """The whole suite (or a part, by ``extra``): seconds, its summary line and all it printed."""
+    start = time.perf_counter()
+    done = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", *extra], cwd=ROOT,
+                          capture_output=True, text=True, env={**os.environ, **(env or {})})
+    lines = done.stdout.strip().splitlines() or ["(no output)"]
+    return round(time.perf_counter() - start, 1), lines[-1].strip("= "), done.stdout
+
+
+def _count(summary: str, what: str) -> int:
+    found = re.search(rf"(\d+) {what}", summary)
+    return int(found.group(1)) if found else 0
+
+
+def measure_kernels(cores: list[str], commit: str) -> dict:
+    """The whole suite under each OpenBLAS kernel of ``cores`` that this CPU can run (``OPENBLAS_CORETYPE``),
+    added to what docs/timings.json holds for the others. A name that this numpy's OpenBLAS runs with a
+    kernel already run at this commit (its own choice in ``--measure suite``'s run, or Zen, which some builds
+    run with the Haswell kernel) is recorded as that run, not run again: the same kernel computes the same bits."""
+    data = json.loads(TIMINGS.read_text()) if TIMINGS.exists() else {}
+    found = dict(data.get("kernels", {}).get("runs", {}))
+    done: dict[str, dict] = {}  # kernel actually run -> its record, at this commit
+    suite = data.get("suite", {})
+    if suite.get("commit") == commit and suite.get("openblas_core"):
+        done[suite["openblas_core"]] = {"summary": suite["all_summary"], "passed": suite["all_passed"],
+                                        "failed": _count(suite["all_summary"], "failed")
+                                        + _count(suite["all_summary"], "error"), "s": suite["all_s"],
+                                        "commit": commit, "run": "--measure suite (no OPENBLAS_CORETYPE)"}
+    flags: set[str] = set()
+    with contextlib.suppress(OSError):
+        flags = {f for line in Path("/proc/cpuinfo").read_text().splitlines() if line.startswith("flags")
+                 for f in line.split(":", 1)[1].split()}
+    for core in cores:
+        if KERNELS[core] not in flags:
+            print(f"{core}: this CPU lacks {KERNELS[core]}; left out")
+            continue
+        env = {"OPENBLAS_CORETYPE": core}
+        picked = openblas_core(env)
+        if picked not in done:
+            seconds, summary, _ = _run_suite([], env)
+            done[picked] = {"summary": summary, "passed": _count(summary, "passed"),
+                            "failed": _count(summary, "failed") + _count(summary, "error"), "s": seconds,
+                            "commit": commit, "run": f"OPENBLAS_CORETYPE={core}"}
+        found[core] = {"picked": picked, **done[picked]}
+        print(f"{core} ({picked} kernel): {done[picked]['summary']} [{done[picked]['run']}]")
+    return {"runs": dict(sorted(found.items()))}
+
+
 def measure_suite() -> dict:
     """Time the whole suite (recording each test's time in tests/durations.json, from which conftest.py
     marks the slow ones), then the fast subset that leaves them out."""
-    result = {}
+    result: dict = {"openblas_core": openblas_core()}
     for key, extra in (("all", ["--durations=0", "--durations-min=0.5"]), ("fast", ["-m", "not slow"])):
-        start = time.perf_counter()
-        done = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", *extra], cwd=ROOT,
-                              capture_output=True, text=True)
-        result[f"{key}_s"] = round(time.perf_counter() - start, 1)
-        summary = done.stdout.strip().splitlines()[-1]
-        passed = re.search(r"(\d+) passed", summary)
-        result[f"{key}_passed"] = int(passed.group(1)) if passed else 0
-        result[f"{key}_summary"] = summary.strip("= ")
+        seconds, summary, printed = _run_suite(extra)
+        result[f"{key}_s"] = seconds
+        result[f"{key}_passed"] = _count(summary, "passed")
+        result[f"{key}_summary"] = summary
         if key == "all":
             durations: dict[str, float] = {}
-            for line in done.stdout.splitlines():
+            for line in printed.splitlines():
                 found = re.match(r"([\d.]+)s (setup|call|teardown)\s+(\S.*)$", line)
                 if found:
                     durations[found.group(3)] = round(durations.get(found.group(3), 0.0) + float(found.group(1)), 2)
@@ -261,19 +425,29 @@ def main() -> None:
     mode.add_argument("--write", action="store_true", help="re-run every sample; write the samples and times")
     mode.add_argument("--check", action="store_true",
                       help="compare the README and docs/*.md with fresh runs and the timings")
-    mode.add_argument("--measure", choices=("cold", "suite"), help="measure and record in docs/timings.json")
+    mode.add_argument("--check-training", action="store_true",
+                      help="re-run docs/lab.md's training command and compare it with the committed run")
+    mode.add_argument("--measure", choices=("cold", "suite", "kernels"),
+                      help="measure and record in docs/timings.json")
     parser.add_argument("--runs", type=int, default=3, help="cold runs for --measure cold")
+    parser.add_argument("--cores", nargs="+", choices=sorted(KERNELS), default=sorted(KERNELS),
+                        help="OpenBLAS kernels for --measure kernels (default: all)")
     args = parser.parse_args()
     if args.measure:
         data = json.loads(TIMINGS.read_text()) if TIMINGS.exists() else {}
         commit = subprocess.run(["git", "-C", str(ROOT), "rev-parse", "--short", "HEAD"], capture_output=True,
                                 text=True).stdout.strip()
-        found = measure_cold(args.runs) if args.measure == "cold" else measure_suite()
+        found = (measure_cold(args.runs) if args.measure == "cold" else measure_suite() if args.measure == "suite"
+                 else measure_kernels(args.cores, commit))
         found.update(date=date.today().isoformat(), commit=commit, cpus=os.cpu_count(),
                      machine=f"{platform.machine()}, Python {platform.python_version()}")
         data[args.measure] = found
         TIMINGS.write_text(json.dumps(data, indent=2) + "\n")
         print(json.dumps(found, indent=2))
+    elif args.check_training:
+        problems = check_training()
+        print("\n".join(problems) or "the training command gives the committed curve, row for row")
+        sys.exit(1 if problems else 0)
     elif args.write:
         fresh = {name: run_sample(sample) for name, sample in SAMPLES.items()}
         changed = []
