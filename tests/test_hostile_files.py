@@ -301,6 +301,50 @@ def test_a_solve_checkpoint_nested_deep_is_a_fresh_start(tmp_path):
     assert read_checkpoint(path, {"size": 3}) is None  # not an object: a fresh start, not an AttributeError
 
 
+def _bomb(path: Path, declared: int) -> None:
+    """An .npz whose zip directory says one array inflates to ``declared`` bytes (highly compressible:
+    zeros), written without ever holding them: a zip bomb's shape."""
+    import zipfile
+
+    header = io.BytesIO()
+    np.lib.format.write_array_header_1_0(header, {"descr": "<i1", "fortran_order": False, "shape": (declared,)})
+    with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as archive, archive.open("values.npy", "w",
+                                                                                     force_zip64=True) as out:
+        out.write(header.getvalue())
+        chunk = bytes(1 << 20)
+        for _ in range(declared >> 20):
+            out.write(chunk)
+
+
+def test_checkpoints_that_would_inflate_past_their_bound_are_refused_before_inflating(tmp_path, monkeypatch):
+    """A training checkpoint or a solve checkpoint whose arrays would inflate past what such a file can hold
+    is refused (training: one line; a solve: a fresh start) from the sizes its zip directory declares,
+    never inflated: np.load is not reached."""
+    import sumito.learn.run as run
+    import sumito.solve.solver as solver
+
+    bomb = tmp_path / "checkpoint.npz"
+    _bomb(bomb, 64 << 20)
+    assert bomb.stat().st_size < (1 << 20)
+
+    class Reached(BaseException):  # not an Exception: no loader's handler may turn it into a refusal
+        pass
+
+    class Inflating:
+        @staticmethod
+        def load(*args, **kwargs):
+            raise Reached("np.load reached")
+
+    monkeypatch.setattr(run, "MAX_CHECKPOINT_BYTES", 32 << 20)
+    monkeypatch.setattr(run, "np", Inflating)
+    with pytest.raises(TrainingError) as caught:
+        load_checkpoint(bomb)
+    one_line(caught.value)
+    assert "would take" in str(caught.value)
+    monkeypatch.setattr(solver, "np", Inflating)
+    assert read_checkpoint(bomb, {"size": 1000}) is None
+
+
 # ------------------------------------------------------------------ huge weights, loader by loader
 huge = st.one_of(st.floats(min_value=1.01e6, max_value=1e300), st.floats(max_value=-1.01e6, min_value=-1e300),
                  st.sampled_from([1e30, -1e30, np.nan, np.inf]))

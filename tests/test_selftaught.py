@@ -56,6 +56,22 @@ def test_a_run_plays_trains_gates_and_resumes(tmp_path):
     assert saved["generation"] == state.generation and len(saved["attempts"]) == 2
 
 
+@pytest.mark.parametrize("report", ['["positions"]', '{"positions": "many", "seconds": 1, "validation_loss": 0.1}',
+                                    '{"positions": 10, "seconds": null, "validation_loss": 0.1}'])
+def test_a_damaged_training_report_is_one_line_naming_it(tmp_path, report):
+    """An attempt that goes on after its candidate was trained reads the training report it wrote: one of
+    other shapes or types is refused in one line naming the file, not a traceback."""
+    folder = tmp_path / "run"
+    run(folder, generations=5, settings=TINY, executor=InlineExecutor(), max_attempts=1, log=lambda _: None)
+    second = folder / "attempt-0002"
+    second.mkdir()
+    (second / "candidate.npz").write_bytes((folder / "attempt-0001" / "candidate.npz").read_bytes())
+    (second / "train.json").write_text(report)
+    with pytest.raises(SelfTaughtError) as caught:
+        run(folder, generations=5, settings=None, executor=InlineExecutor(), max_attempts=2, log=lambda _: None)
+    assert "train.json" in str(caught.value) and "\n" not in str(caught.value)
+
+
 def test_a_run_on_the_mini_board_plays_from_its_openings(tmp_path):
     """``side=3``: the networks are the mini board's, and self-play and the gate open from its shipped suite."""
     folder = tmp_path / "mini"

@@ -282,6 +282,22 @@ def _size_text(n: int) -> str:
     return f"{n // 2**20} MB" if n >= 2**20 else f"{n // 1024} KB" if n >= 1024 else f"{n} bytes"
 
 
+def check_npz_inflated(path: str | os.PathLike[str], max_bytes: int, what: str) -> None:
+    """Refuse, in one line (:class:`ValueError`), a ``.npz`` file whose arrays would inflate to more than
+    ``max_bytes``: the sizes its zip directory declares are read before anything is inflated (no zip bombs),
+    for archives too large to read into memory first (:func:`read_npz_arrays` does that for small ones)."""
+    source = shown_path(path)
+    try:
+        with zipfile.ZipFile(path) as archive:
+            inflated = sum(info.file_size for info in archive.infolist())
+    except FileNotFoundError:
+        raise
+    except (zipfile.BadZipFile, EOFError, OSError, ValueError) as exc:
+        raise ValueError(f"{source}: damaged or truncated {what} ({type(exc).__name__})") from None
+    if inflated > max_bytes:
+        raise ValueError(f"{source}: its arrays would take {inflated:,} bytes; at most {max_bytes:,} for a {what}")
+
+
 def read_npz_arrays(data: bytes, source: str, max_bytes: int, what: str) -> dict:
     """Every array of the ``.npz`` archive in ``data``: the sizes the archive declares are checked before
     anything is inflated (no zip bombs), pickles are refused, and anything wrong is a one-line

@@ -53,7 +53,15 @@ from sumito.arena.sprt import SprtBounds, play_sprt
 from sumito.bounds import MAX_JSON_FILE_BYTES
 from sumito.engine.errors import SumitoError
 from sumito.evaluation.nnue import NNUE, load_network, n_features
-from sumito.fileio import atomic_write_bytes, load_json, read_file_bounded, read_json_file, refuse_changed
+from sumito.fileio import (
+    atomic_write_bytes,
+    atomic_write_text,
+    load_json,
+    read_file_bounded,
+    read_json_file,
+    refuse_changed,
+    shown_path,
+)
 from sumito.learn.nnue import generate, load_samples, normal, train
 
 STATE_FORMAT = "sumito-selftaught"
@@ -226,6 +234,23 @@ def open_run(folder: str | Path, settings: LoopSettings | None, only: set[str] |
     return state
 
 
+def _training_report(path: Path) -> tuple[int, float, float]:
+    """An attempt's train.json: positions, seconds and validation loss (none there: 0, 0 and nan); a file of
+    other shapes or types is a one-line :class:`SelfTaughtError` naming it."""
+    if not path.exists():
+        return 0, 0.0, float("nan")
+    try:
+        found = read_json_file(path, "training report")
+    except ValueError as exc:
+        raise SelfTaughtError(str(exc)) from None
+    wanted = {"positions": int, "seconds": (int, float), "validation_loss": (int, float)}
+    if not isinstance(found, dict) or any(
+            not isinstance(found.get(key), kind) or isinstance(found.get(key), bool) for key, kind in wanted.items()):
+        raise SelfTaughtError(f"{shown_path(path)}: not a training report (positions, seconds and validation_loss, "
+                              "numbers); remove it and candidate.npz beside it to train the candidate again")
+    return found["positions"], float(found["seconds"]), float(found["validation_loss"])
+
+
 def run_attempt(folder: str | Path, state: RunState, executor, log: Callable[[str], None] = print) -> Attempt:
     """One attempt (play, train, gate) from the state's current network; the state is written after it."""
     folder = Path(folder).resolve()  # the players' specs, and so the gate journal's keys, name it so
@@ -250,10 +275,10 @@ def run_attempt(folder: str | Path, state: RunState, executor, log: Callable[[st
                             init=load_network(net_path(folder, state.generation)),
                             log=lambda line: log(f"attempt {number}: {line}"))
         net.metadata.update(generation_from=state.generation, attempt=number)
-        report_path.write_text(json.dumps({"positions": report.samples, "validation_loss": report.val_loss,
-                                           "seconds": report.seconds}) + "\n")
+        atomic_write_text(report_path, json.dumps({"positions": report.samples, "validation_loss": report.val_loss,
+                                                   "seconds": report.seconds}) + "\n")
         net.save(candidate_path)
-    trained = read_json_file(report_path, "training report") if report_path.exists() else {}
+    positions, train_seconds, validation_loss = _training_report(report_path)
     log(f"attempt {number}: gate, the candidate against generation {state.generation} at depth {s.depth}")
     gate = play_sprt(f"engine:depth={s.depth},nnue={candidate_path},threads=1", current,
                      SprtBounds(s.elo0, s.elo1), max_games=s.gate_games, executor=executor, seed=s.seed + number,
@@ -262,8 +287,7 @@ def run_attempt(folder: str | Path, state: RunState, executor, log: Callable[[st
     accepted = gate.decision == "H1"
     if accepted:
         shutil.copyfile(candidate_path, net_path(folder, state.generation + 1))
-    attempt = Attempt(number, state.generation, s.games, int(trained.get("positions", 0)),
-                      float(trained.get("seconds", 0.0)), float(trained.get("validation_loss", float("nan"))),
+    attempt = Attempt(number, state.generation, s.games, positions, train_seconds, validation_loss,
                       gate.summary(), accepted, round(time.perf_counter() - start, 1))
     state.attempts.append(attempt)
     if accepted:

@@ -15,7 +15,7 @@ import numpy as np
 from sumito.engine.geometry import geometry
 from sumito.engine.variants import Variant
 from sumito.errors import SumitoError
-from sumito.fileio import atomic_write_bytes, load_json
+from sumito.fileio import atomic_write_bytes, check_npz_inflated, load_json
 from sumito.solve import retrograde as R
 from sumito.solve.index import Space, space
 from sumito.stopping import STOP, call_stoppable
@@ -72,6 +72,8 @@ def read_checkpoint(path: Path, meta: dict) -> tuple[int, np.ndarray, np.ndarray
     if not path.exists():
         return None
     try:
+        # the state's two arrays (2 + 1 bytes an entry) and a header: nothing larger is inflated
+        check_npz_inflated(path, 3 * int(meta["size"]) + (1 << 20), "solve checkpoint")
         with np.load(path, allow_pickle=False) as data:
             saved = load_json(str(data["meta"]), path, "the checkpoint's 'meta' header")  # its nesting bounded
             values, counters = data["values"], data["counters"]
