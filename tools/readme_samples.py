@@ -353,12 +353,21 @@ def openblas_core(env: dict[str, str] | None = None) -> str:
 
 
 def _run_suite(extra: list[str], env: dict[str, str] | None = None) -> tuple[float, str, str]:
-    """The whole suite (or a part, by ``extra``): seconds, its summary line and all it printed."""
+    """The whole suite (or a part, by ``extra``): seconds, its summary line and all it printed. A run with a
+    failure is not a measurement: what failed is printed (the whole output is kept in a file named there)
+    and the program stops without writing anything."""
     start = time.perf_counter()
-    done = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", *extra], cwd=ROOT,
-                          capture_output=True, text=True, env={**os.environ, **(env or {})})
+    done = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-rfE", *extra],
+                          cwd=ROOT, capture_output=True, text=True, env={**os.environ, **(env or {})})
     lines = done.stdout.strip().splitlines() or ["(no output)"]
-    return round(time.perf_counter() - start, 1), lines[-1].strip("= "), done.stdout
+    summary = lines[-1].strip("= ")
+    if done.returncode != 0:
+        log = Path(tempfile.gettempdir()) / f"sumito-suite-{os.getpid()}.log"
+        log.write_text(done.stdout + done.stderr)
+        failed = [line for line in lines if line.startswith(("FAILED", "ERROR"))]
+        sys.exit("\n".join([f"the suite failed ({summary}; env {env or {}}); not recorded. Its output: {log}",
+                             *failed]))
+    return round(time.perf_counter() - start, 1), summary, done.stdout
 
 
 def _count(summary: str, what: str) -> int:
