@@ -1,9 +1,16 @@
 import json
 import os
+import signal
 import sys
 
 import pytest
 from hypothesis import HealthCheck, settings
+
+# A suite started in the background of a non-interactive shell (`pytest &` in a script, a tool's subprocess of
+# one) inherits SIGINT ignored, and every program a test starts would too: the Ctrl-C tests would then wait
+# for programs that cannot be interrupted. A handler here (Python's own) makes each child start with the default.
+if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
+    signal.signal(signal.SIGINT, signal.default_int_handler)
 
 sys.path.insert(0, os.path.dirname(__file__))  # the reference implementation lives beside the tests
 
