@@ -54,7 +54,7 @@ import sys
 import tempfile
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import quote
@@ -750,6 +750,15 @@ def report_failures(tallies: list[Tally]) -> int:
     return 1 if failures else 0
 
 
+def chosen_kinds(parser: argparse.ArgumentParser, text: str, known: Sequence[str]) -> list[str]:
+    """``--kinds``: the comma-separated probe kinds, each one of ``known`` (else the parser's one-line error)."""
+    kinds = [k.strip() for k in text.split(",") if k.strip()]
+    unknown = [k for k in kinds if k not in known]
+    if unknown:
+        parser.error(f"unknown probe kind {unknown[0]!r}")
+    return kinds
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--count", type=int, default=10, help="tries of each probe kind (default 10)")
@@ -760,10 +769,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--commands", default=",".join(c.name for c in COMMANDS),
                         help="which commands Ctrl-C and kill -9 stop (default all; the engine always)")
     args = parser.parse_args(argv)
-    kinds = [k.strip() for k in args.kinds.split(",") if k.strip()]
-    unknown = [k for k in kinds if k not in KINDS]
-    if unknown:
-        parser.error(f"unknown probe kind {unknown[0]!r}")
+    kinds = chosen_kinds(parser, args.kinds, KINDS)
     names = [c.strip() for c in args.commands.split(",") if c.strip()]
     commands = [c for c in COMMANDS if c.name in names] if {"ctrl-c", "kill-9"} & set(kinds) else []
     rng = random.Random(args.seed)

@@ -40,7 +40,7 @@ import zipfile
 from pathlib import Path
 
 import numpy as np
-from probe_kills import ENV, Proc, Tally, report_failures, start_table, tail
+from probe_kills import ENV, Proc, Tally, chosen_kinds, report_failures, start_table, tail
 
 from sumito.stopping import run_main
 from sumito.web.connections import CONNECTIONS_PER_ADDRESS, HEADER_SECONDS
@@ -374,10 +374,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--kinds", default=",".join(KINDS),
                         help=f"which probes, comma-separated among {', '.join(KINDS)} (default all)")
     args = parser.parse_args(argv)
-    kinds = [k.strip() for k in args.kinds.split(",") if k.strip()]
-    unknown = [k for k in kinds if k not in KINDS]
-    if unknown:
-        parser.error(f"unknown probe kind {unknown[0]!r}")
+    kinds = chosen_kinds(parser, args.kinds, KINDS)
     rng = random.Random(args.seed)
     tallies: list[Tally] = []
     with tempfile.TemporaryDirectory(prefix="probe-load-") as tmp:

@@ -282,6 +282,12 @@ def _size_text(n: int) -> str:
     return f"{n // 2**20} MB" if n >= 2**20 else f"{n // 1024} KB" if n >= 1024 else f"{n} bytes"
 
 
+def _declared_bytes(archive_file: str | os.PathLike[str] | io.BytesIO) -> int:
+    """What the arrays of a zip archive (an ``.npz``) say they inflate to, read from its directory alone."""
+    with zipfile.ZipFile(archive_file) as archive:
+        return sum(info.file_size for info in archive.infolist())
+
+
 def check_npz_inflated(path: str | os.PathLike[str], max_bytes: int, what: str) -> None:
     """Refuse, in one line (:class:`ValueError`), a ``.npz`` file whose arrays would inflate to more than
     ``max_bytes``: the sizes its zip directory declares are read before anything is inflated (no zip bombs),
@@ -289,8 +295,7 @@ def check_npz_inflated(path: str | os.PathLike[str], max_bytes: int, what: str) 
     that is no zip archive at all is left to the loader, which names what is wrong in its own words."""
     source = shown_path(path)
     try:
-        with zipfile.ZipFile(path) as archive:
-            inflated = sum(info.file_size for info in archive.infolist())
+        inflated = _declared_bytes(path)
     except (zipfile.BadZipFile, EOFError, OSError, ValueError):
         return
     if inflated > max_bytes:
@@ -305,8 +310,7 @@ def read_npz_arrays(data: bytes, source: str, max_bytes: int, what: str) -> dict
     if not data.startswith(b"PK\x03\x04"):
         raise ValueError(f"{source}: not a {what} (expected a .npz archive)")
     try:
-        with zipfile.ZipFile(io.BytesIO(data)) as archive:
-            inflated = sum(info.file_size for info in archive.infolist())
+        inflated = _declared_bytes(io.BytesIO(data))
         if inflated > max_bytes:
             raise ValueError(f"{source}: its arrays would take {inflated:,} bytes; at most {max_bytes:,}")
         with np.load(io.BytesIO(data), allow_pickle=False) as npz:
