@@ -128,7 +128,9 @@ def main() -> None:
     with Progress("MaskablePPO", args.steps, "steps") as progress:
         model.learn(total_timesteps=args.steps, callback=ShowProgress(progress))
     model.save(model_file)
-    print(f"trained MaskablePPO for {args.steps} steps in {time.perf_counter() - start:.0f} s: {model_file}")
+    seconds = time.perf_counter() - start
+    print(f"trained MaskablePPO for {args.steps} steps in {seconds:.1f} s ({args.steps / seconds:.0f} steps/s): "
+          f"{model_file}")
 
     settings = ArenaSettings.from_layout("mini", seed=args.seed, opening_plies=2)
     for player in (f"ppo:model={model_file}", "random"):

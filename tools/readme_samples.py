@@ -7,17 +7,21 @@ Run:  python tools/readme_samples.py --write            # re-run every sample; w
       python tools/readme_samples.py --check-training   # re-run the lab's first training command (a minute)
       python tools/readme_samples.py --measure suite    # time the test suite and its fast subset
       python tools/readme_samples.py --measure kernels  # the whole suite under each OpenBLAS CPU kernel
+      python tools/readme_samples.py --measure rates    # bg train and the PPO example from a fresh start
 
-Two kinds of marks, in README.md and in every page docs/*.md (a sample is marked once, wherever it is; a
-time may be stated on several pages):
+Three kinds of marks, in README.md and in every page docs/*.md (a sample is marked once, wherever it is; a
+time or a figure may be stated on several pages):
 
 - ``<!-- sample NAME -->`` on the line before a fenced block: the block is ``$ COMMAND`` and what the
   command prints, for the sample ``NAME`` of :data:`SAMPLES` (run with one search thread, in a temporary
   folder). ``--check`` compares it with a fresh run, times and node counts aside (they vary with the
   machine), everything else (moves, scores, lines, results) exactly.
 - ``<!-- time NAME -->…<!-- /time -->`` around a stated time: the text comes from ``docs/timings.json``,
-  which ``--measure`` writes with the date, the commit and the machine; ``--check`` requires every page
-  to say what the file says, so that a time stated anywhere is always one that was measured.
+  which ``--measure`` writes with the date, the commit and the machine (and then rewrites the marks);
+  ``--check`` requires every page to say what the file says, so that a time stated anywhere is always one
+  that was measured.
+- ``<!-- figure NAME -->…<!-- /figure -->`` around a figure of the lab's first training example: the text
+  comes from the committed runs of ``runs/readme-seeds`` (:func:`training_figures`).
 """
 
 from __future__ import annotations
@@ -184,6 +188,13 @@ def timing_texts() -> dict[str, str]:
              for core, run in runs.items()]  # a run with a failure is never recorded (_run_suite)
     if clean:
         texts["suite-kernels"] = " and ".join([", ".join(clean[:-1]), clean[-1]] if len(clean) > 1 else clean)
+    rates = data.get("rates")
+    if rates:
+        texts["bg-train-fresh"] = f"{rates['bg_train_fresh']['games_per_min']:,} games a minute"
+        ppo = rates.get("ppo", {})
+        for key, run in ppo.items():  # threads_1 is the example's default; the other, PyTorch's one a core
+            name = "ppo-steps" if key == "threads_1" else "ppo-steps-every-core"
+            texts[name] = f"{run['steps_per_s']:,} steps a second"
     return texts
 
 
@@ -278,6 +289,15 @@ def rewrite(text: str, samples: dict[str, str] | None) -> str:
         return f"<!-- figure {match.group(1)} -->{figures.get(match.group(1), match.group(2))}<!-- /figure -->"
 
     return FIGURE_MARK.sub(figure, TIME_MARK.sub(stated, SAMPLE_MARK.sub(sample, text)))
+
+
+def _rewrite_page(page: Path, samples: dict[str, str] | None) -> bool:
+    """Rewrite the page's marks (``samples`` as in :func:`rewrite`); whether it changed."""
+    text = page.read_text()
+    new = rewrite(text, samples)
+    if new != text:
+        page.write_text(new)
+    return new != text
 
 
 def check(names: list[str] | None = None) -> list[str]:
@@ -426,6 +446,48 @@ def measure_suite() -> dict:
     return result
 
 
+#: ``--measure rates``: a fresh network's first games of ``sumito bg train`` (long ones, hundreds of plies,
+#: until it learns to bear off), and the PPO example's first steps with one PyTorch thread and with one a core
+RATE_BG_GAMES = 300
+RATE_PPO_STEPS = 10_000
+_PPO_RATE = re.compile(r"trained MaskablePPO for (\d+) steps in ([\d.]+) s")
+
+
+def measure_rates() -> dict:
+    """The training rates a user sees from a fresh start, as the pages' commands run: ``sumito bg train``'s
+    games a minute over a fresh network's first games (no test games), and the PPO example's training steps a
+    second with its default of one PyTorch thread and with PyTorch's own default of one a core. The example
+    needs torch and sb3-contrib (docs/rl.md's command installs them); where they are missing its rates are
+    left as docs/timings.json had them, and said so."""
+    data = json.loads(TIMINGS.read_text()) if TIMINGS.exists() else {}
+    result: dict = {}
+    with tempfile.TemporaryDirectory(prefix="sumito-rates-") as folder:
+        start = time.perf_counter()
+        subprocess.run(_argv(f"sumito bg train --out {folder}/bg -n {RATE_BG_GAMES} --test-games 0 --seed 1"),
+                       check=True, stdout=subprocess.DEVNULL)
+        seconds = time.perf_counter() - start
+        result["bg_train_fresh"] = {"games": RATE_BG_GAMES, "s": round(seconds, 1),
+                                    "games_per_min": round(RATE_BG_GAMES / seconds * 60)}
+        print(f"sumito bg train, a fresh network's first {RATE_BG_GAMES} games: {seconds:.1f} s")
+        if subprocess.run([sys.executable, "-c", "import torch, sb3_contrib"], capture_output=True).returncode:
+            print("the PPO example: torch or sb3-contrib is not installed here; its rates are left as they were")
+            if "ppo" in data.get("rates", {}):
+                result["ppo"] = data["rates"]["ppo"]
+            return result
+        ppo: dict = {}
+        for threads in sorted({1, os.cpu_count() or 1}):
+            done = subprocess.run([sys.executable, str(ROOT / "examples" / "train_maskable_ppo.py"), "--steps",
+                                   str(RATE_PPO_STEPS), "--games", "2", "--seed", "1", "--torch-threads",
+                                   str(threads), "--out", f"{folder}/ppo"], capture_output=True, text=True, check=True)
+            found = _PPO_RATE.search(done.stdout)
+            assert found, done.stdout
+            steps, seconds = int(found.group(1)), float(found.group(2))
+            ppo[f"threads_{threads}"] = {"steps": steps, "s": seconds, "steps_per_s": round(steps / seconds)}
+            print(f"the PPO example, {steps} steps on {threads} PyTorch thread(s): {seconds:.1f} s")
+        result["ppo"] = ppo
+    return result
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     mode = parser.add_mutually_exclusive_group(required=True)
@@ -434,8 +496,8 @@ def main() -> None:
                       help="compare the README and docs/*.md with fresh runs and the timings")
     mode.add_argument("--check-training", action="store_true",
                       help="re-run docs/lab.md's training command and compare it with the committed run")
-    mode.add_argument("--measure", choices=("cold", "suite", "kernels"),
-                      help="measure and record in docs/timings.json")
+    mode.add_argument("--measure", choices=("cold", "suite", "kernels", "rates"),
+                      help="measure, record in docs/timings.json and rewrite the time marks of the pages")
     parser.add_argument("--runs", type=int, default=3, help="cold runs for --measure cold")
     parser.add_argument("--cores", nargs="+", choices=sorted(KERNELS), default=sorted(KERNELS),
                         help="OpenBLAS kernels for --measure kernels (default: all)")
@@ -444,26 +506,24 @@ def main() -> None:
         data = json.loads(TIMINGS.read_text()) if TIMINGS.exists() else {}
         commit = subprocess.run(["git", "-C", str(ROOT), "rev-parse", "--short", "HEAD"], capture_output=True,
                                 text=True).stdout.strip()
-        found = (measure_cold(args.runs) if args.measure == "cold" else measure_suite() if args.measure == "suite"
-                 else measure_kernels(args.cores, commit))
+        measure = {"cold": lambda: measure_cold(args.runs), "suite": measure_suite, "rates": measure_rates,
+                   "kernels": lambda: measure_kernels(args.cores, commit)}[args.measure]
+        found = measure()
         found.update(date=date.today().isoformat(), commit=commit, cpus=os.cpu_count(),
                      machine=f"{platform.machine()}, Python {platform.python_version()}")
         data[args.measure] = found
         TIMINGS.write_text(json.dumps(data, indent=2) + "\n")
         print(json.dumps(found, indent=2))
+        # the pages say what was measured at once, so that the suite (tests/test_readme.py) passes on them
+        changed = [_name(page) for page in pages() if _rewrite_page(page, None)]
+        print(f"rewrote the time marks of {', '.join(changed) or 'no page'}")
     elif args.check_training:
         problems = check_training()
         print("\n".join(problems) or "the training command gives the committed curve, row for row")
         sys.exit(1 if problems else 0)
     elif args.write:
         fresh = {name: run_sample(sample) for name, sample in SAMPLES.items()}
-        changed = []
-        for page in pages():
-            text = page.read_text()
-            new = rewrite(text, fresh)
-            if new != text:
-                page.write_text(new)
-                changed.append(_name(page))
+        changed = [_name(page) for page in pages() if _rewrite_page(page, fresh)]
         print(f"ran {len(fresh)} samples; rewrote {', '.join(changed) or 'nothing'}")
     else:
         problems = check()
