@@ -16,8 +16,8 @@ The trained agent then joins Sumito's arena as a player kind of its own, ``ppo:m
 pair from its own random 2-ply opening; ``random`` against ``random`` in the same games is the
 baseline. Both are printed as outright wins with their 95% intervals.
 
-PyTorch runs on one thread here (``--torch-threads``, default 1): a 64-unit network is too small to
-share out between threads, whose hand-offs then cost more than the arithmetic.
+PyTorch runs on one thread here (``--torch-threads``, default 1): a 64-unit network gains nothing from
+more, and threads stall when another program holds a core (docs/rl.md has the rates).
 """
 
 from __future__ import annotations

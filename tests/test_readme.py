@@ -4,6 +4,7 @@ say; and every command the ``sumito`` parser has is documented on the site."""
 
 import argparse
 import importlib.util
+import json
 import re
 import sys
 from pathlib import Path
@@ -47,6 +48,27 @@ def test_a_stale_time_or_an_unknown_mark_on_a_docs_page_is_caught(monkeypatch, t
     assert any("an hour" in problem and marked.name in problem for problem in problems)
     assert any("no-such-sample" in problem for problem in problems)
 
+
+
+def test_every_measurement_is_stated_on_some_page():
+    """A time in docs/timings.json that no page states is a measurement the pages have lost."""
+    stated = {name for page in {readme_samples.README, *readme_samples.pages()}
+              for name, _ in readme_samples.TIME_MARK.findall(page.read_text())}
+    assert set(readme_samples.timing_texts()) <= stated
+
+
+def test_the_kernel_runs_and_the_training_rates_give_their_texts(monkeypatch, tmp_path):
+    timings = tmp_path / "timings.json"
+    timings.write_text(json.dumps({
+        "kernels": {"runs": {"Haswell": {"picked": "Haswell"}, "Zen": {"picked": "Haswell"}}},
+        "rates": {"bg_train_fresh": {"games_per_min": 1991},
+                  "ppo": {"threads_1": {"steps_per_s": 769}, "threads_4": {"steps_per_s": 150}}}}))
+    monkeypatch.setattr(readme_samples, "TIMINGS", timings)
+    texts = readme_samples.timing_texts()
+    assert texts["suite-kernels"] == "Haswell and Zen (its Haswell kernel in this build)"
+    assert texts["bg-train-fresh"] == "1,991 games a minute"
+    assert texts["ppo-steps"] == "769 steps a second"
+    assert texts["ppo-steps-every-core"] == "150 steps a second"
 
 def test_a_training_figure_that_the_committed_runs_do_not_give_is_caught(monkeypatch, tmp_path):
     """docs/lab.md's figures of the first training example come from runs/readme-seeds: a seed whose last
