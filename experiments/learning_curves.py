@@ -65,7 +65,7 @@ from sumito.arena.executor import Executor, InlineExecutor, add_backend_args, ch
 from sumito.arena.match import ArenaSettings, derive_seed, play_game, schedule, summarize_pair
 from sumito.arena.ratings import score_interval
 from sumito.engine import DrawRules, SumitoError
-from sumito.fileio import atomic_write_rows
+from sumito.fileio import atomic_write_rows, refuse_changed
 from sumito.fileio import read_rows as read_csv_rows
 from sumito.learn.bands import Estimate, interval_estimate
 from sumito.learn.commands import make_trainer
@@ -457,18 +457,13 @@ def _comparable(config: TrainingConfig) -> dict[str, Any]:
 def _check_config(folder: Path, config: TrainingConfig) -> None:
     """Refuse a run folder trained under another configuration (e.g. before a default changed): its rows
     would be reported as this arm's. Folders without ``config.json`` (rows committed alone) are taken as
-    they are."""
+    they are; an option added since a folder was made counts as its default there (the same training)."""
     kept = RunFolder(folder, ())
-    if not kept.config_file.exists():
-        return
-    old = kept.saved_config()  # a one-line error for a file that is not a run's settings
-    new = _comparable(config)
-    # an option added since the folder was made counts as its default there (the same training)
-    defaults = _comparable(TrainingConfig())
-    changed = [f"{k}: {old.get(k)!r} -> {v!r}" for k, v in new.items() if old.get(k, defaults[k]) != v]
-    if changed:
-        raise SumitoError(f"{folder} was trained under another configuration ({'; '.join(changed[:3])}); "
-                          "remove it or use another --out")
+    if kept.config_file.exists():
+        new = _comparable(config)
+        refuse_changed(folder, {**_comparable(TrainingConfig()), **kept.saved_config()}, new,
+                       flags={k: f"the arm's {k}" for k in new},
+                       advice="its rows would be counted as this arm's: remove the folder or use another --out")
 
 
 def _test_saved(name: str, arm: Arm, seed: int, folder: Path, checkpoints: Sequence[int], opponents: Sequence[str],

@@ -102,6 +102,21 @@ def test_a_resumed_run_refuses_other_settings(tmp_path):
         open_run(folder, None)
 
 
+def test_the_sprt_bounds_are_checked_as_the_run_will_use_them(tmp_path):
+    """A resumed run's new --elo1 is checked against its own --elo0, not the default's."""
+    folder = tmp_path / "run"
+    with pytest.raises(SelfTaughtError, match=r"--elo1 \(0\) must be above --elo0 \(0\)"):
+        open_run(folder, LoopSettings(**{**TINY.__dict__, "elo1": 0.0}))
+    assert not folder.exists()
+    open_run(folder, LoopSettings(**{**TINY.__dict__, "elo0": 40.0, "elo1": 100.0}))
+    with pytest.raises(SelfTaughtError, match=r"--elo1 \(30\) must be above --elo0 \(40\)"):
+        open_run(folder, LoopSettings(**{**TINY.__dict__, "elo1": 30.0}), only={"elo1"})
+    assert open_run(folder, None).settings.elo1 == 100.0  # nothing recorded
+    state = open_run(folder, LoopSettings(**{**TINY.__dict__, "elo0": -20.0, "elo1": 10.0}),
+                     only={"elo0", "elo1"})
+    assert (state.settings.elo0, state.settings.elo1) == (-20.0, 10.0)
+
+
 def test_a_warm_start_must_match_and_have_no_base(tmp_path):
     generate(tmp_path / "d", 2, player="engine:depth=1", chunk=2, max_plies=60,
              openings=[Position.start().to_string()])

@@ -13,6 +13,7 @@ network atomically and stops cleanly on Ctrl-C (the network of the epochs done i
 from __future__ import annotations
 
 import argparse
+import signal
 import sys
 from dataclasses import asdict, replace
 from pathlib import Path
@@ -22,7 +23,7 @@ from sumito.arena.openings import load_openings
 from sumito.cliargs import MAX_WORKERS_ARG, count_arg, number_arg
 from sumito.evaluation.nnue import MAX_HIDDEN
 from sumito.learn.nnue import DATA_PLAYER, TARGETS, generate, load_samples, train
-from sumito.learn.selftaught import LoopSettings, SelfTaughtError, net_path, open_run, run
+from sumito.learn.selftaught import LoopSettings, net_path, open_run, run
 from sumito.players import make_player
 from sumito.procs import MAX_WORKERS, cap_workers
 from sumito.progress import Progress
@@ -143,8 +144,6 @@ def cmd_train(args: argparse.Namespace) -> int:
     def stop() -> bool:
         return bool(stopped)
 
-    import signal
-
     progress = Progress(f"nnue train {args.out}", unit="batches")
     previous = signal.signal(signal.SIGINT, lambda *_: stopped.append(True))
     try:
@@ -168,9 +167,7 @@ def cmd_selfplay(args: argparse.Namespace) -> int:
     check_shared_folder(args, args.out)
     # the settings typed; a fresh run takes the defaults for the others, a resumed run must not be changed
     typed = {k: v for k, v in vars(args).items() if k in LoopSettings.__dataclass_fields__ and v is not None}
-    settings = replace(LoopSettings(), **typed)
-    if settings.elo1 <= settings.elo0:
-        raise SelfTaughtError(f"--elo1 ({settings.elo1:g}) must be above --elo0 ({settings.elo0:g})")
+    settings = replace(LoopSettings(), **typed)  # its bounds are checked as the run will use them (open_run)
     state = open_run(args.out, settings if typed or not (Path(args.out) / "state.json").exists() else None,
                      only=set(typed), log=lambda line: print(line, file=sys.stderr, flush=True))
     workers = cap_workers(args.workers) if args.workers is not None else None

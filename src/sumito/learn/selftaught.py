@@ -191,6 +191,11 @@ def _restart_attempt(folder: Path, number: int, changed: list[str]) -> list[str]
     return removed
 
 
+def _check_bounds(settings: LoopSettings) -> None:
+    if settings.elo1 <= settings.elo0:
+        raise SelfTaughtError(f"--elo1 ({settings.elo1:g}) must be above --elo0 ({settings.elo0:g})")
+
+
 def open_run(folder: str | Path, settings: LoopSettings | None, only: set[str] | None = None,
              log: Callable[[str], None] | None = None) -> RunState:
     """The run in ``folder``: resumed from its state.json, or started (generation 0 written) when there is
@@ -212,6 +217,7 @@ def open_run(folder: str | Path, settings: LoopSettings | None, only: set[str] |
                        advice="a resumed run keeps its network sizes, board and seed: resume it without that "
                        "setting, or use a new --out folder")
         changed = [k for k, v in asked.items() if theirs[k] != v]
+        _check_bounds(replace(state.settings, **{k: asked[k] for k in changed}))  # the bounds it will play under
         if changed:
             number = len(state.attempts) + 1
             removed = _restart_attempt(folder, number, changed)
@@ -226,6 +232,7 @@ def open_run(folder: str | Path, settings: LoopSettings | None, only: set[str] |
                                   "is missing")
         return state
     settings = settings or LoopSettings()
+    _check_bounds(settings)
     folder.mkdir(parents=True, exist_ok=True)
     zero = generation_zero(settings.side, settings.hidden, settings.hidden2, settings.seed)
     zero.save(net_path(folder, 0))
