@@ -10,6 +10,7 @@ import subprocess
 import sys
 import time
 
+import httpx2
 import pytest
 
 from sumito.arena.db import GameArchive
@@ -529,14 +530,12 @@ def test_serve_prints_its_address_and_serves(tmp_path):
         line = proc.stdout.readline()
         match = re.fullmatch(r"Sumito is running at (http://127\.0\.0\.1:\d+/)\n", line)
         assert match, line + proc.stderr.read() if proc.poll() is not None else line
-        import httpx
-
         deadline = time.monotonic() + 20
         while True:
             try:
-                r = httpx.get(match.group(1) + "api/presets", timeout=5)
+                r = httpx2.get(match.group(1) + "api/presets", timeout=5)
                 break
-            except httpx.TransportError:
+            except httpx2.TransportError:
                 assert time.monotonic() < deadline
                 time.sleep(0.1)
         assert r.status_code == 200 and r.json()[0]["id"] == "beginner"

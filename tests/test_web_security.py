@@ -19,7 +19,7 @@ import time
 from importlib.resources import files
 from pathlib import Path
 
-import httpx
+import httpx2
 import pytest
 
 from sumito.arena.db import GameArchive
@@ -291,9 +291,9 @@ def _start_serve(tmp_path: Path, port: int) -> tuple[subprocess.Popen, str]:
     deadline = time.monotonic() + 30
     while True:
         try:
-            httpx.get(match.group(1) + "api/presets", timeout=5)
+            httpx2.get(match.group(1) + "api/presets", timeout=5)
             return proc, match.group(1)
-        except httpx.TransportError:
+        except httpx2.TransportError:
             assert time.monotonic() < deadline
             time.sleep(0.1)
 
@@ -304,7 +304,7 @@ def test_kill_9_of_serve_leaves_no_worker_and_frees_the_port(tmp_path):
     port = int(url.rsplit(":", 1)[1].strip("/"))
     try:
         headers = {"X-Sumito-Token": TOKEN}
-        r = httpx.post(url + "api/games", json={"black": "engine:time=20", "white": "human"}, headers=headers)
+        r = httpx2.post(url + "api/games", json={"black": "engine:time=20", "white": "human"}, headers=headers)
         assert r.status_code == 201 and r.json()["thinking"], r.text
         workers = _children(proc.pid)
         assert workers
@@ -323,8 +323,8 @@ def test_kill_9_of_serve_leaves_no_worker_and_frees_the_port(tmp_path):
             proc.wait()
     again, url2 = _start_serve(tmp_path, port)  # and a new server starts on it
     try:
-        assert url2 == url and httpx.get(url2 + "api/presets", timeout=10).status_code == 200
-        game = httpx.get(url2 + "api/games", headers=headers, timeout=10).json()
+        assert url2 == url and httpx2.get(url2 + "api/presets", timeout=10).status_code == 200
+        game = httpx2.get(url2 + "api/games", headers=headers, timeout=10).json()
         assert len(game) == 1  # the game survived; its engine thinks again (it had no error)
     finally:
         again.send_signal(signal.SIGINT)
