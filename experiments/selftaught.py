@@ -21,7 +21,6 @@ import sys
 from pathlib import Path
 
 from sumito.arena.executor import add_backend_args, executor_from_args
-from sumito.fileio import read_json_file
 from sumito.learn.selftaught import CHANGEABLE, LoopSettings, open_run, run_attempt
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -48,9 +47,9 @@ def main() -> None:
     args = parser.parse_args()
     first, changes = LoopSettings(), []
     if args.schedule_of is not None:
-        recorded = read_json_file(args.schedule_of / "state.json", "run state")
-        changes = sorted(recorded["changes"], key=lambda c: c["from_attempt"])
-        final = dict(recorded["settings"])
+        recorded = open_run(args.schedule_of, None)  # read as a resume reads it; nothing is written
+        changes = sorted(recorded.changes, key=lambda c: c["from_attempt"])
+        final = dataclasses.asdict(recorded.settings)
         for change in changes:  # back from the final settings to those of attempt 1
             for key in change:
                 if key != "from_attempt":

@@ -16,6 +16,7 @@ import shutil
 import sqlite3
 import subprocess
 import sys
+import zipfile
 from importlib.resources import files
 from pathlib import Path
 
@@ -27,6 +28,8 @@ from hypothesis import strategies as st
 import sumito
 import sumito.bounds as bounds
 import sumito.fileio as fileio
+import sumito.learn.run as training_run
+import sumito.solve.solver as solver
 from sumito.arena.db import GameArchive
 from sumito.arena.errors import ArchiveError
 from sumito.arena.executor import InlineExecutor
@@ -304,8 +307,6 @@ def test_a_solve_checkpoint_nested_deep_is_a_fresh_start(tmp_path):
 def _bomb(path: Path, declared: int) -> None:
     """An .npz whose zip directory says one array inflates to ``declared`` bytes (highly compressible:
     zeros), written without ever holding them: a zip bomb's shape."""
-    import zipfile
-
     header = io.BytesIO()
     np.lib.format.write_array_header_1_0(header, {"descr": "<i1", "fortran_order": False, "shape": (declared,)})
     with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as archive, archive.open("values.npy", "w",
@@ -320,9 +321,6 @@ def test_checkpoints_that_would_inflate_past_their_bound_are_refused_before_infl
     """A training checkpoint or a solve checkpoint whose arrays would inflate past what such a file can hold
     is refused (training: one line; a solve: a fresh start) from the sizes its zip directory declares,
     never inflated: np.load is not reached."""
-    import sumito.learn.run as run
-    import sumito.solve.solver as solver
-
     bomb = tmp_path / "checkpoint.npz"
     _bomb(bomb, 64 << 20)
     assert bomb.stat().st_size < (1 << 20)
@@ -335,8 +333,8 @@ def test_checkpoints_that_would_inflate_past_their_bound_are_refused_before_infl
         def load(*args, **kwargs):
             raise Reached("np.load reached")
 
-    monkeypatch.setattr(run, "MAX_CHECKPOINT_BYTES", 32 << 20)
-    monkeypatch.setattr(run, "np", Inflating)
+    monkeypatch.setattr(training_run, "MAX_CHECKPOINT_BYTES", 32 << 20)
+    monkeypatch.setattr(training_run, "np", Inflating)
     with pytest.raises(TrainingError) as caught:
         load_checkpoint(bomb)
     one_line(caught.value)

@@ -41,7 +41,11 @@ from dataclasses import dataclass, field
 from datetime import date
 from pathlib import Path
 
+import numpy as np
+
 import sumito
+from sumito.learn.bands import interval_estimate
+from sumito.learn.plot import load_curve
 
 ROOT = Path(__file__).resolve().parent.parent
 README = ROOT / "README.md"
@@ -163,9 +167,14 @@ def _name(page: Path) -> str:
     return str(page.relative_to(ROOT)) if page.is_relative_to(ROOT) else page.name
 
 
+def _timings() -> dict:
+    """What docs/timings.json holds (nothing yet: empty)."""
+    return json.loads(TIMINGS.read_text()) if TIMINGS.exists() else {}
+
+
 def timing_texts() -> dict[str, str]:
     """The time marks' texts, from docs/timings.json."""
-    data = json.loads(TIMINGS.read_text()) if TIMINGS.exists() else {}
+    data = _timings()
     texts: dict[str, str] = {}
     cold = data.get("cold")
     if cold:
@@ -206,11 +215,6 @@ def training_figures(folder: Path | None = None) -> dict[str, str]:
     """The figure marks' texts for the lab's first example (docs/lab.md), from the committed runs of
     ``experiments/readme_seeds.py`` (one folder ``s<seed>`` a seed, each with its ``curve.csv``): the
     README's command over ten seeds, in the lab's win column (won, or stopped ahead on marbles)."""
-    import numpy as np
-
-    from sumito.learn.bands import interval_estimate
-    from sumito.learn.plot import load_curve
-
     folder = READ_ME_SEEDS if folder is None else folder
     runs = sorted((r for r in folder.glob("s*") if r.name[1:].isdigit() and (r / "curve.csv").exists()),
                   key=_seed_of)
@@ -400,7 +404,7 @@ def measure_kernels(cores: list[str], commit: str) -> dict:
     added to what docs/timings.json holds for the others. A name that this numpy's OpenBLAS runs with a
     kernel already run at this commit (its own choice in ``--measure suite``'s run, or Zen, which some builds
     run with the Haswell kernel) is recorded as that run, not run again: the same kernel computes the same bits."""
-    data = json.loads(TIMINGS.read_text()) if TIMINGS.exists() else {}
+    data = _timings()
     found = dict(data.get("kernels", {}).get("runs", {}))
     done: dict[str, dict] = {}  # kernel actually run -> its record, at this commit
     suite = data.get("suite", {})
@@ -459,7 +463,7 @@ def measure_rates() -> dict:
     second with its default of one PyTorch thread and with PyTorch's own default of one a core. The example
     needs torch and sb3-contrib (docs/rl.md's command installs them); where they are missing its rates are
     left as docs/timings.json had them, and said so."""
-    data = json.loads(TIMINGS.read_text()) if TIMINGS.exists() else {}
+    data = _timings()
     result: dict = {}
     with tempfile.TemporaryDirectory(prefix="sumito-rates-") as folder:
         start = time.perf_counter()
@@ -480,7 +484,8 @@ def measure_rates() -> dict:
                                    str(RATE_PPO_STEPS), "--games", "2", "--seed", "1", "--torch-threads",
                                    str(threads), "--out", f"{folder}/ppo"], capture_output=True, text=True, check=True)
             found = _PPO_RATE.search(done.stdout)
-            assert found, done.stdout
+            if found is None:
+                sys.exit(f"the PPO example printed no 'trained MaskablePPO for N steps in S s' line:\n{done.stdout}")
             steps, seconds = int(found.group(1)), float(found.group(2))
             ppo[f"threads_{threads}"] = {"steps": steps, "s": seconds, "steps_per_s": round(steps / seconds)}
             print(f"the PPO example, {steps} steps on {threads} PyTorch thread(s): {seconds:.1f} s")
@@ -503,7 +508,7 @@ def main() -> None:
                         help="OpenBLAS kernels for --measure kernels (default: all)")
     args = parser.parse_args()
     if args.measure:
-        data = json.loads(TIMINGS.read_text()) if TIMINGS.exists() else {}
+        data = _timings()
         commit = subprocess.run(["git", "-C", str(ROOT), "rev-parse", "--short", "HEAD"], capture_output=True,
                                 text=True).stdout.strip()
         measure = {"cold": lambda: measure_cold(args.runs), "suite": measure_suite, "rates": measure_rates,

@@ -23,7 +23,7 @@ from typing import Any
 
 import numpy as np
 
-from sumito.fileio import atomic_write_bytes, check_npz_inflated, check_weights, load_json, shown_path
+from sumito.fileio import atomic_write_bytes, check_npz_inflated, check_weights, load_json
 from sumito.learn.runfolder import RunFolder as Folder
 from sumito.learn.training import Trainer, TrainingConfig, TrainingError
 
@@ -66,16 +66,15 @@ MAX_CHECKPOINT_BYTES = 512 * 2**20
 def load_checkpoint(path: Path) -> dict[str, Any]:
     """The checkpoint's contents: ``config`` (a dict) and the trainer ``state``."""
     try:
-        check_npz_inflated(path, MAX_CHECKPOINT_BYTES, "training checkpoint")
+        check_npz_inflated(path, MAX_CHECKPOINT_BYTES, "training checkpoint")  # before anything is inflated
+    except ValueError as exc:
+        raise TrainingError(str(exc)) from None
+    try:
         with np.load(path, allow_pickle=False) as data:
             header = str(data["meta"])
             arrays = {k: data[k] for k in data.files if k != "meta"}
     except FileNotFoundError:
         raise TrainingError(f"no checkpoint at {path}") from None
-    except ValueError as exc:
-        if str(exc).startswith(shown_path(path)):  # check_npz_inflated's line
-            raise TrainingError(str(exc)) from None
-        raise TrainingError(f"{path}: not a readable training checkpoint ({type(exc).__name__})") from None
     except Exception as exc:
         raise TrainingError(f"{path}: not a readable training checkpoint ({type(exc).__name__})") from None
     try:
