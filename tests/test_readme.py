@@ -125,6 +125,9 @@ def test_volatile_numbers_are_set_aside_and_the_rest_compared():
     b = "depth 7, 183,900 nodes in 1.02 s (180,000 nodes/s)\n  1. a5b5  +0.13  a5b5 i6i5"
     assert readme_samples.normalise(a) == readme_samples.normalise(b)
     assert readme_samples.normalise(a) != readme_samples.normalise(a.replace("+0.13", "+0.12"))
+    # a right-aligned column: a time one digit shorter is padded by one more space
+    assert readme_samples.normalise("│    21 µs │") == readme_samples.normalise("│     9 µs │")
+    assert readme_samples.normalise("│    21 µs │") != readme_samples.normalise("│    21 µs  │")
 
 
 @pytest.mark.slow
