@@ -42,8 +42,10 @@ def add_nnue_command(sub: argparse._SubParsersAction) -> None:
     g.add_argument("--player", default=DATA_PLAYER, metavar="SPEC",
                    help=f"the searching player whose scores are the targets (default {DATA_PLAYER}: "
                    "the search the shipped data came from)")
-    g.add_argument("--seed", type=count_arg(0, 2**31), default=1)
-    g.add_argument("--chunk", type=count_arg(1, 10**4), default=10, metavar="K", help="games a work item and file")
+    g.add_argument("--seed", type=count_arg(0, 2**31), default=1,
+                   help="the random plies after each opening (default 1)")
+    g.add_argument("--chunk", type=count_arg(1, 10**4), default=10, metavar="K",
+                   help="games a work item and file (default 10)")
     g.add_argument("--random-plies", type=count_arg(0, 40), default=6, metavar="R",
                    help="up to R uniformly random quiet plies after each opening (default 6)")
     g.add_argument("--max-plies", type=count_arg(1, 10**4), default=300, metavar="N",
@@ -57,19 +59,22 @@ def add_nnue_command(sub: argparse._SubParsersAction) -> None:
     t = nsub.add_parser("train", help="fit an NNUE to data folders from `sumito nnue gen`")
     t.add_argument("data", nargs="+", metavar="DIR", help="data folders")
     t.add_argument("--out", required=True, metavar="FILE", help="the network file to write (.npz)")
-    t.add_argument("--hidden", type=count_arg(1, MAX_HIDDEN), default=32, metavar="H", help="accumulator size a side")
+    t.add_argument("--hidden", type=count_arg(1, MAX_HIDDEN), default=32, metavar="H",
+                   help="accumulator size a side (default 32)")
     t.add_argument("--hidden2", type=count_arg(0, MAX_HIDDEN), default=16, metavar="H2",
-                   help="the second layer's size (0: none)")
-    t.add_argument("--epochs", type=count_arg(1, 10**4), default=20)
+                   help="the second layer's size (0: none; default 16)")
+    t.add_argument("--epochs", type=count_arg(1, 10**4), default=20, help="passes over the data (default 20)")
     t.add_argument("--lam", type=number_arg(0, 1, "--lam"), default=0.5, metavar="L",
                    help="--targets mix: the weight of the search score against the game's result in the target; "
                    "tdleaf: TD(lambda)'s lambda (default 0.5)")
     t.add_argument("--targets", choices=TARGETS, default="mix",
                    help="mix: lambda x the search's score + (1 - lambda) x the result (default); tdleaf: "
                    "TD-Leaf(lambda)'s lambda-returns of the following searches' values")
-    t.add_argument("--lr", type=number_arg(0, 1, "--lr", above_low=True), default=1e-3)
-    t.add_argument("--batch", type=count_arg(1, 10**6), default=1024)
-    t.add_argument("--seed", type=count_arg(0, 2**31), default=1)
+    t.add_argument("--lr", type=number_arg(0, 1, "--lr", above_low=True), default=1e-3,
+                   help="Adam's step size (default 1e-3)")
+    t.add_argument("--batch", type=count_arg(1, 10**6), default=1024, help="positions a minibatch (default 1024)")
+    t.add_argument("--seed", type=count_arg(0, 2**31), default=1,
+                   help="the held-out games, the initial weights, the minibatches' order and symmetries (default 1)")
     t.add_argument("--all-positions", action="store_true",
                    help="train on positions with a push-off pending too (default: quiet ones only)")
     t.add_argument("--no-base", action="store_true",
