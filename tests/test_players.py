@@ -12,6 +12,8 @@ import pytest
 from sumito.engine import Move, Position
 from sumito.evaluation.alphalone import AlphaloneWeights, WeightsError, default_weights
 from sumito.players import PlayerSpecError, make_player, parse_spec, player_names
+from sumito.search.alphabeta import search
+from sumito.search.context import SearchContext
 
 from helpers import position_with, random_playout
 
@@ -238,12 +240,10 @@ def test_non_finite_and_unfit_options_are_refused(spec, message):
 
 def test_random_ties_pick_among_the_equally_best_moves():
     pos = Position.start("standard")
-    from sumito.search.alphabeta import search
-    from sumito.search.context import SearchContext
-
     player = make_player("heuristic")
     codes = pos.legal_move_codes()
-    _, values, _ = search(SearchContext.of(pos), codes, 2, player.evaluation.kind, player.evaluation.params, exact=True)
+    _, values, _ = search(SearchContext.of(pos), codes, 2, player.evaluation.kind, player.evaluation.params,
+                          values="all")
     best = {Move(int(c), 5).notation() for c in codes[values >= values.max()]}
     picks = {make_player(f"heuristic:ties=random,seed={s}").choose(pos).notation() for s in range(12)}
     assert picks <= best and len(picks) > 1

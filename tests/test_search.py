@@ -141,13 +141,39 @@ def test_alphabeta_value_equals_minimax(pos, name, depth):
     if len(codes) == 0 or pos.winner() is not None:
         return
     ev = named_evaluation(name)
-    best, values, _ = search(SearchContext.of(pos), codes, depth, ev.kind, ev.params, exact=True)
+    best, values, _ = search(SearchContext.of(pos), codes, depth, ev.kind, ev.params, values="all")
     expected = [-minimax(child, depth - 1, 1, ev.kind, ev.params) for _, child in pos.successors()]
     assert values == pytest.approx(expected)
     assert best == int(np.argmax(expected))  # the first best move
+    # with values="ties" the moves tied for best are the same, with the same values bit for bit, and
+    # every other move's bound lies strictly below the best
+    best1, values1, _ = search(SearchContext.of(pos), codes, depth, ev.kind, ev.params, values="ties")
+    tied = values >= values[best]
+    assert best1 == best
+    assert np.array_equal(values1 >= values1[best1], tied)
+    assert np.array_equal(values1[tied], values[tied]) and np.all(values1[~tied] < values[best])
     # with the ordinary root window the chosen move and its value are the same
     best2, values2, _ = search(SearchContext.of(pos), codes, depth, ev.kind, ev.params)
     assert best2 == best and values2[best2] == pytest.approx(max(expected))
+
+
+def test_tied_root_values_search_fewer_nodes_and_find_the_same_ties():
+    # the paper players' random tie-break at two plies: mid-game positions with many equal moves
+    ev = named_evaluation("abla")
+    for seed in range(6):
+        pos = random_playout(Position.start("standard"), 10 + 5 * seed, np.random.default_rng(seed))[-1]
+        codes = pos.legal_move_codes()
+        best, values, nodes_all = search(SearchContext.of(pos), codes, 2, ev.kind, ev.params, values="all")
+        best1, values1, nodes_ties = search(SearchContext.of(pos), codes, 2, ev.kind, ev.params, values="ties")
+        assert best1 == best and np.array_equal(values1 >= values1[best1], values >= values[best])
+        assert nodes_ties < nodes_all
+
+
+def test_root_values_must_be_named():
+    pos = Position.start("standard")
+    ev = named_evaluation("abla")
+    with pytest.raises(ValueError, match="values must be one of best, ties, all"):
+        search(SearchContext.of(pos), pos.legal_move_codes(), 2, ev.kind, ev.params, values="exact")
 
 
 def test_search_leaves_the_position_untouched():

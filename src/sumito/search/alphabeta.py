@@ -24,10 +24,12 @@ def _negamax(board, side, lost, depth, alpha, beta, ply, exact, win, inline_only
     """Negamax alpha-beta; at ply 0 it searches ``root_moves``, fills ``values`` and returns the
     index of the first best move.
 
-    At the root with ``exact`` each move gets a full window, so every value is exact (random
-    choice among the best needs that); otherwise a later root move that does not beat the best
-    so far gets only an upper bound. The root is handled here rather than in a separate caller
-    because numba's cache cannot load a recursive function called from another compiled one.
+    ``exact`` is the root's window (see :data:`ROOT_VALUES`): 0 a later root move that does not beat
+    the best so far gets only an upper bound, at or below the best; 1 one that ties with it gets its
+    exact value and one below it an upper bound strictly below it, so that the moves tied for best
+    are exactly known (a random choice among them needs no more); 2 every move a full window. The
+    root is handled here rather than in a separate caller because numba's cache cannot load a
+    recursive function called from another compiled one.
     """
     nodes[0] += 1
     if stop[0]:  # Ctrl-C (sumito.stopping): the caller throws this search away
@@ -52,7 +54,13 @@ def _negamax(board, side, lost, depth, alpha, beta, ply, exact, win, inline_only
         make_move(board, mv, side, offsets, zobrist)
         if mv & PUSH_OFF_BIT:
             lost[2 - side] += 1
-        lower = -np.inf if (ply == 0 and exact) else alpha
+        lower = alpha
+        if ply == 0 and exact == 2:
+            lower = -np.inf
+        elif ply == 0 and exact == 1 and best > -np.inf:
+            # just below the best: a move that ties is inside the window, so its value is exact; one
+            # that fails low returns at most this bound, so it never reads as a tie
+            lower = best - (1e-9 + abs(best) * 1e-12)
         score = -_negamax(board, 3 - side, lost, depth - 1, -beta, -lower, ply + 1, exact, win, inline_only, cells,
                           offsets, ring, edge_ring, zobrist, kind, params, root_moves, values, moves, raw, scratch,
                           nodes, stop)
@@ -71,23 +79,33 @@ def _negamax(board, side, lost, depth, alpha, beta, ply, exact, win, inline_only
     return best_index if ply == 0 else best
 
 
+# what the root's values are: "best" the best move's alone (the others are upper bounds at or below
+# it), "ties" every move that ties with the best (the others strictly below it: the tied moves are
+# known exactly, and a 2-ply search visits far fewer nodes than "all"), "all" every move's
+ROOT_VALUES = {"best": 0, "ties": 1, "all": 2}
+
+
 def search(ctx: SearchContext, root_moves: np.ndarray, depth: int, kind: int, params: np.ndarray,
-           exact: bool = False) -> tuple[int, np.ndarray, int]:
+           values: str = "best") -> tuple[int, np.ndarray, int]:
     """Alpha-beta to ``depth`` plies below each of ``root_moves`` (encoded, at least one).
 
-    Returns the index of the first best move, the value of each root move (see ``exact``) and the
-    number of nodes visited.
+    Returns the index of the first best move, the value of each root move (exact as ``values``
+    says: see :data:`ROOT_VALUES`) and the number of nodes visited.
     """
     if depth < 1:
         raise ValueError("search depth must be at least 1")
+    if values not in ROOT_VALUES:
+        raise ValueError(f"values must be one of {', '.join(ROOT_VALUES)}, not {values!r}")
+    exact = ROOT_VALUES[values]
     moves = np.empty((depth + 1, MAX_MOVES), dtype=np.int32)
-    values = np.empty(len(root_moves), dtype=np.float64)
+    root_values = np.empty(len(root_moves), dtype=np.float64)
     raw, scratch = work_arrays()
     nodes = np.zeros(1, dtype=np.int64)
     best = call_stoppable(_negamax, ctx.board, ctx.side, ctx.lost, depth, -np.inf, np.inf, 0, exact, ctx.win,
                           ctx.inline_only, ctx.cells, ctx.offsets, ctx.ring, ctx.edge_ring, ctx.zobrist, kind, params,
-                          root_moves.astype(np.int32), values, moves, raw, scratch, nodes, STOP, short=depth <= 3)
-    return int(best), values, int(nodes[0])
+                          root_moves.astype(np.int32), root_values, moves, raw, scratch, nodes, STOP,
+                          short=depth <= 3)
+    return int(best), root_values, int(nodes[0])
 
 
 @njit(cache=True)
