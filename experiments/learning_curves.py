@@ -22,8 +22,8 @@ Each (arm, seed) is one training run (TD(λ), α = 0.1, γ = 0.9, λ = 0.7, ε f
 200 plies or 20 repetitions, and the reading the reading search chose: Abalearn 2's board split into
 rings 0-2 | 3 | 4, a linear output, ±1 a marble, moves chosen by reward + γ·value, 10 hidden units;
 Method II with the sigmoid output and ±0.1 a marble; unless the arm says otherwise). The reading
-search's own stages, the older hypotheses, Wiering's λ sweep and the TD-Leaf comparison keep the
-readings they ran under (``OLD_READING``, ``stage2()``), so that their commands still give the
+search's own stages, the older hypotheses and the TD-Leaf comparison keep the readings they ran
+under (``OLD_READING``, ``stage2()``), so that their commands still give the
 tables they documented. At each checkpoint its network plays each ``--opponent`` (default: the
 experiment's, else the paper's benchmark ``heuristic`` at one ply, with seeded random tie-breaks) in
 arena games from random 2-ply openings, colours alternating, stopped at 400 plies or when a position
@@ -349,16 +349,13 @@ EXPERIMENTS: dict[str, Experiment] = {
                 dict(SELF0, regime="observe", opponent="td", targets=str(network_path("builtin")))),
         ),
         (250, 500, 1000, 2000),
-        base=dict(opening_plies=4),  # under the default; wiering-lambda keeps the reading before the search
+        base=dict(opening_plies=4),  # under the default
     ),
     "wiering-lambda": Experiment(
         "Wiering's lambda sweep on Abalone (self-play)",
-        tuple(Arm(f"lambda={lam:g}", dict(SELF0_S2, lam=lam)) for lam in (0.0, 0.2, 0.4, 0.6, 0.8, 1.0)),
-        (250, 1000, 2000),
-        seeds=3,
-        base=OLD_READING,
-        opponents=BENCHMARKS[::2],  # at 1 and 2 plies, as run before the reading search
-        column="wins",
+        tuple(Arm(f"lambda={lam:g}", dict(SELF0, lam=lam)) for lam in (0.0, 0.2, 0.4, 0.6, 0.8, 1.0)),
+        (250, 500, 1000, 2000),
+        base=dict(opening_plies=4),  # under the default, as wiering-regimes
     ),
     "tdleaf": Experiment(
         "TD-Leaf(lambda) against TD(lambda): self-play, kappa = 0, tested in a 3-ply search",
