@@ -19,12 +19,12 @@ from sumito.stopping import STOP, call_stoppable
 
 
 @njit(cache=True, nogil=True)
-def _negamax(board, side, lost, depth, alpha, beta, ply, exact, win, inline_only, cells, offsets, ring, edge_ring,
+def _negamax(board, side, lost, depth, alpha, beta, ply, root, win, inline_only, cells, offsets, ring, edge_ring,
              zobrist, kind, params, root_moves, values, moves, raw, scratch, nodes, stop):
     """Negamax alpha-beta; at ply 0 it searches ``root_moves``, fills ``values`` and returns the
     index of the first best move.
 
-    ``exact`` is the root's window (see :data:`ROOT_VALUES`): 0 a later root move that does not beat
+    ``root`` is the root's window (see :data:`ROOT_VALUES`): 0 a later root move that does not beat
     the best so far gets only an upper bound, at or below the best; 1 one that ties with it gets its
     exact value and one below it an upper bound strictly below it, so that the moves tied for best
     are exactly known (a random choice among them needs no more); 2 every move a full window. The
@@ -55,13 +55,13 @@ def _negamax(board, side, lost, depth, alpha, beta, ply, exact, win, inline_only
         if mv & PUSH_OFF_BIT:
             lost[2 - side] += 1
         lower = alpha
-        if ply == 0 and exact == 2:
+        if ply == 0 and root == 2:
             lower = -np.inf
-        elif ply == 0 and exact == 1 and best > -np.inf:
+        elif ply == 0 and root == 1 and best > -np.inf:
             # just below the best: a move that ties is inside the window, so its value is exact; one
             # that fails low returns at most this bound, so it never reads as a tie
             lower = best - (1e-9 + abs(best) * 1e-12)
-        score = -_negamax(board, 3 - side, lost, depth - 1, -beta, -lower, ply + 1, exact, win, inline_only, cells,
+        score = -_negamax(board, 3 - side, lost, depth - 1, -beta, -lower, ply + 1, root, win, inline_only, cells,
                           offsets, ring, edge_ring, zobrist, kind, params, root_moves, values, moves, raw, scratch,
                           nodes, stop)
         unmake_move(board, mv, side, offsets)
@@ -96,12 +96,12 @@ def search(ctx: SearchContext, root_moves: np.ndarray, depth: int, kind: int, pa
         raise ValueError("search depth must be at least 1")
     if values not in ROOT_VALUES:
         raise ValueError(f"values must be one of {', '.join(ROOT_VALUES)}, not {values!r}")
-    exact = ROOT_VALUES[values]
+    root = ROOT_VALUES[values]
     moves = np.empty((depth + 1, MAX_MOVES), dtype=np.int32)
     root_values = np.empty(len(root_moves), dtype=np.float64)
     raw, scratch = work_arrays()
     nodes = np.zeros(1, dtype=np.int64)
-    best = call_stoppable(_negamax, ctx.board, ctx.side, ctx.lost, depth, -np.inf, np.inf, 0, exact, ctx.win,
+    best = call_stoppable(_negamax, ctx.board, ctx.side, ctx.lost, depth, -np.inf, np.inf, 0, root, ctx.win,
                           ctx.inline_only, ctx.cells, ctx.offsets, ctx.ring, ctx.edge_ring, ctx.zobrist, kind, params,
                           root_moves.astype(np.int32), root_values, moves, raw, scratch, nodes, STOP,
                           short=depth <= 3)
