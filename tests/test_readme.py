@@ -6,6 +6,7 @@ import argparse
 import importlib.util
 import json
 import re
+import shlex
 import sys
 from pathlib import Path
 
@@ -69,6 +70,31 @@ def test_the_kernel_runs_and_the_training_rates_give_their_texts(monkeypatch, tm
     assert texts["bg-train-fresh"] == "1,991 games a minute"
     assert texts["ppo-steps"] == "769 steps a second"
     assert texts["ppo-steps-every-core"] == "150 steps a second"
+
+def test_the_suite_count_says_whether_the_optional_gnubg_was_there(monkeypatch, tmp_path):
+    """The suite's count includes the GNU Backgammon player's tests only where gnubg-nn is installed (they
+    skip without it): the pages say which the recorded run had."""
+    timings = tmp_path / "timings.json"
+    for had, said in ((True, "with"), (False, "without")):
+        timings.write_text(json.dumps({"suite": {"all_s": 600, "fast_s": 120, "all_passed": 1653, "gnubg_nn": had}}))
+        monkeypatch.setattr(readme_samples, "TIMINGS", timings)
+        assert readme_samples.timing_texts()["suite-gnubg"] == f"{said} the optional `gnubg` extra"
+
+
+def test_every_sample_that_searches_says_its_one_thread():
+    """An engine's moves depend on its threads (by default one a core): a sample that searches names one
+    thread in the command the reader copies (the checker runs it with the engine's own default)."""
+    for name, sample in readme_samples.SAMPLES.items():
+        for command in (*sample.setup, sample.command):
+            words = shlex.split(command)
+            for at, word in enumerate(words):
+                if word.startswith("engine:") or (word == "engine" and at > 1):  # a spec, not `sumito engine`
+                    assert "threads=1" in word.partition(":")[2].split(","), (name, command)
+            if words[1] == "analyse":
+                assert "--engine" in words, (name, command)
+            if words[1] == "engine" and "--player" not in words:
+                assert "setoption name Threads value 1" in (sample.stdin or "").splitlines(), name
+
 
 def test_a_training_figure_that_the_committed_runs_do_not_give_is_caught(monkeypatch, tmp_path):
     """docs/lab.md's figures of the first training example come from runs/readme-seeds: a seed whose last

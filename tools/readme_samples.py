@@ -13,9 +13,11 @@ Three kinds of marks, in README.md and in every page docs/*.md (a sample is mark
 time or a figure may be stated on several pages):
 
 - ``<!-- sample NAME -->`` on the line before a fenced block: the block is ``$ COMMAND`` and what the
-  command prints, for the sample ``NAME`` of :data:`SAMPLES` (run with one search thread, in a temporary
-  folder). ``--check`` compares it with a fresh run, times and node counts aside (they vary with the
-  machine), everything else (moves, scores, lines, results) exactly.
+  command prints, for the sample ``NAME`` of :data:`SAMPLES` (run in a temporary folder, with the
+  engine's default threads, as a reader runs it: a sample that searches says ``threads=1`` in its spec or
+  ``setoption name Threads value 1`` in its session, since the moves depend on the threads). ``--check``
+  compares it with a fresh run, times and node counts aside (they vary with the machine), everything
+  else (moves, scores, lines, results) exactly.
 - ``<!-- time NAME -->…<!-- /time -->`` around a stated time: the text comes from ``docs/timings.json``,
   which ``--measure`` writes with the date, the commit and the machine (and then rewrites the marks);
   ``--check`` requires every page to say what the file says, so that a time stated anywhere is always one
@@ -28,6 +30,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import importlib.util
 import json
 import os
 import platform
@@ -46,6 +49,7 @@ import numpy as np
 import sumito
 from sumito.learn.bands import interval_estimate
 from sumito.learn.plot import load_curve
+from sumito.procs import SEARCH_THREADS_ENV
 
 ROOT = Path(__file__).resolve().parent.parent
 README = ROOT / "README.md"
@@ -66,10 +70,11 @@ class Sample:
 
 
 SAMPLES: dict[str, Sample] = {
-    "analyse-position": Sample("sumito analyse --moves a1b2 i5h5 --depth 7 --top 2"),
+    "analyse-position": Sample("sumito analyse --moves a1b2 i5h5 --depth 7 --top 2 --engine engine:threads=1"),
     "analyse-game": Sample(
-        "sumito analyse game.txt --depth 4",
-        setup=("sumito game --black engine:depth=2 --white random:seed=4 --max-plies 40 --out game.txt --quiet",),
+        "sumito analyse game.txt --depth 4 --engine engine:threads=1",
+        setup=("sumito game --black engine:depth=2,threads=1 --white random:seed=4 --max-plies 40 --out game.txt"
+               " --quiet",),
         head=5, tail=2,
     ),
     "protocol-random": Sample(
@@ -78,8 +83,9 @@ SAMPLES: dict[str, Sample] = {
     ),
     "protocol-engine": Sample(
         "sumito engine",
-        stdin="setoption name MultiPV value 2\nposition startpos moves a1b2\ngo depth 6\nquit\n",
-        head=7, tail=4,
+        stdin="setoption name Threads value 1\nsetoption name MultiPV value 2\nposition startpos moves a1b2\n"
+              "go depth 6\nquit\n",
+        head=8, tail=4,
     ),
     "match": Sample("sumito match random:seed=1 random -n 20 --layout small --seed 1 --db match.sqlite --quiet"),
 }
@@ -100,7 +106,9 @@ FIGURE_MARK = re.compile(r"<!-- figure ([\w-]+) -->(.*?)<!-- /figure -->", re.S)
 
 def run_sample(sample: Sample) -> str:
     """``$ COMMAND`` and its output, as the page shows it."""
-    env = dict(os.environ, SUMITO_THREADS="1", SUMITO_COMPILE_NOTICE="0", COLUMNS="120", **sample.env)
+    env = dict(os.environ, SUMITO_COMPILE_NOTICE="0", COLUMNS="120", **sample.env)
+    env.pop(SEARCH_THREADS_ENV, None)  # the engine's own default, as a reader's shell has it: a sample that
+    # searches says its threads in its command (a spec's threads=1, setoption name Threads), as the reader runs it
     with tempfile.TemporaryDirectory(prefix="sumito-sample-") as folder:
         env["XDG_DATA_HOME"] = folder  # the archive of `sumito game`/`match` goes to the temporary folder
         for setup in sample.setup:
@@ -193,6 +201,8 @@ def timing_texts() -> dict[str, str]:
         texts["suite"] = f"{suite['all_s'] / 60:.0f} minutes"
         texts["suite-fast"] = f"{suite['fast_s'] / 60:.1f} minutes"
         texts["suite-count"] = f"{suite['all_passed']:,} tests"
+        # the GNU Backgammon player's tests need the optional gnubg extra and skip without it
+        texts["suite-gnubg"] = f"{'with' if suite.get('gnubg_nn') else 'without'} the optional `gnubg` extra"
     runs = data.get("kernels", {}).get("runs", {})
     clean = [core if run["picked"] == core else f"{core} (its {run['picked']} kernel in this build)"
              for core, run in runs.items()]  # a run with a failure is never recorded (_run_suite)
@@ -435,7 +445,8 @@ def measure_kernels(cores: list[str], commit: str) -> dict:
 def measure_suite() -> dict:
     """Time the whole suite (recording each test's time in tests/durations.json, from which conftest.py
     marks the slow ones), then the fast subset that leaves them out."""
-    result: dict = {"openblas_core": openblas_core()}
+    result: dict = {"openblas_core": openblas_core(),
+                    "gnubg_nn": importlib.util.find_spec("gnubg_nn") is not None}  # its tests skip without it
     for key, extra in (("all", ["--durations=0", "--durations-min=0.5"]), ("fast", ["-m", "not slow"])):
         seconds, summary, printed = _run_suite(extra)
         result[f"{key}_s"] = seconds
