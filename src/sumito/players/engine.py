@@ -14,9 +14,9 @@ first reached stops the search); a caller's clock (``movetime``) caps the time f
 ``threads=N`` searches with N threads (Lazy SMP; by default the cores available, at most 8, and one in
 worker processes). ``contempt`` (what a draw costs it) and ``trade`` (converting: what each marble off
 the board is worth to the side ahead, off by default) are in marbles, the same in every evaluation that
-has one. ``threats=1`` adds issue 27's threat search against a last marble (off by default: its SPRT
-at 0.1 s found it weaker); ``rules=0`` gives the search before issue 27's draw rules (any repetition a
-draw and no other draw rule), to measure against.
+has one. ``threats=1`` adds the threat search against a last marble (a side a marble from losing is
+extended like a check; off by default: its SPRT at 0.1 s found it weaker); ``rules=0`` gives the search
+without the game's draw rules (any repetition a draw and no other draw rule), kept to measure against.
 :meth:`EnginePlayer.analyse` is the search behind :meth:`~EnginePlayer.choose`, for analysis and
 the protocol: the same search, with MultiPV and a per-iteration callback (:attr:`on_iteration`).
 """
@@ -62,9 +62,9 @@ from sumito.search.pvs import (
 )
 
 #: what a draw costs the engine, in marbles (its ``contempt=`` option; the same in every evaluation that
-#: has a marble: the linear evaluation's material weight, a network's 1000 points). A quarter marble since
-#: issue 27's SPRT (docs/strength.md): no weaker than 0.02 against an equal player, and it takes fewer
-#: level repetitions against weaker ones
+#: has a marble: the linear evaluation's material weight, a network's 1000 points). A quarter marble, by an
+#: SPRT (docs/strength.md): no weaker than 0.02 against an equal player, and it takes fewer level
+#: repetitions against weaker ones
 DEFAULT_CONTEMPT = 0.25
 
 #: seconds a move of an engine whose spec gives neither ``time`` nor ``depth``
