@@ -475,6 +475,53 @@ def test_ctrl_c_stops_a_pooled_match_cleanly(tmp_path):
     assert conn.execute("SELECT count(*) FROM run_owners").fetchone()[0] == 0  # it ended: no owner left
 
 
+#: a ``sitecustomize`` for a match's ``PYTHONPATH`` (a match records no depths): run by the match and by each of its
+#: workers, forked or started afresh, it writes each engine move's completed depth to $SUMITO_TEST_DEPTHS,
+#: a line ``pid depth`` a move, in the order each process plays them
+DEPTH_RECORDER = """\
+import os
+
+from sumito.players.engine import EnginePlayer
+
+_choose = EnginePlayer.choose
+
+
+def _recorded(self, *args, **kwargs):
+    move = _choose(self, *args, **kwargs)
+    with open(os.environ["SUMITO_TEST_DEPTHS"], "a") as f:
+        f.write(f"{os.getpid()} {self.last.depth}\\n")
+    return move
+
+
+EnginePlayer.choose = _recorded
+"""
+
+
+@pytest.mark.slow
+def test_each_match_workers_first_move_is_searched_as_deep_as_its_later_ones(tmp_path):
+    # a worker's first move loads (and compiles what numba compiles in each process) before its clock starts:
+    # it reaches the depth of the worker's later moves, within a ply (it stopped at depth 1 or 2 when the
+    # loading, or the compile of the search's clock call, was inside its 0.1 s)
+    hook = tmp_path / "hook"
+    hook.mkdir()
+    (hook / "sitecustomize.py").write_text(DEPTH_RECORDER)
+    depths = tmp_path / "depths.txt"
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(filter(None, [str(hook), os.environ.get("PYTHONPATH")])),
+               SUMITO_TEST_DEPTHS=str(depths), SUMITO_THREADS="1")
+    argv = [sys.executable, "-m", "sumito.cli", "match", "engine:time=0.1", "engine:time=0.1", "-n", "4",
+            "--workers", "2", "--max-plies", "16", "--no-db", "--quiet", "--seed", "1"]
+    proc = subprocess.run(argv, capture_output=True, text=True, env=env, timeout=300)
+    assert proc.returncode == 0, proc.stderr
+    moves: dict[int, list[int]] = {}
+    for line in depths.read_text().splitlines():
+        pid, depth = map(int, line.split())
+        moves.setdefault(pid, []).append(depth)
+    assert len(moves) == 2, moves  # each worker played a game at least
+    for pid, (first, *later) in moves.items():
+        typical = sorted(later)[len(later) // 2]  # the median (forced wins end early at any depth)
+        assert typical >= 3, moves  # the later moves are searched: the comparison means something
+        assert first >= typical - 1, (pid, first, later)
+
 # ------------------------------------------------------------------ the archive
 def test_db_round_trip_store_list_export_replay(capsys, tmp_path):
     db = tmp_path / "games.sqlite"

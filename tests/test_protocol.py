@@ -621,11 +621,12 @@ def test_position_takes_a_playstrategy_fen():
     assert lines[-1] == Position.start("belgian-daisy").play("a1b2").to_string()
 
 
-def _fresh_engine_session(*commands):
-    """The output of a fresh ``sumito engine`` process (default player) given ``commands``, each sent once the
-    engine has answered the one before (a ``go`` by its ``bestmove``, ``isready`` by ``readyok``), as a GUI does."""
-    proc = subprocess.Popen([sys.executable, "-m", "sumito.cli", "engine"], stdin=subprocess.PIPE,
-                            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+def _fresh_engine_session(*commands, player=None):
+    """The output of a fresh ``sumito engine`` process (``player``; ``None``: the default one) given ``commands``,
+    each sent once the engine has answered the one before (a ``go`` by its ``bestmove``, ``isready`` by
+    ``readyok``), as a GUI does."""
+    argv = [sys.executable, "-m", "sumito.cli", "engine"] + ([] if player is None else ["--player", player])
+    proc = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
     lines = []
     try:
         for command in commands:
@@ -646,16 +647,21 @@ def _fresh_engine_session(*commands):
     return lines
 
 
-@pytest.mark.parametrize("commands", [
-    ("go movetime 100",),
-    ("isready", "go movetime 100"),
-    ("isready", "go wtime 2000 btime 2000 winc 0 binc 0"),
+@pytest.mark.parametrize(("player", "commands", "depth"), [
+    (None, ("go movetime 100",), 1),
+    (None, ("isready", "go movetime 100"), 1),
+    (None, ("isready", "go wtime 2000 btime 2000 winc 0 binc 0"), 1),
+    (None, ("go wtime 5000 btime 5000 winc 0 binc 0",), 1),
+    # a first go under the spec's own time: the 0.1 s are the search's (a warm engine is at depth 3 in a
+    # few ms), and no longer spent loading and compiling, which stopped it at depth 1
+    ("engine:time=0.1", ("go depth 3",), 3),
 ])
-def test_a_fresh_engines_first_move_is_searched(commands):
+def test_a_fresh_engines_first_move_is_searched(player, commands, depth):
     # loading the compiled search (and a first install's compile) happens off the move's clock, and the clock
-    # never stops the first iteration: the first go reports at least one finished iteration
-    lines = _fresh_engine_session(*commands)
-    assert info_depths(lines), lines
+    # never stops the first iteration: the first go reports at least one finished iteration (and as deep as
+    # its limits allow, where they are easy to reach)
+    lines = _fresh_engine_session(*commands, player=player)
+    assert info_depths(lines) and max(info_depths(lines)) >= depth, lines
     assert lines[-1].startswith("bestmove ")
 
 

@@ -712,6 +712,7 @@ class Searcher:
         self.tt_info = np.zeros(hash_entries, dtype=np.int32)  # move, depth and bound kind in one
         self.tt_scores = np.zeros(hash_entries, dtype=np.float64)
         self._tt_bits = self.tt_scores.view(np.uint64)  # the scores' bits, which an entry's key is mixed with
+        self._table_mapped = False  # whether warm_up has had the kernel map the table's memory
         if not 1 <= threads <= MAX_THREADS:
             raise ValueError(f"threads must be from 1 to {MAX_THREADS}, not {threads}")
         # thread 0 searches and decides; the others (Lazy SMP) search the same root and fill the shared table
@@ -841,16 +842,31 @@ class Searcher:
 
     def warm_up(self, ctx: SearchContext, root_moves: np.ndarray) -> None:
         """Load this evaluation's compiled search into the process (from numba's cache; a compile on a
-        fresh install) with a depth-1 search of ``root_moves`` and no clock: one-time loading never counts
-        against a move's time. A timed search does this by itself when it is its kind's first in the
-        process; the protocol's ``isready`` and the arena's workers call it before a game. Nothing to do
-        once the process has run a search of this kind. The depth-1 search is a throwaway small searcher's
-        of the same kind (the same compiled code), so this one's table (up to 4 GB) is neither written nor
-        emptied: loading costs the same whatever the table's size, and what the table holds is kept."""
+        fresh install) with a depth-2 search of ``root_moves`` under a clock that never runs out, and have
+        the kernel map this searcher's table: one-time costs never count against a move's time. A timed
+        search does this by itself; the protocol's ``isready`` and the arena's workers call it before a game.
+        The search is a throwaway small searcher's of the same kind (the same compiled code), made once a
+        process, so this one's table (up to 4 GB) is neither searched nor emptied. Its memory, which the
+        kernel maps (and zeroes, 2 MB at a time where numpy asks for huge pages: tens of ms for the default
+        table) at the first write to each page, is mapped once a table, by a write to each page of what it
+        holds: its cost grows with the table's size (about a second for 1 GB), what the table holds is kept."""
+        if not self._table_mapped:
+            for table in (self.tt_keys, self.tt_info, self._tt_bits):
+                table[:: max(1, 4096 // table.itemsize)] |= 0
+            self._table_mapped = True
         if self.kind in _LOADED:
             return
-        Searcher(self.kind, self.params, 1 << 10).search(ctx, root_moves, max_depth=1, quick_single=False)
-        _now()  # the clock's object-mode call, which numba compiles in each process
+        _LOADED.add(self.kind)  # (the throwaway's timed search below warms up no further)
+        try:
+            # depth 2 under a clock that never runs out: the clock's object-mode call inside the search
+            # (_tick's _now, made from depth 2 on), which numba compiles in each process (30-60 ms), is
+            # compiled here too, not in the first move's time
+            Searcher(self.kind, self.params, 1 << 10).search(ctx, root_moves, max_depth=2, seconds=1e6,
+                                                             quick_single=False)
+        except BaseException:
+            _LOADED.discard(self.kind)
+            raise
+        _now()  # the clock's object-mode call from Python, which numba compiles apart
 
     def _shared(self, ctx: SearchContext, state: _ThreadState, path: np.ndarray, path_base: int, stats: np.ndarray,
                 deadline: float, root_scores: np.ndarray, stop: np.ndarray, limits: tuple[int, int, int],
