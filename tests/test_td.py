@@ -239,6 +239,21 @@ BAD_FILES = {
 }
 
 
+@pytest.mark.parametrize("value", [np.nan, np.inf, 1e7])
+def test_a_diverged_network_is_not_written(tmp_path, value):
+    """A training whose weights left the numbers (λ = 1 at a large step size does) fails where it saves,
+    with one line, and leaves no file that every later load would refuse (nor an older one changed)."""
+    net = make_net(9, 4, seed=2)
+    path = tmp_path / "net.npz"
+    net.save(path)
+    before = path.read_bytes()
+    net.W1[1, 2] = value
+    with pytest.raises(NetworkError, match=r"net.npz not written: .*W1.*the training diverged") as caught:
+        net.save(path)
+    assert "\n" not in str(caught.value)
+    assert path.read_bytes() == before and sorted(p.name for p in tmp_path.iterdir()) == ["net.npz"]
+
+
 @pytest.mark.parametrize("case", list(BAD_FILES))
 def test_bad_network_files(tmp_path, case):
     data, message = BAD_FILES[case]

@@ -53,7 +53,7 @@ from typing import Any
 import numpy as np
 
 from sumito.engine.errors import SumitoError
-from sumito.fileio import atomic_write_bytes, check_weights, read_file_bounded, read_npz_with_header
+from sumito.fileio import atomic_write_bytes, check_weights, read_file_bounded, read_npz_with_header, shown_path
 from sumito.nn import (  # noqa: F401  (the kernels, re-exported for the learning code)
     LINEAR,
     OUTPUT_KINDS,
@@ -332,7 +332,14 @@ class ValueNetwork:
         }
 
     def save(self, path: str | Path) -> None:
-        """Write the network to ``path`` (``.npz``) atomically: a temporary file, then a rename."""
+        """Write the network to ``path`` (``.npz``) atomically: a temporary file, then a rename. Weights that
+        :meth:`load` would refuse (not finite, or past :data:`~sumito.bounds.MAX_WEIGHT`: a training that
+        diverged) are not written; the :class:`NetworkError` says so where it happened, not at a later load."""
+        try:
+            check_weights(dict(zip(ARRAY_NAMES, self.params)), None, NetworkError)
+        except NetworkError as exc:
+            raise NetworkError(f"{shown_path(path)} not written: {exc} (the training diverged; a smaller "
+                               f"step size alpha may help)") from None
         try:
             meta = json.dumps(self.header(), default=_json_default, allow_nan=False)
         except (TypeError, ValueError) as exc:
