@@ -1,5 +1,5 @@
 """Backgammon speed: afterstate generation over every roll of a few thousand positions from random
-games, and TD(λ) self-play training throughput (issue 6's target: 300 training games a minute).
+games, and TD(λ) self-play training throughput (the target: 300 training games a minute).
 
 Run:  python bench/bench_backgammon.py [--positions 2000] [--reference-positions 200] [--seed 2026]
                                       [--training-games 500]

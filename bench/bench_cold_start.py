@@ -1,10 +1,10 @@
-"""Cold start: the README's first game on a fresh install (an empty numba cache), before and after, in one run.
+"""Cold start: the README's first game on a fresh install (an empty numba cache), a baseline beside this tree.
 
 Run:  python bench/bench_cold_start.py [--baseline REV] [--runs 2] [--command "sumito game ..."] [--pip]
 
-A fresh install has no compiled kernels. Before issue 29 the first command compiled the ones it called
-(numba, cached on disk afterwards); since, ``pip install`` compiles those of the README's first game
-ahead (tools/build_backend.py runs ``python -m sumito.players.precompile`` in pip's build environment).
+A fresh numba cache holds no compiled kernels: ``pip install`` compiles those of the README's
+first game ahead (tools/build_backend.py runs ``python -m sumito.players.precompile`` in pip's build
+environment); without that step the first command compiles the ones it calls (numba, cached on disk afterwards).
 This script plays the README's first command (read from the README's first code block, so that it
 measures what a newcomer types) with ``NUMBA_CACHE_DIR`` pointing at an empty folder, from
 ``--baseline`` (a git revision, checked out into a temporary worktree) and from this checkout — once
@@ -109,7 +109,7 @@ def pip_install(tmp: str, argv: list[str], precompile: bool) -> tuple[float, flo
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--baseline", default="89a00fe", help="the git revision to compare with (default: 89a00fe, "
-                        "the tree before issue 29's cold-start work)")
+                        "a tree without the cold-start savings measured here)")
     parser.add_argument("--runs", type=int, default=2, help="cold runs of each tree")
     parser.add_argument("--command", default=None, help="the sumito command (default: the README's first)")
     parser.add_argument("--pip", action="store_true", help="also time real installs into fresh venvs")

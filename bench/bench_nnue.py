@@ -2,13 +2,12 @@
 
 Run:  python bench/bench_nnue.py [--nnue builtin-nnue | FILE] [--positions 2000] [--repeat 50]
 
-Issue 17 asks for the learned evaluation in "quantised or float32, whichever is faster at equal
-strength". The search runs the network as float64. Before rewriting the search's arrays for
+The learned evaluation may run quantised or as float32, whichever is faster at equal strength; the
+search runs the network as float64. Before rewriting the search's arrays for
 float32, this measures what it could gain: the same compiled kernels (numba compiles one
 specialisation per dtype, so the code timed is the code the search runs) on float64 and on
 float32 copies of the network's parameters and accumulators, in the same run. It also times the
-kernels against each other, which is how ``nnue_output`` was found to take most of the network's
-cost before its loops were rewritten over slices of ``params`` rather than offsets into it.
+kernels against each other: where the network's cost lies.
 
 - ``update``: ``update_accumulator``, a child's accumulator from its parent's and the move
   (copy both perspectives, then add and take away the 2-6 marbles the move changes);

@@ -18,7 +18,7 @@ each step, as an agent would) from the start of ``--layout`` under the environme
 * ``OpenSpiel``: ``python_sumito_abalone``, ``legal_actions`` + ``observation_tensor`` +
   ``apply_action`` per ply.
 
-Each wrapper's ratio is its steps a second over the raw loop's (the issue's goal: within 3×, and
+Each wrapper's ratio is its steps a second over the raw loop's (the target: within 3×, and
 at least 20,000 AEC steps a second on one core).
 """
 

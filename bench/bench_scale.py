@@ -23,7 +23,7 @@ Run:  python bench/bench_scale.py [--games 40] [--workers 1,2] [--tasks 200] [--
    CPU time and its wall time on 8, 64 and 512 cores: ``max(longest run, CPU time / cores)`` plus
    Ray's overhead per item over the cores. A run's training is one sequential chain (without
    ``--actors``), so the longest run bounds the wall time however many cores there are.
-5. **A self-taught generation** (issue 30, ``sumito nnue selfplay``'s default settings): its self-play and
+5. **A self-taught generation** (``sumito nnue selfplay``'s default settings): its self-play and
    gate games measured on one core, its training step measured a position and epoch, projected to 8,
    64 and 512 cores (the training is one sequential step: it bounds the wall time).
 """
@@ -166,7 +166,7 @@ def reproductions() -> list[tuple[str, list[tuple[int, str]], int, str]]:
         rows.append((f"learning_curves.py {name}", runs, tests, "abalone-test"))
     fig2_tests = len(lc.FIG2_SAMPLES) * 500 * 2
     rows.append(("learning_curves.py fig2", [(max(lc.FIG2_SAMPLES), "abalone-train")], fig2_tests, "abalone-test"))
-    # Wiering's backgammon study at the issue's scale: regimes 6 arms to 20,000 games, tested every 2,500 games
+    # Wiering's backgammon study at its target scale: regimes 6 arms to 20,000 games, tested every 2,500 games
     # with 1,000 games against each of 2 opponents; Table 1: 2 architectures to 50,000 games, the same tests
     rows.append(("wiering_backgammon.py regimes", [(20_000, "backgammon-train")] * 6, 6 * 8 * 2 * 1000,
                  "backgammon-test"))

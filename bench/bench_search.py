@@ -4,13 +4,12 @@ Run:  python bench/bench_search.py [--budgets 1 5 10] [--prune 0 1] [--nnue buil
 
 Positions: the Standard and Belgian Daisy starts, and six mid-game positions reached by the
 engine playing itself at depth 4 (``engine:depth=4,prune=0,threats=0,rules=0,trade=0,threads=1``:
-deterministic, the search as it was before issue 27, so every run searches the same positions; the
-first two are those of earlier runs of this script).
+deterministic: no threat search, any repetition a draw, so every run searches the same positions).
 For each budget the engine (``sumito.search.pvs``: PVS, transposition table, ordering, null move,
 reductions, push-off quiescence, hand-set linear evaluation) deepens until the clock stops it;
 the depth is the last one completed. Nodes count every node including quiescence. One pair of
-columns per search level (``--prune``, the engine option ``prune=``): 0 is the search before its
-null-window nodes took table cutoffs and null moves, 1 (the default) with them.
+columns per search level (``--prune``, the engine option ``prune=``): 0 searches null-window nodes
+without table cutoffs and null moves, 1 (the default) with them.
 
 The baseline, in the same run on the same positions, is the plain fixed-depth alpha-beta of the
 paper players (``sumito.search.alphabeta``: generation order, no tables) with the same evaluation,
@@ -126,8 +125,8 @@ def main() -> None:
                 line += f" | {n.depth:>10} {n.nodes_per_second:>10,.0f}"
             print(line)
     print()
-    print("target (issue 3): at least 1,000,000 nodes/s, and depth 7 from the Standard start within 10 s")
-    print("target (issue 17): depth 8 in middlegames at 1 s a move, at least 1,000,000 nodes/s (hand-set evaluation)")
+    print("target: at least 1,000,000 nodes/s, and depth 7 from the Standard start within 10 s")
+    print("target: depth 8 in middlegames at 1 s a move, at least 1,000,000 nodes/s (hand-set evaluation)")
 
 
 if __name__ == "__main__":

@@ -7,7 +7,7 @@ Run:  python bench/bench_streaming.py [--depth 7] [--repeat 3]
    protocol's callback (``sumito.protocol.info_lines`` formatted and written, under a lock and
    flushed, as ``sumito engine`` does). Runs alternate off/on, ``--repeat`` times each; the table
    shows the fastest run of each (the least disturbed by other work on the machine) and the
-   difference. The issue's budget: streaming may cost at most 2%.
+   difference. The budget: streaming may cost at most 2%.
 2. Analysis: ``engine:depth=N`` choosing a move (what ``go depth N`` runs), the protocol's
    ``go depth N`` end to end (command parsing, the search thread, streamed info lines), and
    ``sumito.analysis.analyse_position(depth=N)`` (what ``sumito analyse --depth N`` runs), each

@@ -1,5 +1,5 @@
-"""Does the engine convert won games? Issue 27's measurement, before and after the search learned the
-draw rules.
+"""Does the engine convert won games? Measured with the search that plays to the game's draw rules ("after")
+and with one that does not ("before").
 
     python experiments/conversion.py --label after [--games 100] [--seed 2027] [--workers 2] [--out runs/conversion]
                                      [--configs NAME ...] [--report-only]
@@ -7,7 +7,7 @@ draw rules.
 Each configuration is a match of ``--games`` games between an engine (A) and an opponent (B), colours
 alternating, each pair of games from its own random 2-ply opening, under the arena's draw rules (400
 plies, threefold repetition). For every match the table gives A's wins, draws and losses, **the draws at
-the ply cap or by repetition with A two or more marbles up** (the issue's goal: none), and the average
+the ply cap or by repetition with A two or more marbles up** (the goal: none), and the average
 length of A's won games in plies (with its standard error).
 
 Finished matches are kept as one JSON file each under ``OUT/LABEL/`` (one row a game: colour, result,
@@ -15,7 +15,7 @@ reason, plies, marbles; the moves of a game drawn at a cap or by repetition with
 study), and the games of the match in progress one a line in ``OUT/LABEL/.NAME.games.jsonl`` as they
 finish (removed when its file is written), so a killed run resumes with the games it lacks, and ``--report-only``
 prints the tables of every label there without playing. The "before" rows were played by the code of
-the commit before the search knew the draw rules (``git worktree add /tmp/base <commit>`` and
+3718e8e's parent, whose search does not know the draw rules (``git worktree add /tmp/base 3718e8e^`` and
 ``PYTHONPATH=/tmp/base/src python experiments/conversion.py --label before``).
 """
 
@@ -48,7 +48,7 @@ CONFIGS = {
     "linear-0.05-heuristic": ("engine:time=0.05,nnue=none", "heuristic"),
     "nnue-d4-heuristic": ("engine:depth=4,nnue=expert-nnue", "heuristic"),
     "linear-d4-heuristic": ("engine:depth=4,nnue=none", "heuristic"),
-    # the shipped network since issue 30 (self-taught); the nnue-* rows above measured the one before it
+    # builtin-nnue, the shipped self-taught network; the nnue-* rows above measure expert-nnue
     "selftaught-0.05-abla4": ("engine:time=0.05,nnue=builtin-nnue", "abla:depth=4"),
     "selftaught-d4-abla4": ("engine:depth=4,nnue=builtin-nnue", "abla:depth=4"),
     "selftaught-0.05-heuristic": ("engine:time=0.05,nnue=builtin-nnue", "heuristic"),

@@ -1,4 +1,4 @@
-"""Issue 27's goal for the last marble: in games against the engine at ten times its time, does the
+"""The last-marble goal: in games against the engine at ten times its time, does the
 engine ever lose to a forced push-off that a 1-second search sees?
 
     python experiments/last_marble_audit.py [--games 200] [--a SPEC] [--b SPEC] [--check-time 1]

@@ -3,8 +3,8 @@
     python experiments/last_marble_budget.py [--nodes 50000 150000 500000] [--spec engine:threads=1] [--extra ...]
     python experiments/last_marble_budget.py --proof 6 [--audit runs/last-marble-nodes/audit.json]
 
-The two regression sets of issue 27 (``tests/data/last_marble.txt``: engine self-play positions where the
-search before the threat search walked into a forced push-off of its last marble; and
+The two last-marble regression sets (``tests/data/last_marble.txt``: engine self-play positions where the
+search without the threat search (``threats=0``) walked into a forced push-off of its last marble; and
 ``tests/data/last_marble_audit.txt``: the last-marble audit's misses) are searched afresh, one position at
 a time, with ``nodes=N`` (a node budget stands for a clock that no load changes: the figures are the same
 on a busy machine and an idle one, and one thread searches the same nodes every time). For each spec

@@ -1,4 +1,4 @@
-"""Issue 30's "try both and keep what wins": the self-taught line's next candidate fitted to the search
+"""Try both and keep what wins: the self-taught line's next candidate fitted to the search
 scores and results (``mix``, what the run used) or to TD-Leaf(λ)'s λ-returns (``tdleaf``), from the
 same data and the same network.
 

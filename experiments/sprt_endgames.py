@@ -5,7 +5,7 @@
 For each N it replays every game of the journal (an ``sumito sprt --journal`` file; A is the first player
 of the test, ``black_id``/``white_id`` 0) to the first position where a side has lost N marbles, and
 counts the games by who got there first and how they ended: how often the side behind at that point
-still held (won or drew). Issue 27 used it on the threat search's SPRT: the threat search only acts
+still held (won or drew). It suits the threat search's SPRT: the threat search only acts
 once a line reaches a side a marble from losing, so a difference that appears before that is not its
 doing.
 """

@@ -1,10 +1,10 @@
-"""Positions where the search before the threat search walks into a forced push-off of its last marble.
+"""Positions where the search without the threat search walks into a forced push-off of its last marble.
 
     python experiments/threat_positions.py [--games 40] [--seed 27] [--out tests/data/last_marble.txt]
 
-Games of engine self-play (the shipped NNUE, depth 4, one thread, the search before issue 27's threat
+Games of engine self-play (the shipped NNUE, depth 4, one thread, the search without the threat
 search: ``threats=0``) from the opening suite, each after a few random quiet plies. At every position
-where the side to move has lost all but one of the marbles it may lose, the move the old search plays
+where the side to move has lost all but one of the marbles it may lose, the move that search plays
 is checked by a deeper threat-aware search (``--check-depth`` plies, default 7) of the position after
 it: when that finds a forced push-off, and the same deep search finds a move that does not lose by
 force, the position is kept with the losing move. The output, one ``position string<TAB>losing move``

@@ -1,4 +1,4 @@
-"""Sumito's build backend: setuptools', and then the kernels a first game uses compiled (issue 29).
+"""Sumito's build backend: setuptools', and then the kernels a first game uses compiled.
 
 pip builds the package in an isolated environment holding the build requirements of pyproject.toml:
 setuptools, and the same numba, llvmlite and numpy as the package pins. Once setuptools has built the
@@ -6,7 +6,7 @@ wheel (``pip install -e .``: the editable one), this runs ``python -m sumito.pla
 source tree in that environment. It compiles the kernels of the README's first game into the user's numba
 cache (``sumito/__init__.py``: ``~/.cache/sumito/numba/<digest of the source>``, or ``NUMBA_CACHE_DIR``),
 which the installed package then reads: the same source, the same numba, the same machine. So the
-install takes the compile (about as long as a first game took before) and the first game does not.
+install takes the compile (about as long as a first game takes without it) and the first game does not.
 
 ``SUMITO_PRECOMPILE=0`` skips the step. Should it fail (no writable cache, a killed build), the install
 goes on and says so: the first game compiles what it needs, as any command does.

@@ -4,15 +4,15 @@
     python tools/journal_rename.py --add KEY=VALUE FILE.jsonl [FILE.jsonl ...]
 
 A journal keys each game by a digest of its task, players' specs included, so that a changed spec is
-played again (sumito.arena.journal). When a *name* changes meaning but the player does not — issue
-30 shipped the self-taught network as ``builtin-nnue`` and called the network that was
+played again (sumito.arena.journal). When a *name* changes meaning but the player does not — commit
+471e092 shipped the self-taught network as ``builtin-nnue`` and called the network that had been
 ``builtin-nnue`` ``expert-nnue`` — the games already played belong to the new spelling: this rewrites
 every player spec ``OLD`` -> ``NEW`` (whole option values only: ``nnue=builtin-nnue`` ->
 ``nnue=expert-nnue``) and recomputes each key, atomically (temporary file, then a rename), so that the
 documented command with the new spelling continues the same test.
 
-``--add KEY=VALUE`` is for a changed *default*: issue 27's threat search was the engine's default
-(``threats=1``) until its SPRT rejected it, and the games played before then by an ``engine`` spec
+``--add KEY=VALUE`` is for a changed *default*: the threat search was the engine's default
+(``threats=1``) until its SPRT rejected it (commit 3646626), and the games played before then by an ``engine`` spec
 without ``threats=`` were played with it. ``--add threats=1`` writes the option into every ``engine``
 spec that does not name it, so that those games stay under the spelling that means what played them.
 """

@@ -67,8 +67,9 @@ def atomic_write_bytes(path: str | os.PathLike[str], data: bytes) -> None:
 def _write(target: Path, data: bytes) -> None:
     target.parent.mkdir(parents=True, exist_ok=True)
     # the pid in the name lets remove_stale_temps tell a dead writer's leftover from a write in progress. The
-    # name is chosen before the file is made, inside the try: a Ctrl-C landing just after the file came to be
-    # (inside tempfile.mkstemp, before it returned the name) used to leave it behind
+    # name is chosen before the file is made, inside the try, so that a Ctrl-C landing just after the file came to
+    # be finds its name and removes it (tempfile.mkstemp, which returns the name only once the file is made, would
+    # leave it behind)
     flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_BINARY", 0)
     tmp = ""
     try:

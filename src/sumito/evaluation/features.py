@@ -15,7 +15,7 @@ COUNT       marbles on the board
 ==========  =================================================================================
 
 An evaluation is an integer kind plus a float64 parameter vector, so that every search kernel
-takes any evaluation without recompiling, and issue 4's learned evaluations add kinds here.
+takes any evaluation without recompiling; the learned evaluations (a value network, the NNUE) are kinds here too.
 Scores are from the point of view of ``side`` (higher is better for it).
 """
 

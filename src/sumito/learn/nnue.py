@@ -2,7 +2,7 @@
 
 **Data** (:func:`generate`, ``sumito nnue gen``): self-play games of a search player (by default
 :data:`DATA_PLAYER`: the hand-set linear evaluation and the search the shipped data came from, the
-search before issue 27's threats, draw rules and converting, one thread), each from an opening of the suite
+search without the threat search, the game's draw rules or converting, one thread), each from an opening of the suite
 (:mod:`sumito.arena.openings`) followed by a few uniformly random quiet plies so that no two
 games are alike. Every position before a move is kept with the search's score of it (for the side
 to move, engine points: deeper-search targets), whether it is *quiet* (the side to move has no
@@ -68,7 +68,7 @@ MAX_CHUNK_BYTES = 256 * 2**20
 SCORE_CLIP = 8000.0  # a won or lost score counts as 8 marbles (more than any game has in hand)
 DATA_ARRAYS = ("boards", "side", "lost", "score", "result", "quiet", "game")
 
-#: the player whose searches made the shipped NNUE's data (the search as it was then)
+#: the player whose searches made the shipped NNUE's data (no threat search, any repetition a draw, no converting)
 DATA_PLAYER = "engine:depth=4,prune=0,threats=0,rules=0,trade=0,threads=1,nnue=none"
 
 

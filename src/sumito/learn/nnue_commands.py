@@ -1,4 +1,4 @@
-"""``sumito nnue gen`` and ``sumito nnue train``: the engine's NNUE from self-play data (issue 17).
+"""``sumito nnue gen`` and ``sumito nnue train``: the engine's NNUE from self-play data.
 
     sumito nnue gen --out runs/nnue/data-d4 --games 2000 --workers 2
     sumito nnue train runs/nnue/data-d4 --out runs/nnue/nnue.npz      # H 32, H2 16, 20 epochs, lambda 0.5

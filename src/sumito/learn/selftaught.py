@@ -1,4 +1,4 @@
-"""A self-taught NNUE: generations of self-play, training and gating, from the rules alone (issue 30).
+"""A self-taught NNUE: generations of self-play, training and gating, from the rules alone.
 
 Generation 0 knows the rules (the search's legal moves and its push-off quiescence) and the marble count:
 its network is the marble difference and nothing else (:func:`generation_zero`: the output weights are

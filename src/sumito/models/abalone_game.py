@@ -14,7 +14,7 @@ from sumito.models.network import ValueNetwork
 from sumito.models.tdleaf import LeafSearch
 
 # Training games: a tie when the same moves repeat 20 times (the Abalearn paper's footnote 4),
-# and a cap on the length (the speed target of issue 4 counts games capped at 200 plies).
+# and a cap on the length (the training-speed target counts games capped at 200 plies).
 TRAINING_RULES = DrawRules(max_plies=200, repetitions=20)
 
 

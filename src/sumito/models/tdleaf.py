@@ -46,7 +46,7 @@ class LeafSearch:
         self.variant = variant
         params = network_params_of(network, variant.side, variant.marbles, variant.win_threshold)
         # prune=0: the search builtin-tdleaf was trained with, so that training reproduces it
-        # the search its network was trained with: threats and the draw rules as before issue 27
+        # the search its network was trained with: no threat search, any repetition a draw (threats=0, rules=0)
         self.searcher = Searcher(EVAL_NETWORK, params, hash_entries, contempt=0.0, prune=0, threats=0, rules=0)
         self._out = np.empty((1, network.n_inputs), dtype=np.float64)
 

@@ -402,7 +402,8 @@ register(
             "aspiration": Option(float, 0.0, "aspiration window from depth 5, in evaluation units (a marble is "
                                  "1000 with the linear evaluation); 0 = full windows", low=0, high=1e6),
             "prune": Option(int, DEFAULT_PRUNE, "search: 1 with table cutoffs and null moves in null-window nodes; "
-                            "0 without (the search before they worked, kept to measure against)", low=0, high=1),
+                            "0 without (null-window nodes searched as PV nodes, kept to measure against)",
+                            low=0, high=1),
             "threats": Option(int, DEFAULT_THREATS, "1: threats against a side's last marble are seen (extended, "
                               "all replies and quiet threats in quiescence), at a cost in depth; 0 (the default: "
                               "its SPRT at 0.1 s found it weaker) without", low=0, high=1),
@@ -418,7 +419,7 @@ register(
                                   low=0, high=100),
             "rules": Option(int, DEFAULT_RULES, "1: the search plays to the game's draw rules (threefold repetition "
                             "as the game counts it, the ply cap, the no-capture limit); 0: any repetition is a draw, "
-                            "nothing else (the search before, to measure against)", low=0, high=1),
+                            "nothing else (kept to measure against)", low=0, high=1),
         },
         help="Sumito's engine: iterative-deepening PVS with a transposition table and quiescence",
     )

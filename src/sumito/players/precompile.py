@@ -1,4 +1,4 @@
-"""Compile the kernels a first game uses before it is played: what ``pip install`` runs (issue 29).
+"""Compile the kernels a first game uses before it is played: what ``pip install`` runs.
 
     python -m sumito.players.precompile [SPEC ...]      # default: the README's first game's players
 

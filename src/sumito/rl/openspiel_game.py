@@ -1,3 +1,4 @@
-"""Re-exports :mod:`sumito.rlcore.openspiel_game` (its home below the players since the layering of issue 25)."""
+"""Re-exports :mod:`sumito.rlcore.openspiel_game` for one release: the RL action space and games sit below
+the players (docs/architecture.md)."""
 
 from sumito.rlcore.openspiel_game import *  # noqa: F403

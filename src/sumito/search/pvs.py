@@ -9,10 +9,9 @@ Pieces, as in a chess engine (Stockfish's split of search, ordering and transpos
 - null-move pruning (Abalone has no zugzwang to speak of) and late-move reductions of quiet
   moves, both re-searched at full depth when they look good;
 - search levels (``Searcher(prune=)``, the engine option ``prune=``): 1, the default, takes the
-  table's bounds and null moves in null-window nodes; 0 is the search before it, which mistook
-  every null-window node for a PV node and so did neither (kept to measure against: SPRT +166 Elo
-  for 1 over 0). Futility and late-move pruning and deeper reductions lost their SPRTs
-  (docs/strength.md);
+  table's bounds and null moves in null-window nodes; 0 takes every null-window node for a PV node
+  and so does neither (kept to measure against: SPRT +166 Elo for 1 over 0). Futility and late-move
+  pruning and deeper reductions lost their SPRTs (docs/strength.md);
 - a quiescence search over push-offs at the horizon, so that a pending push-off is never
   misjudged by a static evaluation;
 - threats against a last marble (``threats=1``): a side a marble from losing with a push-off against
@@ -91,7 +90,7 @@ DEFAULT_RULES = 1
 #: against ABLA (docs/strength.md)
 DEFAULT_TRADE = 0.0
 #: converting: trading counts only once the game has gone this many plies without a push-off before the
-#: move searched (``trade_after=``; 0: always, the trade term as it was first tried)
+#: move searched (``trade_after=``; 0: always)
 DEFAULT_TRADE_AFTER = 0
 #: the search level a Searcher (and the engine player) uses unless told otherwise: 1, table cutoffs and
 #: null moves, accepted by SPRT against 0 (docs/strength.md)
@@ -585,7 +584,7 @@ def _draw_limits(draw: DrawCounters | None, rules: int) -> tuple[int, int, int]:
     """The search's view of the draw rules: plies from the root to the ply cap, the no-capture limit
     (plies without a push-off at which a line is drawn) and how many earlier occurrences of a position
     make a draw (threefold repetition: 2; a repetition inside the search is a draw at once). Without
-    ``draw``, threefold repetition alone; with ``rules`` 0 (the search before), any repetition."""
+    ``draw``, threefold repetition alone; with ``rules`` 0 (kept to measure against), any repetition."""
     if not rules:
         return NO_LIMIT, NO_LIMIT, 1
     if draw is None:
@@ -687,14 +686,14 @@ class Searcher:
         # aspiration windows: from ASPIRATION_DEPTH on, each iteration first searches the previous score
         # ± this many points (0: always the full window), widening fourfold on each failure
         self.aspiration = aspiration
-        # 0: the search before its null-window nodes were recognised (no table cutoffs, no null
-        # moves), kept to measure against; 1: with them
+        # 0: null-window nodes searched as PV nodes (no table cutoffs, no null moves), kept to measure
+        # against; 1: with them
         self.prune = prune
         # 1: a side a marble from losing with a push-off against it is "in check": extended in the
         # search, every reply tried in quiescence, where threats against a last marble are played too
         self.threats = threats
         # 1: the game's draw rules as the game counts them (threefold repetition, the ply cap, the
-        # no-capture limit); 0: any repetition is a draw and nothing else (the search before)
+        # no-capture limit); 0: any repetition is a draw and nothing else (kept to measure against)
         self.rules = rules
         # converting: each marble off the board is worth this many points to the side ahead (0: off)
         self.trade = trade
