@@ -2,7 +2,7 @@
 input features): the training regimes of his Table 2 / Figures 3-4 and his λ sweep (Figure 7 / Table 3).
 
     python experiments/wiering_backgammon.py EXPERIMENT [--games 5000] [--test-every 1000] [--test-games 500]
-                                             [--seeds 2] [--workers 2] [--outputs 7] [--arms 1,2]
+                                             [--seeds 10] [--workers 2] [--outputs 7] [--arms 1,2]
                                              [--backend ray [--address ADDR]]
 
 Experiments:
@@ -20,9 +20,17 @@ Wiering's inputs and seven outputs unless the arm or the options say otherwise) 
 ``OUT/EXPERIMENT/ARM-sSEED``: every ``--test-every`` training games it plays ``--test-games`` games against
 ``pubeval`` and as many against gnubg 0-ply, starts alternating. Runs resume after a kill (``sumito bg train
 --resume`` semantics), finished runs are read back, and a finished run trains on when ``--games`` grows, so
-the command can simply be run again; ``--report`` tabulates what is on disk without training. The tables pool
-the seeds (``--seeds`` × ``--test-games`` games a cell) and give equity in points per game with a 95%
-interval, mean ± 1.96·sd/√n; the Markdown goes to standard output, the plot to
+the command can simply be run again; ``--report`` tabulates what is on disk without training (unfinished runs
+included, a missing run left out). Ten seeds an arm by default (the lab's rule: at least ten runs for a
+learning claim).
+
+The results are reported as RL research reports them over seeds (:mod:`sumito.learn.bands`, as
+``learning_curves.py`` does): per opponent, one table pools the runs' test games (runs × ``--test-games``
+games a cell) and gives equity in points per game with a 95% interval, mean ± 1.96·sd/√n, and the win rate;
+a second, when a cell has two runs or more, gives the interquartile mean (IQM) of the runs' own equities with
+its percentile-bootstrap 95% band. The headings count the runs found. The plot draws, per arm, the IQM over
+the runs with its bootstrap band and each run's curve faintly behind (one run: its curve with the pooled
+interval as the band). The Markdown goes to standard output, the plot to
 ``docs/img/backgammon-EXPERIMENT.png`` (written atomically).
 
 The runs train ``--workers`` at once in forked local processes, or as Ray tasks with ``--backend ray`` (a
@@ -42,10 +50,13 @@ from multiprocessing import get_context
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+
 from sumito.arena.backgammon import MatchResult
 from sumito.arena.executor import add_backend_args, check_shared_folder, executor_from_args
 from sumito.engine import SumitoError
 from sumito.learn.backgammon.run import BgRun, BgRunConfig, checkpoint_games
+from sumito.learn.bands import Estimate, interval_estimate
 from sumito.learn.plot import save_figure
 from sumito.stopping import run_main
 
@@ -110,34 +121,85 @@ def pooled(rows: list[dict[str, Any]]) -> tuple[float, float, float, int]:
     return m.equity, m.half_width, m.win_rate, m.games
 
 
+#: (arm, opponent, training games) -> seed -> that run's test rows there
+Cells = dict[tuple[str, str, int], dict[int, list[dict[str, Any]]]]
+
+
+def run_equities(runs: dict[int, list[dict[str, Any]]]) -> list[float]:
+    """Each run's own equity (points per game over its test games) in one cell, by seed."""
+    return [pooled(runs[seed])[0] for seed in sorted(runs)]
+
+
+def run_band(runs: dict[int, list[dict[str, Any]]]) -> Estimate:
+    """The interquartile mean of the runs' own equities in one cell with its percentile-bootstrap 95% band
+    (:func:`sumito.learn.bands.interval_estimate`; one run: its equity, no band)."""
+    return interval_estimate(np.array(run_equities(runs)), "iqm")
+
+
+def runs_phrase(cells: Cells, opp: str) -> str:
+    """The runs and test games a cell against ``opp``, from the data: "2 runs × 500 games" (a range where
+    the cells differ, as with unfinished runs)."""
+    groups = [runs for (_, o, _), runs in cells.items() if o == opp and runs]
+    counts = sorted({len(runs) for runs in groups}) or [0]
+    games = sorted({int(r["n"]) for runs in groups for rows in runs.values() for r in rows}) or [0]
+
+    def span(values: list[int]) -> str:
+        return f"{values[0]}" if len(values) == 1 else f"{values[0]}–{values[-1]}"
+
+    word = "run" if counts == [1] else "runs"
+    return f"{span(counts)} {word} × {span(games)} games" + (" a cell" if len(counts) > 1 else "")
+
+
 def summarize(experiment: str, results: list[tuple[str, int, list[dict[str, Any]]]], args: argparse.Namespace) -> None:
-    cells: dict[tuple[str, str, int], list] = defaultdict(list)
+    cells: Cells = defaultdict(lambda: defaultdict(list))
     seconds: dict[str, list[float]] = defaultdict(list)
-    for arm, _seed, rows in results:
+    for arm, seed, rows in results:
         for r in rows:
-            cells[(arm, r["opponent"], int(r["games"]))].append(r)
+            cells[(arm, r["opponent"], int(r["games"]))][seed].append(r)
         if rows:
             seconds[arm].append(float(rows[-1]["train_seconds"]))
     arms = [a for a in EXPERIMENTS[experiment] if a in seconds]
-    games = checkpoint_games(config_of(experiment, arms[0], args.seed, args)) if arms else []
+    if not arms:
+        print(f"{experiment}: no test rows yet", file=sys.stderr)
+        return
+    games = checkpoint_games(config_of(experiment, arms[0], args.seed, args))
     for opp in OPPONENTS:
-        print(f"\n### {experiment}: equity (points per game) against {opp}, 95% interval; win rate in brackets\n")
+        print(f"\n### {experiment}: equity (points per game) against {opp}, {runs_phrase(cells, opp)}: the pooled "
+              f"test games' mean, 95% interval; win rate in brackets\n")
         print("| arm | " + " | ".join(str(g) for g in games) + " | train s/run |")
         print("|---|" + "---|" * (len(games) + 1))
         for arm in arms:
             cols = []
             for g in games:
-                group = cells.get((arm, opp, g))
-                if group:
-                    m, h, w, _ = pooled(group)
+                runs = cells.get((arm, opp, g))
+                if runs:
+                    m, h, w, _ = pooled([r for rows in runs.values() for r in rows])
                     cols.append(f"{m:+.3f} ± {h:.3f} ({w:.0%})")
                 else:
                     cols.append("")
             print(f"| {arm} | " + " | ".join(cols) + f" | {sum(seconds[arm]) / len(seconds[arm]):.0f} |")
+        if any(len(runs) > 1 for (_, o, _), runs in cells.items() if o == opp):
+            print(f"\n### {experiment}: equity against {opp}, IQM over the runs ({runs_phrase(cells, opp)}) of "
+                  f"their own equities, bootstrap 95% band in brackets\n")
+            print("| arm | " + " | ".join(str(g) for g in games) + " |")
+            print("|---|" + "---|" * len(games))
+            for arm in arms:
+                cols = []
+                for g in games:
+                    runs = cells.get((arm, opp, g))
+                    if not runs:
+                        cols.append("")
+                        continue
+                    band = run_band(runs)
+                    cols.append(f"{band.value:+.3f} ({band.low:+.3f}, {band.high:+.3f})" if band.runs > 1
+                                else f"{band.value:+.3f} (1 run)")
+                print(f"| {arm} | " + " | ".join(cols) + " |")
     _plot(experiment, cells, arms, games, args)
 
 
-def _plot(experiment, cells, arms, games, args) -> None:
+def _plot(experiment: str, cells: Cells, arms: list[str], games: list[int], args: argparse.Namespace) -> None:
+    """Per opponent and arm: the IQM over the runs with its bootstrap 95% band and each run's curve faintly
+    behind, as ``learning_curves.py`` draws them; a point of one run is its equity with the pooled interval."""
     import matplotlib
 
     matplotlib.use("Agg")
@@ -145,16 +207,40 @@ def _plot(experiment, cells, arms, games, args) -> None:
 
     fig, axes = plt.subplots(1, len(OPPONENTS), figsize=(6.5 * len(OPPONENTS), 4.8), squeeze=False)
     for ax, opp in zip(axes[0], OPPONENTS):
+        several = False
         for arm in arms:
-            xs = [g for g in games if (arm, opp, g) in cells]
-            stats = [pooled(cells[(arm, opp, g)]) for g in xs]
-            (line,) = ax.plot(xs, [s[0] for s in stats], marker="o", label=arm)
-            ax.fill_between(xs, [s[0] - s[1] for s in stats], [s[0] + s[1] for s in stats], alpha=0.12,
-                            color=line.get_color())
+            xs = [g for g in games if cells.get((arm, opp, g))]
+            if not xs:
+                continue
+            values, lows, highs = [], [], []
+            for g in xs:
+                runs = cells[(arm, opp, g)]
+                if len(runs) > 1:
+                    band = run_band(runs)
+                    values.append(band.value)
+                    lows.append(band.low)
+                    highs.append(band.high)
+                else:
+                    m, h, _, _ = pooled(next(iter(runs.values())))
+                    values.append(m)
+                    lows.append(m - h)
+                    highs.append(m + h)
+            (line,) = ax.plot(xs, values, marker="o", label=arm, zorder=3)
+            ax.fill_between(xs, lows, highs, alpha=0.15, color=line.get_color())
+            curves: dict[int, dict[int, float]] = defaultdict(dict)  # each run's own curve, faintly behind
+            for g in xs:
+                for seed, rows in cells[(arm, opp, g)].items():
+                    curves[seed][g] = pooled(rows)[0]
+            if len(curves) > 1:
+                several = True
+                for curve in curves.values():
+                    ax.plot(list(curve), list(curve.values()), color=line.get_color(), alpha=0.2, linewidth=0.6,
+                            zorder=1)
         ax.axhline(0, color="grey", linewidth=0.8)
         ax.set_xlabel("training games")
-        ax.set_ylabel("equity (points per game)")
-        ax.set_title(f"against {opp} ({args.seeds} seeds × {args.test_games} games, 95% band)", fontsize=10)
+        ax.set_ylabel("equity (points per game): IQM over the runs\n(band: bootstrap 95%; faint: each run)"
+                      if several else "equity (points per game)\n(band: 95% interval of the test games)")
+        ax.set_title(f"against {opp} ({runs_phrase(cells, opp)})", fontsize=10)
         ax.grid(alpha=0.3)
         ax.legend(fontsize=8)
     fig.suptitle(f"Wiering 2010, small modular net, {args.encoding} inputs, {args.outputs} output(s): {experiment}",
@@ -165,14 +251,16 @@ def _plot(experiment, cells, arms, games, args) -> None:
     print(f"\nplot: {plot}")
 
 
-def main(argv: list[str] | None = None) -> int:
+def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("experiment", choices=list(EXPERIMENTS))
     parser.add_argument("--games", type=int, default=5000, help="training games per run (default 5000)")
     parser.add_argument("--test-every", type=int, default=1000, help="training games between tests (default 1000)")
     parser.add_argument("--test-games", type=int, default=500,
-                        help="test games per run, test point and opponent (default 500; pooled over the seeds)")
-    parser.add_argument("--seeds", type=int, default=2, help="runs per arm (default 2)")
+                        help="test games per run, test point and opponent (default 500; pooled over the seeds in "
+                        "the first table, one equity a run in the IQM table)")
+    parser.add_argument("--seeds", type=int, default=10,
+                        help="runs per arm (default 10: the lab's rule, ten runs or more for a learning claim)")
     parser.add_argument("--seed", type=int, default=2010, help="the first seed (runs use SEED, SEED+1, ...)")
     parser.add_argument("--encoding", default="wiering", choices=("wiering", "tesauro198"))
     parser.add_argument("--outputs", type=int, default=7, choices=(1, 7), help="outputs (default 7, the paper's)")
@@ -187,6 +275,11 @@ def main(argv: list[str] | None = None) -> int:
                         help="only these arms, comma-separated numbers from 1 in the experiment's order (default: all)")
     parser.add_argument("--report", action="store_true",
                         help="only tabulate the test rows already on disk (unfinished runs included), train nothing")
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = build_parser()
     args = parser.parse_args(argv)
     arms = list(EXPERIMENTS[args.experiment])
     if args.arms:
@@ -202,7 +295,10 @@ def main(argv: list[str] | None = None) -> int:
         for arm in arms:
             for seed in range(args.seed, args.seed + args.seeds):
                 folder = Path(args.out) / args.experiment / folder_name(arm, seed)
-                rows = BgRun(folder, resume=True).curve_rows() if (folder / "config.json").exists() else []
+                if not (folder / "config.json").exists():
+                    print(f"note: {arm} seed {seed}: no run in {folder}", file=sys.stderr)
+                    continue
+                rows = BgRun(folder, resume=True).curve_rows()
                 results.append((arm, seed, rows))
                 last = max((int(r["games"]) for r in rows), default=0)
                 if last < args.games:
