@@ -2,6 +2,7 @@
 
     python experiments/alphalone_tables.py --workers 1            # the report's counts
     python experiments/alphalone_tables.py --backend ray [--address ADDR]   # the games as Ray tasks
+    python experiments/alphalone_tables.py --workers 2 --seeds 10        # over ten training runs (seeds 2019-2028)
     python experiments/alphalone_tables.py --games 4 --time-games 2 --baseline-games 4 --train-games 20
 
 1. Trains the report's four agents by TD(0) (:mod:`sumito.learn.alphalone_td`): step sizes
@@ -40,11 +41,23 @@ agents are trained here, one after another, before the games. The same seed give
 weights and, except where a time limit binds (wall-clock time), the same games. Output:
 Markdown tables (see docs/results-alphalone.md).
 
+Runs: ``--seeds N`` (default 1: the tables documented in docs/results-alphalone.md) repeats all of
+this under the seeds S, S+1, ..., S+N-1 (S: ``--seed``): every run trains its own four agents with
+its seed (the seed is part of the training settings, so of the weights files' digest) and plays
+every part with its agents and game seeds derived from its seed, as one run does. With N > 1,
+every cell gives the result over all runs' games with its 95% interval, as one run does, plus the
+interquartile mean (IQM) of the runs' own rates with its percentile-bootstrap 95% band
+(:func:`sumito.learn.bands.interval_estimate`) and the number of runs; the training table sums the
+runs and the weights table gives the mean of the runs' agents. Under ``--td-method code`` (no
+exploration) training draws no random numbers, so every run's agents are the same and the runs
+differ in their games only. With one run the output is the same as before the option existed.
+
 Resuming: every trained agent (its weights, named by a digest of its training settings, and its
 training figures) and every finished game (``OUT/games.jsonl``, keyed by a digest of the game's
 task) are kept under ``--out`` (default ``runs/alphalone``), so the same command after a kill
 trains only the agents and plays only the games it lacks; other options share the folder safely,
-because their agents and games have other digests.
+because their agents and games have other digests. A run with more ``--seeds`` in the same folder
+reuses the runs it shares with an earlier one (the first run of ``--seeds 10`` is ``--seeds 1``).
 """
 
 from __future__ import annotations
@@ -58,6 +71,8 @@ import sys
 import time
 from pathlib import Path
 
+import numpy as np
+
 from sumito.arena.executor import add_backend_args, check_shared_folder, executor_from_args
 from sumito.arena.journal import GameJournal
 from sumito.arena.match import ArenaSettings, derive_seed, schedule, summarize_pair
@@ -67,6 +82,7 @@ from sumito.evaluation.alphalone import PUBLISHED_AGENTS, AlphaloneWeights
 from sumito.evaluation.features import ALPHALONE_FEATURES
 from sumito.fileio import atomic_write_text
 from sumito.learn.alphalone_td import REPORT_ETAS, TDConfig, train
+from sumito.learn.bands import interval_estimate
 from sumito.stopping import run_main
 
 DEFAULT_LIMITS = (1.0, 0.1, 0.01, 0.001, 0.0001)
@@ -109,7 +125,15 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     )
     p.add_argument("--td-method", default="code", help="TD method: code (the authors', default) or afterstates")
     p.add_argument("--features", default="code", help="feature set of training and players: code (default) or text")
-    p.add_argument("--seed", type=int, default=DEFAULT_SEED, help=f"training and game seed (default {DEFAULT_SEED})")
+    p.add_argument("--seed", type=int, default=DEFAULT_SEED,
+                   help=f"training and game seed (of the first run with --seeds; default {DEFAULT_SEED})")
+    p.add_argument(
+        "--seeds", type=int, default=1, metavar="N",
+        help="training runs: the agents trained, and every part played, under the seeds S, S+1, ..., S+N-1 "
+             "(S: --seed); every cell then gives the result over all runs' games and the IQM of the runs' own "
+             "rates with its bootstrap band. Default 1 (one run, the tables documented in "
+             "docs/results-alphalone.md); the project's rule for a learning claim is at least 10",
+    )
     p.add_argument("--layout", default="mini", help="board (the report: mini)")
     p.add_argument("--moves", choices=("inline", "all"), default="inline", help="inline only (default) or all moves")
     p.add_argument("--max-plies", type=int, default=101, help="draw after this many plies (default 101)")
@@ -128,7 +152,7 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     add_backend_args(p)
     p.add_argument("--out", default="runs/alphalone", help="where agents and games are kept (default runs/alphalone)")
     args = p.parse_args(argv)
-    for name in ("games", "time_games", "train_games", "baseline_games", "max_plies"):
+    for name in ("games", "time_games", "train_games", "baseline_games", "max_plies", "seeds"):
         if getattr(args, name) < 1:
             p.error(f"--{name.replace('_', '-')} must be at least 1")
     if args.repetitions < 0 or args.repetitions == 1:
@@ -184,76 +208,93 @@ def run(args: argparse.Namespace, out: Path, t_start: float) -> int:
     folder = out / "weights"
     folder.mkdir(parents=True, exist_ok=True)
     inline = args.moves == "inline"
+    seeds = [args.seed + r for r in range(args.seeds)]  # the runs
+    several = len(seeds) > 1
     # ---------------------------------------------------------------- training
-    agents = []  # (label, weights path)
-    train_rows = []
-    weight_rows = {name: [name] for name in ALPHALONE_FEATURES}
+    labels = [f"Agent {k} (η={eta_label(eta)})" for k, eta in enumerate(REPORT_ETAS, start=1)]
+    paths: list[list[str]] = []  # by run, by agent: the weights file the players read
+    trained: list[list[tuple[AlphaloneWeights, dict | None]]] = []  # by run, by agent
     config = None
-    for k, eta in enumerate(REPORT_ETAS, start=1):
-        config = TDConfig(eta=eta, games=args.train_games, layout=args.layout, seed=args.seed,
-                          method=args.td_method, features=args.features, inline_only=inline)
-        digest = hashlib.sha256(repr(config).encode()).hexdigest()[:12]
-        path = folder / f"agent{k}-eta{eta_label(eta)}-{digest}.json"
-        if args.agents == "published":
-            weights = AlphaloneWeights(*PUBLISHED_AGENTS[eta])
-            path = folder / f"agent{k}-published.json"
-            weights.save(path)
-            agents.append((f"Agent {k} (η={eta_label(eta)})", str(path)))
-            for name, b, w in zip(ALPHALONE_FEATURES, weights.black, weights.white):
-                weight_rows[name].append(f"{b:.3f} / {w:.3f}")
-            continue
-        weights, figures = trained_agent(config, path)
-        agents.append((f"Agent {k} (η={eta_label(eta)})", str(path)))
-        o = figures["outcomes"]
-        train_rows.append(
-            [
-                f"Agent {k}",
-                eta_label(eta),
-                str(figures["games"]),
-                f"{o.get('black', 0)}/{o.get('white', 0)}/{o.get('draw', 0)}",
-                f"{figures['plies'] / figures['games']:.1f}",
-                str(figures["clipped"]),
-            ]
-        )
-        for name, b, w in zip(ALPHALONE_FEATURES, weights.black, weights.white):
+    for seed in seeds:
+        paths.append([])
+        trained.append([])
+        for k, eta in enumerate(REPORT_ETAS, start=1):
+            # the seed is a field of the configuration, so every run's agents have their own digest and file
+            config = TDConfig(eta=eta, games=args.train_games, layout=args.layout, seed=seed,
+                              method=args.td_method, features=args.features, inline_only=inline)
+            if args.agents == "published":
+                weights = AlphaloneWeights(*PUBLISHED_AGENTS[eta])
+                path = folder / f"agent{k}-published.json"
+                weights.save(path)
+                figures = None
+            else:
+                digest = hashlib.sha256(repr(config).encode()).hexdigest()[:12]
+                path = folder / f"agent{k}-eta{eta_label(eta)}-{digest}.json"
+                weights, figures = trained_agent(config, path)
+            paths[-1].append(str(path))
+            trained[-1].append((weights, figures))
+    n = len(labels)
+    train_rows = []
+    if args.agents != "published":
+        for k, eta in enumerate(REPORT_ETAS):
+            runs = [trained[r][k][1] for r in range(len(seeds))]
+            games = sum(f["games"] for f in runs)
+            o = {side: sum(f["outcomes"].get(side, 0) for f in runs) for side in ("black", "white", "draw")}
+            train_rows.append(
+                [f"Agent {k + 1}", eta_label(eta)] + ([str(len(runs))] if several else []) + [
+                    str(games),
+                    f"{o['black']}/{o['white']}/{o['draw']}",
+                    f"{sum(f['plies'] for f in runs) / games:.1f}",
+                    str(sum(f["clipped"] for f in runs)),
+                ]
+            )
+    weight_rows = {name: [name] for name in ALPHALONE_FEATURES}
+    for k in range(n):  # one run: its weights; several: the mean over the runs' agents
+        black, white = trained[0][k][0].black, trained[0][k][0].white
+        if several:
+            black = np.mean([trained[r][k][0].black for r in range(len(seeds))], axis=0).tolist()
+            white = np.mean([trained[r][k][0].white for r in range(len(seeds))], axis=0).tolist()
+        for name, b, w in zip(ALPHALONE_FEATURES, black, white):
             weight_rows[name].append(f"{b:.3f} / {w:.3f}")
 
     extra = [x.strip() for x in args.player_options.split(",") if x.strip()]
     if args.features != "code":
         extra.append(f"features={args.features}")
 
-    def spec(k: int | None, limit: float | None = None) -> str:
+    def spec(r: int, k: int | None, limit: float | None = None) -> str:
         parts = [f"depth={args.depth}" if k is not None else "depth=0"]
         if limit is not None:
             parts.append(f"time={limit:g}")
         parts += extra
         if k is not None:
-            parts.append(f"weights={agents[k][1]}")
+            parts.append(f"weights={paths[r][k]}")
         return "alphalone:" + ",".join(parts)
 
     rules = DrawRules(max_plies=args.max_plies, repetitions=args.repetitions or None, no_capture_plies=None)
 
-    def settings(*key: int) -> ArenaSettings:
+    def settings(r: int, *key: int) -> ArenaSettings:
         return ArenaSettings.from_layout(
             args.layout, inline_only=inline, rules=rules, opening_plies=args.opening_plies,
-            seed=derive_seed(args.seed, *key),
+            seed=derive_seed(seeds[r], *key),
         )
 
     # ---------------------------------------------------------------- the games
-    cells: dict[tuple, list] = {}
-    n = len(agents)
-    if "base" in args.parts:
-        for k in range(n):
-            cells[("base", k)] = schedule([spec(k), spec(None)], args.baseline_games, settings(3, k))
-    if "t1" in args.parts:
-        for b in range(n):
-            for w in range(n):
-                cells[("t1", b, w)] = cell_tasks(spec(b), spec(w), args.games, settings(1, b, w))
-    if "t2" in args.parts:
-        cells[("t2", "none")] = cell_tasks(spec(1), spec(2), args.time_games, settings(2, 0))
-        for i, limit in enumerate(args.limits, start=1):
-            cells[("t2", "black", limit)] = cell_tasks(spec(1, limit), spec(2), args.time_games, settings(2, i, 1))
-            cells[("t2", "white", limit)] = cell_tasks(spec(1), spec(2, limit), args.time_games, settings(2, i, 2))
+    cells: dict[tuple, list] = {}  # (run, *cell) -> tasks
+    for r in range(len(seeds)):
+        if "base" in args.parts:
+            for k in range(n):
+                cells[(r, "base", k)] = schedule([spec(r, k), spec(r, None)], args.baseline_games, settings(r, 3, k))
+        if "t1" in args.parts:
+            for b in range(n):
+                for w in range(n):
+                    cells[(r, "t1", b, w)] = cell_tasks(spec(r, b), spec(r, w), args.games, settings(r, 1, b, w))
+        if "t2" in args.parts:
+            cells[(r, "t2", "none")] = cell_tasks(spec(r, 1), spec(r, 2), args.time_games, settings(r, 2, 0))
+            for i, limit in enumerate(args.limits, start=1):
+                cells[(r, "t2", "black", limit)] = cell_tasks(spec(r, 1, limit), spec(r, 2), args.time_games,
+                                                             settings(r, 2, i, 1))
+                cells[(r, "t2", "white", limit)] = cell_tasks(spec(r, 1), spec(r, 2, limit), args.time_games,
+                                                             settings(r, 2, i, 2))
     keys, tasks = [], []
     for key, cell in cells.items():
         keys += [key] * len(cell)
@@ -269,90 +310,141 @@ def run(args: argparse.Namespace, out: Path, t_start: float) -> int:
             if done % 100 == 0 or done == len(tasks):
                 print(f"  {done}/{len(tasks)} games, {time.perf_counter() - t0:.0f} s", file=sys.stderr)
 
-    def black_share(key: tuple) -> tuple[str, float]:
-        s = summarize_pair(results[key], 0, 1)
+    def pooled(*key) -> list:
+        """The cell's games over all runs."""
+        return [g for r in range(len(seeds)) for g in results[(r, *key)]]
+
+    def runs_band(pairs: list[tuple[int, int]]) -> str:
+        """The IQM over the runs of their own rates (``(wins, games)`` a run; runs without games left out)
+        with its percentile-bootstrap 95% band."""
+        rates = [w / g for w, g in pairs if g]
+        if not rates:
+            return "–"
+        e = interval_estimate(np.array(rates), "iqm")
+        return f"{100 * e.value:.0f}% [{100 * e.low:.0f}–{100 * e.high:.0f}]"
+
+    def black_wins(r: int, *key) -> tuple[int, int]:
+        s = summarize_pair(results[(r, *key)], 0, 1)
+        return s.as_black[0], s.games
+
+    def black_share(*key) -> tuple[str, float]:
+        s = summarize_pair(pooled(*key), 0, 1)
         wins, draws, _ = s.as_black
         return rate(wins, s.games) + (f" ({draws} drawn)" if draws else ""), s.average_plies
+
+    def black_band(*key) -> str:
+        return runs_band([black_wins(r, *key) for r in range(len(seeds))])
 
     # ---------------------------------------------------------------- tables
     assert config is not None
     repeats = f"{args.repetitions}-fold repetition draws" if args.repetitions else "no repetition rule"
     game = (f"{args.layout} board, {'inline moves only' if inline else 'all moves'}, a draw after "
             f"{args.max_plies} plies, {repeats}")
+    seed_text = f"seed {args.seed}" if not several else f"seeds {seeds[0]}–{seeds[-1]} (one run each)"
+    runs_text = (f" in each of {len(seeds)} runs (training seeds {seeds[0]}–{seeds[-1]}; IQM: the interquartile "
+                 "mean of the runs' own rates with its percentile-bootstrap 95% band)") if several else ""
     if args.agents == "published":
         print("**Agents**: the authors' published weights (learnedWeights.py), not trained here\n")
     else:
         print(f"**Training** ({args.train_games} games per agent and colour run on the {args.layout} board, method "
-              f"{args.td_method}, features {args.features}, seed {args.seed}, γ = 0.2, "
+              f"{args.td_method}, features {args.features}, {seed_text}, γ = 0.2, "
               f"N = {config.utility_scale:g}, 1-ply greedy self-play, explore {config.explore_rate:g}, "
               f"cap {config.ply_cap} plies)\n")
-        print(markdown(["agent", "η", "games", "Black/White/drawn wins", "plies a game", "clipped updates"],
-                       train_rows))
-    print("\n**Weights** (Black's / White's, each from its own side)\n")
+        head = ["agent", "η", "games", "Black/White/drawn wins", "plies a game", "clipped updates"]
+        print(markdown(head[:2] + (["runs"] if several else []) + head[2:], train_rows))
+    mean = ""
+    if several and args.agents != "published":
+        if all(trained[r][k][0] == trained[0][k][0] for r in range(len(seeds)) for k in range(n)):
+            mean = (f"; the same in all {len(seeds)} runs: this training draws no random numbers, so the runs "
+                    "differ in their games' seeds only")
+        else:
+            mean = f"; the mean over the {len(seeds)} runs' agents"
+    print(f"\n**Weights** (Black's / White's, each from its own side{mean})\n")
     print(markdown(["feature"] + [f"Agent {k}" for k in range(1, n + 1)], list(weight_rows.values())))
-    agent_spec = spec(0).replace(f"weights={agents[0][1]}", "weights=FILE")
+    agent_spec = spec(0, 0).replace(f"weights={paths[0][0]}", "weights=FILE")
     if "base" in args.parts:
-        print(f"\n**§4.1**: each agent (`{agent_spec}`) against the baseline (`{spec(None)}`, the published "
-              f"weights), {args.baseline_games} games per agent, half with each colour; {game}. Wins with 95% "
-              "intervals (outright wins), and the average length in plies of the games the agent won as "
+        print(f"\n**§4.1**: each agent (`{agent_spec}`) against the baseline (`{spec(0, None)}`, the published "
+              f"weights), {args.baseline_games} games per agent, half with each colour{runs_text}; {game}. Wins "
+              "with 95% intervals (outright wins), and the average length in plies of the games the agent won as "
               "Black and as White\n")
         rows = []
 
         def won_plies(k: int, color: int) -> str:
-            won = [r.plies for r in results[("base", k)] if r.winner == color and
+            won = [r.plies for r in pooled("base", k) if r.winner == color and
                    (r.task.black_id if color == 1 else r.task.white_id) == 0]
             return f"{sum(won) / len(won):.1f}" if won else "–"
 
         for k in range(n):
-            s = summarize_pair(results[("base", k)], 0, 1)
+            s = summarize_pair(pooled("base", k), 0, 1)
             nb, nw = sum(s.as_black), sum(s.as_white)
-            rows.append([agents[k][0], rate(s.wins, s.games), f"{rate(s.as_black[0], nb)} of {nb}",
-                         f"{rate(s.as_white[0], nw)} of {nw}", str(s.draws), f"{s.losses}",
-                         f"{won_plies(k, 1)} / {won_plies(k, 2)}"])
-        print(markdown(["agent", "wins", "as Black", "as White", "drawn", "lost", "plies a won game (B / W)"],
-                       rows))
+            cols = [rate(s.wins, s.games), f"{rate(s.as_black[0], nb)} of {nb}", f"{rate(s.as_white[0], nw)} of {nw}"]
+            if several:
+                per_run = [summarize_pair(results[(r, "base", k)], 0, 1) for r in range(len(seeds))]
+                cols = [cols[0], runs_band([(p.wins, p.games) for p in per_run]),
+                        cols[1], runs_band([(p.as_black[0], sum(p.as_black)) for p in per_run]),
+                        cols[2], runs_band([(p.as_white[0], sum(p.as_white)) for p in per_run])]
+            rows.append([labels[k], *cols, str(s.draws), f"{s.losses}", f"{won_plies(k, 1)} / {won_plies(k, 2)}"]
+                        + ([str(len(seeds))] if several else []))
+        head = ["agent", "wins", "as Black", "as White", "drawn", "lost", "plies a won game (B / W)"]
+        if several:
+            head = ["agent", "wins", "wins: IQM of the runs", "as Black", "as Black: IQM", "as White",
+                    "as White: IQM", "drawn", "lost", "plies a won game (B / W)", "runs"]
+        print(markdown(head, rows))
     if "t1" in args.parts:
         print(
-            f"\n**Table 1**: percentage of games Black won [95% interval] and the average game length in plies; "
-            f"{args.games} games a cell, `{agent_spec}`; {game}\n"
+            f"\n**Table 1**: percentage of games Black won [95% interval] and the average game length in plies"
+            f"{'; then the IQM over the runs [bootstrap 95%]' if several else ''}; "
+            f"{args.games} games a cell{runs_text}, `{agent_spec}`; {game}\n"
         )
         rows = []
         for w in range(n):
-            row = [agents[w][0]]
+            row = [labels[w]]
             for b in range(n):
-                share, plies = black_share(("t1", b, w))
-                row.append(f"{share}, {plies:.1f} plies")
+                share, plies = black_share("t1", b, w)
+                row.append(f"{share}, {plies:.1f} plies" + (f"; IQM {black_band('t1', b, w)}" if several else ""))
             rows.append(row)
-        print(markdown(["White \\ Black"] + [label for label, _ in agents], rows))
-        totals = []
-        for b in range(n):
-            wins = sum(summarize_pair(results[("t1", b, w)], 0, 1).as_black[0] for w in range(n))
-            totals.append(rate(wins, n * args.games))
-        print("\nBlack's wins over each column (" + f"{n * args.games} games each): " + "; ".join(
-            f"{agents[b][0]} {totals[b]}" for b in range(n)))
-        totals = []
-        for w in range(n):
-            wins = sum(summarize_pair(results[("t1", b, w)], 1, 0).as_white[0] for b in range(n))
-            totals.append(rate(wins, n * args.games))
-        print("\nWhite's wins over each row: " + "; ".join(f"{agents[w][0]} {totals[w]}" for w in range(n)))
+        print(markdown(["White \\ Black", *labels], rows))
+        every = len(seeds) * args.games
+
+        def total(wins: list[list[int]]) -> str:  # wins[run][cell] over the cells of one column or row
+            text = rate(sum(map(sum, wins)), n * every)
+            if several:
+                text += f", IQM {runs_band([(sum(x), n * args.games) for x in wins])}"
+            return text
+
+        totals = [total([[summarize_pair(results[(r, "t1", b, w)], 0, 1).as_black[0] for w in range(n)]
+                         for r in range(len(seeds))]) for b in range(n)]
+        each = f"{n * every} games each" + (f", {len(seeds)} runs" if several else "")
+        print(f"\nBlack's wins over each column ({each}): " + "; ".join(
+            f"{labels[b]} {totals[b]}" for b in range(n)))
+        totals = [total([[summarize_pair(results[(r, "t1", b, w)], 1, 0).as_white[0] for b in range(n)]
+                         for r in range(len(seeds))]) for w in range(n)]
+        print("\nWhite's wins over each row: " + "; ".join(f"{labels[w]} {totals[w]}" for w in range(n)))
     if "t2" in args.parts:
         print(
-            f"\n**Table 2**: percentage of games Black won [95% interval], {agents[1][0]} as Black against "
-            f"{agents[2][0]} as White, {args.time_games} games a cell; the time limit (`alphalone:time=T`) on one "
-            f"side only, and that side's mean thinking time a move (ms); {game}\n"
+            f"\n**Table 2**: percentage of games Black won [95% interval], {labels[1]} as Black against "
+            f"{labels[2]} as White, {args.time_games} games a cell{runs_text}; the time limit "
+            f"(`alphalone:time=T`) on one side only, and that side's mean thinking time a move (ms); {game}\n"
         )
 
         def move_ms(key: tuple, black: bool) -> str:
-            s = summarize_pair(results[key], 0, 1)
+            s = summarize_pair(pooled(*key), 0, 1)
             return f"{1000 * (s.move_time_a if black else s.move_time_b):.2f}"
 
-        none_share, _ = black_share(("t2", "none"))
+        def row(label: str, kb: tuple, kw: tuple) -> list[str]:
+            if not several:
+                return [label, black_share(*kb)[0], move_ms(kb, True), black_share(*kw)[0], move_ms(kw, False)]
+            return [label, black_share(*kb)[0], black_band(*kb), move_ms(kb, True), black_share(*kw)[0],
+                    black_band(*kw), move_ms(kw, False), str(len(seeds))]
+
         none_key = ("t2", "none")
-        rows = [["None", none_share, move_ms(none_key, True), none_share, move_ms(none_key, False)]]
+        rows = [row("None", none_key, none_key)]
         for limit in args.limits:
-            kb, kw = ("t2", "black", limit), ("t2", "white", limit)
-            rows.append([f"{limit:g}", black_share(kb)[0], move_ms(kb, True), black_share(kw)[0], move_ms(kw, False)])
+            rows.append(row(f"{limit:g}", ("t2", "black", limit), ("t2", "white", limit)))
         head = ["time limit (s)", "Black limited", "its ms a move", "White limited", "its ms a move"]
+        if several:
+            head = ["time limit (s)", "Black limited", "IQM of the runs", "its ms a move", "White limited",
+                    "IQM of the runs", "its ms a move", "runs"]
         print(markdown(head, rows))
     print(f"\n({len(tasks)} games, {time.perf_counter() - t_start:.0f} s in all)")
     return 0

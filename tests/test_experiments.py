@@ -131,6 +131,75 @@ def test_alphalone_tables_resume_after_a_kill_with_the_same_tables(tmp_path, mon
     assert tables(resumed).replace(killed, "OUT") == tables(whole).replace(uninterrupted, "OUT")
 
 
+@pytest.mark.slow
+def test_alphalone_tables_over_several_training_seeds(tmp_path, monkeypatch, capsys):
+    import re
+
+    import alphalone_tables as at
+
+    import sumito.arena.journal as journal
+
+    # a 1 s limit never binds on the mini board: every game is decided by its seed, so a resumed run's are the same
+    argv = ["--games", "2", "--time-games", "1", "--baseline-games", "2", "--train-games", "3", "--workers", "1",
+            "--limits", "1"]
+    whole = tmp_path / "whole"
+    assert at.main([*argv, "--out", str(whole)]) == 0
+    one = capsys.readouterr()
+    # one run: the tables have the documented form (every table's header as in docs/results-alphalone.md), no IQM
+    documented = (Path(__file__).resolve().parent.parent / "docs" / "results-alphalone.md").read_text()
+    heads = [line for line in one.out.splitlines() if line.startswith(("| agent", "| feature", "| White", "| time"))]
+    assert len(heads) == 5 and all(head in documented for head in heads)
+    assert "IQM" not in one.out and "runs" not in one.out and "seed 2019," in one.out
+
+    # two runs in the same folder: the first run's agents and games are reused, the second's are new
+    assert at.main([*argv, "--seeds", "2", "--out", str(whole)]) == 0
+    two = capsys.readouterr()
+    assert "43 games" in one.err and "86 games (43 in" in two.err
+    assert len(list((whole / "weights").glob("*.train.json"))) == 8  # the seed is in the agents' digest
+    assert "seeds 2019–2020" in two.out
+    assert "| agent | η | runs | games |" in two.out and "| Agent 1 | 1e-2 | 2 | 12 |" in two.out
+    lines = two.out.splitlines()
+    base_head = next(line for line in lines if line.startswith("| agent | wins"))
+    assert "wins: IQM of the runs" in base_head and base_head.endswith("| runs |")
+    base_rows = [line for line in lines if line.startswith("| Agent") and "of 2 |" in line]
+    assert len(base_rows) == 4 and all(row.endswith("| 2 |") for row in base_rows)  # 2 runs, 2 games as Black
+    t1_rows = [line for line in lines if line.startswith("| Agent") and "plies;" in line]
+    assert len(t1_rows) == 4 and all(row.count("; IQM ") == 4 for row in t1_rows)
+    assert "Black's wins over each column (16 games each, 2 runs)" in two.out
+    t2_head = next(line for line in lines if line.startswith("| time limit"))
+    assert t2_head.count("IQM of the runs") == 2 and t2_head.endswith("| runs |")
+    assert sum(1 for line in lines if line.startswith(("| None |", "| 1 |")) and line.endswith("| 2 |")) == 2
+    # the IQM of the runs' own rates with its bootstrap band, e.g. "50% [0–100]"
+    assert re.search(r"\| \d+% \[\d+–\d+\] \| \d+% \[\d+–\d+\] \| \d+% \[\d+–\d+\] of 2 \|", two.out)
+
+    # a killed two-run run resumes with the same tables
+    real, calls = journal.GameJournal.play, []
+
+    def killed_in_the_second_run(self, executor, tasks):
+        for item in real(self, executor, tasks):
+            calls.append(item)
+            if len(calls) == 50:
+                raise KeyboardInterrupt
+            yield item
+
+    monkeypatch.setattr(journal.GameJournal, "play", killed_in_the_second_run)
+    killed = tmp_path / "killed"
+    with pytest.raises(KeyboardInterrupt):
+        at.main([*argv, "--seeds", "2", "--out", str(killed)])
+    monkeypatch.setattr(journal.GameJournal, "play", real)
+    capsys.readouterr()
+    assert len(journal.GameJournal(killed / "games.jsonl")) == 50
+    assert at.main([*argv, "--seeds", "2", "--out", str(killed)]) == 0
+    resumed = capsys.readouterr()
+    assert "86 games (50 in" in resumed.err
+
+    def tables(text: str, folder: Path) -> str:  # the run's length, the moves' times and the folder differ
+        text = re.sub(r"\| \d+\.\d\d \|", "| ms |", text.replace(str(folder), "OUT"))
+        return "\n".join(line for line in text.splitlines() if "s in all" not in line)
+
+    assert tables(resumed.out, killed) == tables(two.out, whole)
+
+
 def test_a_run_folder_trained_under_another_configuration_is_refused(tmp_path):
     folder = tmp_path / "run"
     lc.run_arm(job(folder))
