@@ -14,6 +14,7 @@ Experiments (``--list`` prints them):
 - ``wiering-regimes``: Wiering's self-play / playing the expert / observing the expert, and
   learning from the expert network's evaluations;
 - ``wiering-lambda``: Wiering's λ sweep {0, 0.2, 0.4, 0.6, 0.8, 1}, self-play (λ = 1 at a tenth of α, as his);
+  ``wiering-lambda-gl`` the same with the traces decaying by γλ, as his TD(λ) defines them;
 - ``tdleaf``: ours, TD-Leaf(λ) (training through a 3-ply search) against TD(λ), both tested as
   ``engine:net=…,depth=3``.
 
@@ -360,6 +361,15 @@ EXPERIMENTS: dict[str, Experiment] = {
          Arm("lambda=1, alpha=0.01", dict(SELF0, lam=1.0, alpha=0.01))),
         (250, 500, 1000, 2000),
         base=dict(opening_plies=4),  # under the default, as wiering-regimes
+    ),
+    # Wiering's own TD(λ) decays the traces by γλ (his e_t = γλ e_{t-1} + η_t) with γ = 1, where it is the same as
+    # Abalearn's eq. 5 (by λ); on Abalone, with Abalearn's γ = 0.9, the two differ: the sweep under his traces
+    "wiering-lambda-gl": Experiment(
+        "Wiering's lambda sweep on Abalone (self-play), traces decaying by gamma*lambda as his",
+        tuple(Arm(f"lambda={lam:g}, traces by gamma*lambda", dict(SELF0, lam=lam, trace_decay="gamma-lambda"))
+              for lam in (0.0, 0.2, 0.4, 0.6, 0.8, 1.0)),
+        (250, 500, 1000, 2000),
+        base=dict(opening_plies=4),
     ),
     "tdleaf": Experiment(
         "TD-Leaf(lambda) against TD(lambda): self-play, kappa = 0, tested in a 3-ply search",
