@@ -70,7 +70,7 @@ from sumito.fileio import atomic_write_rows, refuse_changed
 from sumito.fileio import read_rows as read_csv_rows
 from sumito.learn.bands import Estimate, interval_estimate
 from sumito.learn.commands import make_trainer
-from sumito.learn.plot import save_figure
+from sumito.learn.plot import draw_band, save_figure
 from sumito.learn.run import load_checkpoint, save_checkpoint
 from sumito.learn.runfolder import RunFolder
 from sumito.learn.training import PRESETS, TrainingConfig
@@ -875,11 +875,8 @@ def _plot_marbles(name, cells, arms, games, args, x_label, title) -> None:
         xs = [g for g in games if (arm, g) in cells]
         color = None
         for field_name, style, what in (("marbles_won", "-", "stones won"), ("marbles_lost", "--", "stones lost")):
-            stats = [run_band(cells[(arm, g)], field_name) for g in xs]
-            (line,) = ax.plot(xs, [s.value for s in stats], linestyle=style, marker="o", color=color,
-                              label=f"{arm}: {what}")
-            color = line.get_color()
-            ax.fill_between(xs, [s.low for s in stats], [s.high for s in stats], alpha=0.15, color=color)
+            color = draw_band(ax, xs, [run_band(cells[(arm, g)], field_name) for g in xs], linestyle=style,
+                              color=color, label=f"{arm}: {what}")
     if games and min(games) <= 10:
         ax.set_xscale("log")
     ax.set_ylim(0, 6.1)
@@ -908,20 +905,16 @@ def _plot(name, cells, arms, games, experiment, args, x_label, title, column="wi
     drawn: set[str] = set()
     for arm in arms:
         xs = [g for g in games if (arm, g) in cells]
-        stats = [run_band(cells[(arm, g)], column) for g in xs]
-        (line,) = ax.plot(xs, [s.value for s in stats], marker="o", label=arm, zorder=3)
-        ax.fill_between(xs, [s.low for s in stats], [s.high for s in stats], alpha=0.15, color=line.get_color())
         runs: dict[str, dict[int, float]] = defaultdict(dict)  # each run's own curve, faintly behind
         for g in xs:
             for r in cells[(arm, g)]:
                 runs[r["seed"]][g] = int(r[column]) / int(r["eval_games"])
-        for curve in runs.values():
-            ax.plot(list(curve), list(curve.values()), color=line.get_color(), alpha=0.2, linewidth=0.6, zorder=1)
+        color = draw_band(ax, xs, [run_band(cells[(arm, g)], column) for g in xs], runs.values(), label=arm)
         paper_arm = cells[(arm, xs[0])][0]["arm"]
         if experiment and paper_arm in experiment.paper and paper_arm not in drawn:
             drawn.add(paper_arm)  # once, with several opponents
             ax.plot(experiment.checkpoints, experiment.paper[paper_arm], linestyle="--", marker="x",
-                    color=line.get_color(), label=f"{paper_arm} (paper)")
+                    color=color, label=f"{paper_arm} (paper)")
     ax.set_ylim(-0.02, 1.02)
     ax.set_xlabel(x_label)
     ax.set_ylabel(f"{COLUMN_NAMES[column]}: IQM over the runs\n(band: bootstrap 95%; faint: each run)")

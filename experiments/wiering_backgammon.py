@@ -57,7 +57,7 @@ from sumito.arena.executor import add_backend_args, check_shared_folder, executo
 from sumito.engine import SumitoError
 from sumito.learn.backgammon.run import BgRun, BgRunConfig, checkpoint_games
 from sumito.learn.bands import Estimate, interval_estimate
-from sumito.learn.plot import save_figure
+from sumito.learn.plot import draw_band, save_figure
 from sumito.stopping import run_main
 
 EXPERT = "gnubg:ply=0"
@@ -212,30 +212,20 @@ def _plot(experiment: str, cells: Cells, arms: list[str], games: list[int], args
             xs = [g for g in games if cells.get((arm, opp, g))]
             if not xs:
                 continue
-            values, lows, highs = [], [], []
+            estimates = []
             for g in xs:
                 runs = cells[(arm, opp, g)]
                 if len(runs) > 1:
-                    band = run_band(runs)
-                    values.append(band.value)
-                    lows.append(band.low)
-                    highs.append(band.high)
-                else:
+                    estimates.append(run_band(runs))
+                else:  # one run: its equity with the pooled interval of its test games
                     m, h, _, _ = pooled(next(iter(runs.values())))
-                    values.append(m)
-                    lows.append(m - h)
-                    highs.append(m + h)
-            (line,) = ax.plot(xs, values, marker="o", label=arm, zorder=3)
-            ax.fill_between(xs, lows, highs, alpha=0.15, color=line.get_color())
+                    estimates.append(Estimate(m, m - h, m + h, 1))
             curves: dict[int, dict[int, float]] = defaultdict(dict)  # each run's own curve, faintly behind
             for g in xs:
                 for seed, rows in cells[(arm, opp, g)].items():
                     curves[seed][g] = pooled(rows)[0]
-            if len(curves) > 1:
-                several = True
-                for curve in curves.values():
-                    ax.plot(list(curve), list(curve.values()), color=line.get_color(), alpha=0.2, linewidth=0.6,
-                            zorder=1)
+            several = several or len(curves) > 1
+            draw_band(ax, xs, estimates, curves.values() if len(curves) > 1 else (), label=arm)
         ax.axhline(0, color="grey", linewidth=0.8)
         ax.set_xlabel("training games")
         ax.set_ylabel("equity (points per game): IQM over the runs\n(band: bootstrap 95%; faint: each run)"

@@ -21,6 +21,7 @@ from __future__ import annotations
 import argparse
 import csv
 import io
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -30,7 +31,7 @@ from sumito.arena.ratings import score_interval
 from sumito.cliargs import count_arg, output_file
 from sumito.engine import SumitoError
 from sumito.fileio import atomic_write_bytes
-from sumito.learn.bands import STATISTICS, interval_estimate
+from sumito.learn.bands import STATISTICS, Estimate, interval_estimate
 
 METRICS = ("score", "wins", "draws")
 FORMATS = {".png": "png", ".svg": "svg"}
@@ -277,6 +278,19 @@ def render(lines: list[Series], curves: list[Curve], metric: str, fmt: str, titl
         metadata = {"Date": None} if fmt == "svg" else {}
         fig.savefig(buffer, format=fmt, metadata=metadata)
     return buffer.getvalue()
+
+
+def draw_band(ax, xs: Sequence[float], estimates: Sequence[Estimate], runs: Iterable[Mapping[float, float]] = (),
+              **line) -> str:
+    """One arm of an experiment's plot on ``ax``: the statistic over its runs (``estimates``, one a point of
+    ``xs``) as a line with its band, and each run's own curve (``runs``: x -> y) faintly behind in the same
+    colour; ``line`` goes to the line (label, linestyle, colour). Returns the colour."""
+    (drawn,) = ax.plot(xs, [e.value for e in estimates], marker="o", zorder=3, **line)
+    color = drawn.get_color()
+    ax.fill_between(xs, [e.low for e in estimates], [e.high for e in estimates], alpha=0.15, color=color)
+    for curve in runs:
+        ax.plot(list(curve), list(curve.values()), color=color, alpha=0.2, linewidth=0.6, zorder=1)
+    return color
 
 
 def save_figure(fig, path: str | Path, dpi: int = 110) -> Path:
