@@ -54,6 +54,7 @@ import numpy as np
 
 from sumito.arena.backgammon import MatchResult
 from sumito.arena.executor import add_backend_args, check_shared_folder, executor_from_args
+from sumito.cliargs import count_arg
 from sumito.engine import SumitoError
 from sumito.learn.backgammon.run import BgRun, BgRunConfig, checkpoint_games
 from sumito.learn.bands import Estimate, interval_estimate
@@ -244,12 +245,13 @@ def _plot(experiment: str, cells: Cells, arms: list[str], games: list[int], args
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("experiment", choices=list(EXPERIMENTS))
-    parser.add_argument("--games", type=int, default=5000, help="training games per run (default 5000)")
-    parser.add_argument("--test-every", type=int, default=1000, help="training games between tests (default 1000)")
-    parser.add_argument("--test-games", type=int, default=500,
+    parser.add_argument("--games", type=count_arg(1, 10**7), default=5000, help="training games per run (default 5000)")
+    parser.add_argument("--test-every", type=count_arg(1, 10**7), default=1000,
+                        help="training games between tests (default 1000)")
+    parser.add_argument("--test-games", type=count_arg(1, 10**6), default=500,
                         help="test games per run, test point and opponent (default 500; pooled over the seeds in "
                         "the first table, one equity a run in the IQM table)")
-    parser.add_argument("--seeds", type=int, default=10,
+    parser.add_argument("--seeds", type=count_arg(1, 1000), default=10,
                         help="runs per arm (default 10: the lab's rule, ten runs or more for a learning claim)")
     parser.add_argument("--seed", type=int, default=2010, help="the first seed (runs use SEED, SEED+1, ...)")
     parser.add_argument("--encoding", default="wiering", choices=("wiering", "tesauro198"))
