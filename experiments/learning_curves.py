@@ -15,6 +15,8 @@ Experiments (``--list`` prints them):
   learning from the expert network's evaluations;
 - ``wiering-lambda``: Wiering's λ sweep {0, 0.2, 0.4, 0.6, 0.8, 1}, self-play (λ = 1 at a tenth of α, as his);
   ``wiering-lambda-gl`` the same with the traces decaying by γλ, as his TD(λ) defines them;
+  ``wiering-lambda1-alpha`` λ = 1 alone at step sizes α ∈ {0.01, 0.02, 0.03, 0.05, 0.1}, under both
+  traces (a run that diverges counts as forfeiting its tests from there);
 - ``tdleaf``: ours, TD-Leaf(λ) (training through a 3-ply search) against TD(λ), both tested as
   ``engine:net=…,depth=3``.
 
@@ -43,8 +45,10 @@ pairing and run. Independent runs go through the arena's executor (``--workers``
 Ray tasks with ``--backend ray``, on a local Ray instance or the cluster at ``--address``; on a
 cluster, ``--out`` is an absolute path on storage every node sees); each
 run saves its trainer and rows after every checkpoint (atomically), so a killed experiment
-resumes at the last checkpoint of each run when started again. The summary table (Markdown) goes
-to standard output, the plot to ``--plot`` (default
+resumes at the last checkpoint of each run when started again. A run whose weights diverge (not finite,
+or past the bound a network file may hold) does not stop the experiment: its tests from the checkpoint
+where that was found count as forfeits (lost, no marble for six against), and the summary names it.
+The summary table (Markdown) goes to standard output, the plot to ``--plot`` (default
 ``docs/img/EXPERIMENT.png``).
 """
 
@@ -80,7 +84,7 @@ from sumito.stopping import run_main
 # test games: a tie when the same position comes back 20 times (the paper's footnote 4), or at 400 plies
 EVAL_RULES = DrawRules(max_plies=400, repetitions=20)
 ROW_FIELDS = ("arm", "seed", "games", "opponent", "eval_games", "wins", "draws", "losses",
-              "m_wins", "m_draws", "m_losses", "marbles_won", "marbles_lost", "train_seconds", "player")
+              "m_wins", "m_draws", "m_losses", "marbles_won", "marbles_lost", "train_seconds", "player", "diverged")
 
 
 @dataclass(frozen=True)
@@ -120,6 +124,7 @@ M1 = dict(PRESETS["method-I"])
 M1A = dict(PRESETS["method-Ia"])
 M2 = dict(PRESETS["method-II"])
 SELF0 = dict(regime="self", kappa=0.0)  # Abalearn 3 (the default encoding), self-play, risk-neutral
+LAMBDA1_ALPHAS = (0.01, 0.02, 0.03, 0.05, 0.1)  # the step sizes λ = 1 is tried at, a tenth of α to the full
 
 
 def stage2(preset: dict[str, Any]) -> dict[str, Any]:
@@ -371,6 +376,18 @@ EXPERIMENTS: dict[str, Experiment] = {
         (250, 500, 1000, 2000),
         base=dict(opening_plies=4),
     ),
+    # λ = 1 failed under both traces (by λ at a tenth of α, by γλ at the full α); Wiering's tenth of α is his backgammon's choice, not a searched one: the
+    # step sizes between it and the full α, each run that diverges recorded as forfeits (_forfeit_rows)
+    "wiering-lambda1-alpha": Experiment(
+        "Wiering's lambda = 1 on Abalone (self-play) at step sizes from a tenth of alpha to the full, under "
+        "both traces",
+        (*(Arm(f"lambda=1, alpha={alpha:g}", dict(SELF0, lam=1.0, alpha=alpha)) for alpha in LAMBDA1_ALPHAS),
+         # his own reading whole: his traces (by γλ) and his tenth of α for λ = 1
+         *(Arm(f"lambda=1, alpha={alpha:g}, traces by gamma*lambda",
+               dict(SELF0, lam=1.0, alpha=alpha, trace_decay="gamma-lambda")) for alpha in LAMBDA1_ALPHAS)),
+        (250, 500, 1000, 2000),
+        base=dict(opening_plies=4),
+    ),
     "tdleaf": Experiment(
         "TD-Leaf(lambda) against TD(lambda): self-play, kappa = 0, tested in a 3-ply search",
         (Arm("TD(lambda), 1-ply training", SELF0_S2),
@@ -442,6 +459,13 @@ def run_arm(
         if target <= trainer.games and any(int(r["games"]) == target for r in rows):
             continue
         seconds += trainer.train_until(target)
+        problem = trainer.network.divergence()
+        if problem:
+            rows += _forfeit_rows(name, arm, seed, [g for g in checkpoints if g >= target], f"{seconds:.1f}",
+                                  players, opponents, eval_games)
+            print(f"{name}: {arm.label}, seed {seed} diverged by {target} games ({problem}); its tests from "
+                  f"there count as forfeits", flush=True)
+            break
         net = folder / f"net-{target}.npz"
         trainer.network.save(net)
         for player in players:
@@ -453,6 +477,19 @@ def run_arm(
     state.unlink(missing_ok=True)
     partial.unlink(missing_ok=True)
     return read_rows(done)  # as text, like a finished run's
+
+
+def _forfeit_rows(name: str, arm: Arm, seed: int, targets: Sequence[int], seconds: str, players: Sequence[str],
+                  opponents: Sequence[str], eval_games: int) -> list[dict[str, Any]]:
+    """The rows of a run whose weights diverged (not finite, or past the bound a network file may hold) by
+    the first of ``targets``: it cannot be saved or played, so each of its tests from there is a forfeit,
+    the harshest count there is (lost outright, no marble for six against), and ``diverged`` names the
+    checkpoint where it was found. Recorded so that the arm's band counts the run instead of the experiment
+    stopping, and never kinder than a played test."""
+    return [dict(arm=arm.label, seed=seed, games=target, opponent=opponent, train_seconds=seconds, player=player,
+                 eval_games=eval_games, wins=0, draws=0, losses=eval_games, m_wins=0, m_draws=0,
+                 m_losses=eval_games, marbles_won=0, marbles_lost=6 * eval_games, diverged=targets[0])
+            for target in targets for player in players for opponent in opponents]
 
 
 def _comparable(config: TrainingConfig) -> dict[str, Any]:
@@ -655,6 +692,12 @@ def summarize(name: str, rows: list[dict[str, Any]], experiment: Experiment | No
           f"pushed off more. IQM: the interquartile mean of the runs' own win rates (the bold column) with its "
           f"percentile-bootstrap 95% band (rliable's method, sumito.learn.bands). Drawn: the games stopped "
           f"without a winner.")
+    diverged = {(r["arm"], int(r["seed"])): int(r["diverged"]) for r in rows if r.get("diverged")}
+    if diverged:
+        print(f"\n{len(diverged)} of {len({(r['arm'], int(r['seed'])) for r in rows})} runs diverged (their weights "
+              f"not finite or past the bound a network file may hold), each counted from the checkpoint where "
+              f"it was found as forfeiting every test there and after (lost, 0 marbles to 6): "
+              + "; ".join(f"{arm} seed {seed} by {g} games" for (arm, seed), g in sorted(diverged.items())) + ".")
     _plot(name, cells, arms, games, experiment, args, x_label, title, column)
     if experiment and experiment.marbles:
         marbles_table(cells, arms, games)

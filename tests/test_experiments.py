@@ -3,6 +3,7 @@ the same results as an uninterrupted one, and the win-rate intervals widen with 
 
 from __future__ import annotations
 
+import argparse
 import json
 import subprocess
 import sys
@@ -198,6 +199,22 @@ def test_alphalone_tables_over_several_training_seeds(tmp_path, monkeypatch, cap
         return "\n".join(line for line in text.splitlines() if "s in all" not in line)
 
     assert tables(resumed.out, killed) == tables(two.out, whole)
+
+
+def test_a_diverged_run_is_recorded_as_forfeits_and_the_experiment_goes_on(tmp_path, capsys):
+    name, arm, *rest = job(tmp_path / "run")
+    wild = lc.Arm("wild", dict(arm.options, alpha=10.0, lam=1.0))  # W1 past 1e22 within the first game
+    rows = lc.run_arm((name, wild, *rest))
+    assert [(int(r["games"]), r["diverged"], r["wins"], r["losses"], r["marbles_lost"]) for r in rows] == [
+        (2, "2", "0", "2", "12"), (4, "2", "0", "2", "12")]
+    assert not list((tmp_path / "run").glob("net-*.npz")) and not (tmp_path / "run" / "trainer.npz").exists()
+    assert "diverged by 2 games" in capsys.readouterr().out
+    assert lc.run_arm((name, wild, *rest)) == rows  # finished: read back, not trained again
+    sound = lc.run_arm(job(tmp_path / "sound"))
+    assert all(r["diverged"] == "" for r in sound)
+    lc.summarize("test", rows + sound, None, argparse.Namespace(plot=str(tmp_path / "p.png")))
+    out = capsys.readouterr().out
+    assert "1 of 2 runs diverged" in out and "wild seed 7 by 2 games" in out
 
 
 def test_a_run_folder_trained_under_another_configuration_is_refused(tmp_path):

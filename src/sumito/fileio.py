@@ -428,8 +428,8 @@ def check_weights(arrays: Mapping[str, Any], source: str | os.PathLike[str] | No
             raise error(f"{prefix}a value of {name} is not a finite number")
         largest = float(np.abs(a).max())
         if largest > limit:
-            raise error(f"{prefix}a weight of {name} is {largest:.3g}; a weight may be at most {limit:g} in size "
-                        "(a damaged file)")
+            raise error(f"{prefix}a weight of {name} is {largest:.3g}; a weight may be at most {limit:g} in size"
+                        + (" (a damaged file)" if source is not None else ""))
 
 
 def _plain(value: Any) -> Any:

@@ -331,15 +331,23 @@ class ValueNetwork:
             "metadata": self.metadata,
         }
 
+    def divergence(self) -> str | None:
+        """What makes the weights unusable, as a line (a weight not finite, or past
+        :data:`~sumito.bounds.MAX_WEIGHT`: a training that diverged); ``None`` when they are sound."""
+        try:
+            check_weights(dict(zip(ARRAY_NAMES, self.params)), None, NetworkError)
+        except NetworkError as exc:
+            return str(exc)
+        return None
+
     def save(self, path: str | Path) -> None:
         """Write the network to ``path`` (``.npz``) atomically: a temporary file, then a rename. Weights that
         :meth:`load` would refuse (not finite, or past :data:`~sumito.bounds.MAX_WEIGHT`: a training that
         diverged) are not written; the :class:`NetworkError` says so where it happened, not at a later load."""
-        try:
-            check_weights(dict(zip(ARRAY_NAMES, self.params)), None, NetworkError)
-        except NetworkError as exc:
-            raise NetworkError(f"{shown_path(path)} not written: {exc} (the training diverged; a smaller "
-                               f"step size alpha may help)") from None
+        problem = self.divergence()
+        if problem:
+            raise NetworkError(f"{shown_path(path)} not written: {problem} (the training diverged; a smaller "
+                               f"step size alpha may help)")
         try:
             meta = json.dumps(self.header(), default=_json_default, allow_nan=False)
         except (TypeError, ValueError) as exc:
