@@ -67,7 +67,19 @@ def main() -> None:
     parser.add_argument("--workers", type=int, default=None)
     parser.add_argument("--seed", type=int, default=30)
     add_backend_args(parser)
+    parser.add_argument("--overlay", type=Path, nargs="+", default=None, metavar="RUN",
+                        help="play nothing: draw the curves already rated for these runs (each RUN/curve/curve.json, "
+                        "written by this command) in one figure, at --plot")
+    parser.add_argument("--plot", type=Path, default=None, help="with --overlay: the figure's file")
     args = parser.parse_args()
+    if args.overlay:
+        if args.plot is None:
+            parser.error("--overlay needs --plot FILE")
+        try:
+            overlay(args.overlay, args.plot)
+        except ValueError as exc:
+            parser.error(str(exc))
+        return
     state = RunState.from_json((args.run / "state.json").read_text(), str(args.run / "state.json"))
     newest = state.generation
     generations = args.generations
@@ -116,7 +128,12 @@ def main() -> None:
     (folder / "curve.md").write_text(
         f"{len(results)} games, {args.games} a pair, {args.movetime:g} s a move, seed {args.seed}; "
         f"run {args.run} at generation {newest} ({len(state.attempts)} attempts)\n\n{table}\n")
-    (folder / "curve.json").write_text(json.dumps({"generations": generations, "players": players}) + "\n")
+    rated = ratings is not None
+    (folder / "curve.json").write_text(json.dumps({
+        "generations": generations, "players": players, "games": args.games, "movetime": args.movetime,
+        "seed": args.seed, "elo": [float(e) for e in ratings.elo] if rated else None,
+        "error": [float(e) for e in ratings.error] if rated else None,
+        "spent": {str(g): list(spent[g]) for g in generations if g in spent}}, allow_nan=True) + "\n")
     if ratings is not None:
         plot(folder / "curve.png", players, generations, ratings, spent, args)
     print(table)
@@ -142,6 +159,45 @@ def plot(path: Path, players: list[str], generations: list[int], ratings, spent:
     axes[0].set_ylabel("Elo (random = 0), 95% intervals")
     fig.suptitle(f"A program teaching itself Abalone: {args.movetime:g} s a move, {args.games} games a pair")
     fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+
+
+def overlay(runs: list[Path], path: Path) -> None:
+    """Several runs' curves in one figure (each run's generations rated in its own tournament against the same
+    anchors, so each line is placed by its own anchors; the first run's anchors drawn as dashed lines)."""
+    curves = []
+    for run in runs:
+        try:
+            curve = json.loads((run / "curve" / "curve.json").read_text())
+        except (OSError, ValueError):
+            raise ValueError(f"{run}: no curve rated yet (run this command with --run {run} first)") from None
+        if not isinstance(curve, dict) or not curve.get("elo") or "spent" not in curve:
+            raise ValueError(f"{run}/curve/curve.json holds no ratings (rerun the curve's command: its journal "
+                             "replays the games it has)")
+        curves.append(curve)
+    fig, axes = plt.subplots(1, 2, figsize=(11, 4.5), sharey=True)
+    for ax, column, label in ((axes[0], 0, "self-play games"), (axes[1], 2, "CPU-hours (upper bound)")):
+        for run, curve in zip(runs, curves, strict=True):
+            index = {name: i for i, name in enumerate(curve["players"])}
+            gens = [g for g in curve["generations"] if str(g) in curve["spent"]]
+            names = [f"engine:nnue={net_path(run, g)},threads=1" for g in gens]
+            x = [curve["spent"][str(g)][column] for g in gens]
+            ax.errorbar(x, [curve["elo"][index[n]] for n in names], yerr=[curve["error"][index[n]] for n in names],
+                        marker="o", capsize=3, label=f"{run.name} (generations {gens[0]}–{gens[-1]})")
+        first = curves[0]
+        for name in ANCHORS:
+            elo = first["elo"][first["players"].index(name)]
+            ax.axhline(elo, linestyle="--", linewidth=0.8, color="grey")
+            ax.annotate(name.split(",threads")[0], (0, elo), fontsize=7, color="grey", textcoords="offset points",
+                        xytext=(2, 2))
+        ax.set_xlabel(label)
+    axes[0].set_ylabel("Elo (random = 0), 95% intervals")
+    axes[0].legend(fontsize=8, loc="lower right")
+    fig.suptitle(f"A program teaching itself Abalone, {len(runs)} run{'s' * (len(runs) > 1)}: {first['movetime']:g} s a move, "
+                 f"{first['games']} games a pair (anchors: {runs[0].name}'s tournament)")
+    fig.tight_layout()
+    path.parent.mkdir(parents=True, exist_ok=True)
     fig.savefig(path, dpi=110)
     plt.close(fig)
 

@@ -348,3 +348,25 @@ def test_a_push_off_by_threats_alone_is_found_within_its_moves_and_a_parry_is_no
     assert last_marble_budget.push_off_by_threats(pos, "e7e6", 2)[0]
     assert not last_marble_budget.push_off_by_threats(pos, "e7e6", 1)[0]
     assert not last_marble_budget.push_off_by_threats(pos, "h7g7", 3)[0]
+
+
+def test_the_selftaught_curves_of_several_runs_are_drawn_from_their_rated_curves(tmp_path):
+    import selftaught_curve as sc
+
+    runs = []
+    for k, elo in enumerate((400.0, 600.0)):
+        run = tmp_path / f"selftaught-s{k}"
+        players = [*sc.ANCHORS, *(f"engine:nnue={sc.net_path(run, g)},threads=1" for g in (0, 1))]
+        curve = dict(generations=[0, 1], players=players, games=4, movetime=0.1, seed=30,
+                     elo=[100.0 * i for i in range(len(sc.ANCHORS))] + [elo, elo + 200],
+                     error=[50.0] * len(players), spent={"0": [0, 0, 0.0], "1": [200, 1, 0.02]})
+        (run / "curve").mkdir(parents=True)
+        (run / "curve" / "curve.json").write_text(json.dumps(curve))
+        runs.append(run)
+    sc.overlay(runs, tmp_path / "three.png")
+    assert (tmp_path / "three.png").stat().st_size > 10_000
+    (runs[1] / "curve" / "curve.json").write_text(json.dumps({"generations": [0], "players": []}))
+    with pytest.raises(ValueError, match="holds no ratings"):
+        sc.overlay(runs, tmp_path / "x.png")
+    with pytest.raises(ValueError, match="no curve rated yet"):
+        sc.overlay([tmp_path / "nothing"], tmp_path / "x.png")
