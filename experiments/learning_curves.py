@@ -379,8 +379,7 @@ EXPERIMENTS: dict[str, Experiment] = {
     # λ = 1 failed under both traces (by λ at a tenth of α, by γλ at the full α); Wiering's tenth of α is his backgammon's choice, not a searched one: the
     # step sizes between it and the full α, each run that diverges recorded as forfeits (_forfeit_rows)
     "wiering-lambda1-alpha": Experiment(
-        "Wiering's lambda = 1 on Abalone (self-play) at step sizes from a tenth of alpha to the full, under "
-        "both traces",
+        "Wiering's lambda = 1 on Abalone (self-play): step sizes 0.01-0.1, both traces",
         (*(Arm(f"lambda=1, alpha={alpha:g}", dict(SELF0, lam=1.0, alpha=alpha)) for alpha in LAMBDA1_ALPHAS),
          # his own reading whole: his traces (by γλ) and his tenth of α for λ = 1
          *(Arm(f"lambda=1, alpha={alpha:g}, traces by gamma*lambda",
