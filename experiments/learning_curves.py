@@ -376,8 +376,9 @@ EXPERIMENTS: dict[str, Experiment] = {
         (250, 500, 1000, 2000),
         base=dict(opening_plies=4),
     ),
-    # λ = 1 failed under both traces (by λ at a tenth of α, by γλ at the full α); Wiering's tenth of α is his backgammon's choice, not a searched one: the
-    # step sizes between it and the full α, each run that diverges recorded as forfeits (_forfeit_rows)
+    # λ = 1 failed under both traces (by λ at a tenth of α, by γλ at the full α); Wiering's tenth of α is his
+    # backgammon's choice, not a searched one: the step sizes between it and the full α, each run that diverges
+    # recorded as forfeits (_forfeit_rows)
     "wiering-lambda1-alpha": Experiment(
         "Wiering's lambda = 1 on Abalone (self-play): step sizes 0.01-0.1, both traces",
         (*(Arm(f"lambda=1, alpha={alpha:g}", dict(SELF0, lam=1.0, alpha=alpha)) for alpha in LAMBDA1_ALPHAS),

@@ -194,7 +194,8 @@ def overlay(runs: list[Path], path: Path) -> None:
         ax.set_xlabel(label)
     axes[0].set_ylabel("Elo (random = 0), 95% intervals")
     axes[0].legend(fontsize=8, loc="lower right")
-    fig.suptitle(f"A program teaching itself Abalone, {len(runs)} run{'s' * (len(runs) > 1)}: {first['movetime']:g} s a move, "
+    runs_text = f"{len(runs)} run{'s' * (len(runs) > 1)}"
+    fig.suptitle(f"A program teaching itself Abalone, {runs_text}: {first['movetime']:g} s a move, "
                  f"{first['games']} games a pair (anchors: {runs[0].name}'s tournament)")
     fig.tight_layout()
     path.parent.mkdir(parents=True, exist_ok=True)
