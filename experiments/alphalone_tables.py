@@ -420,6 +420,12 @@ def run(args: argparse.Namespace, out: Path, t_start: float) -> int:
         totals = [total([[summarize_pair(results[(r, "t1", b, w)], 1, 0).as_white[0] for b in range(n)]
                          for r in range(len(seeds))]) for w in range(n)]
         print("\nWhite's wins over each row: " + "; ".join(f"{labels[w]} {totals[w]}" for w in range(n)))
+        black_all = [sum(summarize_pair(results[(r, "t1", b, w)], 0, 1).as_black[0] for b in range(n) for w in range(n))
+                     for r in range(len(seeds))]
+        text = rate(sum(black_all), n * n * every)
+        if several:
+            text += f", IQM {runs_band([(x, n * n * args.games) for x in black_all])}"
+        print(f"\nBlack's wins over all the cells ({n * n * every} games): {text}")
     if "t2" in args.parts:
         print(
             f"\n**Table 2**: percentage of games Black won [95% interval], {labels[1]} as Black against "
