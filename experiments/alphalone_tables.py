@@ -406,26 +406,25 @@ def run(args: argparse.Namespace, out: Path, t_start: float) -> int:
         print(markdown(["White \\ Black", *labels], rows))
         every = len(seeds) * args.games
 
-        def total(wins: list[list[int]]) -> str:  # wins[run][cell] over the cells of one column or row
-            text = rate(sum(map(sum, wins)), n * every)
+        def total(wins: list[int], cells: int) -> str:  # each run's wins over ``cells`` cells of the table
+            text = rate(sum(wins), cells * every)
             if several:
-                text += f", IQM {runs_band([(sum(x), n * args.games) for x in wins])}"
+                text += f", IQM {runs_band([(x, cells * args.games) for x in wins])}"
             return text
 
-        totals = [total([[summarize_pair(results[(r, "t1", b, w)], 0, 1).as_black[0] for w in range(n)]
-                         for r in range(len(seeds))]) for b in range(n)]
+        runs = range(len(seeds))
+        # black[r][b][w]: Black's wins in run r with agent b as Black against agent w; white[r][w][b] White's
+        black = [[[summarize_pair(results[(r, "t1", b, w)], 0, 1).as_black[0] for w in range(n)] for b in range(n)]
+                 for r in runs]
+        white = [[[summarize_pair(results[(r, "t1", b, w)], 1, 0).as_white[0] for b in range(n)] for w in range(n)]
+                 for r in runs]
         each = f"{n * every} games each" + (f", {len(seeds)} runs" if several else "")
         print(f"\nBlack's wins over each column ({each}): " + "; ".join(
-            f"{labels[b]} {totals[b]}" for b in range(n)))
-        totals = [total([[summarize_pair(results[(r, "t1", b, w)], 1, 0).as_white[0] for b in range(n)]
-                         for r in range(len(seeds))]) for w in range(n)]
-        print("\nWhite's wins over each row: " + "; ".join(f"{labels[w]} {totals[w]}" for w in range(n)))
-        black_all = [sum(summarize_pair(results[(r, "t1", b, w)], 0, 1).as_black[0] for b in range(n) for w in range(n))
-                     for r in range(len(seeds))]
-        text = rate(sum(black_all), n * n * every)
-        if several:
-            text += f", IQM {runs_band([(x, n * n * args.games) for x in black_all])}"
-        print(f"\nBlack's wins over all the cells ({n * n * every} games): {text}")
+            f"{labels[b]} {total([sum(black[r][b]) for r in runs], n)}" for b in range(n)))
+        print("\nWhite's wins over each row: " + "; ".join(
+            f"{labels[w]} {total([sum(white[r][w]) for r in runs], n)}" for w in range(n)))
+        print(f"\nBlack's wins over all the cells ({n * n * every} games): "
+              f"{total([sum(map(sum, black[r])) for r in runs], n * n)}")
     if "t2" in args.parts:
         print(
             f"\n**Table 2**: percentage of games Black won [95% interval], {labels[1]} as Black against "

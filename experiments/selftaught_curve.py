@@ -36,7 +36,8 @@ from sumito.arena.executor import add_backend_args, executor_from_args
 from sumito.arena.journal import GameJournal
 from sumito.arena.match import ArenaSettings, Schedule, play_scheduled
 from sumito.arena.tournament import summarize_tournament
-from sumito.engine import Position
+from sumito.engine import Position, SumitoError
+from sumito.fileio import read_json_file
 from sumito.learn.selftaught import RunState, net_path
 
 ANCHORS = ("random", "heuristic:depth=2", "abla:depth=4", "alphalone", "engine:nnue=none,threads=1",
@@ -134,7 +135,7 @@ def main() -> None:
         "seed": args.seed, "elo": [float(e) for e in ratings.elo] if rated else None,
         "error": [float(e) for e in ratings.error] if rated else None,
         "spent": {str(g): list(spent[g]) for g in generations if g in spent}}, allow_nan=True) + "\n")
-    if ratings is not None:
+    if rated:
         plot(folder / "curve.png", players, generations, ratings, spent, args)
     print(table)
 
@@ -168,10 +169,12 @@ def overlay(runs: list[Path], path: Path) -> None:
     anchors, so each line is placed by its own anchors; the first run's anchors drawn as dashed lines)."""
     curves = []
     for run in runs:
+        if not (run / "curve" / "curve.json").exists():
+            raise ValueError(f"{run}: no curve rated yet (run this command with --run {run} first)")
         try:
-            curve = json.loads((run / "curve" / "curve.json").read_text())
-        except (OSError, ValueError):
-            raise ValueError(f"{run}: no curve rated yet (run this command with --run {run} first)") from None
+            curve = read_json_file(run / "curve" / "curve.json", "rated curve")  # bounded in size and nesting
+        except SumitoError as exc:
+            raise ValueError(str(exc)) from None
         if not isinstance(curve, dict) or not curve.get("elo") or "spent" not in curve:
             raise ValueError(f"{run}/curve/curve.json holds no ratings (rerun the curve's command: its journal "
                              "replays the games it has)")

@@ -96,6 +96,20 @@ def test_the_journal_keeps_games_whole_and_replays_them_instead_of_playing(tmp_p
     assert sorted(results) == [0, 1, 2, 3] and len(GameJournal(tmp_path / "games.jsonl")) == 4
 
 
+def killed_after(play, games: int):
+    """``GameJournal.play`` (``play``) stopped by a Ctrl-C once ``games`` games have come out of it."""
+    calls = []
+
+    def killed(self, executor, tasks):
+        for item in play(self, executor, tasks):
+            calls.append(item)
+            if len(calls) == games:
+                raise KeyboardInterrupt
+            yield item
+
+    return killed
+
+
 def test_alphalone_tables_resume_after_a_kill_with_the_same_tables(tmp_path, monkeypatch, capsys):
     import alphalone_tables as at
 
@@ -105,16 +119,8 @@ def test_alphalone_tables_resume_after_a_kill_with_the_same_tables(tmp_path, mon
     assert at.main([*argv, "--out", str(tmp_path / "whole")]) == 0
     whole = capsys.readouterr().out
 
-    real, calls = journal.GameJournal.play, []
-
-    def killed_after_five_games(self, executor, tasks):
-        for item in real(self, executor, tasks):
-            calls.append(item)
-            if len(calls) == 5:
-                raise KeyboardInterrupt
-            yield item
-
-    monkeypatch.setattr(journal.GameJournal, "play", killed_after_five_games)
+    real = journal.GameJournal.play
+    monkeypatch.setattr(journal.GameJournal, "play", killed_after(real, 5))
     with pytest.raises(KeyboardInterrupt):
         at.main([*argv, "--out", str(tmp_path / "killed")])
     monkeypatch.setattr(journal.GameJournal, "play", real)
@@ -179,16 +185,8 @@ def test_alphalone_tables_over_several_training_seeds(tmp_path, monkeypatch, cap
     assert re.search(r"\| \d+% \[\d+–\d+\] \| \d+% \[\d+–\d+\] \| \d+% \[\d+–\d+\] of 2 \|", two.out)
 
     # a killed two-run run resumes with the same tables
-    real, calls = journal.GameJournal.play, []
-
-    def killed_in_the_second_run(self, executor, tasks):
-        for item in real(self, executor, tasks):
-            calls.append(item)
-            if len(calls) == 50:
-                raise KeyboardInterrupt
-            yield item
-
-    monkeypatch.setattr(journal.GameJournal, "play", killed_in_the_second_run)
+    real = journal.GameJournal.play
+    monkeypatch.setattr(journal.GameJournal, "play", killed_after(real, 50))  # in the second run
     killed = tmp_path / "killed"
     with pytest.raises(KeyboardInterrupt):
         at.main([*argv, "--seeds", "2", "--out", str(killed)])
