@@ -1,20 +1,22 @@
 """The curve of a program teaching itself: Elo by generation against fixed anchors, from one tournament.
 
 Run:  python experiments/selftaught_curve.py --run runs/selftaught [--generations 0 1 2 4 8] [--games 4]
-          [--movetime 0.1] [--workers 2] [--seed 30]
+          [--movetime 0.1] [--workers 2] [--seed 30] [--prior-draws 0.1]
 
 One round-robin tournament (every pair plays ``--games`` games, colours alternating, random 2-ply openings,
 the arena's draw rules) at ``--movetime`` seconds a move between the anchors — ``random``,
 ``heuristic:depth=2``, ``abla:depth=4``, ``alphalone``, the hand-set engine ``engine:nnue=none`` and the
-network taught by it, ``engine:nnue=expert-nnue`` (``builtin-nnue`` when the run began) — and the
-self-taught generations asked for (each ``engine:nnue=net-NNN.npz``;
-the engines search with one thread and the time given). The games are kept in a journal
-(``RUN/curve/games.jsonl``), so the same command goes on after a kill; the table (``RUN/curve/curve.md``)
-gives each player's maximum-likelihood Elo (Bradley–Terry, draws half, anchored so that ``random`` is 0)
-with its 95% interval, and, for the generations, the self-play games, attempts and CPU-hours the run had
-spent when that generation was accepted (from the run's state.json: each attempt's wall time times the
-worker processes, an upper bound of the CPU used). ``RUN/curve/curve.png`` plots the generations' Elo
-against the self-play games and the CPU-hours spent, the anchors as horizontal lines.
+network taught by it, ``engine:nnue=expert-nnue`` (``builtin-nnue`` when the run began) — and the self-taught
+generations asked for (each ``engine:nnue=net-NNN.npz``; the engines search with one thread and the time
+given). The games are kept in a journal (``RUN/curve/games.jsonl``), so the same command goes on after a kill;
+the table (``RUN/curve/curve.md``) gives each player's Elo (Bradley–Terry, draws half, anchored so that
+``random`` is 0) with its 95% interval, the maximum a posteriori one under a prior of ``--prior-draws``
+virtual draws added to every pair (default 0.1: with 4 games a pair the strongest generations may never drop
+a point to the rest, where maximum likelihood rates them only as "+inf"; ``--prior-draws 0`` is maximum
+likelihood), and, for the generations, the self-play games, attempts and CPU-hours the run had spent when that
+generation was accepted (from the run's state.json: each attempt's wall time times the worker processes, an
+upper bound of the CPU used). ``RUN/curve/curve.png`` plots the generations' Elo against the self-play games
+and the CPU-hours spent, the anchors as horizontal lines.
 """
 
 from __future__ import annotations
@@ -36,6 +38,7 @@ from sumito.arena.executor import add_backend_args, executor_from_args
 from sumito.arena.journal import GameJournal
 from sumito.arena.match import ArenaSettings, Schedule, play_scheduled
 from sumito.arena.tournament import summarize_tournament
+from sumito.cliargs import number_arg
 from sumito.engine import Position, SumitoError
 from sumito.fileio import read_json_file
 from sumito.learn.selftaught import RunState, net_path
@@ -67,6 +70,9 @@ def main() -> None:
     parser.add_argument("--run-workers", type=int, default=2, help="the worker processes the run used (CPU-hours)")
     parser.add_argument("--workers", type=int, default=None)
     parser.add_argument("--seed", type=int, default=30)
+    parser.add_argument("--prior-draws", type=number_arg(0, 1000, "--prior-draws"), default=0.1, metavar="K",
+                        help="virtual draws added to every pair before rating (default 0.1; 0: maximum likelihood, "
+                        "where a group that never dropped a point is rated +inf)")
     add_backend_args(parser)
     parser.add_argument("--overlay", type=Path, nargs="+", default=None, metavar="RUN",
                         help="play nothing: draw the curves already rated for these runs (each RUN/curve/curve.json, "
@@ -106,13 +112,17 @@ def main() -> None:
     except KeyboardInterrupt:
         print("interrupted: the finished games are in the journal; the same command goes on", file=sys.stderr)
         sys.exit(130)
-    summary = summarize_tournament(players, results, anchor="first")
+    summary = summarize_tournament(players, results, anchor="first", prior_draws=args.prior_draws)
     spent = compute_by_generation(state, args.run_workers)
     rows = ["| player | games | score | Elo (95% interval) | self-play games | attempts | CPU-hours |",
             "|---|---|---|---|---|---|---|"]
     ratings = summary.ratings
-    order = sorted(range(len(players)), key=lambda i: -(ratings.elo[i] if ratings is not None and
-                                                         not math.isnan(ratings.elo[i]) else -math.inf))
+    def strength(i: int) -> tuple[float, float]:  # by rating, then by score (players of one unbounded tier)
+        elo = ratings.elo[i] if ratings is not None and not math.isnan(ratings.elo[i]) else -math.inf
+        standing = summary.standings[i]
+        return elo, standing.points / standing.games if standing.games else 0.0
+
+    order = sorted(range(len(players)), key=strength, reverse=True)
     for i in order:
         standing, name = summary.standings[i], players[i]
         gen = next((g for g in generations if name == f"engine:nnue={net_path(args.run, g)},threads=1"), None)
@@ -128,16 +138,24 @@ def main() -> None:
     folder.mkdir(parents=True, exist_ok=True)
     (folder / "curve.md").write_text(
         f"{len(results)} games, {args.games} a pair, {args.movetime:g} s a move, seed {args.seed}; "
+        f"{rating_method(args.prior_draws)}; "
         f"run {args.run} at generation {newest} ({len(state.attempts)} attempts)\n\n{table}\n")
     rated = ratings is not None
     (folder / "curve.json").write_text(json.dumps({
         "generations": generations, "players": players, "games": args.games, "movetime": args.movetime,
-        "seed": args.seed, "elo": [float(e) for e in ratings.elo] if rated else None,
+        "seed": args.seed, "prior_draws": args.prior_draws,
+        "elo": [float(e) for e in ratings.elo] if rated else None,
         "error": [float(e) for e in ratings.error] if rated else None,
         "spent": {str(g): list(spent[g]) for g in generations if g in spent}}, allow_nan=True) + "\n")
     if rated:
         plot(folder / "curve.png", players, generations, ratings, spent, args)
     print(table)
+
+
+def rating_method(prior_draws: float) -> str:
+    if prior_draws:
+        return f"Elo: maximum a posteriori, {prior_draws:g} virtual draw{'s' * (prior_draws != 1)} a pair"
+    return "Elo: maximum likelihood"
 
 
 def plot(path: Path, players: list[str], generations: list[int], ratings, spent: dict, args) -> None:
@@ -158,7 +176,8 @@ def plot(path: Path, players: list[str], generations: list[int], ratings, spent:
                         textcoords="offset points", xytext=(2, 2))
         ax.set_xlabel(label)
     axes[0].set_ylabel("Elo (random = 0), 95% intervals")
-    fig.suptitle(f"A program teaching itself Abalone: {args.movetime:g} s a move, {args.games} games a pair")
+    fig.suptitle(f"A program teaching itself Abalone: {args.movetime:g} s a move, {args.games} games a pair\n"
+                 f"{rating_method(args.prior_draws)}")
     fig.tight_layout()
     fig.savefig(path, dpi=110)
     plt.close(fig)
@@ -179,6 +198,10 @@ def overlay(runs: list[Path], path: Path) -> None:
             raise ValueError(f"{run}/curve/curve.json holds no ratings (rerun the curve's command: its journal "
                              "replays the games it has)")
         curves.append(curve)
+    priors = {float(curve.get("prior_draws", 0.0)) for curve in curves}
+    if len(priors) > 1:
+        raise ValueError("the runs' curves were rated with different priors (--prior-draws "
+                         f"{', '.join(sorted(f'{p:g}' for p in priors))}): rerate them with one (the journals replay)")
     fig, axes = plt.subplots(1, 2, figsize=(11, 4.5), sharey=True)
     for ax, column, label in ((axes[0], 0, "self-play games"), (axes[1], 2, "CPU-hours (upper bound)")):
         for run, curve in zip(runs, curves, strict=True):
@@ -199,7 +222,8 @@ def overlay(runs: list[Path], path: Path) -> None:
     axes[0].legend(fontsize=8, loc="lower right")
     runs_text = f"{len(runs)} run{'s' * (len(runs) > 1)}"
     fig.suptitle(f"A program teaching itself Abalone, {runs_text}: {first['movetime']:g} s a move, "
-                 f"{first['games']} games a pair (anchors: {runs[0].name}'s tournament)")
+                 f"{first['games']} games a pair (anchors: {runs[0].name}'s tournament)\n"
+                 f"{rating_method(priors.pop())}")
     fig.tight_layout()
     path.parent.mkdir(parents=True, exist_ok=True)
     fig.savefig(path, dpi=110)

@@ -336,6 +336,28 @@ def test_elo_ml_with_perfect_scores_reports_infinities():
     assert r.elo[2] == -math.inf and r.elo[0] == r.elo[1] == 0
 
 
+def test_elo_prior_of_virtual_draws_makes_every_rating_finite():
+    n_games = np.array([[0, 4, 4], [4, 0, 4], [4, 4, 0]], dtype=float)
+    points = np.array([[0, 4, 4], [0, 0, 2.5], [0, 1.5, 0]], dtype=float)  # a won everything: +inf by ML
+    r = fit_elo(["a", "b", "c"], n_games, points, anchor="first", prior_draws=1)
+    assert r.finite and r.prior_draws == 1 and np.all(np.isfinite(r.elo)) and np.all(np.isfinite(r.error))
+    assert r.elo[0] > r.elo[1] > r.elo[2]
+    # the same as maximum likelihood over the results with one drawn game added to every pair
+    plus = fit_elo(["a", "b", "c"], n_games + 1 - np.eye(3), points + 0.5 * (1 - np.eye(3)), anchor="first")
+    np.testing.assert_allclose(r.elo, plus.elo, atol=1e-9)
+    np.testing.assert_allclose(r.error, plus.error, atol=1e-9)
+    # two players, 4-0: with 2 virtual draws the score is 5 of 6, so the gap is 400·log10(5)
+    two = fit_elo(["a", "b"], np.array([[0, 4], [4, 0]]), np.array([[0, 4], [0, 0]]), anchor="first", prior_draws=2)
+    assert two.elo[1] == pytest.approx(-400 * math.log10(5), abs=1e-6)
+    # pairs that never met stay unmet: the prior does not connect them
+    with pytest.raises(ArenaError, match="never met"):
+        fit_elo(["a", "b", "c"], np.array([[0, 2, 0], [2, 0, 0], [0, 0, 0]]),
+                np.array([[0, 1, 0], [1, 0, 0], [0, 0, 0]]), prior_draws=1)
+    for bad in (-1.0, math.nan, math.inf):
+        with pytest.raises(ArenaError, match="prior_draws"):
+            fit_elo(["a", "b"], np.array([[0, 2], [2, 0]]), np.array([[0, 1], [1, 0]]), prior_draws=bad)
+
+
 def test_elo_ml_refuses_bad_input():
     with pytest.raises(ArenaError, match="never met"):
         fit_elo(
@@ -737,6 +759,13 @@ def test_tournament_command_output(capsys, tmp_path):
     with GameArchive(db, create=False) as archive:
         assert archive.count(run=1) == 6
         assert archive.conn.execute("SELECT kind FROM runs").fetchone()[0] == "tournament"
+    # a prior of virtual draws: named in the report, every rating finite
+    code, out, err = run(capsys, "tournament", "test-first", "random:seed=1", "-n", 2, "--layout", "mini",
+                         "--seed", 1, "--db", db, "--workers", 1, "--prior-draws", 0.5)
+    assert code == 0, err
+    assert "maximum a posteriori with 0.5 virtual draws a pair" in out and "+inf" not in out and "unbounded" not in out
+    code, out, err = run(capsys, "tournament", "a", "b", "--prior-draws", "nan", "--db", db)
+    assert code == 2 and "--prior-draws must be a number" in err
 
 
 def test_piped_tables_neither_wrap_nor_pad_and_rank_the_players(capsys, tmp_path, monkeypatch):

@@ -368,6 +368,10 @@ def test_the_selftaught_curves_of_several_runs_are_drawn_from_their_rated_curves
         runs.append(run)
     sc.overlay(runs, tmp_path / "three.png")
     assert (tmp_path / "three.png").stat().st_size > 10_000
+    rerated = json.loads((runs[1] / "curve" / "curve.json").read_text()) | {"prior_draws": 1.0}
+    (runs[1] / "curve" / "curve.json").write_text(json.dumps(rerated))
+    with pytest.raises(ValueError, match="different priors"):  # one run maximum likelihood, one with a prior
+        sc.overlay(runs, tmp_path / "x.png")
     (runs[1] / "curve" / "curve.json").write_text(json.dumps({"generations": [0], "players": []}))
     with pytest.raises(ValueError, match="holds no ratings"):
         sc.overlay(runs, tmp_path / "x.png")

@@ -46,6 +46,7 @@ from sumito.cliargs import (
     add_position_args,
     add_rules_args,
     count_arg,
+    number_arg,
     output_file,
     position_from_args,
     rules_from_args,
@@ -96,6 +97,11 @@ def add_commands(sub: argparse._SubParsersAction) -> None:
     _add_run_args(p, "games per pair")
     p.add_argument(
         "--anchor", choices=("mean", "first"), default="mean", help="rating 0: the players' mean (default) or the first"
+    )
+    p.add_argument(
+        "--prior-draws", type=number_arg(0, 1000, "--prior-draws"), default=0.0, metavar="K",
+        help="add K virtual draws to every pair before rating (a prior, as BayesElo's: every rating finite, pulled "
+        "towards its opponents'); default 0, maximum likelihood",
     )
     p.set_defaults(func=cmd_tournament)
 
@@ -317,7 +323,9 @@ def cmd_tournament(args: argparse.Namespace) -> int:
     console = stdout_console()
 
     def report(partial: bool) -> None:
-        summary = summarize_tournament(players, run.results, args.anchor, args.adjudicate == "marbles")
+        summary = summarize_tournament(
+            players, run.results, args.anchor, args.adjudicate == "marbles", prior_draws=args.prior_draws
+        )
         print_tournament(console, summary, run, partial)
 
     return _play_and_report(run, progress_text, report)
@@ -646,8 +654,13 @@ def print_tournament(console: Console, t: TournamentSummary, run: _Run, partial:
             anchor = f"{t.players[0]} is rated 0"
         else:
             anchor = "the mean rating is 0" if ratings.finite else "the mean of the finite ratings is 0"
+        method = (
+            f"maximum a posteriori with {ratings.prior_draws:g} virtual draw{'s' * (ratings.prior_draws != 1)} a pair"
+            if ratings.prior_draws
+            else "maximum likelihood"
+        )
         text = (
-            "maximum likelihood (Bradley-Terry, draws count half); "
+            f"{method} (Bradley-Terry, draws count half); "
             f"{anchor}; ± is the 95% error bar from the Fisher information"
         )
         notes.add_row(_text("ratings"), _text(text))

@@ -25,6 +25,14 @@ finite inside the reference tier (the largest, or the anchor player's) and estim
 games among its members alone (the games against other tiers carry no information once the gap is
 infinite); players of stronger tiers are reported as ``+inf``, weaker ones as ``-inf``, and
 players that are neither (possible only in incomplete schedules) as ``nan``.
+
+**A prior of virtual draws.** ``prior_draws = k > 0`` adds ``k`` drawn games to every pair of
+players that met before fitting (the prior BayesElo uses, expressed as virtual draws). Every
+rating is then finite, the estimate is the maximum *a posteriori* one, and each rating is pulled
+towards its opponents' by about as much as ``k`` draws would pull it; the error bars come from the
+same Fisher information, virtual games included. With few games a pair and players far apart (a
+curve over a program's generations, where the top group may never drop a point) it gives a finite
+order where maximum likelihood gives only tiers.
 """
 
 from __future__ import annotations
@@ -136,6 +144,7 @@ class Ratings:
     tiers: list[list[int]]
     reference: int  # index into tiers
     iterations: int
+    prior_draws: float = 0.0  # virtual draws added to every pair that met (0: maximum likelihood)
 
     @property
     def finite(self) -> bool:
@@ -240,12 +249,16 @@ def _ml_theta(n_games: np.ndarray, points: np.ndarray, fixed: int) -> tuple[np.n
     return theta, info, iterations
 
 
-def fit_elo(players: list[str], n_games: np.ndarray, points: np.ndarray, anchor: str = "mean") -> Ratings:
+def fit_elo(
+    players: list[str], n_games: np.ndarray, points: np.ndarray, anchor: str = "mean", prior_draws: float = 0.0
+) -> Ratings:
     """Maximum-likelihood Elo ratings from pairwise results.
 
     ``n_games[i, j]`` is how many games i and j played (symmetric); ``points[i, j]`` is i's score
     against j (a win 1, a draw ½), so ``points + points.T == n_games``. ``anchor`` is ``"mean"``
     (the mean rating of the reference tier is 0) or ``"first"`` (the first player's rating is 0).
+    ``prior_draws``: virtual draws added to every pair that met (see the module notes; 0, the
+    default, is maximum likelihood).
     """
     n_games = np.asarray(n_games, dtype=float)
     points = np.asarray(points, dtype=float)
@@ -256,10 +269,16 @@ def fit_elo(players: list[str], n_games: np.ndarray, points: np.ndarray, anchor:
         raise ArenaError(f"anchor must be 'mean' or 'first', not {anchor!r}")
     if np.any(np.abs(n_games - n_games.T) > 1e-9) or np.any(np.abs(points + points.T - n_games) > 1e-9):
         raise ArenaError("inconsistent results: each pair's points must add up to the games they played")
+    if not (math.isfinite(prior_draws) and 0.0 <= prior_draws <= 1e6):
+        raise ArenaError(f"prior_draws must be a number of virtual draws from 0 to 1e6, not {prior_draws!r}")
     if n == 0:
-        return Ratings([], np.zeros(0), np.zeros(0), anchor, [], 0, 0)
+        return Ratings([], np.zeros(0), np.zeros(0), anchor, [], 0, 0, prior_draws)
     if not connected(n_games):
         raise ArenaError("some players never met, directly or through common opponents: no common rating scale")
+    if prior_draws > 0.0:
+        met = n_games > 0
+        n_games = n_games + prior_draws * met
+        points = points + 0.5 * prior_draws * met
 
     tiers = _tiers(n_games, points)
     if anchor == "first":
@@ -302,7 +321,7 @@ def fit_elo(players: list[str], n_games: np.ndarray, points: np.ndarray, anchor:
     for k, p in enumerate(members):
         elo[p] = theta[k] * ELO_PER_NAT
         error[p] = Z95 * se[k] * ELO_PER_NAT
-    return Ratings(list(players), elo, error, anchor, tiers, reference, iterations)
+    return Ratings(list(players), elo, error, anchor, tiers, reference, iterations, prior_draws)
 
 
 def _reach(edges: np.ndarray, start: int) -> set[int]:

@@ -60,10 +60,15 @@ class TournamentSummary:
 
 
 def summarize_tournament(
-    players: Sequence[str], results: Sequence[GameResult], anchor: str = "mean", adjudicate: bool = False
+    players: Sequence[str],
+    results: Sequence[GameResult],
+    anchor: str = "mean",
+    adjudicate: bool = False,
+    prior_draws: float = 0.0,
 ) -> TournamentSummary:
     """Standings, cross table and ratings (``adjudicate``: games without a winner are scored on
-    marbles, see :meth:`GameResult.score_of`)."""
+    marbles, see :meth:`GameResult.score_of`; ``prior_draws``: virtual draws a pair, see
+    :func:`~sumito.arena.ratings.fit_elo`)."""
     n = len(players)
     games = np.zeros((n, n))
     points = np.zeros((n, n))
@@ -90,5 +95,5 @@ def summarize_tournament(
             st.moves += len(times)
     ratings = None
     if results and connected(games):
-        ratings = fit_elo(list(players), games, points, anchor=anchor)
+        ratings = fit_elo(list(players), games, points, anchor=anchor, prior_draws=prior_draws)
     return TournamentSummary(list(players), games, points, standings, endings, plies, ratings)
