@@ -37,6 +37,7 @@ from sumito.arena.commands import fmt_elo
 from sumito.arena.executor import add_backend_args, executor_from_args
 from sumito.arena.journal import GameJournal
 from sumito.arena.match import ArenaSettings, Schedule, play_scheduled
+from sumito.arena.ratings import MAX_PRIOR_DRAWS, rating_method
 from sumito.arena.tournament import summarize_tournament
 from sumito.cliargs import number_arg
 from sumito.engine import Position, SumitoError
@@ -70,7 +71,8 @@ def main() -> None:
     parser.add_argument("--run-workers", type=int, default=2, help="the worker processes the run used (CPU-hours)")
     parser.add_argument("--workers", type=int, default=None)
     parser.add_argument("--seed", type=int, default=30)
-    parser.add_argument("--prior-draws", type=number_arg(0, 1000, "--prior-draws"), default=0.1, metavar="K",
+    parser.add_argument("--prior-draws", type=number_arg(0, MAX_PRIOR_DRAWS, "--prior-draws"), default=0.1,
+                        metavar="K",
                         help="virtual draws added to every pair before rating (default 0.1; 0: maximum likelihood, "
                         "where a group that never dropped a point is rated +inf)")
     add_backend_args(parser)
@@ -138,7 +140,7 @@ def main() -> None:
     folder.mkdir(parents=True, exist_ok=True)
     (folder / "curve.md").write_text(
         f"{len(results)} games, {args.games} a pair, {args.movetime:g} s a move, seed {args.seed}; "
-        f"{rating_method(args.prior_draws)}; "
+        f"Elo: {rating_method(args.prior_draws)}; "
         f"run {args.run} at generation {newest} ({len(state.attempts)} attempts)\n\n{table}\n")
     rated = ratings is not None
     (folder / "curve.json").write_text(json.dumps({
@@ -150,12 +152,6 @@ def main() -> None:
     if rated:
         plot(folder / "curve.png", players, generations, ratings, spent, args)
     print(table)
-
-
-def rating_method(prior_draws: float) -> str:
-    if prior_draws:
-        return f"Elo: maximum a posteriori, {prior_draws:g} virtual draw{'s' * (prior_draws != 1)} a pair"
-    return "Elo: maximum likelihood"
 
 
 def plot(path: Path, players: list[str], generations: list[int], ratings, spent: dict, args) -> None:
@@ -177,7 +173,7 @@ def plot(path: Path, players: list[str], generations: list[int], ratings, spent:
         ax.set_xlabel(label)
     axes[0].set_ylabel("Elo (random = 0), 95% intervals")
     fig.suptitle(f"A program teaching itself Abalone: {args.movetime:g} s a move, {args.games} games a pair\n"
-                 f"{rating_method(args.prior_draws)}")
+                 f"Elo: {rating_method(args.prior_draws)}")
     fig.tight_layout()
     fig.savefig(path, dpi=110)
     plt.close(fig)
@@ -223,7 +219,7 @@ def overlay(runs: list[Path], path: Path) -> None:
     runs_text = f"{len(runs)} run{'s' * (len(runs) > 1)}"
     fig.suptitle(f"A program teaching itself Abalone, {runs_text}: {first['movetime']:g} s a move, "
                  f"{first['games']} games a pair (anchors: {runs[0].name}'s tournament)\n"
-                 f"{rating_method(priors.pop())}")
+                 f"Elo: {rating_method(priors.pop())}")
     fig.tight_layout()
     path.parent.mkdir(parents=True, exist_ok=True)
     fig.savefig(path, dpi=110)

@@ -28,7 +28,7 @@ from sumito.arena.match import (
     seeded_spec,
     summarize_pair,
 )
-from sumito.arena.ratings import elo_from_score, expected_score, fit_elo, score_interval
+from sumito.arena.ratings import MAX_PRIOR_DRAWS, elo_from_score, expected_score, fit_elo, score_interval
 from sumito.arena.tournament import summarize_tournament
 from sumito.cli import main
 from sumito.engine import BLACK, LAYOUTS, WHITE, Game, Position, read_records
@@ -341,6 +341,7 @@ def test_elo_prior_of_virtual_draws_makes_every_rating_finite():
     points = np.array([[0, 4, 4], [0, 0, 2.5], [0, 1.5, 0]], dtype=float)  # a won everything: +inf by ML
     r = fit_elo(["a", "b", "c"], n_games, points, anchor="first", prior_draws=1)
     assert r.finite and r.prior_draws == 1 and np.all(np.isfinite(r.elo)) and np.all(np.isfinite(r.error))
+    assert r.method == "maximum a posteriori with 1 virtual draw a pair"
     assert r.elo[0] > r.elo[1] > r.elo[2]
     # the same as maximum likelihood over the results with one drawn game added to every pair
     plus = fit_elo(["a", "b", "c"], n_games + 1 - np.eye(3), points + 0.5 * (1 - np.eye(3)), anchor="first")
@@ -353,7 +354,7 @@ def test_elo_prior_of_virtual_draws_makes_every_rating_finite():
     with pytest.raises(ArenaError, match="never met"):
         fit_elo(["a", "b", "c"], np.array([[0, 2, 0], [2, 0, 0], [0, 0, 0]]),
                 np.array([[0, 1, 0], [1, 0, 0], [0, 0, 0]]), prior_draws=1)
-    for bad in (-1.0, math.nan, math.inf):
+    for bad in (-1.0, math.nan, math.inf, MAX_PRIOR_DRAWS * 2):
         with pytest.raises(ArenaError, match="prior_draws"):
             fit_elo(["a", "b"], np.array([[0, 2], [2, 0]]), np.array([[0, 1], [1, 0]]), prior_draws=bad)
 

@@ -38,6 +38,7 @@ from sumito.arena.match import (
     play_scheduled,
     summarize_pair,
 )
+from sumito.arena.ratings import MAX_PRIOR_DRAWS
 from sumito.arena.tournament import TournamentSummary, summarize_tournament
 from sumito.bounds import MAX_GAMES
 from sumito.cliargs import (
@@ -99,7 +100,7 @@ def add_commands(sub: argparse._SubParsersAction) -> None:
         "--anchor", choices=("mean", "first"), default="mean", help="rating 0: the players' mean (default) or the first"
     )
     p.add_argument(
-        "--prior-draws", type=number_arg(0, 1000, "--prior-draws"), default=0.0, metavar="K",
+        "--prior-draws", type=number_arg(0, MAX_PRIOR_DRAWS, "--prior-draws"), default=0.0, metavar="K",
         help="add K virtual draws to every pair before rating (a prior, as BayesElo's: every rating finite, pulled "
         "towards its opponents'); default 0, maximum likelihood",
     )
@@ -654,13 +655,8 @@ def print_tournament(console: Console, t: TournamentSummary, run: _Run, partial:
             anchor = f"{t.players[0]} is rated 0"
         else:
             anchor = "the mean rating is 0" if ratings.finite else "the mean of the finite ratings is 0"
-        method = (
-            f"maximum a posteriori with {ratings.prior_draws:g} virtual draw{'s' * (ratings.prior_draws != 1)} a pair"
-            if ratings.prior_draws
-            else "maximum likelihood"
-        )
         text = (
-            f"{method} (Bradley-Terry, draws count half); "
+            f"{ratings.method} (Bradley-Terry, draws count half); "
             f"{anchor}; ± is the 95% error bar from the Fisher information"
         )
         notes.add_row(_text("ratings"), _text(text))

@@ -47,6 +47,7 @@ from sumito.arena.errors import ArenaError
 Z95 = 1.959963984540054  # two-sided 95% point of the standard normal
 CHI2_95 = Z95 * Z95  # 95% point of chi-squared with one degree of freedom
 ELO_PER_NAT = 400.0 / math.log(10.0)  # Elo points per unit of the natural logistic scale
+MAX_PRIOR_DRAWS = 1000.0  # virtual draws a pair: far past any use, small enough to stay a prior
 
 
 # --------------------------------------------------------------------------- scores and Elo
@@ -150,6 +151,17 @@ class Ratings:
     def finite(self) -> bool:
         return len(self.tiers) == 1
 
+    @property
+    def method(self) -> str:
+        return rating_method(self.prior_draws)
+
+
+def rating_method(prior_draws: float) -> str:
+    """How ratings fitted with ``prior_draws`` virtual draws a pair were estimated, in words."""
+    if prior_draws:
+        return f"maximum a posteriori with {prior_draws:g} virtual draw{'s' * (prior_draws != 1)} a pair"
+    return "maximum likelihood"
+
 
 def _tiers(n_games: np.ndarray, points: np.ndarray) -> list[list[int]]:
     """Strongly connected groups of the graph i -> j "i scored against j", strongest first."""
@@ -252,7 +264,7 @@ def _ml_theta(n_games: np.ndarray, points: np.ndarray, fixed: int) -> tuple[np.n
 def fit_elo(
     players: list[str], n_games: np.ndarray, points: np.ndarray, anchor: str = "mean", prior_draws: float = 0.0
 ) -> Ratings:
-    """Maximum-likelihood Elo ratings from pairwise results.
+    """Elo ratings from pairwise results: maximum likelihood, or maximum a posteriori under a prior.
 
     ``n_games[i, j]`` is how many games i and j played (symmetric); ``points[i, j]`` is i's score
     against j (a win 1, a draw ½), so ``points + points.T == n_games``. ``anchor`` is ``"mean"``
@@ -269,8 +281,10 @@ def fit_elo(
         raise ArenaError(f"anchor must be 'mean' or 'first', not {anchor!r}")
     if np.any(np.abs(n_games - n_games.T) > 1e-9) or np.any(np.abs(points + points.T - n_games) > 1e-9):
         raise ArenaError("inconsistent results: each pair's points must add up to the games they played")
-    if not (math.isfinite(prior_draws) and 0.0 <= prior_draws <= 1e6):
-        raise ArenaError(f"prior_draws must be a number of virtual draws from 0 to 1e6, not {prior_draws!r}")
+    if not (math.isfinite(prior_draws) and 0.0 <= prior_draws <= MAX_PRIOR_DRAWS):
+        raise ArenaError(
+            f"prior_draws must be a number of virtual draws from 0 to {MAX_PRIOR_DRAWS:g}, not {prior_draws!r}"
+        )
     if n == 0:
         return Ratings([], np.zeros(0), np.zeros(0), anchor, [], 0, 0, prior_draws)
     if not connected(n_games):
