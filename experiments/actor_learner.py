@@ -42,12 +42,9 @@ from sumito.arena.ratings import score_interval
 from sumito.fileio import atomic_write_text
 from sumito.learn.backgammon.actors import ActorBgRun
 from sumito.learn.backgammon.run import BgRun, BgRunConfig, checkpoint_games
+from sumito.learn.bands import widened
 
 OPPONENT = "pubeval"
-# Student's t, 97.5% quantile, by degrees of freedom (index); the last entry stands for df >= 30
-T975 = (math.inf, 12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228, 2.201, 2.179, 2.160,
-        2.145, 2.131, 2.120, 2.110, 2.101, 2.093, 2.086, 2.080, 2.074, 2.069, 2.064, 2.060, 2.056, 2.052,
-        2.048, 2.045, 2.042)
 
 
 def config_of(seed: int, args: argparse.Namespace) -> BgRunConfig:
@@ -82,20 +79,11 @@ def train(arm: str, folder: Path, config: BgRunConfig, args: argparse.Namespace)
             atomic_write_text(path, json.dumps(state, indent=2) + "\n")
 
 
-def _widened(pooled: tuple[float, float, float], per_run: list[float]) -> tuple[float, float, float]:
-    """The pooled estimate and interval, widened to Student's t over the runs' own values."""
-    mean, low, high = pooled
-    if len(per_run) > 1:
-        values = np.array(per_run)
-        half = T975[min(len(values) - 1, len(T975) - 1)] * values.std(ddof=1) / math.sqrt(len(values))
-        low, high = min(low, values.mean() - half), max(high, values.mean() + half)
-    return mean, low, high
-
-
 def win_rate(rows: list[dict[str, Any]]) -> tuple[float, float, float]:
     wins = sum(int(r["wins"]) for r in rows)
     games = sum(int(r["n"]) for r in rows)
-    mean, low, high = _widened(score_interval(wins, 0, games - wins), [int(r["wins"]) / int(r["n"]) for r in rows])
+    mean, low, high = score_interval(wins, 0, games - wins)
+    low, high = widened(low, high, [int(r["wins"]) / int(r["n"]) for r in rows])
     return mean, max(low, 0.0), min(high, 1.0)
 
 
@@ -105,7 +93,7 @@ def equity(rows: list[dict[str, Any]]) -> tuple[float, float, float]:
     squares = sum(int(r["points_sq"]) for r in rows)
     mean = total / n
     half = 1.96 * math.sqrt(max(squares / n - mean * mean, 0.0) * n / (n - 1) / n) if n > 1 else math.inf
-    return _widened((mean, mean - half, mean + half), [int(r["points_sum"]) / int(r["n"]) for r in rows])
+    return (mean, *widened(mean - half, mean + half, [int(r["points_sum"]) / int(r["n"]) for r in rows]))
 
 
 def table(title: str, cells: dict[tuple[str, int], list], games: list[int], measure, fmt: str, args) -> None:

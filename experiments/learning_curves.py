@@ -72,7 +72,7 @@ from sumito.arena.ratings import score_interval
 from sumito.engine import DrawRules, SumitoError
 from sumito.fileio import atomic_write_rows, refuse_changed
 from sumito.fileio import read_rows as read_csv_rows
-from sumito.learn.bands import Estimate, interval_estimate
+from sumito.learn.bands import Estimate, interval_estimate, widened
 from sumito.learn.commands import make_trainer
 from sumito.learn.plot import draw_band, save_figure
 from sumito.learn.run import load_checkpoint, save_checkpoint
@@ -631,17 +631,8 @@ def win_rate(group: list[dict[str, Any]], column: str = "wins") -> tuple[float, 
     wins = sum(int(r[column]) for r in group)
     games = sum(int(r["eval_games"]) for r in group)
     rate, low, high = score_interval(wins, 0, games - wins)
-    if len(group) > 1:
-        rates = np.array([int(r[column]) / int(r["eval_games"]) for r in group])
-        half = T975[min(len(rates) - 1, len(T975) - 1)] * rates.std(ddof=1) / np.sqrt(len(rates))
-        low, high = min(low, max(0.0, rates.mean() - half)), max(high, min(1.0, rates.mean() + half))
-    return rate, low, high
-
-
-# Student's t, 97.5% quantile, by degrees of freedom (index); the last entry stands for df >= 30
-T975 = (np.inf, 12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228, 2.201, 2.179, 2.160,
-        2.145, 2.131, 2.120, 2.110, 2.101, 2.093, 2.086, 2.080, 2.074, 2.069, 2.064, 2.060, 2.056, 2.052,
-        2.048, 2.045, 2.042)
+    low, high = widened(low, high, [int(r[column]) / int(r["eval_games"]) for r in group])
+    return rate, max(low, 0.0), min(high, 1.0)
 
 
 def summarize(name: str, rows: list[dict[str, Any]], experiment: Experiment | None, args: argparse.Namespace,

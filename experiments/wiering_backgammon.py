@@ -26,8 +26,10 @@ learning claim).
 
 The results are reported as RL research reports them over seeds (:mod:`sumito.learn.bands`, as
 ``learning_curves.py`` does): per opponent, one table pools the runs' test games (runs × ``--test-games``
-games a cell) and gives equity in points per game with a 95% interval, mean ± 1.96·sd/√n, and the win rate;
-a second, when a cell has two runs or more, gives the interquartile mean (IQM) of the runs' own equities with
+games a cell) and gives equity in points per game with its 95% interval and the win rate. The interval is
+the lab's verdict interval: mean ± 1.96·sd/√n over the pooled test games, widened to Student's t over the
+runs' own equities where the spread between runs is the larger (:func:`sumito.learn.bands.widened`). A
+second table, when a cell has two runs or more, gives the interquartile mean (IQM) of the runs' own equities with
 its percentile-bootstrap 95% band. The headings count the runs found. The plot draws, per arm, the IQM over
 the runs with its bootstrap band and each run's curve faintly behind (one run: its curve with the pooled
 interval as the band). The Markdown goes to standard output, the plot to
@@ -57,7 +59,7 @@ from sumito.arena.executor import add_backend_args, check_shared_folder, executo
 from sumito.cliargs import count_arg
 from sumito.engine import SumitoError
 from sumito.learn.backgammon.run import BgRun, BgRunConfig, checkpoint_games
-from sumito.learn.bands import Estimate, interval_estimate
+from sumito.learn.bands import Estimate, interval_estimate, widened
 from sumito.learn.plot import draw_band, save_figure
 from sumito.stopping import run_main
 
@@ -131,6 +133,15 @@ def run_equities(runs: dict[int, list[dict[str, Any]]]) -> list[float]:
     return [pooled(runs[seed])[0] for seed in sorted(runs)]
 
 
+def verdict_interval(runs: dict[int, list[dict[str, Any]]]) -> tuple[float, float, float]:
+    """(equity, 95% half-width, win rate) of one cell: the pooled test games' mean, its interval widened to
+    Student's t over the runs' own equities where that reaches further (the lab's verdict interval,
+    :func:`sumito.learn.bands.widened`; symmetric, the wider side on both)."""
+    m, h, w, _ = pooled([r for rows in runs.values() for r in rows])
+    low, high = widened(m - h, m + h, run_equities(runs))
+    return m, max(m - low, high - m), w
+
+
 def run_band(runs: dict[int, list[dict[str, Any]]]) -> Estimate:
     """The interquartile mean of the runs' own equities in one cell with its percentile-bootstrap 95% band
     (:func:`sumito.learn.bands.interval_estimate`; one run: its equity, no band)."""
@@ -165,8 +176,11 @@ def summarize(experiment: str, results: list[tuple[str, int, list[dict[str, Any]
         return
     games = checkpoint_games(config_of(experiment, arms[0], args.seed, args))
     for opp in OPPONENTS:
+        several = any(len(runs) > 1 for (_, o, _), runs in cells.items() if o == opp)
+        interval = ("95% interval, the wider of the test games' and Student's t over the runs' equities" if several
+                    else "95% interval")
         print(f"\n### {experiment}: equity (points per game) against {opp}, {runs_phrase(cells, opp)}: the pooled "
-              f"test games' mean, 95% interval; win rate in brackets\n")
+              f"test games' mean, {interval}; win rate in brackets\n")
         print("| arm | " + " | ".join(str(g) for g in games) + " | train s/run |")
         print("|---|" + "---|" * (len(games) + 1))
         for arm in arms:
@@ -174,12 +188,12 @@ def summarize(experiment: str, results: list[tuple[str, int, list[dict[str, Any]
             for g in games:
                 runs = cells.get((arm, opp, g))
                 if runs:
-                    m, h, w, _ = pooled([r for rows in runs.values() for r in rows])
+                    m, h, w = verdict_interval(runs)
                     cols.append(f"{m:+.3f} ± {h:.3f} ({w:.0%})")
                 else:
                     cols.append("")
             print(f"| {arm} | " + " | ".join(cols) + f" | {sum(seconds[arm]) / len(seconds[arm]):.0f} |")
-        if any(len(runs) > 1 for (_, o, _), runs in cells.items() if o == opp):
+        if several:
             print(f"\n### {experiment}: equity against {opp}, IQM over the runs ({runs_phrase(cells, opp)}) of "
                   f"their own equities, bootstrap 95% band in brackets\n")
             print("| arm | " + " | ".join(str(g) for g in games) + " |")

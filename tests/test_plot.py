@@ -10,7 +10,7 @@ import pytest
 
 from sumito.arena.ratings import score_interval
 from sumito.cli import main
-from sumito.learn.bands import BandError, interval_estimate, iqm
+from sumito.learn.bands import BandError, interval_estimate, iqm, widened
 from sumito.learn.plot import PlotError, build_series, load_curve, plot_runs, series
 
 # the columns of curve files written before the "adjudicate" column: such files still plot
@@ -238,3 +238,16 @@ def test_iqm_and_its_band():
         interval_estimate([])
     with pytest.raises(BandError, match="unknown statistic"):
         interval_estimate(runs, "max")
+
+
+def test_verdict_interval_widens_to_the_spread_between_runs():
+    # one run, or runs that agree: the pooled games' interval stands
+    assert widened(0.4, 0.6, [0.5]) == (0.4, 0.6)
+    assert widened(0.4, 0.6, [0.5, 0.5, 0.5]) == (0.4, 0.6)
+    # ten runs spread wide: Student's t with 9 degrees of freedom, 2.262 * sd / sqrt(10)
+    runs = np.array([0.1, 0.9] * 5)
+    half = 2.262 * runs.std(ddof=1) / np.sqrt(10)
+    assert widened(0.45, 0.55, runs) == pytest.approx((0.5 - half, 0.5 + half))
+    # a side reaches only as far as the wider of the two
+    low, high = widened(0.1, 0.55, runs)
+    assert low == 0.1 and high == pytest.approx(0.5 + half)

@@ -60,8 +60,11 @@ def test_report_tabulates_the_iqm_over_the_runs_with_its_bootstrap_band(tmp_path
     pooled_head = next(i for i, line in enumerate(lines) if line.startswith("### regimes: equity (points per game) "
                                                                           "against pubeval"))
     assert "2–3 runs × 10 games a cell" in lines[pooled_head]  # the unfinished run: 2 runs at 2,000 games
-    # pooled: 0 and then 6 points over 30 games (15 and 18 wins); half-width 1.96·sqrt((1 - mean²)·30/29 / 30)
-    assert lines[pooled_head + 4] == "| self-play | +0.000 ± 0.364 (50%) | +0.200 ± 0.357 (60%) | 200 |"
+    # pooled: 0 and then 6 points over 30 games (15 and 18 wins). At 1,000 games the runs agree: the games'
+    # half-width 1.96·sqrt((1 - mean²)·30/29 / 30); at 2,000 they score +0.2, +0.6, -0.2, and Student's t over
+    # them is wider: 4.303 · 0.4 / sqrt(3)
+    assert "the wider of the test games' and Student's t over the runs' equities" in lines[pooled_head]
+    assert lines[pooled_head + 4] == "| self-play | +0.000 ± 0.364 (50%) | +0.200 ± 0.994 (60%) | 200 |"
     iqm_head = next(i for i, line in enumerate(lines) if line.startswith("### regimes: equity against pubeval, IQM"))
     assert iqm_head > pooled_head and "bootstrap 95% band" in lines[iqm_head]
     assert lines[iqm_head + 2] == "| arm | 1000 | 2000 |"

@@ -10,6 +10,10 @@
 
 Every run is one number here (a rate at one checkpoint); a curve's band is computed at each
 checkpoint on its own.
+
+The lab's verdict interval for a cell of several runs is another thing: the interval of the pooled test
+games, widened where Student's t interval over the runs' own values is wider (:func:`widened`), so that
+the spread between training runs counts as well as the test games' noise.
 """
 
 from __future__ import annotations
@@ -21,6 +25,10 @@ import numpy as np
 from sumito.engine import SumitoError
 
 STATISTICS = ("iqm", "median", "mean")
+#: Student's t, 97.5% quantile, by degrees of freedom (index); the last entry stands for df >= 30
+T975 = (np.inf, 12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228, 2.201, 2.179, 2.160,
+        2.145, 2.131, 2.120, 2.110, 2.101, 2.093, 2.086, 2.080, 2.074, 2.069, 2.064, 2.060, 2.056, 2.052,
+        2.048, 2.045, 2.042)
 RESAMPLES = 2000
 SEED = 2021  # the band's resampling generator
 
@@ -70,3 +78,13 @@ def interval_estimate(values, name: str = "iqm", resamples: int = RESAMPLES, see
     low = float(stats[int(0.025 * (resamples - 1))])
     high = float(stats[int(np.ceil(0.975 * (resamples - 1)))])
     return Estimate(value, low, high, int(x.size))
+
+
+def widened(low: float, high: float, per_run) -> tuple[float, float]:
+    """The interval (``low``, ``high``) of a cell's pooled test games, widened to Student's t 95% interval
+    over the runs' own values ``per_run`` where that one reaches further (one run: unchanged)."""
+    x = np.asarray(per_run, dtype=np.float64).reshape(-1)
+    if x.size < 2:
+        return low, high
+    half = T975[min(x.size - 1, len(T975) - 1)] * float(x.std(ddof=1)) / float(np.sqrt(x.size))
+    return min(low, float(x.mean()) - half), max(high, float(x.mean()) + half)
