@@ -166,13 +166,26 @@ def reproductions() -> list[tuple[str, list[tuple[int, str]], int, str]]:
         rows.append((f"learning_curves.py {name}", runs, tests, "abalone-test"))
     fig2_tests = len(lc.FIG2_SAMPLES) * 500 * 2
     rows.append(("learning_curves.py fig2", [(max(lc.FIG2_SAMPLES), "abalone-train")], fig2_tests, "abalone-test"))
-    # Wiering's backgammon study at its target scale: regimes 6 arms to 20,000 games, tested every 2,500 games
-    # with 1,000 games against each of 2 opponents; Table 1: 2 architectures to 50,000 games, the same tests
-    rows.append(("wiering_backgammon.py regimes", [(20_000, "backgammon-train")] * 6, 6 * 8 * 2 * 1000,
-                 "backgammon-test"))
-    rows.append(("wiering_backgammon.py table1", [(50_000, "backgammon-train")] * 2, 2 * 20 * 2 * 1000,
-                 "backgammon-test"))
+    # Wiering's backgammon study: the commands of results-backgammon.md, sized by wiering_backgammon.py's own
+    # arms and options (ten runs an arm at 5,000 games; the one-run studies at 20,000 and 50,000 games)
+    for command in ("regimes", "lambda", "architectures", "inputs",
+                    "regimes --games 20000 --test-every 2500 --test-games 1000 --seeds 1",
+                    "architectures --arms 1,2 --games 50000 --test-every 10000 --test-games 1000 --seeds 1"):
+        rows.append((f"wiering_backgammon.py {command}", *backgammon_runs(command.split())))
     return rows
+
+
+def backgammon_runs(argv: list[str]) -> tuple[list[tuple[int, str]], int, str]:
+    """The runs and test games of one ``wiering_backgammon.py`` command (arms that share a run counted apart)."""
+    import wiering_backgammon as wb
+
+    args = wb.build_parser().parse_args(argv)
+    arms = list(wb.EXPERIMENTS[args.experiment])
+    if args.arms:
+        arms = [arms[int(a) - 1] for a in args.arms.split(",")]
+    runs = [(args.games, "backgammon-train")] * (len(arms) * args.seeds)
+    tests = len(runs) * (args.games // args.test_every) * len(wb.OPPONENTS) * args.test_games
+    return runs, tests, "backgammon-test"
 
 
 def hours(seconds: float) -> str:
