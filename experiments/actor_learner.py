@@ -1,6 +1,6 @@
 """Does distributed self-play (4 actors, one learner) learn like the sequential trainer at equal games?
 
-    python experiments/actor_learner.py [--games 3000] [--test-every 500] [--test-games 1000] [--seeds 3]
+    python experiments/actor_learner.py [--games 3000] [--test-every 500] [--test-games 1000] [--seeds 10]
                                         [--actors 4] [--publish-every 4] [--out runs/actor-learner] [--report]
 
 Backgammon, Wiering's small modular network learning by self-play (his input features, seven outputs,
@@ -181,7 +181,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--games", type=int, default=3000, help="training games per run (default 3000)")
     parser.add_argument("--test-every", type=int, default=500, help="training games between tests (default 500)")
     parser.add_argument("--test-games", type=int, default=1000, help="test games per run and point (default 1000)")
-    parser.add_argument("--seeds", type=int, default=3, help="runs per arm (default 3)")
+    parser.add_argument("--seeds", type=int, default=10, help="runs per arm (default 10: the lab's rule)")
     parser.add_argument("--seed", type=int, default=2010, help="the first seed (runs use SEED, SEED+1, ...)")
     parser.add_argument("--actors", type=int, default=4, help="actors of the distributed arm (default 4)")
     parser.add_argument("--publish-every", type=int, default=4, help="games between publications (default 4)")
