@@ -180,11 +180,10 @@ def backgammon_runs(argv: list[str]) -> tuple[list[tuple[int, str]], int, str]:
     import wiering_backgammon as wb
 
     args = wb.build_parser().parse_args(argv)
-    arms = list(wb.EXPERIMENTS[args.experiment])
-    if args.arms:
-        arms = [arms[int(a) - 1] for a in args.arms.split(",")]
+    arms = wb.select_arms(args.experiment, args.arms)
+    tests_a_run = len(wb.checkpoint_games(wb.config_of(args.experiment, arms[0], args.seed, args)))
     runs = [(args.games, "backgammon-train")] * (len(arms) * args.seeds)
-    tests = len(runs) * (args.games // args.test_every) * len(wb.OPPONENTS) * args.test_games
+    tests = len(runs) * tests_a_run * len(wb.OPPONENTS) * args.test_games
     return runs, tests, "backgammon-test"
 
 

@@ -30,7 +30,6 @@ import argparse
 import collections
 import json
 import logging
-import math
 import sys
 import time
 from pathlib import Path
@@ -38,6 +37,7 @@ from typing import Any
 
 import numpy as np
 
+from sumito.arena.backgammon import MatchResult
 from sumito.arena.ratings import score_interval
 from sumito.fileio import atomic_write_text
 from sumito.learn.backgammon.actors import ActorBgRun
@@ -88,11 +88,9 @@ def win_rate(rows: list[dict[str, Any]]) -> tuple[float, float, float]:
 
 
 def equity(rows: list[dict[str, Any]]) -> tuple[float, float, float]:
-    n = sum(int(r["n"]) for r in rows)
-    total = sum(int(r["points_sum"]) for r in rows)
-    squares = sum(int(r["points_sq"]) for r in rows)
-    mean = total / n
-    half = 1.96 * math.sqrt(max(squares / n - mean * mean, 0.0) * n / (n - 1) / n) if n > 1 else math.inf
+    pooled = MatchResult(games=sum(int(r["n"]) for r in rows), points_sum=sum(int(r["points_sum"]) for r in rows),
+                         points_sq=sum(int(r["points_sq"]) for r in rows))
+    mean, half = pooled.equity, pooled.half_width
     return (mean, *widened(mean - half, mean + half, [int(r["points_sum"]) / int(r["n"]) for r in rows]))
 
 

@@ -284,18 +284,28 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def select_arms(experiment: str, picked: str | None) -> list[str]:
+    """The experiment's arms that ``--arms`` picks (comma-separated numbers from 1, in the experiment's order;
+    None: all of them); ValueError with the option's one-line message otherwise."""
+    arms = list(EXPERIMENTS[experiment])
+    if not picked:
+        return arms
+    try:
+        numbers = [int(a) for a in picked.split(",")]
+    except ValueError:
+        numbers = [0]
+    if not all(1 <= a <= len(arms) for a in numbers):
+        raise ValueError(f"--arms: comma-separated numbers from 1 to {len(arms)}, got {picked!r}")
+    return [arms[a - 1] for a in sorted(set(numbers))]
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
-    arms = list(EXPERIMENTS[args.experiment])
-    if args.arms:
-        try:
-            picked = [int(a) for a in args.arms.split(",")]
-            if not all(1 <= a <= len(arms) for a in picked):
-                raise ValueError
-        except ValueError:
-            parser.error(f"--arms: comma-separated numbers from 1 to {len(arms)}, got {args.arms!r}")
-        arms = [arms[a - 1] for a in sorted(set(picked))]
+    try:
+        arms = select_arms(args.experiment, args.arms)
+    except ValueError as exc:
+        parser.error(str(exc))
     if args.report:
         results = []
         for arm in arms:
