@@ -44,6 +44,7 @@ from sumito.learn.backgammon.commands import add_commands as add_bg_commands
 from sumito.learn.commands import add_train_command
 from sumito.learn.nnue_commands import add_nnue_command
 from sumito.learn.plot import add_plot_command
+from sumito.learn.zero_commands import add_zero_command
 from sumito.play import add_play_command
 from sumito.players import game_history, make_player, player_names
 from sumito.players.backgammon.players import KINDS as BG_KINDS
@@ -291,6 +292,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     add_train_command(sub)
     add_nnue_command(sub)
+    add_zero_command(sub)
     add_alphalone_td_command(sub)
     add_plot_command(sub)
 

@@ -15,6 +15,7 @@ from sumito.players import (  # noqa: F401  (imported to register their kinds)
     perfect,
     random,
     td,
+    zero,
 )
 from sumito.players.base import Player, PlayerSpecError, game_history, make_player, parse_spec, player_names, warm_up
 

@@ -1,0 +1,221 @@
+"""``sumito zero``: the zero learner's commands.
+
+    sumito zero train --out runs/zero/mini --games 20000 --workers 2 --score-every 2000
+    sumito zero train --out runs/zero/mini --games 40000 --resume        # on from the checkpoint, to 40,000
+    sumito zero report runs/zero/mini
+    sumito zero analyse --net runs/zero/mini/net.npz --layout mini --sims 256
+
+``train`` checkpoints atomically after every iteration, and ``--resume`` goes on from the last one with the same
+weights, bit for bit, as a run never stopped. ``--score-every`` measures the network against perfect play on
+the solved boards (the mini board: ``sumito solve score``'s suite), the only place the solved table is read:
+training, search and selection never see it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import sys
+import time
+from dataclasses import fields
+from pathlib import Path
+
+import numpy as np
+
+from sumito.arena.executor import add_backend_args, check_shared_folder, executor_from_args
+from sumito.arena.yardstick import DEFAULT_SEED, build_suite, score_player
+from sumito.cliargs import MAX_WORKERS_ARG, add_position_args, count_arg, number_arg, position_from_args
+from sumito.engine.move import Move
+from sumito.engine.variants import get_layout
+from sumito.learn.zero import ZeroRunError, ZeroSettings, iterations, open_run
+from sumito.models.zero.agent import MAX_SIMS, ZeroAgent
+from sumito.models.zero.network import MAX_HIDDEN, PolicyValueNetwork
+from sumito.models.zero.search import MODES
+from sumito.players.perfect import has_table, solved_table
+from sumito.players.zero import zero_network_path
+from sumito.procs import MAX_WORKERS, cap_workers
+from sumito.progress import Progress
+
+#: the players a score measures, as ``zero`` spec options
+DEFAULT_SCORE_PLAYERS = ("play=policy", "play=value", "sims=16", "sims=64", "sims=256")
+_FLAGS = {f.name: "--" + f.name.replace("_", "-") for f in fields(ZeroSettings)}
+
+
+def add_zero_command(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("zero", help="the zero learner: a policy-value network trained by self-play with tree search")
+    zsub = p.add_subparsers(dest="zero_command", required=True, metavar="STEP")
+    d = ZeroSettings()
+    t = zsub.add_parser("train", help="train (or with --resume go on training) a run to --games self-play games")
+    t.add_argument("--out", required=True, metavar="DIR", help="the run's folder")
+    t.add_argument("--games", type=count_arg(1, 10**9), required=True, metavar="N",
+                   help="train until N self-play games in all")
+    t.add_argument("--resume", action="store_true", help="go on with the run in --out (its settings unchanged)")
+    t.add_argument("--layout", default=d.layout, help=f"the starting layout and board (default {d.layout})")
+    t.add_argument("--inline-only", action="store_true", help="the game with inline moves only")
+    t.add_argument("--h1", type=count_arg(1, MAX_HIDDEN), default=d.h1, help=f"first hidden layer (default {d.h1})")
+    t.add_argument("--h2", type=count_arg(1, MAX_HIDDEN), default=d.h2, help=f"second hidden layer (default {d.h2})")
+    t.add_argument("--mode", choices=MODES, default=d.mode, help=f"the root search (default {d.mode})")
+    t.add_argument("--sims", type=count_arg(1, MAX_SIMS), default=d.sims,
+                   help=f"simulations a self-play move (default {d.sims})")
+    t.add_argument("--considered", type=count_arg(1, 512), default=d.considered,
+                   help=f"actions a Gumbel root considers (default {d.considered})")
+    t.add_argument("--sample-plies", type=count_arg(0, 10**4), default=d.sample_plies,
+                   help=f"PUCT: plies whose move is drawn from the visits (default {d.sample_plies})")
+    t.add_argument("--games-per-iteration", dest="iteration_games", type=count_arg(1, 10**6), default=d.games,
+                   metavar="G", help=f"self-play games an iteration (default {d.games})")
+    t.add_argument("--chunk", type=count_arg(1, 10**5), default=d.chunk, help=f"games a work item (default {d.chunk})")
+    t.add_argument("--steps", type=count_arg(0, 10**6), default=d.steps,
+                   help=f"Adam steps an iteration (default {d.steps})")
+    t.add_argument("--batch", type=count_arg(1, 10**5), default=d.batch, help=f"positions a step (default {d.batch})")
+    t.add_argument("--lr", type=number_arg(0, 1, "--lr", above_low=True), default=d.lr,
+                   help=f"Adam's step size (default {d.lr:g})")
+    t.add_argument("--weight-decay", type=number_arg(0, 1, "--weight-decay"), default=d.weight_decay,
+                   help=f"decoupled weight decay (default {d.weight_decay:g})")
+    t.add_argument("--window", type=count_arg(1, 10**8), default=d.window,
+                   help=f"positions in the replay window (default {d.window:,})")
+    t.add_argument("--random-starts", type=number_arg(0, 1, "--random-starts"), default=d.random_starts,
+                   help=f"the share of games from a uniformly drawn position (default {d.random_starts:g})")
+    t.add_argument("--max-plies", type=count_arg(1, 10**4), default=d.max_plies,
+                   help=f"a self-play game still going after N plies is a draw (default {d.max_plies})")
+    t.add_argument("--seed", type=count_arg(0, 2**31), default=d.seed, help=f"the run's seed (default {d.seed})")
+    t.add_argument("--score-every", type=count_arg(0, 10**9), default=0, metavar="G",
+                   help="measure against perfect play every G games (solved boards only; 0: never)")
+    t.add_argument("--score-positions", type=count_arg(2, 100_000), default=1000, metavar="N",
+                   help="the suite's size (default 1000, sumito solve score's)")
+    t.add_argument("--score-players", default=";".join(DEFAULT_SCORE_PLAYERS), metavar="LIST",
+                   help="what is measured, zero spec options separated by ';' (default: the raw policy, the value "
+                   "one ply on, and search with 16, 64 and 256 simulations)")
+    t.add_argument("--workers", type=count_arg(1, MAX_WORKERS_ARG), default=None, metavar="K",
+                   help=f"processes for the self-play games (at most {MAX_WORKERS})")
+    add_backend_args(t)
+    t.set_defaults(func=cmd_train)
+
+    r = zsub.add_parser("report", help="a run's curve: losses and scores against perfect play")
+    r.add_argument("run", metavar="DIR")
+    r.set_defaults(func=cmd_report)
+
+    a = zsub.add_parser("analyse", help="a network's policy, value and search of every move of a position")
+    a.add_argument("--net", default="builtin", help="the network (default: the shipped mini-board one)")
+    a.add_argument("--sims", type=count_arg(1, MAX_SIMS), default=256, help="the search's simulations (default 256)")
+    a.add_argument("--mode", choices=MODES, default="gumbel", help="the root search (default gumbel)")
+    add_position_args(a, moves=False)
+    a.set_defaults(func=cmd_analyse)
+
+
+def settings_from(args: argparse.Namespace) -> ZeroSettings:
+    return ZeroSettings(layout=args.layout, inline_only=args.inline_only, h1=args.h1, h2=args.h2, mode=args.mode,
+                        sims=args.sims, considered=args.considered, sample_plies=args.sample_plies,
+                        games=args.iteration_games, chunk=args.chunk, steps=args.steps, batch=args.batch, lr=args.lr,
+                        weight_decay=args.weight_decay, window=args.window, random_starts=args.random_starts,
+                        max_plies=args.max_plies, seed=args.seed)
+
+
+def score_specs(text: str, net: str) -> list[str]:
+    """The zero specs a score measures: each item of ``text`` (';'-separated options) on the network ``net``."""
+    items = [item.strip() for item in text.split(";") if item.strip()]
+    if not items:
+        raise ZeroRunError("--score-players names nothing to measure")
+    return [f"zero:net={net},{item.replace(' ', '')}" for item in items]
+
+
+class Scorer:
+    """Measures a network against perfect play on a solved board's suite (built once)."""
+
+    def __init__(self, settings: ZeroSettings, positions: int) -> None:
+        variant = settings.start().variant
+        if not has_table(variant):
+            raise ZeroRunError(f"--score-every needs a solved board; the {settings.layout} layout's is not one "
+                               "(sumito solve: the mini board)")
+        self.table = solved_table(variant)
+        self.suite = build_suite(self.table, positions, DEFAULT_SEED)
+
+    def rows(self, specs: list[str]) -> list[dict]:
+        out = []
+        for spec in specs:
+            score = score_player(spec, self.suite, self.table, DEFAULT_SEED)
+            out.append(dict(player=spec.split(",", 1)[1], suite=score.positions, kept=score.kept,
+                            optimal=score.optimal, win_to_draw=score.win_to_draw, win_to_loss=score.win_to_loss,
+                            draw_to_loss=score.draw_to_loss))
+        return out
+
+
+def cmd_train(args: argparse.Namespace) -> int:
+    check_shared_folder(args, args.out)
+    settings = settings_from(args)
+    get_layout(settings.layout)
+    run, learner = open_run(args.out, settings, args.resume)
+    scorer = Scorer(settings, args.score_positions) if args.score_every else None
+    specs = score_specs(args.score_players, str(run.path / "net.npz")) if scorer else []
+    workers = cap_workers(args.workers) if args.workers is not None else None
+    executor = executor_from_args(args, workers)
+    next_score = ((learner.games // args.score_every) + 1) * args.score_every if scorer else None
+    if scorer is not None and learner.games == 0:
+        learner.network.save(run.path / "net.npz")
+        _score(run, learner, scorer, specs)
+    progress = Progress(f"zero train {args.out}", args.games, done=learner.games)
+    with progress:
+        def chunk_done(result) -> None:
+            progress.update(advance=len(result.winners), status=f"iteration {learner.iteration + 1}")
+
+        for _ in iterations(run, learner, executor, args.games, chunk_done):
+            progress.update(learner.games, status=f"iteration {learner.iteration}: policy loss "
+                            f"{learner.losses[0]:.3f}, value loss {learner.losses[1]:.3f}")
+            if scorer is not None and next_score is not None and learner.games >= next_score:
+                _score(run, learner, scorer, specs)
+                next_score += args.score_every
+    print(f"{run.path}: {learner.games:,} games, {learner.positions:,} positions, {learner.iteration} iterations, "
+          f"{learner.cpu_seconds / 3600:.2f} CPU-hours; network {run.path / 'net.npz'} ({learner.network.digest()})")
+    return 0
+
+
+def _score(run, learner, scorer: Scorer, specs: list[str]) -> None:
+    started = time.monotonic()
+    base = dict(iteration=learner.iteration, games=learner.games, positions=learner.positions,
+                cpu_seconds=round(learner.cpu_seconds, 1), wall_seconds=round(learner.wall_seconds, 1),
+                policy_loss=f"{learner.losses[0]:.4f}", value_loss=f"{learner.losses[1]:.4f}")
+    for row in scorer.rows(specs):
+        run.append_curve({**base, **row})
+        share = 100 * row["kept"] / row["suite"]
+        print(f"  {learner.games:>8,} games  {row['player']:14} keeps {share:5.1f}%  perfect "
+              f"{100 * row['optimal'] / row['suite']:5.1f}%", file=sys.stderr, flush=True)
+    print(f"  (measured in {time.monotonic() - started:.1f} s)", file=sys.stderr, flush=True)
+
+
+def cmd_report(args: argparse.Namespace) -> int:
+    run = Path(args.run)
+    curve = run / "curve.csv"
+    if not curve.exists():
+        raise ZeroRunError(f"{run}: no curve.csv (a run trained with --score-every has one)")
+    with curve.open(newline="") as fh:
+        rows = list(csv.DictReader(fh))
+    print(f"{'games':>9} {'CPU h':>7} {'player':16} {'keeps':>7} {'perfect':>8} {'blunders':>9}")
+    for r in rows:
+        n = int(r["suite"])
+        blunders = int(r["win_to_draw"]) + int(r["win_to_loss"]) + int(r["draw_to_loss"])
+        print(f"{int(r['games']):>9,} {float(r['cpu_seconds']) / 3600:7.2f} {r['player']:16} "
+              f"{100 * int(r['kept']) / n:6.1f}% {100 * int(r['optimal']) / n:7.1f}% {100 * blunders / n:8.1f}%")
+    return 0
+
+
+def cmd_analyse(args: argparse.Namespace) -> int:
+    position = position_from_args(args)
+    network = PolicyValueNetwork.load(zero_network_path(args.net))
+    agent = ZeroAgent(network, args.mode)
+    views = agent.views(position)
+    result = agent.search(position, args.sims)
+    side = position.variant.side
+    order = np.argsort(-result.visits, kind="stable")
+    print(f"{position.to_string()}: the network's value {views.value:+.3f}, the search's ({args.sims} simulations, "
+          f"{args.mode}) {result.value:+.3f}")
+    print(f"{'move':10} {'policy':>7} {'value 1 ply':>12} {'visits':>7} {'target':>7}")
+    index = {int(c): i for i, c in enumerate(views.codes)}
+    for t in order:
+        code = int(result.codes[t])
+        i = index[code]
+        mark = "  <- plays" if t == result.chosen else ""
+        print(f"{Move(code, side).notation():10} {100 * views.prior[i]:6.1f}% {views.after[i]:+12.3f} "
+              f"{int(result.visits[t]):7d} {100 * result.policy[t]:6.1f}%{mark}")
+    return 0
+
+
+__all__ = ["DEFAULT_SCORE_PLAYERS", "Scorer", "add_zero_command"]
