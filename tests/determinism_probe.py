@@ -114,8 +114,24 @@ def nnue() -> str:
     return digest(samples.score, samples.boards, *arrays)
 
 
+def zero() -> str:
+    """The zero learner on the mini board: two iterations of 8 self-play games (half from random positions) and
+    10 Adam steps each, under the Gumbel root search and under PUCT, a small network."""
+    from sumito.arena.executor import InlineExecutor
+    from sumito.learn.zero import Learner, ZeroSettings
+
+    thetas = []
+    for mode in ("gumbel", "puct"):
+        learner = Learner(ZeroSettings(mode=mode, h1=16, h2=8, sims=8, games=8, chunk=4, steps=10, batch=32,
+                                       max_plies=60, seed=5))
+        for _ in range(2):
+            learner.iterate(InlineExecutor())
+        thetas.append(learner.network.theta)
+    return digest(*thetas)
+
+
 PROBES = {"td_abalone": td_abalone, "td_leaf": td_leaf, "backgammon": backgammon, "backgammon_run": backgammon_run,
-          "alphalone": alphalone, "nnue": nnue}
+          "alphalone": alphalone, "nnue": nnue, "zero": zero}
 
 
 def main() -> None:

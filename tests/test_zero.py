@@ -1,0 +1,166 @@
+"""The zero learner: its network, search, self-play loop, player and commands."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from helpers import position_with
+from sumito.arena.executor import InlineExecutor, ProcessExecutor
+from sumito.cli import main
+from sumito.engine import Position
+from sumito.engine.geometry import geometry, symmetries
+from sumito.learn.zero import Learner, ZeroRunError, ZeroSettings, iterations, open_run
+from sumito.models.zero.agent import ZeroAgent
+from sumito.models.zero.network import PolicyValueNetwork, ZeroNetworkError, encode
+from sumito.players import make_player
+from sumito.rlcore.actions import action_space
+from sumito.rlcore.symmetry import board_symmetries
+
+TINY = dict(h1=16, h2=8, sims=8, games=6, chunk=3, steps=4, batch=16, max_plies=40)
+
+
+def tiny_net(side: int = 3, seed: int = 0) -> PolicyValueNetwork:
+    win = Position.start({3: "mini", 4: "small", 5: "standard"}[side]).variant.win_threshold
+    return PolicyValueNetwork(side, win, 16, 8, seed=seed)
+
+
+def test_the_inputs_and_actions_move_with_each_symmetry_of_the_board():
+    rng = np.random.default_rng(1)
+    pos = Position.start("mini")
+    for _ in range(6):
+        pos = pos.play(pos.legal_moves()[int(rng.integers(len(pos.legal_moves())))])
+    geo, sym, space = geometry(3), board_symmetries(3), action_space(3)
+    cells = symmetries(3)
+    active = np.zeros(64, dtype=np.int64)
+    n = encode(pos.grid, pos.side_to_move, pos.lost[pos.side_to_move - 1], pos.lost[2 - pos.side_to_move],
+               geo.cells, 2, active)
+    legal = sorted(space.move_to_action(m) for m in pos.legal_moves())
+    for k in range(12):
+        image = sym.position(pos, k)
+        got = np.zeros(64, dtype=np.int64)
+        m = encode(image.grid, image.side_to_move, image.lost[image.side_to_move - 1],
+                   image.lost[2 - image.side_to_move], geo.cells, 2, got)
+        n_cells = geo.n_cells
+        mapped = [int(cells[k, f]) if f < n_cells else n_cells + int(cells[k, f - n_cells]) if f < 2 * n_cells else f
+                  for f in active[:n]]
+        assert m == n and sorted(got[:m]) == sorted(mapped)
+        assert sorted(space.move_to_action(mv) for mv in image.legal_moves()) == sorted(sym.action(a, k) for a in legal)
+
+
+def test_the_search_wins_at_once_when_a_push_off_wins():
+    # Black's c2-c3-c4 pushes White's c5 off the board: White's second marble lost, Black wins
+    pos = position_with(["c2", "c3", "c4", "a1", "a2"], ["c5", "e5", "e4", "d5"], side=3, lost=(0, 1),
+                        win_threshold=2)
+    wins = [m for m in pos.legal_moves() if pos.play(m).winner() == 1]
+    assert wins
+    for mode in ("gumbel", "puct"):
+        # (every move considered: an untrained prior need not rank the winning move among its top 16)
+        agent = ZeroAgent(tiny_net(), mode, considered=64)
+        result = agent.search(pos, 64)
+        move = int(result.codes[result.chosen])
+        assert pos.play(pos.legal_moves()[[m.code for m in pos.legal_moves()].index(move)]).winner() == 1
+        assert abs(result.policy.sum() - 1.0) < 1e-9 and result.visits.sum() == 64
+        assert result.policy[result.chosen] == result.policy.max()  # the target learns the win too
+
+
+def test_the_search_is_deterministic_without_noise_and_seeded_with_it():
+    pos = Position.start("mini")
+    agent = ZeroAgent(tiny_net(seed=3))
+    a, b = agent.search(pos, 32), agent.search(pos, 32)
+    assert a.chosen == b.chosen and np.array_equal(a.policy, b.policy)
+    c, d = agent.search(pos, 32, noise=True, seed=9), agent.search(pos, 32, noise=True, seed=9)
+    assert np.array_equal(c.policy, d.policy) and c.chosen == d.chosen
+
+
+@pytest.mark.parametrize("layout", ["mini", "small", "standard"])
+def test_a_learner_plays_and_trains_on_every_board(layout):
+    learner = Learner(ZeroSettings(layout=layout, **{**TINY, "games": 2, "chunk": 2}))
+    before = learner.network.theta.copy()
+    learner.iterate(InlineExecutor())
+    assert learner.games == 2 and learner.positions == len(learner.replay) > 0
+    assert not np.array_equal(before, learner.network.theta)
+    assert np.isfinite(learner.losses).all()
+    r = learner.replay
+    assert np.all(np.abs(r.values) <= 1) and np.all(np.diff(r.legal_start) > 0)
+    sums = np.add.reduceat(r.targets.astype(np.float64), r.legal_start[:-1])
+    assert np.allclose(sums, 1.0, atol=1e-5)
+
+
+def test_workers_and_a_resume_change_no_bit(tmp_path):
+    settings = ZeroSettings(**TINY, seed=4)
+    run, learner = open_run(tmp_path / "straight", settings, resume=False)
+    for _ in iterations(run, learner, InlineExecutor(), 12):
+        pass
+    straight = learner.network.theta.copy()
+    # the same run on two worker processes, stopped after its first iteration and resumed
+    run, learner = open_run(tmp_path / "resumed", settings, resume=False)
+    for _ in iterations(run, learner, ProcessExecutor(2), 6):
+        pass
+    run, learner = open_run(tmp_path / "resumed", settings, resume=True)
+    assert learner.games == 6
+    for _ in iterations(run, learner, ProcessExecutor(2), 12):
+        pass
+    assert np.array_equal(straight, learner.network.theta)
+    assert learner.network.digest() == PolicyValueNetwork.load(tmp_path / "resumed" / "net.npz").digest()
+
+
+def test_a_resume_with_another_setting_is_refused(tmp_path):
+    run, learner = open_run(tmp_path / "r", ZeroSettings(**TINY), resume=False)
+    with pytest.raises(ZeroRunError, match="--sims was 8"):
+        open_run(tmp_path / "r", ZeroSettings(**{**TINY, "sims": 9}), resume=True)
+    with pytest.raises(ZeroRunError, match="already holds a run"):
+        open_run(tmp_path / "r", ZeroSettings(**TINY), resume=False)
+
+
+def test_damaged_files_are_one_line_errors(tmp_path, capsys):
+    net = tmp_path / "net.npz"
+    tiny_net().save(net)
+    data = net.read_bytes()
+    for name, damaged in (("cut", data[: len(data) // 2]), ("text", b"hello"), ("empty", b"")):
+        bad = tmp_path / f"{name}.npz"
+        bad.write_bytes(damaged)
+        with pytest.raises(ZeroNetworkError):
+            PolicyValueNetwork.load(bad)
+        assert main(["zero", "analyse", "--net", str(bad), "--layout", "mini"]) == 2
+        err = capsys.readouterr().err.strip()
+        assert err.startswith("sumito: error:") and "\n" not in err
+    run, learner = open_run(tmp_path / "run", ZeroSettings(**TINY), resume=False)
+    for _ in iterations(run, learner, InlineExecutor(), 6):
+        pass
+    checkpoint = run.checkpoint.read_bytes()
+    run.checkpoint.write_bytes(checkpoint[:-100])
+    with pytest.raises(ZeroRunError):
+        open_run(tmp_path / "run", ZeroSettings(**TINY), resume=True)
+
+
+def test_the_player_plays_legal_moves_the_same_way_twice(tmp_path):
+    net = tmp_path / "net.npz"
+    tiny_net(seed=2).save(net)
+    pos = Position.start("mini")
+    for options in ("sims=16", "play=policy", "play=value", "time=0.01", "sims=16,mode=puct"):
+        a, b = make_player(f"zero:net={net},{options}"), make_player(f"zero:net={net},{options}")
+        p = pos
+        for _ in range(6):
+            move = a.choose(p)
+            assert move in p.legal_moves()
+            if "time" not in options:
+                assert b.choose(p) == move
+            p = p.play(move)
+    with pytest.raises(Exception, match="side-3 board"):
+        make_player(f"zero:net={net}").choose(Position.start("standard"))
+
+
+def test_the_commands_train_report_and_analyse(tmp_path, capsys):
+    out = tmp_path / "run"
+    args = ["zero", "train", "--out", str(out), "--games", "4", "--games-per-iteration", "2", "--chunk", "2",
+            "--h1", "16", "--h2", "8", "--sims", "4", "--steps", "2", "--batch", "8", "--workers", "1"]
+    assert main(args) == 0
+    assert "4 games" in capsys.readouterr().out
+    assert main([*args[:4], "--games", "6", *args[6:], "--resume"]) == 0
+    assert main([*args, "--resume", "--sims", "5"]) == 2
+    assert "--sims was 4" in capsys.readouterr().err
+    assert main(["zero", "analyse", "--net", str(out / "net.npz"), "--layout", "mini", "--sims", "16"]) == 0
+    text = capsys.readouterr().out
+    assert "<- plays" in text and "a1b2" in text
+    assert main(["zero", "report", str(out)]) == 2  # trained without --score-every: no curve
