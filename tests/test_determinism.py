@@ -1,8 +1,8 @@
 """The same seed trains the same weights on every x86-64 CPU (sumito.nn's notes say how).
 
 tests/determinism_probe.py trains every learner briefly (Abalone TD(λ) and TD-Leaf(λ), backgammon's
-modular TD(λ), Alphalone's TD, the NNUE data and trainer, the zero learner's self-play and fit) and prints digests. Here it runs in
-subprocesses under what differs between machines — OpenBLAS's kernel for each CPU family, numba
+modular TD(λ), Alphalone's TD, the NNUE data and trainer, the zero learner's self-play and fit) and prints
+digests. Here it runs in subprocesses under what differs between machines — OpenBLAS's kernel for each CPU family, numba
 compiling for a generic x86-64, numpy without its AVX2/AVX-512 loops and glibc without its FMA
 functions — and every run must print the digests pinned below, which this machine's default run printed
 too: a CPU that computed other bits would fail here.

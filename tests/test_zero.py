@@ -5,7 +5,6 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from helpers import position_with
 from sumito.arena.executor import InlineExecutor, ProcessExecutor
 from sumito.cli import main
 from sumito.engine import Position
@@ -16,6 +15,8 @@ from sumito.models.zero.network import PolicyValueNetwork, ZeroNetworkError, enc
 from sumito.players import make_player
 from sumito.rlcore.actions import action_space
 from sumito.rlcore.symmetry import board_symmetries
+
+from helpers import position_with
 
 TINY = dict(h1=16, h2=8, sims=8, games=6, chunk=3, steps=4, batch=16, max_plies=40)
 
@@ -106,7 +107,7 @@ def test_workers_and_a_resume_change_no_bit(tmp_path):
 
 
 def test_a_resume_with_another_setting_is_refused(tmp_path):
-    run, learner = open_run(tmp_path / "r", ZeroSettings(**TINY), resume=False)
+    open_run(tmp_path / "r", ZeroSettings(**TINY), resume=False)
     with pytest.raises(ZeroRunError, match="--sims was 8"):
         open_run(tmp_path / "r", ZeroSettings(**{**TINY, "sims": 9}), resume=True)
     with pytest.raises(ZeroRunError, match="already holds a run"):

@@ -6,8 +6,9 @@ in chunks that carry their own seeds), adds their positions to the replay window
 positions), then takes ``steps`` Adam steps on batches drawn uniformly from the window, each position seen
 through one of the board's 12 symmetries drawn at random. The loss is the cross-entropy of the network's
 policy against the search's policy target plus ``value_weight`` times the squared error of its value against
-the game's result. A share ``random_starts`` of the games begins from a position drawn uniformly at random
-(each side's lost marbles, then its marbles' cells), the rest from the layout's start: every position the
+the game's result (or, with ``value_mix``, a mix of the result and the search's value at the root). A
+share ``random_starts`` of the games begins from a position drawn uniformly at random (each side's lost
+marbles, then its marbles' cells), the rest from the layout's start: every position the
 learner sees comes from the rules alone.
 
 A run is a folder (:class:`~sumito.learn.runfolder.RunFolder`): ``config.json`` (the settings, a resume that
@@ -81,6 +82,9 @@ class ZeroSettings:
     lr: float = 1e-3
     weight_decay: float = 1e-4
     value_weight: float = 1.0
+    value_mix: float = 0.0  # the value target: (1 - mix) × the game's result + mix × the search's root value
+    lr_drop_at: int = 0  # from this many games on, the step size is lr × lr_drop (0: never)
+    lr_drop: float = 0.1
     window: int = 100_000  # positions in the replay window
     random_starts: float = 0.5
     max_plies: int = 150
@@ -181,6 +185,7 @@ def play_chunk(chunk: Chunk) -> ChunkResult:
     legal_start = np.zeros(cap + 1, dtype=np.int64)
     targets = np.zeros(cap * K.MAX_MOVES)
     sides = np.zeros(cap, dtype=np.int64)
+    root_values = np.zeros(cap)
     state = np.zeros(1, dtype=np.uint64)
     parts, winners, plies = [], [], []
     mode = MODES.index(s.mode)
@@ -195,10 +200,12 @@ def play_chunk(chunk: Chunk) -> ChunkResult:
                                        geo.cells, geo.offsets, geo.zobrist, v.inline_only, v.win_threshold, lookup,
                                        s.sims, mode, s.considered, s.c_visit, s.c_scale, s.c_puct, s.dirichlet_alpha,
                                        s.dirichlet_frac, s.sample_plies, state, *ws, *out, feats, feat_start, legal,
-                                       legal_start, targets, sides)
+                                       legal_start, targets, sides, root_values)
         values = np.zeros(n, dtype=np.float32)
         if winner:
             values[:] = np.where(sides[:n] == winner, 1.0, -1.0)
+        if s.value_mix > 0.0:
+            values = ((1.0 - s.value_mix) * values + s.value_mix * root_values[:n]).astype(np.float32)
         parts.append(Samples(feats[:feat_start[n]].astype(np.int16), feat_start[:n + 1].copy(),
                              legal[:legal_start[n]].astype(np.int16), legal_start[:n + 1].copy(),
                              targets[:legal_start[n]].astype(np.float32), values))
@@ -254,6 +261,7 @@ class Learner:
         targets = r.targets.astype(np.float64)
         values = r.values.astype(np.float64)
         total_p = total_v = 0.0
+        lr = s.lr * (s.lr_drop if s.lr_drop_at and self.games >= s.lr_drop_at else 1.0)
         for _ in range(s.steps):
             rows = rng.integers(0, len(r), s.batch)
             syms = rng.integers(0, 12, s.batch)
@@ -261,7 +269,7 @@ class Learner:
                                     targets, values, rows, self.maps_cell, self.maps_action, syms, s.value_weight, grad)
             self.power1 *= 0.9
             self.power2 *= 0.999
-            adam_step(net.theta, grad, self.m, self.v, s.lr, 0.9, 0.999, 1e-8, s.weight_decay, self.power1,
+            adam_step(net.theta, grad, self.m, self.v, lr, 0.9, 0.999, 1e-8, s.weight_decay, self.power1,
                       self.power2)
             total_p += lp
             total_v += lv

@@ -71,6 +71,13 @@ def add_zero_command(sub: argparse._SubParsersAction) -> None:
                    help=f"Adam's step size (default {d.lr:g})")
     t.add_argument("--weight-decay", type=number_arg(0, 1, "--weight-decay"), default=d.weight_decay,
                    help=f"decoupled weight decay (default {d.weight_decay:g})")
+    t.add_argument("--value-mix", type=number_arg(0, 1, "--value-mix"), default=d.value_mix, metavar="W",
+                   help="the value target: (1 - W) x the game's result + W x the search's root value (default "
+                   f"{d.value_mix:g})")
+    t.add_argument("--lr-drop-at", type=count_arg(0, 10**9), default=d.lr_drop_at, metavar="G",
+                   help="from G games on, the step size is --lr x --lr-drop (default 0: never)")
+    t.add_argument("--lr-drop", type=number_arg(0, 1, "--lr-drop", above_low=True), default=d.lr_drop,
+                   help=f"the factor of --lr-drop-at (default {d.lr_drop:g})")
     t.add_argument("--window", type=count_arg(1, 10**8), default=d.window,
                    help=f"positions in the replay window (default {d.window:,})")
     t.add_argument("--random-starts", type=number_arg(0, 1, "--random-starts"), default=d.random_starts,
@@ -106,7 +113,9 @@ def settings_from(args: argparse.Namespace) -> ZeroSettings:
     return ZeroSettings(layout=args.layout, inline_only=args.inline_only, h1=args.h1, h2=args.h2, mode=args.mode,
                         sims=args.sims, considered=args.considered, sample_plies=args.sample_plies,
                         games=args.iteration_games, chunk=args.chunk, steps=args.steps, batch=args.batch, lr=args.lr,
-                        weight_decay=args.weight_decay, window=args.window, random_starts=args.random_starts,
+                        weight_decay=args.weight_decay, value_mix=args.value_mix,
+                        lr_drop_at=args.lr_drop_at, lr_drop=args.lr_drop, window=args.window,
+                        random_starts=args.random_starts,
                         max_plies=args.max_plies, seed=args.seed)
 
 

@@ -46,9 +46,10 @@ def play_game(board, side, lost_black, lost_white, max_plies, theta, off, h1, h2
               inline_only, win, lookup, n_sims, mode, considered, c_visit, c_scale, c_puct, dirichlet_alpha,
               dirichlet_frac, sample_plies, state, node_board, node_int, node_value, edge_int, edge_float, moves,
               active, acts, logits, a1, a2, probs, scratch, out_actions, out_codes, out_policy, out_visits,
-              feats, feat_start, legal, legal_start, targets, sides):
+              feats, feat_start, legal, legal_start, targets, sides, root_values):
     """Play one self-play game from ``board`` (changed in place); write its samples (see the module's
-    docstring) from index 0 of the ``feats``/``legal``/``targets`` spans and ``sides``. Returns
+    docstring) from index 0 of the ``feats``/``legal``/``targets`` spans, ``sides`` and ``root_values`` (the
+    search's value for the side to move). Returns
     ``(samples, winner, plies)``: ``winner`` 1 or 2, or 0 for a draw."""
     feat_start[0] = 0
     legal_start[0] = 0
@@ -57,7 +58,7 @@ def play_game(board, side, lost_black, lost_white, max_plies, theta, off, h1, h2
     plies = 0
     while plies < max_plies:
         own, other = (lost_black, lost_white) if side == 1 else (lost_white, lost_black)
-        n, chosen, _ = search(board, side, lost_black, lost_white, theta, off, h1, h2, cells, offsets, zobrist,
+        n, chosen, root_value = search(board, side, lost_black, lost_white, theta, off, h1, h2, cells, offsets, zobrist,
                               inline_only, win, lookup, n_sims, mode, True, considered, c_visit, c_scale, c_puct,
                               dirichlet_alpha, dirichlet_frac, state, node_board, node_int, node_value, edge_int,
                               edge_float, moves, active, acts, logits, a1, a2, probs, scratch, out_actions,
@@ -73,6 +74,7 @@ def play_game(board, side, lost_black, lost_white, max_plies, theta, off, h1, h2
             targets[l0 + t] = out_policy[t]
         legal_start[n_samples + 1] = l0 + n
         sides[n_samples] = side
+        root_values[n_samples] = root_value
         n_samples += 1
         if mode == PUCT and plies < sample_plies:
             total = 0.0
