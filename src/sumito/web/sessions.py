@@ -170,11 +170,12 @@ class Preset:
     spec: str
     description: str
     layout: str | None = None  # the one layout it plays on (None: any)
+    needs_table: bool = False  # plays from its board's solved table
 
     def offered(self) -> bool:
         """Whether this server can play it now: perfect play needs its board's table in the cache (built once
         by ``sumito solve``; a web request never starts a solve)."""
-        return self.layout is None or table_on_disk(get_layout(self.layout).variant)
+        return not self.needs_table or table_on_disk(get_layout(self.layout or "mini").variant)
 
     def to_json(self) -> dict[str, str | None]:
         return {"id": self.id, "name": self.name, "spec": self.spec, "description": self.description,
@@ -195,7 +196,11 @@ PRESETS = (
     Preset("engine-classic", "Engine, hand-set evaluation (1 s)", "engine:time=1,nnue=none",
            "Sumito's engine with the hand-set linear evaluation, 1 second a move"),
     Preset("perfect", "Perfect play (mini board)", "perfect",
-           "exact play from the solved mini board: the fastest win, a draw, or the slowest loss", layout="mini"),
+           "exact play from the solved mini board: the fastest win, a draw, or the slowest loss", layout="mini",
+           needs_table=True),
+    Preset("zero", "Zero learner (mini board)", "zero:time=0.5",
+           "a policy-value network that taught itself the mini board by self-play with tree search, 0.5 s a move",
+           layout="mini"),
 )
 PRESET_BY_ID = {p.id: p for p in PRESETS}
 
