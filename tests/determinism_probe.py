@@ -116,14 +116,15 @@ def nnue() -> str:
 
 def zero() -> str:
     """The zero learner on the mini board: two iterations of 8 self-play games (half from random positions) and
-    10 Adam steps each, under the Gumbel root search and under PUCT, a small network."""
+    10 Adam steps each, under the Gumbel root search and under PUCT, a small network, the value target mixed
+    with the search's value and the step size dropped for the second iteration."""
     from sumito.arena.executor import InlineExecutor
     from sumito.learn.zero import Learner, ZeroSettings
 
     thetas = []
     for mode in ("gumbel", "puct"):
         learner = Learner(ZeroSettings(mode=mode, h1=16, h2=8, sims=8, games=8, chunk=4, steps=10, batch=32,
-                                       max_plies=60, seed=5))
+                                       max_plies=60, seed=5, value_mix=0.5, lr_drop_at=8))
         for _ in range(2):
             learner.iterate(InlineExecutor())
         thetas.append(learner.network.theta)

@@ -38,7 +38,7 @@ PINNED = {
     "backgammon_run": "41f4b1b9992a4a66",
     "alphalone": "8ea8fc24b3db2753",
     "nnue": "7574e13c46bc2ffc",
-    "zero": "4b235d2a3bfabba3",
+    "zero": "5e2186514a0d3eab",
 }
 
 

@@ -66,7 +66,7 @@ class ZeroSettings:
     inline_only: bool = False
     h1: int = 256
     h2: int = 128
-    mode: str = "gumbel"
+    mode: str = "puct"  # docs/zero.md: PUCT learned faster than the Gumbel root on the mini board
     sims: int = 32
     considered: int = CONSIDERED
     c_visit: float = C_VISIT
@@ -82,8 +82,8 @@ class ZeroSettings:
     lr: float = 1e-3
     weight_decay: float = 1e-4
     value_weight: float = 1.0
-    value_mix: float = 0.0  # the value target: (1 - mix) × the game's result + mix × the search's root value
-    lr_drop_at: int = 0  # from this many games on, the step size is lr × lr_drop (0: never)
+    value_mix: float = 0.5  # the value target: (1 - mix) × the game's result + mix × the search's root value
+    lr_drop_at: int = 20_000  # from this many games on, the step size is lr × lr_drop (0: never)
     lr_drop: float = 0.1
     window: int = 100_000  # positions in the replay window
     random_starts: float = 0.5

@@ -32,7 +32,7 @@ from sumito.models.zero.agent import MAX_SIMS, ZeroAgent
 from sumito.models.zero.network import MAX_HIDDEN, PolicyValueNetwork
 from sumito.models.zero.search import MODES
 from sumito.players.perfect import has_table, solved_table
-from sumito.players.zero import zero_network_path
+from sumito.players.zero import trained_mode, zero_network_path
 from sumito.procs import MAX_WORKERS, cap_workers
 from sumito.progress import Progress
 
@@ -75,7 +75,7 @@ def add_zero_command(sub: argparse._SubParsersAction) -> None:
                    help="the value target: (1 - W) x the game's result + W x the search's root value (default "
                    f"{d.value_mix:g})")
     t.add_argument("--lr-drop-at", type=count_arg(0, 10**9), default=d.lr_drop_at, metavar="G",
-                   help="from G games on, the step size is --lr x --lr-drop (default 0: never)")
+                   help=f"from G games on, the step size is --lr x --lr-drop (default {d.lr_drop_at:,}; 0: never)")
     t.add_argument("--lr-drop", type=number_arg(0, 1, "--lr-drop", above_low=True), default=d.lr_drop,
                    help=f"the factor of --lr-drop-at (default {d.lr_drop:g})")
     t.add_argument("--window", type=count_arg(1, 10**8), default=d.window,
@@ -104,7 +104,7 @@ def add_zero_command(sub: argparse._SubParsersAction) -> None:
     a = zsub.add_parser("analyse", help="a network's policy, value and search of every move of a position")
     a.add_argument("--net", default="builtin", help="the network (default: the shipped mini-board one)")
     a.add_argument("--sims", type=count_arg(1, MAX_SIMS), default=256, help="the search's simulations (default 256)")
-    a.add_argument("--mode", choices=MODES, default="gumbel", help="the root search (default gumbel)")
+    a.add_argument("--mode", choices=MODES, default=None, help="the root search (default: as the network was trained)")
     add_position_args(a, moves=False)
     a.set_defaults(func=cmd_analyse)
 
@@ -209,13 +209,14 @@ def cmd_report(args: argparse.Namespace) -> int:
 def cmd_analyse(args: argparse.Namespace) -> int:
     position = position_from_args(args)
     network = PolicyValueNetwork.load(zero_network_path(args.net))
-    agent = ZeroAgent(network, args.mode)
+    mode = args.mode or trained_mode(network)
+    agent = ZeroAgent(network, mode)
     views = agent.views(position)
     result = agent.search(position, args.sims)
     side = position.variant.side
     order = np.argsort(-result.visits, kind="stable")
     print(f"{position.to_string()}: the network's value {views.value:+.3f}, the search's ({args.sims} simulations, "
-          f"{args.mode}) {result.value:+.3f}")
+          f"{mode}) {result.value:+.3f}")
     print(f"{'move':10} {'policy':>7} {'value 1 ply':>12} {'visits':>7} {'target':>7}")
     index = {int(c): i for i, c in enumerate(views.codes)}
     for t in order:

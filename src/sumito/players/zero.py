@@ -1,7 +1,7 @@
 """``zero``: a policy-value network from ``sumito zero train`` playing with its tree search.
 
-``zero:net=FILE,sims=64`` searches with 64 simulations a move (the Gumbel root search by default, the mode
-it was trained with unless ``mode=`` says another); ``time=S`` searches for about S seconds instead (the
+``zero:net=FILE,sims=64`` searches with 64 simulations a move (the root search it was trained with, unless ``mode=``
+says another); ``time=S`` searches for about S seconds instead (the
 simulations that fit, from the speed of its last searches); ``play=policy`` plays the raw policy's most
 likely move, ``play=value`` the move whose position the network values most one ply on (a win first).
 ``net=builtin`` is the shipped mini-board network. Without noise the search is deterministic: the same spec
@@ -35,15 +35,21 @@ def zero_network_path(name: str) -> str:
     return name
 
 
+def trained_mode(network: PolicyValueNetwork) -> str:
+    """The root search a network was trained with (its file's settings; Gumbel where it says none)."""
+    settings = network.metadata.get("settings")
+    mode = settings.get("mode") if isinstance(settings, dict) else None
+    return mode if mode in MODES else "gumbel"
+
+
 class ZeroPlayer(PlayerBase):
     def __init__(self, net: str = "builtin", sims: int = 64, time: float | None = None, play: str = "search",
                  mode: str | None = None) -> None:
         if play not in PLAYS:
             raise PlayerSpecError(f"zero play must be one of {', '.join(PLAYS)}, not {play!r}")
         network = PolicyValueNetwork.load(zero_network_path(net))
-        trained = network.metadata.get("settings", {}).get("mode", "gumbel") if isinstance(
-            network.metadata.get("settings"), dict) else "gumbel"
-        mode = mode or (trained if trained in MODES else "gumbel")
+        trained = trained_mode(network)
+        mode = mode or trained
         if mode not in MODES:
             raise PlayerSpecError(f"zero mode must be one of {', '.join(MODES)}, not {mode!r}")
         self.agent = ZeroAgent(network, mode)
