@@ -1,7 +1,8 @@
 """The zero learner against perfect play on the mini board: its runs' curves beside every other method's.
 
-Run:  python experiments/zero_mini.py [--runs runs/zero/mini-v2-s1 runs/zero/mini-v2-s2 ...]
-                                      [--plot docs/img/zero-mini.png] [--report runs/zero/mini-v2-report.md]
+Run:  python experiments/zero_mini.py [--runs runs/zero/mini-v3-s1 runs/zero/mini-v3-s2 ...]
+                                      [--plot docs/img/zero-mini.png] [--report runs/zero/mini-v3-report.md]
+                                      [--page docs/zero.md]
 
 Reads each run's ``curve.csv`` (``sumito zero train --score-every``: every player scored on ``sumito solve
 score``'s suite of 1,000 positions, seed 41) and prints, for each player and checkpoint the runs share, the
@@ -26,7 +27,7 @@ import numpy as np
 from sumito.learn.plot import save_figure
 
 ROOT = Path(__file__).resolve().parent.parent
-DEFAULT_RUNS = [ROOT / f"runs/zero/mini-v2-s{s}" for s in (1, 2, 3)]
+DEFAULT_RUNS = [ROOT / f"runs/zero/mini-v3-s{s}" for s in (1, 2, 3)]
 BOOTSTRAP = 4000
 
 
@@ -68,8 +69,13 @@ def report(curves, runs: list[Path], checkpoints: set[int] | None = None) -> str
              "| player | games | CPU-hours | runs | keeps the value | perfect move | blunders | each run's blunders |",
              "|---|---|---|---|---|---|---|---|"]
     for player in curves:
-        for games in sorted(curves[player]):
-            if checkpoints is not None and games not in checkpoints and games != max(curves[player]):
+        ticks = sorted(curves[player])
+        # a run scores at the first iteration past each multiple of --score-every: the page shows the first
+        # checkpoint at or past each of its targets, and the last
+        shown = set(ticks) if checkpoints is None else {min((g for g in ticks if g >= c), default=ticks[-1])
+                                                        for c in checkpoints} | {ticks[-1]}
+        for games in ticks:
+            if games not in shown:
                 continue
             rows = curves[player][games]
             m = measures(rows)
@@ -155,18 +161,36 @@ def plot(curves, path: Path) -> None:
     plt.close(fig)
 
 
+def comparison(runs: list[Path], until: int = 10_000) -> str:
+    """One row a (checkpoint, player) with each run's blunders and CPU-seconds side by side, to ``until`` games."""
+    tables = [read_curves([run]) for run in runs]
+    header = " | ".join(f"{run.name}: blunders (95%), CPU s" for run in runs)
+    lines = [f"| player | games | {header} |", "|---|---|" + "---|" * len(runs)]
+    for player in tables[0]:
+        for games in sorted(tables[0][player]):
+            if games > until or not all(games in t[player] for t in tables):
+                continue
+            cells = []
+            for t in tables:
+                row = t[player][games][0]
+                mean, lo, hi = band([blunders(row)], int(row["suite"]))
+                cells.append(f"{100 * mean:.1f}% ({100 * lo:.1f}–{100 * hi:.1f}), {float(row['cpu_seconds']):.0f}")
+            lines.append(f"| {player} | {games:,} | {' | '.join(cells)} |")
+    return "\n".join(lines) + "\n"
+
+
 MARK = "zero-results"
-PAGE_CHECKPOINTS = {0, 2500, 10_000, 20_000, 30_000}
+PAGE_CHECKPOINTS = {0, 2500, 10_000, 20_000, 40_000}
 
 
 def page_table(curves, runs: list[Path]) -> str:
     return report(curves, runs, PAGE_CHECKPOINTS)
 
 
-def write_page(page: Path, table: str) -> None:
-    """``table`` between ``<!-- zero-results -->`` and ``<!-- /zero-results -->`` of ``page``."""
+def write_page(page: Path, table: str, mark: str = MARK) -> None:
+    """``table`` between ``<!-- MARK -->`` and ``<!-- /MARK -->`` of ``page``."""
     text = page.read_text()
-    start, end = f"<!-- {MARK} -->", f"<!-- /{MARK} -->"
+    start, end = f"<!-- {mark} -->", f"<!-- /{mark} -->"
     if start not in text:
         raise SystemExit(f"{page}: no {start} marker")
     head, rest = text.split(start, 1)
@@ -180,9 +204,17 @@ def main() -> None:
     parser.add_argument("--plot", type=Path, default=None)
     parser.add_argument("--report", type=Path, default=None, help="write the whole table (every checkpoint) here")
     parser.add_argument("--page", type=Path, default=None,
-                        help="write the page's table (checkpoints 0, 2,500, 10,000, 20,000, 30,000 and the last) "
+                        help="write the page's table (checkpoints 0, 2,500, 10,000, 20,000, 40,000 and the last) "
                         f"between the page's {MARK} markers")
+    parser.add_argument("--compare", nargs="+", type=Path, default=None, metavar="RUN",
+                        help="print the runs' curves side by side to 10,000 games instead (one run each)")
     args = parser.parse_args()
+    if args.compare:
+        text = comparison(args.compare)
+        print(text)
+        if args.page:
+            write_page(args.page, text, "zero-comparison")
+        return
     curves = read_curves(args.runs)
     text = report(curves, args.runs)
     print(text)

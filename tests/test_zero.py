@@ -165,3 +165,12 @@ def test_the_commands_train_report_and_analyse(tmp_path, capsys):
     text = capsys.readouterr().out
     assert "<- plays" in text and "a1b2" in text
     assert main(["zero", "report", str(out)]) == 2  # trained without --score-every: no curve
+
+
+def test_a_run_names_its_search_in_every_network_it_writes(tmp_path):
+    assert main(["zero", "train", "--out", str(tmp_path / "r"), "--games", "2", "--games-per-iteration", "2",
+                 "--h1", "8", "--h2", "4", "--sims", "4", "--steps", "1", "--batch", "4", "--mode", "puct",
+                 "--workers", "1"]) == 0
+    net = PolicyValueNetwork.load(tmp_path / "r" / "net.npz")
+    assert net.metadata["settings"]["mode"] == "puct" and net.metadata["games"] == 2
+    assert Learner(ZeroSettings(mode="puct", h1=8, h2=4)).network.metadata["settings"]["mode"] == "puct"

@@ -232,9 +232,14 @@ class Learner:
         self.wall_seconds = 0.0
         self.replay = Samples()
         self.losses = (float("nan"), float("nan"))
+        self.stamp()
         sym = board_symmetries(v.side)
         self.maps_cell = np.ascontiguousarray(symmetries(v.side), dtype=np.int64)
         self.maps_action = np.ascontiguousarray(sym.action_map, dtype=np.int64)
+
+    def stamp(self) -> None:
+        """Record in the network what it is: its games, iteration and the run's settings (its search mode)."""
+        self.network.metadata = dict(games=self.games, iteration=self.iteration, settings=asdict(self.settings))
 
     def chunks(self) -> list[Chunk]:
         s = self.settings
@@ -324,6 +329,7 @@ class Learner:
         except (KeyError, TypeError, ValueError) as exc:
             raise ZeroRunError(f"{path}: a damaged zero checkpoint ({exc})") from None
         self.network.theta[:] = theta
+        self.stamp()
         self.m[:] = arrays["m"]
         self.v[:] = arrays["v"]
         self.replay = replay
@@ -372,7 +378,6 @@ def iterations(run: RunFolder, learner: Learner, executor: Executor | None, unti
         learner.iterate(executor, on_chunk)
         learner.wall_seconds += time.monotonic() - started
         learner.save(run.checkpoint)
-        learner.network.metadata = dict(games=learner.games, iteration=learner.iteration,
-                                        settings=asdict(learner.settings))
+        learner.stamp()
         learner.network.save(run.path / "net.npz")
         yield learner
