@@ -179,6 +179,19 @@ def comparison(runs: list[Path], until: int = 10_000) -> str:
     return "\n".join(lines) + "\n"
 
 
+def shipped_table(scores: Path) -> str:
+    """The rows of ``sumito solve score ... --json`` as a table."""
+    lines = ["| player | keeps the value (95%) | perfect move (95%) | win → draw | win → loss | draw → loss | "
+             "kept: uniform / games (of 500) | seconds |", "|---|---|---|---|---|---|---|---|"]
+    for r in json.loads(scores.read_text()):
+        kept, optimal = r["kept_share"], r["optimal_share"]
+        lines.append(f"| `{r['player']}` | {100 * kept[0]:.1f}% ({100 * kept[1]:.1f}–{100 * kept[2]:.1f}) | "
+                     f"{100 * optimal[0]:.1f}% ({100 * optimal[1]:.1f}–{100 * optimal[2]:.1f}) | {r['win_to_draw']} | "
+                     f"{r['win_to_loss']} | {r['draw_to_loss']} | {r['by_source']['uniform'][1]} / "
+                     f"{r['by_source']['games'][1]} | {r['seconds']:.0f} |")
+    return "\n".join(lines) + "\n"
+
+
 MARK = "zero-results"
 PAGE_CHECKPOINTS = {0, 2500, 10_000, 20_000, 40_000}
 
@@ -206,6 +219,9 @@ def main() -> None:
     parser.add_argument("--page", type=Path, default=None,
                         help="write the page's table (checkpoints 0, 2,500, 10,000, 20,000, 40,000 and the last) "
                         f"between the page's {MARK} markers")
+    parser.add_argument("--shipped", type=Path, default=None, metavar="JSON",
+                        help="with --page: write the table of these `sumito solve score --json` rows at its "
+                        "zero-shipped markers")
     parser.add_argument("--compare", nargs="+", type=Path, default=None, metavar="RUN",
                         help="print the runs' curves side by side to 10,000 games instead (one run each)")
     args = parser.parse_args()
@@ -222,6 +238,8 @@ def main() -> None:
         args.report.write_text(text)
     if args.page:
         write_page(args.page, page_table(curves, args.runs))
+        if args.shipped:
+            write_page(args.page, shipped_table(args.shipped), "zero-shipped")
     if args.plot:
         plot(curves, args.plot)
 

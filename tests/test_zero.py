@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 import pytest
 
@@ -174,3 +176,22 @@ def test_a_run_names_its_search_in_every_network_it_writes(tmp_path):
     net = PolicyValueNetwork.load(tmp_path / "r" / "net.npz")
     assert net.metadata["settings"]["mode"] == "puct" and net.metadata["games"] == 2
     assert Learner(ZeroSettings(mode="puct", h1=8, h2=4)).network.metadata["settings"]["mode"] == "puct"
+
+
+def test_the_pages_tables_are_the_scripts_output_from_the_committed_runs():
+    """docs/zero.md's tables are written by experiments/zero_mini.py from the committed curves and scores: a
+    page edited by hand, or rows changed without the page, fails here."""
+    import importlib.util
+
+    root = Path(__file__).resolve().parent.parent
+    spec = importlib.util.spec_from_file_location("zero_mini", root / "experiments" / "zero_mini.py")
+    script = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(script)
+    page = (root / "docs" / "zero.md").read_text()
+    runs = script.DEFAULT_RUNS
+    assert script.page_table(script.read_curves(runs), runs) in page
+    assert script.shipped_table(root / "runs" / "zero" / "scores-shipped.json") in page
+    assert script.comparison([root / "runs/zero/mini-s1", root / "runs/zero/mini-puct-s1"]) in page
+    shipped = PolicyValueNetwork.load(root / "src" / "sumito" / "data" / "zero-mini.npz")
+    assert shipped.digest() == PolicyValueNetwork.load(root / "runs/zero/mini-v3-s1/net.npz").digest()
+    assert shipped.metadata["games"] == 70_000
