@@ -45,13 +45,15 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+
 from sumito.arena.executor import InlineExecutor
 from sumito.arena.yardstick import DEFAULT_SEED, DEFAULT_SUITE, build_suite, score_player
 from sumito.engine.variants import MINI
 from sumito.fileio import atomic_write_rows, atomic_write_text, read_rows
 from sumito.learn.alphalone_td import REPORT_ETAS, TDConfig
 from sumito.learn.alphalone_td import train as train_alphalone
-from sumito.learn.bands import Estimate, interval_estimate
+from sumito.learn.bands import Estimate, iqm
 from sumito.learn.commands import make_trainer
 from sumito.learn.plot import save_figure
 from sumito.learn.run import load_checkpoint, save_checkpoint
@@ -196,9 +198,29 @@ def run_one(job: tuple[Arm, int, Path]) -> list[dict[str, Any]]:
 
 
 # ----------------------------------------------------------------------------- summary
+SUITE_RESAMPLES, SUITE_SEED = 2000, 2021
+
+
 def band(group: list[dict[str, Any]], column: str) -> Estimate:
-    return interval_estimate([blunders(r) / int(r["positions"]) if column == "blunders"
-                              else int(r[column]) / int(r["positions"]) for r in group])
+    """The IQM over the runs of their rate in ``column`` with a 95% band that carries the suite's own error as
+    well as the runs': a two-level percentile bootstrap, the runs drawn with replacement and then each drawn
+    run's count drawn again from the binomial of its rate over the suite's positions (the rows keep totals per
+    run, not the positions one by one, so the positions' sampling error is this binomial's)."""
+    counts = np.array([blunders(r) if column == "blunders" else int(r[column]) for r in group], dtype=float)
+    n = np.array([int(r["positions"]) for r in group], dtype=float)
+    value = float(iqm(counts / n))
+    rng = np.random.default_rng(SUITE_SEED)
+    pick = rng.integers(0, len(group), size=(SUITE_RESAMPLES, len(group)))
+    draws = np.sort(iqm(rng.binomial(n[pick].astype(int), (counts / n)[pick]) / n[pick], axis=1))
+    low = float(draws[int(0.025 * (SUITE_RESAMPLES - 1))])
+    high = float(draws[int(np.ceil(0.975 * (SUITE_RESAMPLES - 1)))])
+    return Estimate(value, low, high, len(group))
+
+
+def policies(group: list[dict[str, Any]]) -> int:
+    """How many distinct policies the runs hold, counted as distinct score rows: runs whose kept, perfect and
+    blunder counts are all equal are counted as one policy."""
+    return len({tuple(r[k] for k in ("kept", "optimal", "win_to_draw", "win_to_loss", "draw_to_loss")) for r in group})
 
 
 def blunders(row: dict[str, Any]) -> int:
@@ -220,7 +242,8 @@ def summarize(rows: list[dict[str, Any]], args: argparse.Namespace) -> None:
             order.append(name)
         cells[(name, int(r["games"]))].append(r)
     shown_games = (0, 100, 1000, 10000)
-    print("\nblunder rate, IQM over the runs (95% band), by training games:\n")
+    print("\nblunder rate, IQM over the runs (95% band: a bootstrap over the runs and, by each run's binomial, over "
+          "the suite's positions), by training games:\n")
     print("| arm | runs | " + " | ".join(f"{g:,} games" for g in shown_games) + " |")
     print("|---|---:|" + "---|" * len(shown_games))
     for name in order:
@@ -235,14 +258,15 @@ def summarize(rows: list[dict[str, Any]], args: argparse.Namespace) -> None:
             row.append(f"{100 * b.value:.1f}% ({100 * b.low:.1f}–{100 * b.high:.1f})" + ("" if g == want
                                                                                           else f" at {g:,}"))
         print(f"| {name} | {len(cells[(name, got[0])])} | " + " | ".join(row) + " |")
-    print("\n| arm | games | runs | perfect moves (IQM, 95% band) | blunders (IQM, 95% band) |")
-    print("|---|---:|---:|---|---|")
+    print("\n| arm | games | runs | distinct policies | perfect moves (IQM, 95% band) | blunders (IQM, 95% band) |")
+    print("|---|---:|---:|---:|---|---|")
     for name in order:
         for g in sorted({g for (n, g) in cells if n == name}):
             group = cells[(name, g)]
             k, b = band(group, "optimal"), band(group, "blunders")
-            print(f"| {name} | {g:,} | {len(group)} | {100 * k.value:.1f}% ({100 * k.low:.1f}–{100 * k.high:.1f}) "
-                  f"| {100 * b.value:.1f}% ({100 * b.low:.1f}–{100 * b.high:.1f}) |")
+            print(f"| {name} | {g:,} | {len(group)} | {policies(group)} | {100 * k.value:.1f}% "
+                  f"({100 * k.low:.1f}–{100 * k.high:.1f}) | {100 * b.value:.1f}% "
+                  f"({100 * b.low:.1f}–{100 * b.high:.1f}) |")
     if args.plot:
         # the figure: every Abalearn arm, and two of Alphalone's (the report's agent 2 and the seeded reading),
         # each as its evaluation alone; the table above has them all
