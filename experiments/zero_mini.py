@@ -224,12 +224,14 @@ def main() -> None:
                         "zero-shipped markers")
     parser.add_argument("--compare", nargs="+", type=Path, default=None, metavar="RUN",
                         help="print the runs' curves side by side to 10,000 games instead (one run each)")
+    parser.add_argument("--mark", default="zero-comparison",
+                        help="with --compare and --page: the page's markers to write between")
     args = parser.parse_args()
     if args.compare:
         text = comparison(args.compare)
         print(text)
         if args.page:
-            write_page(args.page, text, "zero-comparison")
+            write_page(args.page, text, args.mark)
         return
     curves = read_curves(args.runs)
     text = report(curves, args.runs)

@@ -192,6 +192,7 @@ def test_the_pages_tables_are_the_scripts_output_from_the_committed_runs():
     assert script.page_table(script.read_curves(runs), runs) in page
     assert script.shipped_table(root / "runs" / "zero" / "scores-shipped.json") in page
     assert script.comparison([root / "runs/zero/mini-s1", root / "runs/zero/mini-puct-s1"]) in page
+    assert script.comparison([root / "runs/zero/mini-v3-s1", root / "runs/zero/mini-wide-s1"]) in page
     shipped = PolicyValueNetwork.load(root / "src" / "sumito" / "data" / "zero-mini.npz")
     assert shipped.digest() == PolicyValueNetwork.load(root / "runs/zero/mini-v3-s1/net.npz").digest()
     assert shipped.metadata["games"] == 70_000
