@@ -63,7 +63,7 @@ from sumito.search.pvs import (
 
 #: what a draw costs the engine, in marbles (its ``contempt=`` option; the same in every evaluation that
 #: has a marble: the linear evaluation's material weight, a network's 1000 points). A quarter marble, by an
-#: SPRT (docs/strength.md): no weaker than 0.02 against an equal player, and it takes fewer level
+#: SPRT (docs/strength-ledger.md): no weaker than 0.02 against an equal player, and it takes fewer level
 #: repetitions against weaker ones
 DEFAULT_CONTEMPT = 0.25
 

@@ -1,6 +1,6 @@
 """The strongest player, and the one that gives a person hints: never a weaker one than the opponent.
 
-The strongest player is the engine with its learned evaluation (docs/strength.md; on the boards the
+The strongest player is the engine with its learned evaluation (docs/strength-ledger.md; on the boards the
 network does not know, it searches with the hand-set evaluation). A hint, in the terminal
 (``sumito play``) as on the web page, comes from that engine searching at least as long as the
 opponent thinks and at least as deep as an opponent engine searches, so that a hint is never
@@ -13,7 +13,7 @@ from __future__ import annotations
 from sumito.players.base import parse_spec, set_option
 from sumito.players.engine import DEFAULT_TIME
 
-#: the strongest engine: the learned evaluation (docs/strength.md), the hand-set one on other boards
+#: the strongest engine: the learned evaluation (docs/strength-ledger.md), the hand-set one on other boards
 STRONGEST_ENGINE = "engine:nnue=builtin-nnue"
 #: the least a hint searches, in seconds (the terminal's hint; the web page asks for less, and gets
 #: the opponent's time when that is more)

@@ -11,7 +11,7 @@ Pieces, as in a chess engine (Stockfish's split of search, ordering and transpos
 - search levels (``Searcher(prune=)``, the engine option ``prune=``): 1, the default, takes the
   table's bounds and null moves in null-window nodes; 0 takes every null-window node for a PV node
   and so does neither (kept to measure against: SPRT +166 Elo for 1 over 0). Futility and late-move
-  pruning and deeper reductions lost their SPRTs (docs/strength.md);
+  pruning and deeper reductions lost their SPRTs (docs/strength-ledger.md);
 - a quiescence search over push-offs at the horizon, so that a pending push-off is never
   misjudged by a static evaluation;
 - threats against a last marble (``threats=1``): a side a marble from losing with a push-off against
@@ -80,20 +80,20 @@ QUIESCENCE_PLIES = 8
 #: the opponent's last marble, besides its push-offs: "checks" in the quiescence search
 QUIET_CHECK_PLIES = 1
 #: the threat search a Searcher (and the engine player) uses unless told otherwise (``threats=``): off,
-#: since its SPRT at 0.1 s accepted H0 (Elo -22.9, 95% -45.0 to -1.1, 652 games; docs/strength.md);
+#: since its SPRT at 0.1 s accepted H0 (Elo -22.9, 95% -45.0 to -1.1, 652 games; docs/strength-ledger.md);
 #: ``threats=1`` sees a push-off of the last marble sooner, at a cost in depth everywhere near the end
 DEFAULT_THREATS = 0
 #: whether a Searcher plays to the game's draw rules unless told otherwise (``rules=``)
 DEFAULT_RULES = 1
 #: converting (``trade=``, in marbles): what each marble off the board is worth to the side that has pushed
 #: off more, unless told otherwise. Off: 0.25 converted no better than without in a first 40-game probe
-#: against ABLA (docs/strength.md)
+#: against ABLA (docs/strength-ledger.md)
 DEFAULT_TRADE = 0.0
 #: converting: trading counts only once the game has gone this many plies without a push-off before the
 #: move searched (``trade_after=``; 0: always)
 DEFAULT_TRADE_AFTER = 0
 #: the search level a Searcher (and the engine player) uses unless told otherwise: 1, table cutoffs and
-#: null moves, accepted by SPRT against 0 (docs/strength.md)
+#: null moves, accepted by SPRT against 0 (docs/strength-ledger.md)
 DEFAULT_PRUNE = 1
 
 # stats slots
