@@ -308,7 +308,7 @@ class Learner:
     def load(self, path: Path) -> None:
         try:
             data = read_file_bounded(path, MAX_CHECKPOINT_BYTES, "zero checkpoint")
-            meta, arrays = read_npz_with_header(data, str(path), 4 * MAX_CHECKPOINT_BYTES, None, "zero checkpoint")
+            meta, arrays = read_npz_with_header(data, str(path), MAX_CHECKPOINT_BYTES, None, "zero checkpoint")
         except ValueError as exc:
             raise ZeroRunError(str(exc)) from None
         names = ["theta", "m", "v", *("replay_" + k for k in asdict(Samples()))]

@@ -17,7 +17,6 @@ import argparse
 import csv
 import sys
 import time
-from dataclasses import fields
 from pathlib import Path
 
 import numpy as np
@@ -38,7 +37,6 @@ from sumito.progress import Progress
 
 #: the players a score measures, as ``zero`` spec options
 DEFAULT_SCORE_PLAYERS = ("play=policy", "play=value", "sims=16", "sims=64", "sims=256")
-_FLAGS = {f.name: "--" + f.name.replace("_", "-") for f in fields(ZeroSettings)}
 
 
 def add_zero_command(sub: argparse._SubParsersAction) -> None:

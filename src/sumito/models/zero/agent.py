@@ -88,11 +88,6 @@ class ZeroAgent:
         net, geo = self.network, self.geometry
         return (net.theta, net.offsets, net.h1, net.h2, geo.cells, geo.offsets, geo.zobrist)
 
-    def search_args(self, sims: int) -> tuple:
-        """Everything :func:`~sumito.models.zero.search.search` takes after the position and the board's
-        arrays, up to the noise flag: the rules, the budget and the mode."""
-        return (sims, self.mode)
-
     def search(self, position: Position, sims: int, noise: bool = False, seed: int = 0) -> SearchResult:
         """Search ``position`` with ``sims`` simulations (``noise``: the self-play root noise, seeded)."""
         self.check(position)
