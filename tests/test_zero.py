@@ -11,7 +11,7 @@ from sumito.arena.executor import InlineExecutor, ProcessExecutor
 from sumito.cli import main
 from sumito.engine import Position
 from sumito.engine.geometry import geometry, symmetries
-from sumito.learn.zero import Learner, ZeroRunError, ZeroSettings, iterations, open_run
+from sumito.learn.zero import Learner, ZeroRunError, ZeroSettings, iterations, open_run, play_chunk
 from sumito.models.zero.agent import ZeroAgent
 from sumito.models.zero.network import PolicyValueNetwork, ZeroNetworkError, encode
 from sumito.players import make_player
@@ -176,6 +176,35 @@ def test_a_run_names_its_search_in_every_network_it_writes(tmp_path):
     net = PolicyValueNetwork.load(tmp_path / "r" / "net.npz")
     assert net.metadata["settings"]["mode"] == "puct" and net.metadata["games"] == 2
     assert Learner(ZeroSettings(mode="puct", h1=8, h2=4)).network.metadata["settings"]["mode"] == "puct"
+    # a discounted run's network searches with its discount
+    learner = Learner(ZeroSettings(h1=8, h2=4, discount=0.9))
+    learner.network.save(tmp_path / "d.npz")
+    assert make_player(f"zero:net={tmp_path / 'd.npz'}").agent.discount == 0.9
+    assert make_player(f"zero:net={tmp_path / 'r' / 'net.npz'}").agent.discount == 1.0
+
+
+def test_a_discounted_result_counts_less_the_further_away_it_is():
+    settings = ZeroSettings(**{**TINY, "games": 8, "chunk": 8}, random_starts=1.0, value_mix=0.0, seed=3)
+    plain = play_chunk(Learner(settings).chunks()[0])
+    settings = ZeroSettings(**{**TINY, "games": 8, "chunk": 8}, random_starts=1.0, value_mix=0.0, seed=3,
+                            discount=0.9)
+    discounted = play_chunk(Learner(settings).chunks()[0])
+    decided = 0
+    start = 0
+    for winner, plies in zip(discounted.winners, discounted.plies):
+        values = discounted.samples.values[start:start + plies]
+        if winner:
+            decided += 1
+            # the side that pushed the last marble off: 0.9 a ply before the end, 0.81 two plies before, ...
+            left = plies - np.arange(plies)
+            assert np.allclose(np.abs(values), 0.9 ** left, rtol=1e-6)
+            assert np.all(np.sign(values[-1::-2]) == 1) and np.all(np.sign(values[-2::-2]) == -1)
+        else:
+            assert np.all(values == 0)
+        start += plies
+    assert decided >= 2 and start == len(discounted.samples)
+    # undiscounted, every decided game's samples are exactly ±1
+    assert np.all(np.isin(plain.samples.values, [-1.0, 0.0, 1.0]))
 
 
 def test_the_pages_tables_are_the_scripts_output_from_the_committed_runs():

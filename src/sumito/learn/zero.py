@@ -83,6 +83,7 @@ class ZeroSettings:
     weight_decay: float = 1e-4
     value_weight: float = 1.0
     value_mix: float = 0.5  # the value target: (1 - mix) × the game's result + mix × the search's root value
+    discount: float = 1.0  # a result n plies away counts discount ** n, in the targets and in the search
     lr_drop_at: int = 20_000  # from this many games on, the step size is lr × lr_drop (0: never)
     lr_drop: float = 0.1
     window: int = 100_000  # positions in the replay window
@@ -92,6 +93,15 @@ class ZeroSettings:
 
     def start(self) -> Position:
         return Position.start(self.layout, inline_only=self.inline_only)
+
+
+def discount_powers(discount: float, n: int) -> np.ndarray:
+    """``discount ** k`` for k = 0..n, by repeated products (numpy's power may differ between CPUs in its last
+    bit; a product of two doubles does not)."""
+    out = np.ones(n + 1)
+    for k in range(1, n + 1):
+        out[k] = out[k - 1] * discount
+    return out
 
 
 def game_seed(seed: int, iteration: int, game: int) -> int:
@@ -198,12 +208,14 @@ def play_chunk(chunk: Chunk) -> ChunkResult:
             board, lost_black, lost_white = start.grid.copy(), start.lost[0], start.lost[1]
         n, winner, n_plies = play_game(board, 1, lost_black, lost_white, cap, net.theta, net.offsets, s.h1, s.h2,
                                        geo.cells, geo.offsets, geo.zobrist, v.inline_only, v.win_threshold, lookup,
-                                       s.sims, mode, s.considered, s.c_visit, s.c_scale, s.c_puct, s.dirichlet_alpha,
-                                       s.dirichlet_frac, s.sample_plies, state, *ws, *out, feats, feat_start, legal,
-                                       legal_start, targets, sides, root_values)
+                                       s.sims, mode, s.considered, s.c_visit, s.c_scale, s.c_puct, s.discount,
+                                       s.dirichlet_alpha, s.dirichlet_frac, s.sample_plies, state, *ws, *out, feats,
+                                       feat_start, legal, legal_start, targets, sides, root_values)
         values = np.zeros(n, dtype=np.float32)
         if winner:
             values[:] = np.where(sides[:n] == winner, 1.0, -1.0)
+            if s.discount != 1.0:
+                values *= discount_powers(s.discount, n_plies)[n_plies - np.arange(n)].astype(np.float32)
         if s.value_mix > 0.0:
             values = ((1.0 - s.value_mix) * values + s.value_mix * root_values[:n]).astype(np.float32)
         parts.append(Samples(feats[:feat_start[n]].astype(np.int16), feat_start[:n + 1].copy(),

@@ -31,7 +31,7 @@ from sumito.models.zero.agent import MAX_SIMS, ZeroAgent
 from sumito.models.zero.network import MAX_HIDDEN, PolicyValueNetwork
 from sumito.models.zero.search import MODES
 from sumito.players.perfect import has_table, solved_table
-from sumito.players.zero import trained_mode, zero_network_path
+from sumito.players.zero import trained_discount, trained_mode, zero_network_path
 from sumito.procs import MAX_WORKERS, cap_workers
 from sumito.progress import Progress
 
@@ -72,6 +72,10 @@ def add_zero_command(sub: argparse._SubParsersAction) -> None:
     t.add_argument("--value-mix", type=number_arg(0, 1, "--value-mix"), default=d.value_mix, metavar="W",
                    help="the value target: (1 - W) x the game's result + W x the search's root value (default "
                    f"{d.value_mix:g})")
+    t.add_argument("--discount", type=number_arg(0, 1, "--discount", above_low=True), default=d.discount,
+                   help="a result n plies away counts this to the power n, in the value targets and the search: "
+                   f"below 1 the learner prefers the quicker win and the slower loss (default {d.discount:g}: "
+                   "AlphaZero's undiscounted value)")
     t.add_argument("--lr-drop-at", type=count_arg(0, 10**9), default=d.lr_drop_at, metavar="G",
                    help=f"from G games on, the step size is --lr x --lr-drop (default {d.lr_drop_at:,}; 0: never)")
     t.add_argument("--lr-drop", type=number_arg(0, 1, "--lr-drop", above_low=True), default=d.lr_drop,
@@ -111,7 +115,7 @@ def settings_from(args: argparse.Namespace) -> ZeroSettings:
     return ZeroSettings(layout=args.layout, inline_only=args.inline_only, h1=args.h1, h2=args.h2, mode=args.mode,
                         sims=args.sims, considered=args.considered, sample_plies=args.sample_plies,
                         games=args.iteration_games, chunk=args.chunk, steps=args.steps, batch=args.batch, lr=args.lr,
-                        weight_decay=args.weight_decay, value_mix=args.value_mix,
+                        weight_decay=args.weight_decay, value_mix=args.value_mix, discount=args.discount,
                         lr_drop_at=args.lr_drop_at, lr_drop=args.lr_drop, window=args.window,
                         random_starts=args.random_starts,
                         max_plies=args.max_plies, seed=args.seed)
@@ -208,7 +212,7 @@ def cmd_analyse(args: argparse.Namespace) -> int:
     position = position_from_args(args)
     network = PolicyValueNetwork.load(zero_network_path(args.net))
     mode = args.mode or trained_mode(network)
-    agent = ZeroAgent(network, mode)
+    agent = ZeroAgent(network, mode, discount=trained_discount(network))
     views = agent.views(position)
     result = agent.search(position, args.sims)
     side = position.variant.side

@@ -42,6 +42,13 @@ def trained_mode(network: PolicyValueNetwork) -> str:
     return mode if mode in MODES else "gumbel"
 
 
+def trained_discount(network: PolicyValueNetwork) -> float:
+    """The per-ply discount of values a network was trained with (1 where its file says none)."""
+    settings = network.metadata.get("settings")
+    discount = settings.get("discount") if isinstance(settings, dict) else None
+    return float(discount) if isinstance(discount, (int, float)) and 0.0 < discount <= 1.0 else 1.0
+
+
 class ZeroPlayer(PlayerBase):
     def __init__(self, net: str = "builtin", sims: int = 64, time: float | None = None, play: str = "search",
                  mode: str | None = None) -> None:
@@ -52,7 +59,7 @@ class ZeroPlayer(PlayerBase):
         mode = mode or trained
         if mode not in MODES:
             raise PlayerSpecError(f"zero mode must be one of {', '.join(MODES)}, not {mode!r}")
-        self.agent = ZeroAgent(network, mode)
+        self.agent = ZeroAgent(network, mode, discount=trained_discount(network))
         self.sims = sims
         self.time = time
         self.play = play

@@ -50,11 +50,13 @@ class MoveViews:
 
 
 class ZeroAgent:
-    """``network`` searching with ``mode`` (``gumbel`` or ``puct``) and the search constants above."""
+    """``network`` searching with ``mode`` (``gumbel`` or ``puct``), the search constants above and the
+    per-ply ``discount`` of values (1: none; a network trained with one searches with the same)."""
 
     def __init__(self, network: PolicyValueNetwork, mode: str = "gumbel", considered: int = CONSIDERED,
                  c_visit: float = C_VISIT, c_scale: float = C_SCALE, c_puct: float = C_PUCT,
-                 dirichlet_alpha: float = DIRICHLET_ALPHA, dirichlet_frac: float = DIRICHLET_FRAC) -> None:
+                 dirichlet_alpha: float = DIRICHLET_ALPHA, dirichlet_frac: float = DIRICHLET_FRAC,
+                 discount: float = 1.0) -> None:
         if mode not in MODES:
             raise ZeroNetworkError(f"search mode must be one of {', '.join(MODES)}, not {mode!r}")
         self.network = network
@@ -62,6 +64,7 @@ class ZeroAgent:
         self.considered = considered
         self.c_visit, self.c_scale, self.c_puct = c_visit, c_scale, c_puct
         self.dirichlet_alpha, self.dirichlet_frac = dirichlet_alpha, dirichlet_frac
+        self.discount = float(discount)
         self.geometry = geometry(network.side)
         self.lookup = action_space(network.side).lookup
         self._sims = 0
@@ -98,7 +101,8 @@ class ZeroAgent:
         n, chosen, value = search(position.grid, position.side_to_move, position.lost[0], position.lost[1],
                                   *self.kernel_args(), position.variant.inline_only, self.network.win, self.lookup,
                                   sims, self.mode, noise, self.considered, self.c_visit, self.c_scale, self.c_puct,
-                                  self.dirichlet_alpha, self.dirichlet_frac, self._state, *ws, *self._out)
+                                  self.discount, self.dirichlet_alpha, self.dirichlet_frac, self._state, *ws,
+                                  *self._out)
         if n == 0:
             raise ValueError("no legal move to choose from")
         return SearchResult(out_codes[:n].copy(), out_policy[:n].copy(), out_visits[:n].copy(), int(chosen),
@@ -113,8 +117,8 @@ class ZeroAgent:
         after = np.zeros(K.MAX_MOVES)
         root_logits = np.zeros(K.MAX_MOVES)
         n = one_ply(position.grid, position.side_to_move, position.lost[0], position.lost[1], *self.kernel_args(),
-                    position.variant.inline_only, self.network.win, self.lookup, moves, active, acts, logits, a1, a2,
-                    codes, after, root_logits)
+                    position.variant.inline_only, self.network.win, self.lookup, self.discount, moves, active, acts,
+                    logits, a1, a2, codes, after, root_logits)
         if n == 0:
             raise ValueError("no legal move to choose from")
         prior = np.zeros(n)

@@ -231,10 +231,10 @@ def _select(node, mode, node_int, node_value, edge_float, c_visit, c_scale, c_pu
 
 @njit(cache=True)
 def _simulate(first_edge, mode, n_nodes_edges, node_board, node_int, node_value, edge_int, edge_float, theta, off,
-              h1, h2, cells, offsets, zobrist, inline_only, win, lookup, c_visit, c_scale, c_puct, moves, active, acts,
-              logits, a1, a2, probs, scratch, path):
+              h1, h2, cells, offsets, zobrist, inline_only, win, lookup, c_visit, c_scale, c_puct, discount, moves,
+              active, acts, logits, a1, a2, probs, scratch, path):
     """One simulation through edge ``first_edge`` of the root: down to a new or terminal node, then the value
-    back up the path."""
+    back up the path, times ``discount`` at each ply (1: none)."""
     depth = 0
     node = 0
     e = first_edge
@@ -263,22 +263,24 @@ def _simulate(first_edge, mode, n_nodes_edges, node_board, node_int, node_value,
         # (scratch[:K.MAX_MOVES] only: its second half holds the root's priors under PUCT)
         e = _select(node, mode, node_int, node_value, edge_float, c_visit, c_scale, c_puct, probs, probs, scratch)
     for i in range(depth - 1, -1, -1):  # value is the side to move's at the node below path[i]
-        value = -value
+        value = -discount * value
         edge_float[path[i], _VISITS] += 1.0
         edge_float[path[i], _VALUE_SUM] += value
 
 
 @njit(cache=True)
 def search(root_board, side, lost_black, lost_white, theta, off, h1, h2, cells, offsets, zobrist, inline_only, win,
-           lookup, n_sims, mode, noise, considered, c_visit, c_scale, c_puct, dirichlet_alpha, dirichlet_frac,
-           state, node_board, node_int, node_value, edge_int, edge_float, moves, active, acts, logits, a1, a2, probs,
-           scratch, out_actions, out_codes, out_policy, out_visits):
+           lookup, n_sims, mode, noise, considered, c_visit, c_scale, c_puct, discount, dirichlet_alpha,
+           dirichlet_frac, state, node_board, node_int, node_value, edge_int, edge_float, moves, active, acts, logits,
+           a1, a2, probs, scratch, out_actions, out_codes, out_policy, out_visits):
     """Search the position and write, for each legal move (in the generator's order), its action, move code,
     the policy target (Gumbel: the improved policy; PUCT: the visit shares) and the visits into the ``out_``
     arrays. Returns ``(n_legal, chosen, root_value)``: ``chosen`` is the index of the move to play (Gumbel:
     sequential halving's winner; PUCT: the most visited — the caller may sample from the visits instead)
     and ``root_value`` the search's value for the side to move. ``noise``: Gumbel noise at the root (Gumbel)
-    or Dirichlet noise on its priors (PUCT), for self-play; without it the search is deterministic."""
+    or Dirichlet noise on its priors (PUCT), for self-play; without it the search is deterministic. ``discount``:
+    a value seen one ply further down counts ``discount`` times (1: AlphaZero's undiscounted value; below 1 the
+    search prefers the quicker win and the slower loss)."""
     node_board[0, :] = root_board
     node_int[0, _SIDE] = side
     node_int[0, _LOST_BLACK] = lost_black
@@ -318,7 +320,8 @@ def search(root_board, side, lost_black, lost_white, theta, off, h1, h2, cells, 
                     if left > 0:
                         _simulate(keep[i], mode, n_nodes_edges, node_board, node_int, node_value, edge_int,
                                   edge_float, theta, off, h1, h2, cells, offsets, zobrist, inline_only, win, lookup,
-                                  c_visit, c_scale, c_puct, moves, active, acts, logits, a1, a2, probs, scratch, path)
+                                  c_visit, c_scale, c_puct, discount, moves, active, acts, logits, a1, a2, probs,
+                                  scratch, path)
                         left -= 1
             max_visits = 0.0
             for t in range(n):
@@ -349,8 +352,8 @@ def search(root_board, side, lost_black, lost_white, theta, off, h1, h2, cells, 
         for _ in range(n_sims):
             e = _select(0, mode, node_int, node_value, edge_float, c_visit, c_scale, c_puct, priors, probs, scratch)
             _simulate(e, mode, n_nodes_edges, node_board, node_int, node_value, edge_int, edge_float, theta, off,
-                      h1, h2, cells, offsets, zobrist, inline_only, win, lookup, c_visit, c_scale, c_puct, moves,
-                      active, acts, logits, a1, a2, probs, scratch, path)
+                      h1, h2, cells, offsets, zobrist, inline_only, win, lookup, c_visit, c_scale, c_puct, discount,
+                      moves, active, acts, logits, a1, a2, probs, scratch, path)
         total = 0.0
         for t in range(n):
             total += edge_float[t, _VISITS]
@@ -372,9 +375,9 @@ def search(root_board, side, lost_black, lost_white, theta, off, h1, h2, cells, 
 
 @njit(cache=True)
 def one_ply(root_board, side, lost_black, lost_white, theta, off, h1, h2, cells, offsets, zobrist, inline_only, win,
-            lookup, moves, active, acts, logits, a1, a2, out_codes, out_values, out_logits):
-    """Every legal move's code, its value for the side to move by the network one ply on (a win: 1; a move
-    into a position without moves: 0) and its logit; returns the number of moves."""
+            lookup, discount, moves, active, acts, logits, a1, a2, out_codes, out_values, out_logits):
+    """Every legal move's code, its value for the side to move by the network one ply on, times ``discount``
+    (a win: ``discount``; a move into a position without moves: 0) and its logit; returns the number of moves."""
     n = K.generate_moves(root_board, side, offsets, cells, inline_only, moves)
     if n == 0:
         return 0
@@ -393,7 +396,7 @@ def one_ply(root_board, side, lost_black, lost_white, theta, off, h1, h2, cells,
         K.make_move(board, code, side, offsets, zobrist)
         other_lost = other + (1 if code & K.PUSH_OFF_BIT else 0)
         if other_lost >= win:
-            out_values[t] = 1.0
+            out_values[t] = discount
             continue
         m = K.generate_moves(board, 3 - side, offsets, cells, inline_only, child_moves)
         if m == 0:
@@ -402,5 +405,5 @@ def one_ply(root_board, side, lost_black, lost_white, theta, off, h1, h2, cells,
         for u in range(m):
             child_acts[u] = lookup[move_key(child_moves[u])]
         na = encode(board, 3 - side, other_lost, own, cells, win, active)
-        out_values[t] = -evaluate(theta, off, h1, h2, active, na, child_acts, m, logits, a1, a2)
+        out_values[t] = -discount * evaluate(theta, off, h1, h2, active, na, child_acts, m, logits, a1, a2)
     return n

@@ -5,7 +5,8 @@ Each ply the tree search (:func:`sumito.models.zero.search.search`) chooses the 
 on, and the game keeps one training sample: the side to move's active inputs, its legal actions and the
 search's policy target over them. The game ends by the rules (the marbles to win pushed off; a side without
 a legal move draws) or, a draw, at ``max_plies``. The caller turns the result into each sample's value
-target (1 for the side that won, −1 for the side that lost, 0 in a draw).
+target (1 for the side that won, −1 for the side that lost, 0 in a draw; with a discount below 1, those
+times the discount to the power of the plies left to the game's end).
 
 PUCT's move is drawn from the root's visit counts for the first ``sample_plies`` plies (temperature 1),
 then the most visited; Gumbel's move is sequential halving's winner, whose Gumbel noise already samples.
@@ -43,7 +44,7 @@ def random_position(cells, marbles, win, state, board):
 
 @njit(cache=True)
 def play_game(board, side, lost_black, lost_white, max_plies, theta, off, h1, h2, cells, offsets, zobrist,
-              inline_only, win, lookup, n_sims, mode, considered, c_visit, c_scale, c_puct, dirichlet_alpha,
+              inline_only, win, lookup, n_sims, mode, considered, c_visit, c_scale, c_puct, discount, dirichlet_alpha,
               dirichlet_frac, sample_plies, state, node_board, node_int, node_value, edge_int, edge_float, moves,
               active, acts, logits, a1, a2, probs, scratch, out_actions, out_codes, out_policy, out_visits,
               feats, feat_start, legal, legal_start, targets, sides, root_values):
@@ -60,8 +61,8 @@ def play_game(board, side, lost_black, lost_white, max_plies, theta, off, h1, h2
         own, other = (lost_black, lost_white) if side == 1 else (lost_white, lost_black)
         n, chosen, root_value = search(board, side, lost_black, lost_white, theta, off, h1, h2, cells, offsets, zobrist,
                               inline_only, win, lookup, n_sims, mode, True, considered, c_visit, c_scale, c_puct,
-                              dirichlet_alpha, dirichlet_frac, state, node_board, node_int, node_value, edge_int,
-                              edge_float, moves, active, acts, logits, a1, a2, probs, scratch, out_actions,
+                              discount, dirichlet_alpha, dirichlet_frac, state, node_board, node_int, node_value,
+                              edge_int, edge_float, moves, active, acts, logits, a1, a2, probs, scratch, out_actions,
                               out_codes, out_policy, out_visits)
         if n == 0:
             break  # a side without a legal move: a draw
