@@ -47,6 +47,9 @@ def add_zero_command(sub: argparse._SubParsersAction) -> None:
     t.add_argument("--out", required=True, metavar="DIR", help="the run's folder")
     t.add_argument("--games", type=count_arg(1, 10**9), required=True, metavar="N",
                    help="train until N self-play games in all")
+    t.add_argument("--cpu-hours", type=number_arg(0, 10**6, "--cpu-hours", above_low=True), default=None,
+                   metavar="H", help="stop at the first checkpoint past H CPU-hours of self-play and training in "
+                   "all (a budget fixed before the run), even before --games")
     t.add_argument("--resume", action="store_true", help="go on with the run in --out (its settings unchanged)")
     t.add_argument("--layout", default=d.layout, help=f"the starting layout and board (default {d.layout})")
     t.add_argument("--inline-only", action="store_true", help="the game with inline moves only")
@@ -168,12 +171,18 @@ def cmd_train(args: argparse.Namespace) -> int:
         def chunk_done(result) -> None:
             progress.update(advance=len(result.winners), status=f"iteration {learner.iteration + 1}")
 
-        for _ in iterations(run, learner, executor, args.games, chunk_done):
+        budget = None if args.cpu_hours is None else 3600 * args.cpu_hours
+        for _ in ([] if budget is not None and learner.cpu_seconds >= budget else
+                  iterations(run, learner, executor, args.games, chunk_done)):
             progress.update(learner.games, status=f"iteration {learner.iteration}: policy loss "
                             f"{learner.losses[0]:.3f}, value loss {learner.losses[1]:.3f}")
             if scorer is not None and next_score is not None and learner.games >= next_score:
                 _score(run, learner, scorer, specs)
                 next_score += args.score_every
+            if budget is not None and learner.cpu_seconds >= budget:
+                break
+    if budget is not None and learner.cpu_seconds >= budget:
+        print(f"{run.path}: the budget of {args.cpu_hours:g} CPU-hours is spent", file=sys.stderr)
     print(f"{run.path}: {learner.games:,} games, {learner.positions:,} positions, {learner.iteration} iterations, "
           f"{learner.cpu_seconds / 3600:.2f} CPU-hours; network {run.path / 'net.npz'} ({learner.network.digest()})")
     return 0
