@@ -898,7 +898,8 @@ def _distance_table(title: str, second: str, cells: list[GridCell]) -> None:
 
 def _plot_marbles(name, cells, arms, games, args, x_label, title) -> None:
     """Stones won (solid) and lost (dashed) a test game against training games, each the IQM over the runs
-    with its bootstrap band, on a log axis when the first checkpoint is at 10 games (the paper's Figure 5)."""
+    with its bootstrap band and every run's own curve faintly behind, on a log axis when the first checkpoint is
+    at 10 games (the paper's Figure 5)."""
     import matplotlib
 
     matplotlib.use("Agg")
@@ -909,13 +910,18 @@ def _plot_marbles(name, cells, arms, games, args, x_label, title) -> None:
         xs = [g for g in games if (arm, g) in cells]
         color = None
         for field_name, style, what in (("marbles_won", "-", "stones won"), ("marbles_lost", "--", "stones lost")):
-            color = draw_band(ax, xs, [run_band(cells[(arm, g)], field_name) for g in xs], linestyle=style,
-                              color=color, label=f"{arm}: {what}")
+            runs: dict[str, dict[int, float]] = defaultdict(dict)  # each run's own curve, faintly behind
+            for g in xs:
+                for r in cells[(arm, g)]:
+                    runs[r["seed"]][g] = int(r[field_name]) / int(r["eval_games"])
+            color = draw_band(ax, xs, [run_band(cells[(arm, g)], field_name) for g in xs], runs.values(),
+                              linestyle=style, color=color, label=f"{arm}: {what}")
     if games and min(games) <= 10:
         ax.set_xscale("log")
     ax.set_ylim(0, 6.1)
     ax.set_xlabel(x_label)
-    ax.set_ylabel("stones a game against the heuristic player\n(IQM over the runs; band: bootstrap 95%)")
+    ax.set_ylabel("stones a game against the heuristic player\n"
+                  "(IQM over the runs; band: bootstrap 95%; faint: each run)")
     ax.set_title(f"{title}: material", fontsize=10)
     ax.grid(alpha=0.3)
     ax.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.01, 1.0))
@@ -924,6 +930,16 @@ def _plot_marbles(name, cells, arms, games, args, x_label, title) -> None:
     plot = base.with_name(f"{base.stem}-marbles{base.suffix}")
     save_figure(fig, plot)
     print(f"plot: {plot}")
+
+
+def _paper_name(published: tuple[float, ...], checkpoints: tuple[int, ...], arm: str) -> str:
+    """The Table 2 method whose published rates are ``published`` at ``checkpoints`` (the reading search's arms
+    all share one method's line), else ``arm``."""
+    for method, rates in TABLE2.items():
+        by_games = dict(zip((500, 1000, 2000, 3000), rates))
+        if all(by_games.get(g) == rate for g, rate in zip(checkpoints, published)):
+            return method
+    return arm
 
 
 def _plot(name, cells, arms, games, experiment, args, x_label, title, column="wins") -> None:
@@ -936,7 +952,7 @@ def _plot(name, cells, arms, games, experiment, args, x_label, title, column="wi
     import matplotlib.pyplot as plt
 
     fig, ax = plt.subplots(figsize=(10, 4.8))
-    drawn: set[str] = set()
+    drawn: set[tuple[float, ...]] = set()
     for arm in arms:
         xs = [g for g in games if (arm, g) in cells]
         runs: dict[str, dict[int, float]] = defaultdict(dict)  # each run's own curve, faintly behind
@@ -945,10 +961,11 @@ def _plot(name, cells, arms, games, experiment, args, x_label, title, column="wi
                 runs[r["seed"]][g] = int(r[column]) / int(r["eval_games"])
         color = draw_band(ax, xs, [run_band(cells[(arm, g)], column) for g in xs], runs.values(), label=arm)
         paper_arm = cells[(arm, xs[0])][0]["arm"]
-        if experiment and paper_arm in experiment.paper and paper_arm not in drawn:
-            drawn.add(paper_arm)  # once, with several opponents
-            ax.plot(experiment.checkpoints, experiment.paper[paper_arm], linestyle="--", marker="x",
-                    color=color, label=f"{paper_arm} (paper)")
+        if experiment and paper_arm in experiment.paper and experiment.paper[paper_arm] not in drawn:
+            published = experiment.paper[paper_arm]
+            drawn.add(published)  # each published line once (with several opponents, or arms of one method)
+            ax.plot(experiment.checkpoints, published, linestyle="--", marker="x",
+                    color=color, label=f"{_paper_name(published, experiment.checkpoints, paper_arm)} (paper)")
     ax.set_ylim(-0.02, 1.02)
     ax.set_xlabel(x_label)
     ax.set_ylabel(f"{COLUMN_NAMES[column]}: IQM over the runs\n(band: bootstrap 95%; faint: each run)")
@@ -972,7 +989,8 @@ def main(argv: list[str] | None = None) -> int:
                         help="test games per run and checkpoint (default: the experiment's; fig2: 100 a pairing "
                         "and run)")
     parser.add_argument("--opponent", action="append", default=None,
-                        help="a test opponent (repeatable; default: the experiment's, else heuristic at 1 and 2 plies)")
+                        help="a test opponent (repeatable; default: the experiment's, else heuristic at 1 and 2 "
+                        "plies); with --report-only, the rows against these opponents only")
     parser.add_argument("--arm", action="append", default=None, metavar="TEXT",
                         help="only the arms whose label contains TEXT (repeatable; default: every arm)")
     parser.add_argument("--workers", type=int, default=None,
@@ -1018,6 +1036,8 @@ def main(argv: list[str] | None = None) -> int:
         finished = [job[5] / "rows.csv" for job in jobs if (job[5] / "rows.csv").exists()]
         print(f"{len(finished)} of {len(jobs)} runs finished", file=sys.stderr)
         rows = [row for path in finished for row in read_rows(path)]
+        if args.opponent:  # the rows against these test opponents only (a plot of one benchmark reading)
+            rows = [row for row in rows if row["opponent"] in args.opponent]
         if not rows:
             parser.error(f"no finished run of {args.experiment} in {base}")
     else:
