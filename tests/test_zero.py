@@ -225,3 +225,29 @@ def test_the_pages_tables_are_the_scripts_output_from_the_committed_runs():
     shipped = PolicyValueNetwork.load(root / "src" / "sumito" / "data" / "zero-mini.npz")
     assert shipped.digest() == PolicyValueNetwork.load(root / "runs/zero/mini-v3-s1/net.npz").digest()
     assert shipped.metadata["games"] == 70_000
+
+
+def test_the_engine_searches_with_a_zero_networks_value():
+    from sumito.engine.geometry import geometry as board_geometry
+    from sumito.evaluation.learned import network_score
+    from sumito.evaluation.zero_value import ZERO_SCALE
+    from sumito.players.engine import EnginePlayer
+    from sumito.players.zero import zero_network_path
+
+    net = PolicyValueNetwork.load(zero_network_path("builtin"))
+    agent, params, geo = ZeroAgent(net, "puct"), net.search_params(), board_geometry(3)
+    rng = np.random.default_rng(0)
+    pos = Position.start("mini")
+    for _ in range(12):  # the search's static value is the network's, bit for bit
+        score = network_score(pos.grid, pos.side_to_move, pos.lost[0], pos.lost[1], geo.cells, geo.cells,
+                              geo.offsets, params, np.zeros(2048))
+        assert score == ZERO_SCALE * agent.value(pos)
+        moves = pos.legal_moves()
+        pos = pos.play(moves[int(rng.integers(len(moves)))])
+    engine = make_player("engine:zero=builtin,depth=2")
+    assert isinstance(engine, EnginePlayer) and engine.name == "engine:depth=2,zero=builtin"
+    assert engine.choose(pos) in pos.legal_moves()
+    small = Position.start("small")  # another board than the network's: the hand-set evaluation
+    assert engine.choose(small) in small.legal_moves() and "hand-set evaluation" in engine.search_info
+    with pytest.raises(Exception, match="zero= or net="):
+        make_player("engine:zero=builtin,eval=linear")

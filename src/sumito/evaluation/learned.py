@@ -12,6 +12,8 @@ in the hand-made evaluation.
 The parameter vector: ``[n_inputs, n_hidden, n_outputs, output_kind, encoding_kind, marbles,
 win, scale, material]`` followed by the network's flat weights (W1, b1, W2, b2). It is built from a
 network by :mod:`sumito.models.learned` (above this layer: it loads files and knows the encodings).
+The same slot takes a zero learner's network (:mod:`sumito.evaluation.zero_value`), by the header's
+encoding field.
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ from __future__ import annotations
 from numba import njit
 
 from sumito.evaluation.abalearn import _encode_into
+from sumito.evaluation.zero_value import ENCODING_ZERO, zero_score
 from sumito.nn import forward
 
 HEADER = 9
@@ -27,6 +30,8 @@ SCALE = 1000.0
 
 @njit(cache=True)
 def network_score(board, side, lost_black, lost_white, cells, ring, offsets, params, scratch):
+    if int(params[4]) == ENCODING_ZERO:  # a zero learner's policy-value network (its value)
+        return zero_score(board, side, lost_black, lost_white, cells, params, scratch)
     n_in = int(params[0])
     n_hid = int(params[1])
     n_out = int(params[2])

@@ -36,6 +36,7 @@ from sumito.evaluation.features import EVAL_ALPHALONE, EVAL_NETWORK, EVAL_NNUE
 from sumito.evaluation.nnue import BUILTIN_NNUE, NNUE, NO_NNUE, NNUEError, load_network
 from sumito.models.learned import HEADER, SCALE, network_params
 from sumito.models.network import ValueNetwork, network_path
+from sumito.models.zero.network import PolicyValueNetwork, ZeroNetworkError
 from sumito.players.base import (
     MAX_HASH_MB,
     MAX_SEARCH_DEPTH,
@@ -48,6 +49,7 @@ from sumito.players.base import (
     legal_codes,
     register,
 )
+from sumito.players.zero import zero_network_path
 from sumito.procs import SEARCH_THREADS_ENV, available_cores
 from sumito.search.context import SearchContext
 from sumito.search.pvs import (
@@ -112,6 +114,7 @@ class EnginePlayer(PlayerBase):
         nodes: int | None = None,
         trade_after: int = DEFAULT_TRADE_AFTER,
         trade_above: float | None = None,
+        zero: str | None = None,
     ) -> None:
         if not 1 <= multipv <= MAX_MULTIPV:
             raise PlayerSpecError(f"engine multipv must be from 1 to {MAX_MULTIPV}, not {multipv}")
@@ -142,16 +145,25 @@ class EnginePlayer(PlayerBase):
                 raise PlayerSpecError("engine: give either net= or eval=/weights=, not both")
             ValueNetwork.load(self.net)  # a bad file fails now, not mid-game; it is fitted to each board later
             self.evaluation = Evaluation(f"net {net}", EVAL_NETWORK, np.zeros(HEADER))
+        self.zero: PolicyValueNetwork | None = None
+        if zero is not None:
+            if weights is not None or eval is not None or net is not None:
+                raise PlayerSpecError("engine: give either zero= or net=/eval=/weights=, not several")
+            try:
+                self.zero = PolicyValueNetwork.load(zero_network_path(zero))
+                self.evaluation = Evaluation(f"zero {zero}", EVAL_NETWORK, self.zero.search_params())
+            except ZeroNetworkError as exc:
+                raise PlayerSpecError(f"engine: {exc}") from None
         self.nnue: NNUE | None = None
-        self._fallback: Searcher | None = None  # the hand-set evaluation's, for boards the NNUE does not know
-        named_other = weights is not None or eval is not None or net is not None
+        self._fallback: Searcher | None = None  # the hand-set evaluation's, for boards the network does not know
+        named_other = weights is not None or eval is not None or net is not None or zero is not None
         if nnue is None and not named_other:
             nnue = BUILTIN_NNUE  # the strongest evaluation, unless another is named (nnue=none: the hand-set one)
         elif nnue == NO_NNUE:
             nnue = None
         if nnue is not None:
             if named_other:
-                raise PlayerSpecError("engine: give either nnue= or net=/eval=/weights=, not several")
+                raise PlayerSpecError("engine: give either nnue= or net=/eval=/weights=/zero=, not several")
             try:
                 self.nnue = load_network(nnue)
             except NNUEError as exc:
@@ -197,9 +209,11 @@ class EnginePlayer(PlayerBase):
             parts.append(f"contempt={contempt:g}")
         if net is not None:
             parts.append(f"net={net}")
+        if zero is not None:
+            parts.append(f"zero={zero}")
         if nnue is not None:
             parts.append(f"nnue={nnue}")
-        elif net is None and weights is None and self.evaluation.name == "linear":
+        elif net is None and zero is None and weights is None and self.evaluation.name == "linear":
             parts.append(f"nnue={NO_NNUE}")  # so that a name never leaves which evaluation it played with open
         if multipv != 1:
             parts.append(f"multipv={multipv}")
@@ -251,7 +265,8 @@ class EnginePlayer(PlayerBase):
     def marble_value_on(self, side: int) -> float:
         """:attr:`marble_value` of the evaluation that scores positions on the board of ``side`` cells
         a side: the hand-set evaluation's where the NNUE does not know the board (see :meth:`analyse`)."""
-        if self.nnue is not None and side != self.nnue.side:
+        network = self.nnue or self.zero
+        if network is not None and side != network.side:
             return float(named_evaluation("linear").params[0])
         return self.marble_value
 
@@ -283,7 +298,8 @@ class EnginePlayer(PlayerBase):
                 self._net_params[key] = network_params(self.net, *key)
             self.searcher.set_params(self._net_params[key])
         searcher, note = self.searcher, ""
-        if self.nnue is not None and position.variant.side != self.nnue.side:
+        network = self.nnue or self.zero
+        if network is not None and position.variant.side != network.side:
             # a network knows one board: on the others the engine searches with the hand-set evaluation
             if self._fallback is None:
                 linear = named_evaluation("linear")
@@ -292,7 +308,8 @@ class EnginePlayer(PlayerBase):
                                                 main.aspiration, main.prune, main.threats, main.rules, main.threads,
                                                 main.trade_after)
             searcher = self._fallback
-            note = f" (hand-set evaluation: the NNUE is for the side-{self.nnue.side} board)"
+            what = "NNUE" if self.nnue else "network"
+            note = f" (hand-set evaluation: the {what} is for the side-{network.side} board)"
         return searcher, note
 
     def share_search(self, other: EnginePlayer) -> None:
@@ -396,6 +413,9 @@ register(
                            f"unless eval=/weights=/net= name another; {NO_NNUE}: the "
                            "hand-set evaluation; on other boards than the network's, the hand-set evaluation",
                            path=True),
+            "zero": Option(str, None, "a network file from `sumito zero train` as the evaluation: its value "
+                           "(builtin: the shipped mini-board one); on other boards than the network's, the hand-set "
+                           "evaluation", path=True),
             "weights": Option(str, None, f"evaluation weights separated by '/' (linear: {'/'.join(LINEAR_TERMS)})"),
             "multipv": Option(int, 1, "search the best N moves with exact scores (for analysis; slower)", low=1,
                               high=MAX_MULTIPV),

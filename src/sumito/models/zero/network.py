@@ -30,8 +30,12 @@ from numba import njit
 from sumito import nn
 from sumito.engine.geometry import geometry
 from sumito.errors import SumitoError
+from sumito.evaluation.zero_value import ENCODING_ZERO, ZERO_SCALE
 from sumito.fileio import atomic_write_bytes, check_weights, read_file_bounded, read_npz_with_header, shown_path
 from sumito.rlcore.actions import action_space
+
+#: the search's work array holds both hidden layers when the engine evaluates with a network
+SEARCH_SCRATCH = 2048
 
 
 def n_inputs(n_cells: int, win: int) -> int:
@@ -290,6 +294,15 @@ class PolicyValueNetwork:
 
     def copy(self) -> PolicyValueNetwork:
         return PolicyValueNetwork(self.side, self.win, self.h1, self.h2, self.theta.copy(), metadata=self.metadata)
+
+    def search_params(self) -> np.ndarray:
+        """The parameter vector of the engine's search with this network's value as its evaluation
+        (:mod:`sumito.evaluation.zero_value`; the header's marbles field is not read)."""
+        if self.h1 + self.h2 > SEARCH_SCRATCH:
+            raise ZeroNetworkError(f"a network of {self.h1}×{self.h2} hidden units is too large for the search's "
+                                   f"work array (h1 + h2 at most {SEARCH_SCRATCH})")
+        header = [self.n_inputs, self.h1, self.h2, self.n_actions, ENCODING_ZERO, 0.0, self.win, ZERO_SCALE, 0.0]
+        return np.concatenate([np.array(header, dtype=np.float64), self.theta])
 
     def header(self) -> dict[str, Any]:
         return dict(format=FORMAT, kind="zero", side=self.side, win=self.win, h1=self.h1, h2=self.h2,
