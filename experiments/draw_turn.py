@@ -3,6 +3,7 @@ game at each checkpoint, for each arm and test player, as the interquartile mean
 its bootstrap 95% band (sumito.learn.bands).
 
     python experiments/draw_turn.py [--experiment readings-stage3] [--out runs/repro] [--arm TEXT ...]
+                                    [--seed FIRST --seeds N]
 
 It reads the rows that ``learning_curves.py`` committed for the experiment (no training, no games).
 docs/reproductions.md writes down the hypotheses it tests and what each predicts.
@@ -48,8 +49,13 @@ def main() -> None:
     parser.add_argument("--out", type=Path, default=Path("runs/repro"))
     parser.add_argument("--arm", action="append", default=None, metavar="TEXT",
                         help="only the arms whose label contains TEXT (repeatable)")
+    parser.add_argument("--seed", type=int, default=2003, help="with --seeds: the first seed (default 2003)")
+    parser.add_argument("--seeds", type=int, default=None, metavar="N",
+                        help="only the runs of seeds SEED to SEED+N-1 (default: every run committed)")
     args = parser.parse_args()
     rows = [r for path in sorted((args.out / args.experiment).glob("*/rows.csv")) for r in read_rows(path)]
+    if args.seeds is not None:
+        rows = [r for r in rows if args.seed <= int(r["seed"]) < args.seed + args.seeds]
     if not rows:
         raise SystemExit(f"no finished run of {args.experiment} under {args.out}")
     arms = [a for a in dict.fromkeys(r["arm"] for r in rows) if not args.arm or any(t in a for t in args.arm)]

@@ -689,10 +689,13 @@ def summarize(name: str, rows: list[dict[str, Any]], experiment: Experiment | No
               f"not finite or past the bound a network file may hold), each counted from the checkpoint where "
               f"it was found as forfeiting every test there and after (lost, 0 marbles to 6): "
               + "; ".join(f"{arm} seed {seed} by {g} games" for (arm, seed), g in sorted(diverged.items())) + ".")
-    _plot(name, cells, arms, games, experiment, args, x_label, title, column)
+    plots = not getattr(args, "no_plot", False)
+    if plots:
+        _plot(name, cells, arms, games, experiment, args, x_label, title, column)
     if experiment and experiment.marbles:
         marbles_table(cells, arms, games)
-        _plot_marbles(name, cells, arms, games, args, x_label, title)
+        if plots:
+            _plot_marbles(name, cells, arms, games, args, x_label, title)
 
 
 def _cells_in_order(cells: dict[tuple[str, int], list[dict[str, Any]]], arms: list[str], games: list[int]):
@@ -893,6 +896,7 @@ def _distance_table(title: str, second: str, cells: list[GridCell]) -> None:
           "(95% interval) |")
     print("|---|---|---|---|---|---|")
     for distance, low, high, reading, test, parts, runs in cells:
+        reading = reading.replace("|", "\\|")  # a stage-3 split holds bars: escaped in a Markdown table
         print(f"| {reading} | {test} | {runs} | {parts[0]} | {parts[1]} | {distance:.3f} ({low:.3f}–{high:.3f}) |")
 
 
@@ -1000,6 +1004,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--epsilon-min", type=float, default=None,
                         help="fig2 only: another floor under epsilon than the default's (into fig2-epsF)")
     parser.add_argument("--plot", default=None, help="the plot file (default docs/img/EXPERIMENT.png)")
+    parser.add_argument("--no-plot", action="store_true", help="the tables only, no plot")
     parser.add_argument("--report-only", action="store_true",
                         help="tables and plot of the runs finished so far; nothing is trained or played")
     args = parser.parse_args(argv)
