@@ -15,7 +15,8 @@ differs from what this script computes.
 * a claim is a list of *tests*, each true or false on the committed rows: a paper's number inside our 95%
   interval (:class:`Inside`), an arm above another with the intervals apart (:class:`Apart`, also "a curve
   rises": the same arm at two checkpoints), a rate on one side of a level with its interval
-  (:class:`Beyond`), intervals that overlap (:class:`Level`, backgammon's "about the same");
+  (:class:`Beyond`), intervals that overlap (:class:`Level`, backgammon's "about the same"), deterministic games
+  replayed from the paper's own start with its results or scores (:class:`Replayed`, ABLA's six);
 * every test holds: **reproduces**; none holds: **does not**; some: **partly** (a subset of its conditions);
 * conditions of the claim not run here (``untested``) keep it from *reproduces*;
 * the amendment of 2026-12-01: a claim judged under a reading chosen by its closeness to that claim or its
@@ -106,6 +107,24 @@ def bg_cells(experiment: str) -> dict[tuple[str, str, int], dict[int, list[dict[
             for r in csv.DictReader(handle):
                 cells[(arm, r["opponent"], int(r["games"]))][int(seed)].append(r)
     return cells
+
+
+@cache
+def abla_games(folder: str) -> dict[tuple[str, str], tuple[str, int, int]]:
+    """abla_tables.py's committed games (``runs/FOLDER/games.jsonl``) by (first player, second player), each
+    player named as the paper names it ("Combined 4-ply"): (the result: a draw or the winner's name, the
+    marbles the first player pushed off, the marbles the second pushed off)."""
+    import json
+
+    from abla_tables import label
+
+    games = {}
+    for line in (RUNS / folder / "games.jsonl").read_text(encoding="utf-8").splitlines():
+        r = json.loads(line)["result"]
+        first, second = label(r["task"]["black"]), label(r["task"]["white"])
+        result = {None: "draw", 1: first, 2: second}[r["winner"]]
+        games[(first, second)] = (result, r["lost_white"], r["lost_black"])
+    return games
 
 
 def bg_cell(experiment: str, arm: str, games: int, opponent: str = "gnubg:ply=0") -> tuple[float, float, int]:
@@ -224,6 +243,27 @@ class BgLevel:
                    for (e2, h2, _) in cells[i + 1:])
         shown = ", ".join(f"{e:+.2f} ± {h:.2f}" for e, h, _ in cells)
         return held, f"{' / '.join(self.arms)} at {self.games:,}: {shown}, {'overlapping' if held else 'apart'}"
+
+
+@dataclass(frozen=True)
+class Replayed:
+    """Deterministic games replayed from the paper's own start: each game's result (``scores`` False) or its
+    score in marbles pushed off (``scores`` True) as the paper's. ``games``: (first player, second player, the
+    paper's result: "draw" or the winner, the paper's score first–second)."""
+
+    folder: str
+    games: tuple[tuple[str, str, str, str], ...]
+    scores: bool = False
+
+    def __call__(self, ctx: Ctx) -> tuple[bool, str]:
+        played = abla_games(self.folder)
+        ours = [played[(first, second)] for first, second, _, _ in self.games]
+        if self.scores:
+            shown = [f"{a}–{b}" for _, a, b in ours]
+            same = [s == paper for s, (*_, paper) in zip(shown, self.games)]
+            return all(same), f"the scores {', '.join(shown)}: {sum(same)} of {len(same)} as published"
+        same = [result == paper for (result, _, _), (_, _, paper, _) in zip(ours, self.games)]
+        return all(same), f"the results: {sum(same)} of {len(same)} as published"
 
 
 @dataclass(frozen=True)

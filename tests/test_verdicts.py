@@ -65,3 +65,14 @@ def test_modes_by_the_stated_rule():
     assert v.modes(runs) == "7 of 10 runs learned (92.0%–98.0%, median 95.0%); 3 at 22.0%–64.0%, median 38.0%"
     assert v.modes((0.40, 0.50, 0.60, 0.70)) == ""  # no gap of 25 points: one mode
     assert v.modes((0.5,)) == ""
+
+
+def test_abla_table_1_is_recomputed_from_its_committed_games():
+    """The paper's six ABLA games, replayed from the start (runs/abla-exact, abla_tables.py's journal): every
+    result as published, no score; computed from the games, not from numbers recorded on the page."""
+    six = next(c for c in CLAIMS if c.paper == "ABLA" and c.where == "Table 1")
+    judged = v.judge(six)
+    assert judged.label == v.PARTLY and "not recomputed" not in judged.marks
+    assert judged.why[:2] == ("✓ the results: 6 of 6 as published",
+                              "✗ the scores 1–2, 5–4, 3–6, 6–0, 6–0, 2–5: 0 of 6 as published")
+    assert len(v.abla_games("abla-exact")) == 6
