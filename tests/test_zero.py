@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import numpy as np
@@ -222,6 +223,11 @@ def test_the_pages_tables_are_the_scripts_output_from_the_committed_runs():
     assert script.shipped_table(root / "runs" / "zero" / "scores-shipped.json") in page
     assert script.comparison([root / "runs/zero/mini-s1", root / "runs/zero/mini-puct-s1"]) in page
     assert script.comparison([root / "runs/zero/mini-v3-s1", root / "runs/zero/mini-wide-s1"]) in page
+    spec = importlib.util.spec_from_file_location("zero_errors", root / "experiments" / "zero_errors.py")
+    errors = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(errors)
+    rows = json.loads((root / "runs" / "zero" / "errors-shipped.json").read_text())
+    assert errors.table(rows) in page
     shipped = PolicyValueNetwork.load(root / "src" / "sumito" / "data" / "zero-mini.npz")
     assert shipped.digest() == PolicyValueNetwork.load(root / "runs/zero/mini-v3-s1/net.npz").digest()
     assert shipped.metadata["games"] == 70_000
