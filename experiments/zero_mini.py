@@ -161,20 +161,30 @@ def plot(curves, path: Path) -> None:
     plt.close(fig)
 
 
-def comparison(runs: list[Path], until: int = 10_000) -> str:
-    """One row a (checkpoint, player) with each run's blunders and CPU-seconds side by side, to ``until`` games."""
+def comparison(runs: list[Path], until: int = 10_000, perfect: bool = False,
+               players: list[str] | None = None) -> str:
+    """One row a (checkpoint, player) with each run's blunders (and with ``perfect`` its perfect moves) and
+    CPU-seconds side by side, to ``until`` games; ``players``: those players only."""
     tables = [read_curves([run]) for run in runs]
-    header = " | ".join(f"{run.name}: blunders (95%), CPU s" for run in runs)
+    what = "blunders (95%), perfect (95%), CPU s" if perfect else "blunders (95%), CPU s"
+    header = " | ".join(f"{run.name}: {what}" for run in runs)
     lines = [f"| player | games | {header} |", "|---|---|" + "---|" * len(runs)]
     for player in tables[0]:
+        if players is not None and player not in players:
+            continue
         for games in sorted(tables[0][player]):
             if games > until or not all(games in t[player] for t in tables):
                 continue
             cells = []
             for t in tables:
                 row = t[player][games][0]
-                mean, lo, hi = band([blunders(row)], int(row["suite"]))
-                cells.append(f"{100 * mean:.1f}% ({100 * lo:.1f}–{100 * hi:.1f}), {float(row['cpu_seconds']):.0f}")
+                n = int(row["suite"])
+                mean, lo, hi = band([blunders(row)], n)
+                cell = f"{100 * mean:.1f}% ({100 * lo:.1f}–{100 * hi:.1f})"
+                if perfect:
+                    mean, lo, hi = band([int(row["optimal"])], n)
+                    cell += f", {100 * mean:.1f}% ({100 * lo:.1f}–{100 * hi:.1f})"
+                cells.append(f"{cell}, {float(row['cpu_seconds']):.0f}")
             lines.append(f"| {player} | {games:,} | {' | '.join(cells)} |")
     return "\n".join(lines) + "\n"
 
@@ -223,12 +233,15 @@ def main() -> None:
                         help="with --page: write the table of these `sumito solve score --json` rows at its "
                         "zero-shipped markers")
     parser.add_argument("--compare", nargs="+", type=Path, default=None, metavar="RUN",
-                        help="print the runs' curves side by side to 10,000 games instead (one run each)")
+                        help="print the runs' curves side by side to --until games instead (one run each)")
+    parser.add_argument("--until", type=int, default=10_000, help="with --compare: the last checkpoint shown")
+    parser.add_argument("--perfect", action="store_true", help="with --compare: the perfect moves' share too")
+    parser.add_argument("--players", nargs="+", default=None, help="with --compare: these players only")
     parser.add_argument("--mark", default="zero-comparison",
                         help="with --compare and --page: the page's markers to write between")
     args = parser.parse_args()
     if args.compare:
-        text = comparison(args.compare)
+        text = comparison(args.compare, args.until, args.perfect, args.players)
         print(text)
         if args.page:
             write_page(args.page, text, args.mark)
