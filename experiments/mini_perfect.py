@@ -77,6 +77,7 @@ class Arm:
     options: dict[str, Any] = field(default_factory=dict)
     players: tuple[str, ...] = ("td:net={net}",)
     seeded: bool = True  # False: every seed trains the same weights (one run stands for all)
+    later: tuple[int, ...] = ()  # checkpoints beyond its kind's
 
     @property
     def inline_only(self) -> bool:
@@ -84,7 +85,7 @@ class Arm:
 
     @property
     def checkpoints(self) -> tuple[int, ...]:
-        return {"alphalone": ALPHALONE_CHECKPOINTS, "nnue": NNUE_CHECKPOINTS}.get(self.kind, CHECKPOINTS)
+        return {"alphalone": ALPHALONE_CHECKPOINTS, "nnue": NNUE_CHECKPOINTS}.get(self.kind, CHECKPOINTS) + self.later
 
 
 ALPHALONE_PLAYERS = ("alphalone:depth=0,weights={net}", "alphalone:depth=1,weights={net}")
@@ -104,6 +105,11 @@ def arms() -> tuple[Arm, ...]:
     out.append(Arm("alphalone afterstates η=0.001", "alphalone", {"eta": 1e-3, "method": "afterstates"},
                    ALPHALONE_PLAYERS))
     out.append(Arm("nnue self-play", "nnue", {}, NNUE_PLAYERS))
+    # the stall's hypotheses (docs/reproductions.md, "Why the NNUE line stalls"): no gate; no gate and more
+    # exploration (20 uniformly random quiet plies at the start of each game instead of 6)
+    out.append(Arm("nnue no gate", "nnue", {"gate_games": 0}, NNUE_PLAYERS, later=(10_000,)))
+    out.append(Arm("nnue no gate, 20 random plies", "nnue", {"gate_games": 0, "random_plies": 20}, NNUE_PLAYERS,
+                   later=(10_000,)))
     return tuple(out)
 
 

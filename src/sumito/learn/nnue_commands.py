@@ -29,6 +29,14 @@ from sumito.procs import MAX_WORKERS, cap_workers
 from sumito.progress import Progress
 
 
+def gate_games_arg(text: str) -> int:
+    """--gate-games: 0 (no gate) or a gate of 2 games or more (a pair of games is its smallest unit)."""
+    value = count_arg(0, 10**6)(text)
+    if value == 1:
+        raise argparse.ArgumentTypeError("a gate plays pairs of games: 0 (no gate) or at least 2")
+    return value
+
+
 def add_nnue_command(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("nnue", help="make self-play data for the engine's NNUE and train one")
     nsub = p.add_subparsers(dest="nnue_command", required=True, metavar="STEP")
@@ -101,7 +109,8 @@ def add_nnue_command(sub: argparse._SubParsersAction) -> None:
     s.add_argument("--lam", type=number_arg(0, 1, "--lam"), default=None, metavar="L")
     s.add_argument("--targets", choices=TARGETS, default=None, help="what candidates are fitted to (as nnue train's)")
     s.add_argument("--lr", type=number_arg(0, 1, "--lr", above_low=True), default=None)
-    s.add_argument("--gate-games", type=count_arg(2, 10**6), default=None, help="at most, a gate's games")
+    s.add_argument("--gate-games", type=gate_games_arg, default=None,
+                   help="at most, a gate's games (0: no gate, every candidate becomes the next generation)")
     s.add_argument("--elo0", type=number_arg(-1000, 1000, "--elo0"), default=None)
     s.add_argument("--elo1", type=number_arg(-1000, 1000, "--elo1"), default=None)
     s.add_argument("--chunk", type=count_arg(1, 10**4), default=None, metavar="K")

@@ -16,7 +16,8 @@ zero, so the accumulator's random first layer does not show). Each *attempt* the
    no linear base, no PSQT from the hand-set terms);
 3. gates it: ``sumito sprt`` of the candidate against the current network at the same depth
    (:func:`sumito.arena.sprt.play_sprt`, from the same suite), H0 ``elo0`` against H1 ``elo1``; the
-   candidate becomes the next generation only when H1 is accepted.
+   candidate becomes the next generation only when H1 is accepted (with ``gate_games=0``, no gate: every
+   candidate becomes the next generation).
 
 Nothing hand-set enters the line: the inputs are the board's (cell, colour) planes, the marble counts and
 the side to move (the NNUE's own inputs); no linear base evaluation, no PSQT initialised from the hand-set
@@ -85,7 +86,7 @@ class LoopSettings:
     lam: float = 0.5  # mix: the search score's weight against the result; tdleaf: TD(λ)'s λ
     targets: str = "mix"  # what a candidate is fitted to (sumito.learn.nnue.TARGETS)
     lr: float = 1e-3
-    gate_games: int = 200  # at most, an attempt's gate
+    gate_games: int = 200  # at most, an attempt's gate (0: no gate, every candidate accepted)
     elo0: float = 0.0
     elo1: float = 50.0
     random_plies: int = 6
@@ -286,22 +287,25 @@ def run_attempt(folder: str | Path, state: RunState, executor, log: Callable[[st
                                                    "seconds": report.seconds}) + "\n")
         net.save(candidate_path)
     positions, train_seconds, validation_loss = _training_report(report_path)
-    log(f"attempt {number}: gate, the candidate against generation {state.generation} at depth {s.depth}")
-    gate = play_sprt(f"engine:depth={s.depth},nnue={candidate_path},threads=1", current,
-                     SprtBounds(s.elo0, s.elo1), max_games=s.gate_games, executor=executor, seed=s.seed + number,
-                     openings=openings,
-                     journal=GameJournal(where / "gate.jsonl"), label=f"attempt {number} gate", every=10)
-    accepted = gate.decision == "H1"
+    if s.gate_games == 0:  # no gate: every candidate is the next generation, as the zero learner's networks are
+        accepted, summary = True, "no gate"
+    else:
+        log(f"attempt {number}: gate, the candidate against generation {state.generation} at depth {s.depth}")
+        gate = play_sprt(f"engine:depth={s.depth},nnue={candidate_path},threads=1", current,
+                         SprtBounds(s.elo0, s.elo1), max_games=s.gate_games, executor=executor, seed=s.seed + number,
+                         openings=openings,
+                         journal=GameJournal(where / "gate.jsonl"), label=f"attempt {number} gate", every=10)
+        accepted, summary = gate.decision == "H1", gate.summary()
     if accepted:
         shutil.copyfile(candidate_path, net_path(folder, state.generation + 1))
     attempt = Attempt(number, state.generation, s.games, positions, train_seconds, validation_loss,
-                      gate.summary(), accepted, round(time.perf_counter() - start, 1))
+                      summary, accepted, round(time.perf_counter() - start, 1))
     state.attempts.append(attempt)
     if accepted:
         state.generation += 1
     _write_state(folder, state)
     log(f"attempt {number}: {'accepted: generation ' + str(state.generation) if accepted else 'rejected'}; "
-        f"{gate.summary()}")
+        f"{summary}")
     return attempt
 
 
