@@ -167,3 +167,16 @@ def test_a_network_trains_on_td_leaf_targets(tmp_path):
     assert net.metadata["targets"] == "tdleaf" and np.isfinite(net.W1).all()
     with pytest.raises(NNUEDataError, match="targets 'td'"):
         train(samples, hidden=4, hidden2=2, epochs=1, base=False, quiet_only=False, targets="td")
+
+
+def test_without_a_gate_every_candidate_becomes_the_next_generation(tmp_path, capsys):
+    folder = tmp_path / "nogate"
+    settings = LoopSettings(**{**TINY.__dict__, "side": 3, "games": 8, "gate_games": 0})
+    state = run(folder, generations=2, settings=settings, executor=InlineExecutor(), max_attempts=2,
+                log=lambda _: None)
+    assert state.generation == 2 and [a.accepted for a in state.attempts] == [True, True]
+    assert all(a.gate == "no gate" for a in state.attempts)
+    assert not (folder / "attempt-0001" / "gate.jsonl").exists()
+    assert (folder / "net-002.npz").exists()
+    assert main(["nnue", "selfplay", "--out", str(tmp_path / "x"), "--generations", "1", "--gate-games", "1"]) == 2
+    assert "0 (no gate) or at least 2" in capsys.readouterr().err
