@@ -223,6 +223,9 @@ def test_the_pages_tables_are_the_scripts_output_from_the_committed_runs():
     assert script.shipped_table(root / "runs" / "zero" / "scores-shipped.json") in page
     assert script.comparison([root / "runs/zero/mini-s1", root / "runs/zero/mini-puct-s1"]) in page
     assert script.comparison([root / "runs/zero/mini-v3-s1", root / "runs/zero/mini-wide-s1"]) in page
+    discount = [root / f"runs/zero/{name}" for name in ("mini-v3-s1", "mini-v3-s2", "mini-v3-s3", "mini-disc99-s1",
+                                                         "mini-disc95-s1")]
+    assert script.comparison(discount, 20_000, True, ["sims=256", "play=policy"]) in page
     spec = importlib.util.spec_from_file_location("zero_errors", root / "experiments" / "zero_errors.py")
     errors = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(errors)
