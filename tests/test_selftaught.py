@@ -180,3 +180,13 @@ def test_without_a_gate_every_candidate_becomes_the_next_generation(tmp_path, ca
     assert (folder / "net-002.npz").exists()
     assert main(["nnue", "selfplay", "--out", str(tmp_path / "x"), "--generations", "1", "--gate-games", "1"]) == 2
     assert "0 (no gate) or at least 2" in capsys.readouterr().err
+
+
+def test_random_opening_plies_that_repeat_a_position_end_the_game_there(tmp_path):
+    """Many random quiet plies on the mini board come back to a position three times: that game ends drawn
+    where the rules end it, and the attempt goes on."""
+    settings = LoopSettings(**{**TINY.__dict__, "side": 3, "games": 20, "chunk": 10, "random_plies": 60,
+                               "gate_games": 0})
+    state = run(tmp_path / "r", generations=1, settings=settings, executor=InlineExecutor(), max_attempts=1,
+                log=lambda _: None)
+    assert state.attempts[0].positions > 0

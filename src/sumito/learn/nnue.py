@@ -120,6 +120,8 @@ def _play_one(task: ChunkTask, number: int, player, rng: np.random.Generator) ->
     buf = np.empty(MAX_MOVES, dtype=np.int32)
     # a few uniformly random plies that push nothing off: another game from every opening
     for move in random_quiet_moves(game.position, int(rng.integers(0, task.random_plies + 1)), rng):
+        if game.is_over():  # the random plies repeated a position: the game ends there, drawn
+            break
         game.push(move)
     rows: dict[str, list] = {"boards": [], "side": [], "lost": [], "score": [], "quiet": []}
 
