@@ -29,11 +29,12 @@ import numpy as np
 from sumito.arena.openings import default_suite_path, load_openings
 from sumito.engine import kernels as K
 from sumito.engine.geometry import geometry
+from sumito.evaluation.zero_value import encode
 from sumito.learn import zero as zero_loop
 from sumito.learn.nnue import generate
 from sumito.learn.selftaught import generation_zero
 from sumito.learn.zero import Chunk, ZeroSettings, play_chunk
-from sumito.models.zero.network import PolicyValueNetwork, encode, evaluate
+from sumito.models.zero.network import PolicyValueNetwork, evaluate
 from sumito.rlcore.actions import action_space, move_key
 
 

@@ -12,9 +12,10 @@ from sumito.arena.executor import InlineExecutor, ProcessExecutor
 from sumito.cli import main
 from sumito.engine import Position
 from sumito.engine.geometry import geometry, symmetries
+from sumito.evaluation.zero_value import encode
 from sumito.learn.zero import Learner, ZeroRunError, ZeroSettings, iterations, open_run, play_chunk
 from sumito.models.zero.agent import ZeroAgent
-from sumito.models.zero.network import PolicyValueNetwork, ZeroNetworkError, encode
+from sumito.models.zero.network import PolicyValueNetwork, ZeroNetworkError
 from sumito.players import make_player
 from sumito.rlcore.actions import action_space
 from sumito.rlcore.symmetry import board_symmetries

@@ -381,11 +381,12 @@ def open_run(folder: str | Path, settings: ZeroSettings, resume: bool) -> tuple[
 
 
 def iterations(run: RunFolder, learner: Learner, executor: Executor | None, until_games: int,
-               on_chunk: Callable[[ChunkResult], None] | None = None) -> Iterator[Learner]:
-    """Iterate until ``until_games`` self-play games, checkpointing after every iteration; yields the learner
-    after each (for tests and reports)."""
+               on_chunk: Callable[[ChunkResult], None] | None = None,
+               cpu_budget: float | None = None) -> Iterator[Learner]:
+    """Iterate until ``until_games`` self-play games (or, with ``cpu_budget``, until that many CPU-seconds in
+    all), checkpointing after every iteration; yields the learner after each (for tests and reports)."""
     executor = executor or InlineExecutor()
-    while learner.games < until_games:
+    while learner.games < until_games and (cpu_budget is None or learner.cpu_seconds < cpu_budget):
         started = time.monotonic()
         learner.iterate(executor, on_chunk)
         learner.wall_seconds += time.monotonic() - started

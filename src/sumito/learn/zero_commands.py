@@ -172,15 +172,12 @@ def cmd_train(args: argparse.Namespace) -> int:
             progress.update(advance=len(result.winners), status=f"iteration {learner.iteration + 1}")
 
         budget = None if args.cpu_hours is None else 3600 * args.cpu_hours
-        for _ in ([] if budget is not None and learner.cpu_seconds >= budget else
-                  iterations(run, learner, executor, args.games, chunk_done)):
+        for _ in iterations(run, learner, executor, args.games, chunk_done, budget):
             progress.update(learner.games, status=f"iteration {learner.iteration}: policy loss "
                             f"{learner.losses[0]:.3f}, value loss {learner.losses[1]:.3f}")
             if scorer is not None and next_score is not None and learner.games >= next_score:
                 _score(run, learner, scorer, specs)
                 next_score += args.score_every
-            if budget is not None and learner.cpu_seconds >= budget:
-                break
     if budget is not None and learner.cpu_seconds >= budget:
         print(f"{run.path}: the budget of {args.cpu_hours:g} CPU-hours is spent", file=sys.stderr)
     print(f"{run.path}: {learner.games:,} games, {learner.positions:,} positions, {learner.iteration} iterations, "

@@ -35,17 +35,21 @@ def zero_network_path(name: str) -> str:
     return name
 
 
+def _trained(network: PolicyValueNetwork, key: str):
+    """A setting of the run that trained ``network`` (its file's metadata), or None where it says none."""
+    settings = network.metadata.get("settings")
+    return settings.get(key) if isinstance(settings, dict) else None
+
+
 def trained_mode(network: PolicyValueNetwork) -> str:
     """The root search a network was trained with (its file's settings; Gumbel where it says none)."""
-    settings = network.metadata.get("settings")
-    mode = settings.get("mode") if isinstance(settings, dict) else None
+    mode = _trained(network, "mode")
     return mode if mode in MODES else "gumbel"
 
 
 def trained_discount(network: PolicyValueNetwork) -> float:
     """The per-ply discount of values a network was trained with (1 where its file says none)."""
-    settings = network.metadata.get("settings")
-    discount = settings.get("discount") if isinstance(settings, dict) else None
+    discount = _trained(network, "discount")
     return float(discount) if isinstance(discount, (int, float)) and 0.0 < discount <= 1.0 else 1.0
 
 

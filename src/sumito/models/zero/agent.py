@@ -10,7 +10,8 @@ import numpy as np
 from sumito.engine import kernels as K
 from sumito.engine.geometry import geometry
 from sumito.engine.position import Position
-from sumito.models.zero.network import PolicyValueNetwork, ZeroNetworkError, encode, evaluate, softmax
+from sumito.evaluation.zero_value import encode
+from sumito.models.zero.network import PolicyValueNetwork, ZeroNetworkError, evaluate, softmax
 from sumito.models.zero.search import GUMBEL, MODES, one_ply, search, workspace
 from sumito.rlcore.actions import action_space
 

@@ -30,11 +30,11 @@ from numba import njit
 from sumito import nn
 from sumito.engine.geometry import geometry
 from sumito.errors import SumitoError
-from sumito.evaluation.zero_value import ENCODING_ZERO, ZERO_SCALE
+from sumito.evaluation.zero_value import ENCODING_ZERO, ZERO_SCALE, dot, hidden_layers
 from sumito.fileio import atomic_write_bytes, check_weights, read_file_bounded, read_npz_with_header, shown_path
 from sumito.rlcore.actions import action_space
 
-#: the search's work array holds both hidden layers when the engine evaluates with a network
+#: the search's work array holds both hidden layers and the active inputs when the engine evaluates with a network
 SEARCH_SCRATCH = 2048
 
 
@@ -61,69 +61,17 @@ def init_parameters(n_in: int, h1: int, h2: int, n_actions: int, rng: np.random.
 
 
 @njit(cache=True)
-def encode(board, side, lost_own, lost_opp, cells, win, out):
-    """Write the active inputs of ``board`` seen by ``side`` (the side to move) into ``out``, in increasing
-    order; return how many."""
-    n_cells = cells.shape[0]
-    opp = 3 - side
-    k = 0
-    for i in range(n_cells):
-        if board[cells[i]] == side:
-            out[k] = i
-            k += 1
-    for i in range(n_cells):
-        if board[cells[i]] == opp:
-            out[k] = n_cells + i
-            k += 1
-    out[k] = 2 * n_cells + min(lost_own, win - 1)
-    out[k + 1] = 2 * n_cells + win + min(lost_opp, win - 1)
-    return k + 2
-
-
-@njit(cache=True)
-def _hidden(theta, off, h1, h2, active, n_active, a1, a2):
-    """The two hidden layers' activations of the active inputs into ``a1`` [h1] and ``a2`` [h2]."""
-    W1 = theta[off[0]:off[1]]
-    a1[:] = theta[off[1]:off[2]]
-    for t in range(n_active):
-        row = W1[active[t] * h1:(active[t] + 1) * h1]
-        for j in range(h1):
-            a1[j] += row[j]
-    for j in range(h1):
-        if a1[j] < 0.0:
-            a1[j] = 0.0
-    W2 = theta[off[2]:off[3]]
-    a2[:] = theta[off[3]:off[4]]
-    for i in range(h1):
-        x = a1[i]
-        if x != 0.0:
-            row = W2[i * h2:(i + 1) * h2]
-            for j in range(h2):
-                a2[j] += x * row[j]
-    for j in range(h2):
-        if a2[j] < 0.0:
-            a2[j] = 0.0
-
-
-@njit(cache=True)
-def _dot(u, v, n):
-    s = 0.0
-    for k in range(n):
-        s += u[k] * v[k]
-    return s
-
-
-@njit(cache=True)
 def evaluate(theta, off, h1, h2, active, n_active, actions, n_actions, logits, a1, a2):
     """The value for the side to move, and the logits of the ``n_actions`` actions listed in ``actions`` into
     ``logits``; ``a1``, ``a2``: scratch of h1 and h2."""
-    _hidden(theta, off, h1, h2, active, n_active, a1, a2)
+    hidden_layers(theta[off[0]:off[1]], theta[off[1]:off[2]], theta[off[2]:off[3]], theta[off[3]:off[4]], h1, h2,
+                  active, n_active, a1, a2)
     Wp = theta[off[4]:off[5]]
     bp = theta[off[5]:off[6]]
     for t in range(n_actions):
         a = actions[t]
-        logits[t] = bp[a] + _dot(Wp[a * h2:(a + 1) * h2], a2, h2)
-    return nn.tanh(theta[off[7]] + _dot(theta[off[6]:off[7]], a2, h2))
+        logits[t] = bp[a] + dot(Wp[a * h2:(a + 1) * h2], a2, h2)
+    return nn.tanh(theta[off[7]] + dot(theta[off[6]:off[7]], a2, h2))
 
 
 @njit(cache=True)
@@ -298,9 +246,9 @@ class PolicyValueNetwork:
     def search_params(self) -> np.ndarray:
         """The parameter vector of the engine's search with this network's value as its evaluation
         (:mod:`sumito.evaluation.zero_value`; the header's marbles field is not read)."""
-        if self.h1 + self.h2 > SEARCH_SCRATCH:
+        if self.h1 + self.h2 + self.n_inputs > SEARCH_SCRATCH:
             raise ZeroNetworkError(f"a network of {self.h1}×{self.h2} hidden units is too large for the search's "
-                                   f"work array (h1 + h2 at most {SEARCH_SCRATCH})")
+                                   f"work array (h1 + h2 + its {self.n_inputs} inputs at most {SEARCH_SCRATCH})")
         header = [self.n_inputs, self.h1, self.h2, self.n_actions, ENCODING_ZERO, 0.0, self.win, ZERO_SCALE, 0.0]
         return np.concatenate([np.array(header, dtype=np.float64), self.theta])
 

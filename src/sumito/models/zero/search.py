@@ -30,7 +30,8 @@ from numba import njit
 
 from sumito import nn
 from sumito.engine import kernels as K
-from sumito.models.zero.network import encode, evaluate, softmax
+from sumito.evaluation.zero_value import encode
+from sumito.models.zero.network import evaluate, softmax
 from sumito.rlcore.actions import move_key
 
 GUMBEL = 0

@@ -17,7 +17,7 @@ from __future__ import annotations
 from numba import njit
 
 from sumito.engine import kernels as K
-from sumito.models.zero.network import encode
+from sumito.evaluation.zero_value import encode
 from sumito.models.zero.search import PUCT, next_uniform, search
 
 
