@@ -36,6 +36,11 @@ def table2_shown(arm: str) -> tuple[Shown, ...]:
     return tuple(Shown(T2, arm, g) for g in CHECKPOINTS)
 
 
+#: ABLA Table 2's two claims: where their numbers come from, and why the six games from the start are no test
+ABLA_RECORDED = "no rows committed; the numbers recorded on this page at 1b76f68"
+ABLA_SIX_NOTE = ("The six games from the start are deterministic replays of the paper's own games, not a sample: "
+                 "they are not a test")
+
 CLAIMS: tuple[Claim, ...] = (
     Claim("Abalearn", "Table 2, the reading search (stages 1–3)", "a reading under which the agents reach Table 2",
           "48% → 71% (Method I), 68% → 79% (Method I(a))",
@@ -119,17 +124,13 @@ CLAIMS: tuple[Claim, ...] = (
           (Recorded("200 games from random openings: 4-ply scores 68% (64%–72%), apart above 50%", True),),
           "`abla_tables.py --play --games 100`; 300 games",
           ours="200 games from random openings: 68% (64%–72%); the six games from the start 3–0–1",
-          recorded="no rows committed; the numbers recorded on this page at 1b76f68",
-          note="The six games from the start are deterministic replays of the paper's own games, not a sample: "
-               "they are not a test"),
+          recorded=ABLA_RECORDED, note=ABLA_SIX_NOTE),
     Claim("ABLA", "Table 2", "combined beats single", "2–1–3",
           (Recorded("300 games from random openings: combined scores 41% (38%–44%), apart below 50%: reversed",
                     False),),
           "`abla_tables.py --play --games 100`; 300 games",
           ours="300 games from random openings: combined 41% (38%–44%); the six games from the start 2–1–3",
-          recorded="no rows committed; the numbers recorded on this page at 1b76f68",
-          note="The six games from the start are deterministic replays of the paper's own games, not a sample: "
-               "they are not a test"),
+          recorded=ABLA_RECORDED, note=ABLA_SIX_NOTE),
     Claim("Alphalone", "§4.1", "every agent beats the baseline 100%", "100%",
           (Recorded("as Black 97%–100% each agent", True), Recorded("as White 43%–49%", False)),
           "`alphalone_tables.py --seeds 10`; 10 seeds × 100 games an agent",
