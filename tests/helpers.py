@@ -12,6 +12,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import numpy as np
+import pytest
 
 from sumito.engine import BLACK, WHITE, Position, Variant
 from sumito.engine.geometry import geometry
@@ -125,7 +126,7 @@ SUMITO_MAIN = [sys.executable, "-c", "import sys; from sumito.cli import main; s
 
 
 @contextlib.contextmanager
-def served(home: Path, *options: str, timeout: float = 120) -> Iterator[str]:
+def served(home: Path, *options: str, timeout: float = 300) -> Iterator[str]:
     """`sumito serve --port 0 OPTIONS` with its databases and data in ``home``, once it answers: its base
     address (e.g. ``http://127.0.0.1:40123/``); stopped at the end."""
     out, err = home / "stdout.txt", home / "stderr.txt"
@@ -164,3 +165,22 @@ def _wait_for_url(process: subprocess.Popen, out: Path, err: Path, timeout: floa
                 pass
         time.sleep(0.2)
     raise RuntimeError(f"sumito serve did not start in {timeout} s: {err.read_text()}")
+
+
+RAY_STARTS = 3  # Ray gives its node 30 s to start (a constant of ray._private.node); a loaded machine may need more
+
+
+def start_local_ray(ray, **options) -> None:
+    """``ray.init(**options)`` for a local instance, tried again when the node times out during start-up (on a
+    loaded machine its fixed 30 s can pass before the raylet registers); after RAY_STARTS tries the test is
+    skipped, saying why."""
+    for attempt in range(1, RAY_STARTS + 1):
+        try:
+            ray.init(**options)
+            return
+        except Exception as exc:  # Ray raises a bare Exception for a node that timed out
+            if "timed out during startup" not in str(exc):
+                raise
+            ray.shutdown()
+            if attempt == RAY_STARTS:
+                pytest.skip(f"Ray's local node did not start in {RAY_STARTS} tries of 30 s (a loaded machine): {exc}")

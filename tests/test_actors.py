@@ -23,6 +23,8 @@ from sumito.learn.run import load_checkpoint, save_checkpoint  # noqa: E402
 from sumito.learn.training import Trainer, TrainingConfig  # noqa: E402
 from sumito.models.backgammon.modular import ModularValue  # noqa: E402
 
+from helpers import start_local_ray  # noqa: E402
+
 MINI = dict(layout="mini", max_plies=40, repetitions=20, seed=3)
 
 
@@ -30,8 +32,8 @@ MINI = dict(layout="mini", max_plies=40, repetitions=20, seed=3)
 def local_ray():
     started = not ray.is_initialized()
     if started:
-        ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False, logging_level=logging.ERROR,
-                 configure_logging=True)
+        start_local_ray(ray, num_cpus=2, include_dashboard=False, log_to_driver=False, logging_level=logging.ERROR,
+                        configure_logging=True)
     # the crashing factory below travels to the actors by value (the workers cannot import this test module)
     ray.cloudpickle.register_pickle_by_value(sys.modules[__name__])
     yield ray

@@ -1,4 +1,4 @@
-"""Process hygiene (issue 13): workers die with their parent, ``--workers`` is capped, a killed run is
+"""Process hygiene: the suite's own home folder; workers die with their parent, ``--workers`` is capped, a killed run is
 marked interrupted in the archive, ``bg train`` checkpoints every N games and on Ctrl-C and resumes exactly,
 and the temporary files a kill leaves are removed."""
 
@@ -480,3 +480,24 @@ def test_bg_train_ctrl_c_exits_cleanly_with_one_line(tmp_path):
 def test_bg_train_checkpoint_every_option(capsys, tmp_path):
     code, _, err = run(capsys, "bg", "train", "--out", tmp_path / "x", "--checkpoint-every", 0)
     assert code == 2 and "argument --checkpoint-every: the value must be from 1" in err
+
+
+def test_the_suite_runs_in_a_temporary_home_that_every_cache_and_archive_follows():
+    """tests/conftest.py points HOME and the XDG folders into a temporary folder before sumito is imported: every
+    place the program keeps things (solved tables, compiled kernels, the game archive, the web's games) is
+    there or in the system's temporary folder, never the user's (conftest also fails the session when the
+    user's home changed)."""
+    import tempfile
+
+    import numba
+
+    from sumito.arena.db import default_db_path
+    from sumito.solve.table import cache_dir
+    from sumito.web.sessions import default_web_db_path
+
+    tmp = Path(tempfile.gettempdir()).resolve()
+    home = Path(os.environ["HOME"]).resolve()
+    assert home.is_relative_to(tmp) and Path.home().resolve() == home
+    for place in (cache_dir(), default_db_path(), default_web_db_path()):
+        assert Path(place).resolve().is_relative_to(home), place
+    assert Path(numba.config.CACHE_DIR).resolve().is_relative_to(tmp)

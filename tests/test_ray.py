@@ -33,6 +33,8 @@ from sumito.engine import DrawRules  # noqa: E402
 from sumito.learn.actors import ActorLearnerError, check_actor_cpus  # noqa: E402
 from sumito.procs import descendants  # noqa: E402
 
+from helpers import start_local_ray  # noqa: E402
+
 EXPERIMENTS = Path(__file__).resolve().parent.parent / "experiments"
 
 
@@ -45,7 +47,7 @@ def ray_instance():
             ray.shutdown()
         # this module's work functions go to the workers by value, as a script's do (they cannot import tests/)
         ray.cloudpickle.register_pickle_by_value(sys.modules[__name__])
-        ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
+        start_local_ray(ray, num_cpus=2, include_dashboard=False, log_to_driver=False)
         try:
             yield ray
         finally:

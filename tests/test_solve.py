@@ -211,13 +211,10 @@ def test_the_table_refuses_positions_it_does_not_hold():
 
 
 @pytest.fixture(scope="module")
-def mini_table(tmp_path_factory):
-    """The mini board, solved once for this module into a fresh cache folder."""
-    folder = tmp_path_factory.mktemp("solved")
-    mp = pytest.MonkeyPatch()
-    mp.setenv("SUMITO_SOLVED_DIR", str(folder))
-    yield SolvedTable.for_variant(MINI)
-    mp.undo()
+def mini_table():
+    """The mini board, from the test session's cache folder (tests/conftest.py: a temporary home), where the
+    first test of the session that needs it solves it."""
+    return SolvedTable.for_variant(MINI)
 
 
 @pytest.mark.slow
@@ -367,6 +364,36 @@ def test_a_stopped_solve_goes_on_from_its_checkpoint_to_the_same_values(tmp_path
     assert np.array_equal(solve_values(v, checkpoint=path, on_resume=resumed.append), whole) and resumed == []
     path.write_bytes(b"not a checkpoint")
     assert np.array_equal(solve_values(v, checkpoint=path, on_resume=resumed.append), whole) and resumed == []
+
+
+def test_a_second_solve_of_a_variant_waits_for_the_first_and_uses_its_table(tmp_path, monkeypatch):
+    """One solve of a variant at a time in a cache folder: while another holds the variant's lock, a solve says
+    it waits, solves nothing, and returns the table the other left; the lock file left behind holds nothing."""
+    import fcntl
+    import threading
+
+    monkeypatch.setenv("SUMITO_SOLVED_DIR", str(tmp_path))
+    v = Variant(side=3, marbles=3, win_threshold=3)
+    T._LOADED.pop((v, "draw"), None)
+    told: list[str] = []
+    done: list[SolvedTable] = []
+    with T.solve_lock(v) as waited:  # "the other process" (flock: another open file waits, in a process too)
+        assert not waited
+        worker = threading.Thread(target=lambda: done.append(SolvedTable.for_variant(
+            v, on_wait=lambda _: told.append("waiting"), on_solve=lambda _: told.append("solving"))))
+        worker.start()
+        while not told and worker.is_alive():  # a state, not a time: the waiter has said so
+            worker.join(0.01)
+        assert told == ["waiting"] and not done
+        whole = SolvedTable(v, "draw", solve_values(v))
+        whole.save(T.cache_path(v))
+    worker.join()
+    assert told == ["waiting"], "the waiter solved again instead of using the table left for it"
+    assert done[0].digest() == whole.digest()
+    # the lock is the system's: a file left behind holds nothing
+    with open(tmp_path / f"{T.variant_name(v)}.lock", "ab") as handle:
+        fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    T._LOADED.pop((v, "draw"), None)
 
 
 @pytest.mark.slow

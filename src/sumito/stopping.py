@@ -104,7 +104,14 @@ def call_stoppable(fn: Callable[..., T], *args: object, short: bool = False) -> 
         if _runner is None:
             _runner = ThreadPoolExecutor(max_workers=1, thread_name_prefix="sumito-kernel")
     future = _runner.submit(_with_callers_threads(fn), *args)
+    # waited for on a bare lock, not in future.result(): a Ctrl-C that lands inside threading.Condition's wait
+    # can leave its lock released and turn into "RuntimeError: cannot release un-acquired lock" (seen on a
+    # loaded machine); a bare lock's acquire is one C call, which the signal interrupts cleanly
+    finished = threading.Lock()
+    finished.acquire()
+    future.add_done_callback(lambda _: finished.release())
     try:
+        finished.acquire()
         return future.result()
     except KeyboardInterrupt:
         request_stop()

@@ -206,6 +206,11 @@ def optimal_line(table: SolvedTable, start: Position, limit: int = 200) -> list[
     return line
 
 
+def _tell_waiting(variant: Variant) -> None:
+    print(f"another process is solving {describe(variant)} into the same folder: waiting for it to finish",
+          file=sys.stderr, flush=True)
+
+
 def cmd_solve(args: argparse.Namespace) -> int:
     variant = _variant(args)
     if args.solve_command == "score":
@@ -220,7 +225,8 @@ def cmd_solve(args: argparse.Namespace) -> int:
 
     table = SolvedTable.for_variant(variant, args.no_moves, on_level=_print_level,
                                     on_solve=lambda v: print("solving (level by level):", file=sys.stderr),
-                                    on_resume=resumed, checkpoint_every=args.checkpoint_every, force=args.force)
+                                    on_resume=resumed, on_wait=_tell_waiting, checkpoint_every=args.checkpoint_every,
+                                    force=args.force)
     if args.out is not None:
         table.save(args.out)
     summary = summarise(table)
@@ -307,7 +313,11 @@ def cmd_score(args: argparse.Namespace, variant: Variant) -> int:
         if parse_spec(spec)[0].name == "human":  # a person at the terminal cannot be scored on a suite
             raise YardstickError("sumito solve score scores computer players; 'human' is not one")
         make_player(spec)  # a bad option is refused now, before the suite is built
+    # what it does before the first position is scored, said as it starts (a line within seconds, not a silence)
+    print(f"the solved table of {describe(variant)}", file=sys.stderr, flush=True)
     table = solved_table(variant, args.no_moves)
+    print(f"the suite: {args.positions:,} positions where the choice matters (seed {args.seed})", file=sys.stderr,
+          flush=True)
     suite = build_suite(table, args.positions, args.seed)
     rows = []
     for spec in args.players:

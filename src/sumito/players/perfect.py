@@ -62,7 +62,10 @@ def solved_table(variant: Variant, no_moves: str = "draw") -> SolvedTable:
         print(f"sumito: solving {describe(v)} once (about 46 s on two cores); the table is kept for later use",
               file=sys.stderr, flush=True)
 
-    return SolvedTable.for_variant(variant, no_moves, on_solve=tell)
+    def wait(v: Variant) -> None:
+        print(f"sumito: another process is solving {describe(v)}: waiting for its table", file=sys.stderr, flush=True)
+
+    return SolvedTable.for_variant(variant, no_moves, on_solve=tell, on_wait=wait)
 
 
 class PerfectPlayer(PlayerBase):

@@ -8,12 +8,14 @@ can, the loser as slowly).
 
 from __future__ import annotations
 
+import contextlib
+import fcntl
 import hashlib
 import io
 import json
 import os
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -104,6 +106,29 @@ def checkpoint_path(variant: Variant, no_moves: str = "draw") -> Path:
     return cache_dir() / f"{variant_name(variant, no_moves)}.partial.npz"
 
 
+@contextlib.contextmanager
+def solve_lock(variant: Variant, no_moves: str = "draw",
+               on_wait: Callable[[Variant], None] | None = None) -> Iterator[bool]:
+    """One solve of ``variant`` at a time in the cache folder: an exclusive lock on its ``.lock`` file there,
+    held while the block runs (the system lets it go when a process dies, so a killed solve leaves no stale
+    lock). When another process holds it, ``on_wait`` is told and this one waits. Yields whether it waited."""
+    folder = cache_dir()
+    folder.mkdir(parents=True, exist_ok=True)
+    with open(folder / f"{variant_name(variant, no_moves)}.lock", "ab") as handle:
+        waited = False
+        try:
+            fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            waited = True
+            if on_wait is not None:
+                on_wait(variant)
+            fcntl.flock(handle, fcntl.LOCK_EX)
+        try:
+            yield waited
+        finally:
+            fcntl.flock(handle, fcntl.LOCK_UN)
+
+
 def variant_name(variant: Variant, no_moves: str = "draw") -> str:
     """A file name for a variant's table: ``side3-m5-w2`` (``-inline``, ``-nomoves-loss`` when they apply)."""
     name = f"side{variant.side}-m{variant.marbles}-w{variant.win_threshold}"
@@ -192,18 +217,25 @@ class SolvedTable:
                     on_level: Callable[[LevelReport], None] | None = None,
                     on_solve: Callable[[Variant], None] | None = None,
                     on_resume: Callable[[int], None] | None = None,
+                    on_wait: Callable[[Variant], None] | None = None,
                     checkpoint_every: float = CHECKPOINT_EVERY, force: bool = False) -> SolvedTable:
         """The cached table of ``variant``, solved and saved first when there is none or with ``force``
         (``on_solve`` is told); the solve keeps a checkpoint in the cache folder, so a stopped one goes on
-        where it stood."""
+        where it stood. One solve of a variant runs at a time (:func:`solve_lock`): another process's solve
+        of it is waited for (``on_wait`` is told), and its table used."""
         table = None if force else cls.cached(variant, no_moves)
         if table is not None:
             return table
-        if on_solve is not None:
-            on_solve(variant)
-        table = cls.solve(variant, no_moves, on_level, checkpoint=checkpoint_path(variant, no_moves),
-                          checkpoint_every=checkpoint_every, on_resume=on_resume)
-        table.save(cache_path(variant, no_moves))
+        with solve_lock(variant, no_moves, on_wait) as waited:
+            # a solve that held the lock before this one has left the table (or was stopped: its checkpoint)
+            table = None if force and not waited else cls.cached(variant, no_moves)
+            if table is not None:
+                return table
+            if on_solve is not None:
+                on_solve(variant)
+            table = cls.solve(variant, no_moves, on_level, checkpoint=checkpoint_path(variant, no_moves),
+                              checkpoint_every=checkpoint_every, on_resume=on_resume)
+            table.save(cache_path(variant, no_moves))
         _LOADED[(variant, no_moves)] = table
         return table
 
