@@ -109,6 +109,44 @@ def play(games: int, out: Path, workers: int | None, seed: int, report_only: boo
     return played
 
 
+def journal_games(path: Path) -> list[Played]:
+    """The games of a journal written by :func:`play` (``OUT/games.jsonl``), as the tables read them."""
+    return [Played(r.task.black, r.task.white, r.result, r.lost_black, r.lost_white)
+            for r in GameJournal(path).done.values()]
+
+
+def tally(games: list[Played]) -> tuple[dict[tuple[str, str], list[int]], dict[str, list[int]]]:
+    """Table 1's pairings (per unordered pairing, from the first-named player's side: wins, draws, losses,
+    marbles for, against) and Table 2's groups ("4-ply", "3-ply", "Combined", "Single", over the games
+    between the groups only: games, wins, losses, draws, marbles for, against)."""
+    # per unordered pairing, from the first-named player's side
+    pairs: dict[tuple[str, str], list[int]] = defaultdict(lambda: [0, 0, 0, 0, 0])  # W D L marbles for/against
+    groups: dict[str, list[int]] = defaultdict(lambda: [0, 0, 0, 0, 0, 0])  # games W L D marbles for/against
+    for g in games:
+        a, b = sorted((label(g.black), label(g.white)))
+        score = {"1-0": (1, 0), "0-1": (0, 1)}.get(g.result, (0.5, 0.5))
+        black_points = score[0]
+        a_is_black = label(g.black) == a
+        a_points = black_points if a_is_black else 1 - black_points
+        taken_by = {label(g.black): g.lost_white, label(g.white): g.lost_black}
+        row = pairs[(a, b)]
+        row[0 if a_points == 1 else 1 if a_points == 0.5 else 2] += 1
+        row[3] += taken_by[a] if a != b else 0
+        row[4] += taken_by[b] if a != b else 0
+        for player, opponent, points in ((g.black, g.white, black_points), (g.white, g.black, 1 - black_points)):
+            (dp, hp), (do, ho) = describe(player), describe(opponent)
+            own_taken = g.lost_white if player == g.black else g.lost_black
+            own_lost = g.lost_black if player == g.black else g.lost_white
+            for key, differs in ((f"{dp}-ply", dp != do), (hp.capitalize(), hp != ho)):
+                if differs:
+                    s = groups[key]
+                    s[0] += 1
+                    s[1 if points == 1 else 2 if points == 0 else 3] += 1
+                    s[4] += own_taken
+                    s[5] += own_lost
+    return pairs, groups
+
+
 def score_cell(wins: int, draws: int, losses: int) -> str:
     score, low, high = score_interval(wins, draws, losses)
     return f"{score:.0%} ({low:.0%}–{high:.0%})"
@@ -149,32 +187,7 @@ def main() -> None:
     if not games:
         raise SystemExit("no games found")
 
-    # per unordered pairing, from the first-named player's side
-    pairs: dict[tuple[str, str], list[int]] = defaultdict(lambda: [0, 0, 0, 0, 0])  # W D L marbles for/against
-    groups: dict[str, list[int]] = defaultdict(lambda: [0, 0, 0, 0, 0, 0])  # games W L D marbles for/against
-    for g in games:
-        a, b = sorted((label(g.black), label(g.white)))
-        score = {"1-0": (1, 0), "0-1": (0, 1)}.get(g.result, (0.5, 0.5))
-        black_points = score[0]
-        a_is_black = label(g.black) == a
-        a_points = black_points if a_is_black else 1 - black_points
-        taken_by = {label(g.black): g.lost_white, label(g.white): g.lost_black}
-        row = pairs[(a, b)]
-        row[0 if a_points == 1 else 1 if a_points == 0.5 else 2] += 1
-        row[3] += taken_by[a] if a != b else 0
-        row[4] += taken_by[b] if a != b else 0
-        for player, opponent, points in ((g.black, g.white, black_points), (g.white, g.black, 1 - black_points)):
-            (dp, hp), (do, ho) = describe(player), describe(opponent)
-            own_taken = g.lost_white if player == g.black else g.lost_black
-            own_lost = g.lost_black if player == g.black else g.lost_white
-            for key, differs in ((f"{dp}-ply", dp != do), (hp.capitalize(), hp != ho)):
-                if differs:
-                    s = groups[key]
-                    s[0] += 1
-                    s[1 if points == 1 else 2 if points == 0 else 3] += 1
-                    s[4] += own_taken
-                    s[5] += own_lost
-
+    pairs, groups = tally(games)
     rows1 = [
         [a, b, str(w + d + lo), str(w), str(d), str(lo), score_cell(w, d, lo), f"{mf}-{ma}"]
         for (a, b), (w, d, lo, mf, ma) in sorted(pairs.items())

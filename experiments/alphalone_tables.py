@@ -58,6 +58,10 @@ task) are kept under ``--out`` (default ``runs/alphalone``), so the same command
 trains only the agents and plays only the games it lacks; other options share the folder safely,
 because their agents and games have other digests. A run with more ``--seeds`` in the same folder
 reuses the runs it shares with an earlier one (the first run of ``--seeds 10`` is ``--seeds 1``).
+
+Counts: every run's games are also counted a run and a cell into ``OUT/cells.csv`` (``--cells``;
+:data:`CELL_FIELDS`), small enough to commit: docs/reproductions.md's verdicts on this report are computed
+from them (experiments/verdicts.py).
 """
 
 from __future__ import annotations
@@ -80,7 +84,7 @@ from sumito.arena.ratings import score_interval
 from sumito.engine import DrawRules, SumitoError
 from sumito.evaluation.alphalone import PUBLISHED_AGENTS, AlphaloneWeights
 from sumito.evaluation.features import ALPHALONE_FEATURES
-from sumito.fileio import atomic_write_text
+from sumito.fileio import atomic_write_rows, atomic_write_text, read_rows
 from sumito.learn.alphalone_td import REPORT_ETAS, TDConfig, train
 from sumito.learn.bands import interval_estimate
 from sumito.stopping import run_main
@@ -88,6 +92,33 @@ from sumito.stopping import run_main
 DEFAULT_LIMITS = (1.0, 0.1, 0.01, 0.001, 0.0001)
 DEFAULT_SEED = 2019
 PARTS = ("base", "t1", "t2")
+#: a run's counts, a row a (run, cell): what docs/reproductions.md's verdicts read (experiments/verdicts.py).
+#: The cell's first player (the agent in §4.1; Black in Tables 1 and 2) as Black and as White: wins, draws,
+#: losses. ``cell`` is the cell's key after its part: an agent ``k`` (§4.1), ``b/w`` (Table 1's agents as
+#: Black and White, from 0), ``none`` or ``black/T`` / ``white/T`` (Table 2: which side is limited to T s).
+CELL_FIELDS = ("seed", "part", "cell", "black_wins", "black_draws", "black_losses", "white_wins", "white_draws",
+               "white_losses")
+
+
+def write_cells(path: Path, seeds: list[int], results: dict[tuple, list]) -> None:
+    """Every (run, cell)'s counts (:data:`CELL_FIELDS`) to ``path``, atomically."""
+    rows = []
+    for (r, part, *key), games in results.items():
+        s = summarize_pair(games, 0, 1)
+        rows.append(dict(seed=seeds[r], part=part, cell="/".join(f"{k:g}" if isinstance(k, float) else str(k)
+                                                                 for k in key),
+                         black_wins=s.as_black[0], black_draws=s.as_black[1], black_losses=s.as_black[2],
+                         white_wins=s.as_white[0], white_draws=s.as_white[1], white_losses=s.as_white[2]))
+    atomic_write_rows(path, CELL_FIELDS, rows)
+
+
+def read_cells(path: Path) -> dict[tuple[str, str], list[dict[str, int]]]:
+    """A run's counts written by :func:`write_cells`, by (part, cell): a row a run, as integers."""
+    cells: dict[tuple[str, str], list[dict[str, int]]] = {}
+    for row in read_rows(path):
+        cells.setdefault((row["part"], row["cell"]), []).append(
+            {k: int(row[k]) for k in CELL_FIELDS if k not in ("part", "cell")})
+    return cells
 
 
 def eta_label(eta: float) -> str:
@@ -151,6 +182,8 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
                    help="game processes (default: all cores; with --backend ray, all the Ray cluster's CPUs)")
     add_backend_args(p)
     p.add_argument("--out", default="runs/alphalone", help="where agents and games are kept (default runs/alphalone)")
+    p.add_argument("--cells", default="",
+                   help="where the games' counts a run and cell go (default OUT/cells.csv; the verdicts read them)")
     args = p.parse_args(argv)
     for name in ("games", "time_games", "train_games", "baseline_games", "max_plies", "seeds"):
         if getattr(args, name) < 1:
@@ -309,6 +342,8 @@ def run(args: argparse.Namespace, out: Path, t_start: float) -> int:
             results[keys[i]].append(result)
             if done % 100 == 0 or done == len(tasks):
                 print(f"  {done}/{len(tasks)} games, {time.perf_counter() - t0:.0f} s", file=sys.stderr)
+
+    write_cells(Path(args.cells) if args.cells else out / "cells.csv", seeds, results)
 
     def pooled(*key) -> list:
         """The cell's games over all runs."""

@@ -5,7 +5,7 @@ tested outright too (verdicts.judge)."""
 
 from __future__ import annotations
 
-from verdicts import Apart, Beyond, BgApart, BgLevel, Claim, Inside, Recorded, Replayed, Shown
+from verdicts import Apart, Beyond, BgApart, BgLevel, Claim, Inside, Recorded, Replayed, Share, Shown
 
 T2, T2E, F2, F3, F4, F5, M2 = ("repro/table2", "repro/table2-end", "repro/fig2", "repro/fig3", "repro/fig4",
                                "repro/fig5", "repro/readings-method2")
@@ -34,6 +34,21 @@ LC = "`learning_curves.py"
 
 def table2_shown(arm: str) -> tuple[Shown, ...]:
     return tuple(Shown(T2, arm, g) for g in CHECKPOINTS)
+
+
+#: Alphalone's tables: the main run's counts (the authors' code, ten seeds), a row a run and cell
+AL = "alphalone"
+AT = "`alphalone_tables.py --workers 1 --seeds 10`"
+
+
+def column(b: int) -> tuple[str, ...]:
+    """Table 1's cells with agent ``b`` as Black (from 0)."""
+    return tuple(f"{b}/{w}" for w in range(4))
+
+
+def row(w: int) -> tuple[str, ...]:
+    """Table 1's cells with agent ``w`` as White: White's wins are the first player's (Black's) losses."""
+    return tuple(f"{b}/{w}" for b in range(4))
 
 
 #: ABLA Table 2's two claims: where their numbers come from, and why the six games from the start are no test
@@ -132,26 +147,26 @@ CLAIMS: tuple[Claim, ...] = (
           ours="300 games from random openings: combined 41% (38%–44%); the six games from the start 2–1–3",
           recorded=ABLA_RECORDED, note=ABLA_SIX_NOTE),
     Claim("Alphalone", "§4.1", "every agent beats the baseline 100%", "100%",
-          (Recorded("as Black 97%–100% each agent", True), Recorded("as White 43%–49%", False)),
-          "`alphalone_tables.py --seeds 10`; 10 seeds × 100 games an agent",
-          ours="as Black 97%–100% each; as White 43%–49%",
-          recorded="no rows committed; the numbers recorded on this page at ec8f3b5"),
+          tuple(Share(AL, "base", (str(k),), f"agent {k + 1} as {side.capitalize()}", side=side, paper=1.0)
+                for side in ("black", "white") for k in range(4)),
+          f"{AT}; 10 seeds × 100 games an agent; runs/{AL}"),
     Claim("Alphalone", "Table 1", "agent 2 best as Black, agent 3 best as White",
           "agent 2 72.5% as Black; the quoted 20% is agent 3's column",
-          (Recorded("agent 2 as Black 63% (59%–66%), the worst (agent 4 92%, agent 1 91%)", False),
-           Recorded("agent 3 as White 18%, level with agents 2 and 4 (20%)", False)),
-          "`alphalone_tables.py --seeds 10`; 10 seeds × 20 games a cell",
-          ours="agent 2 as Black 63% (59%–66%); agent 3 as White 18%; agent 3 best White only with the authors' "
-               "weights (66%)",
-          recorded="no rows committed; the numbers recorded on this page at ec8f3b5"),
+          (*(Share(AL, "t1", column(1), "agent 2 as Black", other=column(b), other_label=f"agent {b + 1}")
+             for b in (0, 2, 3)),
+           *(Share(AL, "t1", row(2), "agent 3 as White", count="losses", other=row(w), other_label=f"agent {w + 1}")
+             for w in (0, 1, 3))),
+          f"{AT}; 10 seeds × 20 games a cell; runs/{AL}",
+          note="Agent 3 is the best White only with the authors' weights (66%, `--agents published`; not "
+               "recomputed here)"),
     Claim("Alphalone", "Table 1", "Black wins about half", "46% (41%–51%)",
-          (Recorded("Black wins 77% (76%–79%): the paper's 46% outside", False),),
-          "`alphalone_tables.py --seeds 10`", ours="77% (76%–79%)",
-          recorded="no rows committed; the numbers recorded on this page at ec8f3b5"),
+          (Share(AL, "t1", tuple(f"{b}/{w}" for b in range(4) for w in range(4)), "Black over all the cells",
+                 paper=0.46),),
+          f"{AT}; runs/{AL}"),
     Claim("Alphalone", "Table 2", "a time limit on Black takes its wins to 0", "50% → 0%",
-          (Recorded("Black's wins 60% → 0% at 0.1 ms, where the limit binds", True),),
-          "`alphalone_tables.py --seeds 10`; 10 seeds × 10 games a cell", ours="60% → 17% at 1 ms, 0% at 0.1 ms",
-          recorded="no rows committed; the numbers recorded on this page at ec8f3b5"),
+          (Share(AL, "t2", ("none",), "Black without a limit", paper=0.50),
+           Share(AL, "t2", ("black/0.0001",), "Black limited to 0.1 ms", paper=0.0)),
+          f"{AT}; 10 seeds × 10 games a cell; runs/{AL}"),
     Claim("Wiering", "Table 2", "the expert's evaluations speed learning up; playing the expert is fastest, "
           "self-play catches up; observing is worst", "his equity scale",
           (BgApart("regimes", "self-play-expert-evals", "self-play", 1000),

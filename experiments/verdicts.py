@@ -35,6 +35,7 @@ from __future__ import annotations
 
 import argparse
 import csv
+import json
 import sys
 from collections import defaultdict
 from dataclasses import dataclass
@@ -44,8 +45,12 @@ from pathlib import Path
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+import abla_tables
+import alphalone_tables
 import learning_curves as lc
 import wiering_backgammon as wb
+
+from sumito.arena.ratings import score_interval
 
 ROOT = Path(__file__).resolve().parent.parent
 RUNS = ROOT / "runs"
@@ -114,14 +119,10 @@ def abla_games(folder: str) -> dict[tuple[str, str], tuple[str, int, int]]:
     """abla_tables.py's committed games (``runs/FOLDER/games.jsonl``) by (first player, second player), each
     player named as the paper names it ("Combined 4-ply"): (the result: a draw or the winner's name, the
     marbles the first player pushed off, the marbles the second pushed off)."""
-    import json
-
-    from abla_tables import label
-
     games = {}
     for line in (RUNS / folder / "games.jsonl").read_text(encoding="utf-8").splitlines():
         r = json.loads(line)["result"]
-        first, second = label(r["task"]["black"]), label(r["task"]["white"])
+        first, second = abla_tables.label(r["task"]["black"]), abla_tables.label(r["task"]["white"])
         result = {None: "draw", 1: first, 2: second}[r["winner"]]
         games[(first, second)] = (result, r["lost_white"], r["lost_black"])
     return games
@@ -266,6 +267,92 @@ class Replayed:
         return all(same), f"the results: {sum(same)} of {len(same)} as published"
 
 
+@cache
+def abla_groups(folder: str) -> dict[str, list[int]]:
+    """abla_tables.py's Table 2 groups over the committed games (``runs/FOLDER/games.jsonl``): games, wins,
+    losses, draws, marbles for, against (``abla_tables.tally``)."""
+    return dict(abla_tables.tally(abla_tables.journal_games(RUNS / folder / "games.jsonl"))[1])
+
+
+@dataclass(frozen=True)
+class GroupScore:
+    """ABLA's Table 2: a group's score over the games between the groups (a draw half a point) apart above
+    50% (``above``) or below it, its 95% interval by the arena's ``score_interval``."""
+
+    folder: str
+    group: str
+    label: str
+    above: bool = True
+
+    def __call__(self, ctx: Ctx) -> tuple[bool, str]:
+        groups = abla_groups(self.folder)
+        if self.group not in groups:
+            raise SystemExit(f"verdicts: no committed games of the {self.group} group in runs/{self.folder}")
+        n, wins, losses, draws, _, _ = groups[self.group]
+        score, low, high = score_interval(wins, draws, losses)
+        held = low > 0.5 if self.above else high < 0.5
+        where = "apart above 50%" if low > 0.5 else "apart below 50%: reversed" if high < 0.5 else \
+            "not apart from 50%"
+        return held, (f"{n} games from random openings: {self.label} scores {score:.0%} ({low:.0%}–{high:.0%}), "
+                      f"{wins}–{draws}–{losses}, {where}")
+
+
+@cache
+def alphalone_cells(folder: str) -> dict[tuple[str, str], list[dict[str, int]]]:
+    """alphalone_tables.py's committed counts (``runs/FOLDER/cells.csv``), by (part, cell), a row a run."""
+    path = RUNS / folder / "cells.csv"
+    if not path.exists():
+        raise SystemExit(f"verdicts: no committed counts in {path.relative_to(ROOT)}")
+    return alphalone_tables.read_cells(path)
+
+
+def alphalone_share(folder: str, part: str, cells: tuple[str, ...], side: str, count: str) -> tuple[int, int]:
+    """The first player's ``count`` ('wins' or 'losses') as ``side`` ('black' or 'white') over ``cells`` of
+    ``part``, pooled over the runs: (count, games)."""
+    found = alphalone_cells(folder)
+    hit = games = 0
+    for c in cells:
+        if (part, c) not in found:
+            raise SystemExit(f"verdicts: no committed cell {part} {c} in runs/{folder}/cells.csv")
+        for run in found[(part, c)]:
+            hit += run[f"{side}_{count}"]
+            games += sum(run[f"{side}_{k}"] for k in ("wins", "draws", "losses"))
+    return hit, games
+
+
+@dataclass(frozen=True)
+class Share:
+    """Alphalone: a pooled share of games (:func:`alphalone_share`), outright (a draw is not a win), with its 95%
+    interval (``alphalone_tables.rate``'s): the paper's number inside it (``paper``), or above another share
+    with the intervals apart (``other``: its cells)."""
+
+    folder: str
+    part: str
+    cells: tuple[str, ...]
+    label: str
+    side: str = "black"
+    count: str = "wins"
+    paper: float | None = None
+    other: tuple[str, ...] = ()
+    other_label: str = ""
+
+    def interval(self, cells: tuple[str, ...]) -> tuple[float, float, float]:
+        hit, games = alphalone_share(self.folder, self.part, cells, self.side, self.count)
+        _, low, high = score_interval(hit, 0, games - hit)
+        return hit / games, low, high
+
+    def __call__(self, ctx: Ctx) -> tuple[bool, str]:
+        rate, low, high = self.interval(self.cells)
+        shown = f"{pct(rate)} ({pct(low)}–{pct(high)})"
+        if self.paper is not None:
+            held = low <= self.paper <= high
+            return held, f"{self.label} {shown}: the paper's {self.paper:.0%} {'inside' if held else 'outside'}"
+        o_rate, _, o_high = self.interval(self.other)
+        held = low > o_high
+        return held, (f"{self.label} {shown} over {self.other_label} {pct(o_rate)}: "
+                      f"{'apart' if held else 'not apart above'}")
+
+
 @dataclass(frozen=True)
 class Recorded:
     """A test read off numbers recorded on the page (no rows committed)."""
@@ -377,9 +464,17 @@ def shown_text(claim: Claim) -> tuple[str, str, str]:
     return "; ".join(wins), "; ".join(outright), "; ".join(runs)
 
 
+def numbers_of(text: str) -> str:
+    """A test's text without its closing verdict (": the paper's 50% outside", ": not apart above")."""
+    head, _, tail = text.rpartition(": ")
+    return head if head and tail.startswith(("the paper's", "apart", "not apart")) else text
+
+
 def row(claim: Claim) -> str:
     v = judge(claim)
     wins, outright, runs = shown_text(claim)
+    if not claim.shown and not claim.ours:  # no cells to show: the numbers its tests computed (their verdicts
+        wins = "; ".join(numbers_of(text[2:]) for text in v.why)  # are in the why column)
     label = f"**{v.label}**" + "".join(f" *{m}*" for m in v.marks)
     why = "; ".join(v.why)
     extra = [t for t in (claim.fitted and f"fitted: {claim.fitted}",
