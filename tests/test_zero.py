@@ -261,3 +261,21 @@ def test_the_engine_searches_with_a_zero_networks_value():
     assert engine.choose(small) in small.legal_moves() and "hand-set evaluation" in engine.search_info
     with pytest.raises(Exception, match="zero= or net="):
         make_player("engine:zero=builtin,eval=linear")
+
+
+def test_sumito_zero_train_resume_takes_the_runs_own_settings(tmp_path, capsys):
+    """`zero train --resume` goes on with the settings in the run's config.json: the flags given when it began
+    need not be typed again, and one typed that differs is refused in one line, naming it."""
+    out = str(tmp_path / "run")
+    flags = ["--h1", "16", "--h2", "8", "--sims", "4", "--games-per-iteration", "2", "--chunk", "1", "--steps", "2",
+             "--batch", "8", "--max-plies", "20", "--seed", "5"]
+    assert main(["zero", "train", "--out", out, "--games", "2", *flags]) == 0
+    capsys.readouterr()
+    assert main(["zero", "train", "--out", out, "--games", "4", "--resume"]) == 0
+    assert ": 4 games," in capsys.readouterr().out  # went on to 4 games, its network of 16 and 8 units loaded
+    config = json.loads((tmp_path / "run" / "config.json").read_text())
+    assert config["h1"] == 16 and config["sims"] == 4
+    capsys.readouterr()
+    assert main(["zero", "train", "--out", out, "--games", "6", "--resume", "--sims", "5"]) == 2
+    err = capsys.readouterr().err.strip()
+    assert "--sims was 4" in err and "\n" not in err

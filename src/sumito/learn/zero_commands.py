@@ -17,6 +17,7 @@ import argparse
 import csv
 import sys
 import time
+from dataclasses import fields, replace
 from pathlib import Path
 
 import numpy as np
@@ -26,7 +27,8 @@ from sumito.arena.yardstick import DEFAULT_SEED, build_suite, score_player
 from sumito.cliargs import MAX_WORKERS_ARG, add_position_args, count_arg, number_arg, position_from_args
 from sumito.engine.move import Move
 from sumito.engine.variants import get_layout
-from sumito.learn.zero import ZeroRunError, ZeroSettings, iterations, open_run
+from sumito.learn.runfolder import RunFolder
+from sumito.learn.zero import CURVE_FIELDS, ZeroRunError, ZeroSettings, iterations, open_run
 from sumito.models.zero.agent import MAX_SIMS, ZeroAgent
 from sumito.models.zero.network import MAX_HIDDEN, PolicyValueNetwork
 from sumito.models.zero.search import MODES
@@ -50,46 +52,47 @@ def add_zero_command(sub: argparse._SubParsersAction) -> None:
     t.add_argument("--cpu-hours", type=number_arg(0, 10**6, "--cpu-hours", above_low=True), default=None,
                    metavar="H", help="stop at the first checkpoint past H CPU-hours of self-play and training in "
                    "all (a budget fixed before the run), even before --games")
-    t.add_argument("--resume", action="store_true", help="go on with the run in --out (its settings unchanged)")
-    t.add_argument("--layout", default=d.layout, help=f"the starting layout and board (default {d.layout})")
-    t.add_argument("--inline-only", action="store_true", help="the game with inline moves only")
-    t.add_argument("--h1", type=count_arg(1, MAX_HIDDEN), default=d.h1, help=f"first hidden layer (default {d.h1})")
-    t.add_argument("--h2", type=count_arg(1, MAX_HIDDEN), default=d.h2, help=f"second hidden layer (default {d.h2})")
-    t.add_argument("--mode", choices=MODES, default=d.mode, help=f"the root search (default {d.mode})")
-    t.add_argument("--sims", type=count_arg(1, MAX_SIMS), default=d.sims,
+    t.add_argument("--resume", action="store_true",
+                   help="go on with the run in --out, with its own settings (a setting given that differs is refused)")
+    t.add_argument("--layout", default=None, help=f"the starting layout and board (default {d.layout})")
+    t.add_argument("--inline-only", action="store_true", default=None, help="the game with inline moves only")
+    t.add_argument("--h1", type=count_arg(1, MAX_HIDDEN), default=None, help=f"first hidden layer (default {d.h1})")
+    t.add_argument("--h2", type=count_arg(1, MAX_HIDDEN), default=None, help=f"second hidden layer (default {d.h2})")
+    t.add_argument("--mode", choices=MODES, default=None, help=f"the root search (default {d.mode})")
+    t.add_argument("--sims", type=count_arg(1, MAX_SIMS), default=None,
                    help=f"simulations a self-play move (default {d.sims})")
-    t.add_argument("--considered", type=count_arg(1, 512), default=d.considered,
+    t.add_argument("--considered", type=count_arg(1, 512), default=None,
                    help=f"actions a Gumbel root considers (default {d.considered})")
-    t.add_argument("--sample-plies", type=count_arg(0, 10**4), default=d.sample_plies,
+    t.add_argument("--sample-plies", type=count_arg(0, 10**4), default=None,
                    help=f"PUCT: plies whose move is drawn from the visits (default {d.sample_plies})")
-    t.add_argument("--games-per-iteration", dest="iteration_games", type=count_arg(1, 10**6), default=d.games,
+    t.add_argument("--games-per-iteration", dest="iteration_games", type=count_arg(1, 10**6), default=None,
                    metavar="G", help=f"self-play games an iteration (default {d.games})")
-    t.add_argument("--chunk", type=count_arg(1, 10**5), default=d.chunk, help=f"games a work item (default {d.chunk})")
-    t.add_argument("--steps", type=count_arg(0, 10**6), default=d.steps,
+    t.add_argument("--chunk", type=count_arg(1, 10**5), default=None, help=f"games a work item (default {d.chunk})")
+    t.add_argument("--steps", type=count_arg(0, 10**6), default=None,
                    help=f"Adam steps an iteration (default {d.steps})")
-    t.add_argument("--batch", type=count_arg(1, 10**5), default=d.batch, help=f"positions a step (default {d.batch})")
-    t.add_argument("--lr", type=number_arg(0, 1, "--lr", above_low=True), default=d.lr,
+    t.add_argument("--batch", type=count_arg(1, 10**5), default=None, help=f"positions a step (default {d.batch})")
+    t.add_argument("--lr", type=number_arg(0, 1, "--lr", above_low=True), default=None,
                    help=f"Adam's step size (default {d.lr:g})")
-    t.add_argument("--weight-decay", type=number_arg(0, 1, "--weight-decay"), default=d.weight_decay,
+    t.add_argument("--weight-decay", type=number_arg(0, 1, "--weight-decay"), default=None,
                    help=f"decoupled weight decay (default {d.weight_decay:g})")
-    t.add_argument("--value-mix", type=number_arg(0, 1, "--value-mix"), default=d.value_mix, metavar="W",
+    t.add_argument("--value-mix", type=number_arg(0, 1, "--value-mix"), default=None, metavar="W",
                    help="the value target: (1 - W) x the game's result + W x the search's root value (default "
                    f"{d.value_mix:g})")
-    t.add_argument("--discount", type=number_arg(0, 1, "--discount", above_low=True), default=d.discount,
+    t.add_argument("--discount", type=number_arg(0, 1, "--discount", above_low=True), default=None,
                    help="a result n plies away counts this to the power n, in the value targets and the search: "
                    f"below 1 the learner prefers the quicker win and the slower loss (default {d.discount:g}: "
                    "AlphaZero's undiscounted value)")
-    t.add_argument("--lr-drop-at", type=count_arg(0, 10**9), default=d.lr_drop_at, metavar="G",
+    t.add_argument("--lr-drop-at", type=count_arg(0, 10**9), default=None, metavar="G",
                    help=f"from G games on, the step size is --lr x --lr-drop (default {d.lr_drop_at:,}; 0: never)")
-    t.add_argument("--lr-drop", type=number_arg(0, 1, "--lr-drop", above_low=True), default=d.lr_drop,
+    t.add_argument("--lr-drop", type=number_arg(0, 1, "--lr-drop", above_low=True), default=None,
                    help=f"the factor of --lr-drop-at (default {d.lr_drop:g})")
-    t.add_argument("--window", type=count_arg(1, 10**8), default=d.window,
+    t.add_argument("--window", type=count_arg(1, 10**8), default=None,
                    help=f"positions in the replay window (default {d.window:,})")
-    t.add_argument("--random-starts", type=number_arg(0, 1, "--random-starts"), default=d.random_starts,
+    t.add_argument("--random-starts", type=number_arg(0, 1, "--random-starts"), default=None,
                    help=f"the share of games from a uniformly drawn position (default {d.random_starts:g})")
-    t.add_argument("--max-plies", type=count_arg(1, 10**4), default=d.max_plies,
+    t.add_argument("--max-plies", type=count_arg(1, 10**4), default=None,
                    help=f"a self-play game still going after N plies is a draw (default {d.max_plies})")
-    t.add_argument("--seed", type=count_arg(0, 2**31), default=d.seed, help=f"the run's seed (default {d.seed})")
+    t.add_argument("--seed", type=count_arg(0, 2**31), default=None, help=f"the run's seed (default {d.seed})")
     t.add_argument("--score-every", type=count_arg(0, 10**9), default=0, metavar="G",
                    help="measure against perfect play every G games (solved boards only; 0: never)")
     t.add_argument("--score-positions", type=count_arg(2, 100_000), default=1000, metavar="N",
@@ -114,14 +117,36 @@ def add_zero_command(sub: argparse._SubParsersAction) -> None:
     a.set_defaults(func=cmd_analyse)
 
 
-def settings_from(args: argparse.Namespace) -> ZeroSettings:
-    return ZeroSettings(layout=args.layout, inline_only=args.inline_only, h1=args.h1, h2=args.h2, mode=args.mode,
-                        sims=args.sims, considered=args.considered, sample_plies=args.sample_plies,
-                        games=args.iteration_games, chunk=args.chunk, steps=args.steps, batch=args.batch, lr=args.lr,
-                        weight_decay=args.weight_decay, value_mix=args.value_mix, discount=args.discount,
-                        lr_drop_at=args.lr_drop_at, lr_drop=args.lr_drop, window=args.window,
-                        random_starts=args.random_starts,
-                        max_plies=args.max_plies, seed=args.seed)
+#: the train command's flags that are run settings (flag's dest -> ZeroSettings field)
+SETTING_FLAGS = {"layout": "layout", "inline_only": "inline_only", "h1": "h1", "h2": "h2", "mode": "mode",
+                 "sims": "sims", "considered": "considered", "sample_plies": "sample_plies",
+                 "iteration_games": "games", "chunk": "chunk", "steps": "steps", "batch": "batch", "lr": "lr",
+                 "weight_decay": "weight_decay", "value_mix": "value_mix", "discount": "discount",
+                 "lr_drop_at": "lr_drop_at", "lr_drop": "lr_drop", "window": "window",
+                 "random_starts": "random_starts", "max_plies": "max_plies", "seed": "seed"}
+
+
+def settings_from(args: argparse.Namespace, base: ZeroSettings | None = None) -> ZeroSettings:
+    """The settings typed, over ``base`` (a resumed run's own, else the defaults)."""
+    typed = {field: getattr(args, dest) for dest, field in SETTING_FLAGS.items() if getattr(args, dest) is not None}
+    return replace(base or ZeroSettings(), **typed)
+
+
+def saved_settings(folder: str) -> ZeroSettings | None:
+    """The settings in a run folder's config.json, or ``None`` where there is no run (a damaged or foreign file
+    is refused in one line)."""
+    run = RunFolder(folder, CURVE_FIELDS, ZeroRunError)
+    if not run.config_file.exists():
+        return None
+    saved = run.saved_config()
+    known = {f.name for f in fields(ZeroSettings)}
+    if set(saved) - known:
+        raise ZeroRunError(f"{folder}: config.json holds settings a zero run does not have: "
+                           f"{', '.join(sorted(set(saved) - known))[:200]}")
+    try:
+        return ZeroSettings(**saved)
+    except TypeError as exc:
+        raise ZeroRunError(f"{folder}: config.json is not a zero run's settings ({exc})") from None
 
 
 def score_specs(text: str, net: str) -> list[str]:
@@ -155,7 +180,7 @@ class Scorer:
 
 def cmd_train(args: argparse.Namespace) -> int:
     check_shared_folder(args, args.out)
-    settings = settings_from(args)
+    settings = settings_from(args, saved_settings(args.out) if args.resume else None)
     get_layout(settings.layout)
     run, learner = open_run(args.out, settings, args.resume)
     scorer = Scorer(settings, args.score_positions) if args.score_every else None
