@@ -279,3 +279,8 @@ def test_sumito_zero_train_resume_takes_the_runs_own_settings(tmp_path, capsys):
     assert main(["zero", "train", "--out", out, "--games", "6", "--resume", "--sims", "5"]) == 2
     err = capsys.readouterr().err.strip()
     assert "--sims was 4" in err and "\n" not in err
+
+
+def test_a_scored_run_in_a_folder_a_spec_cannot_hold_is_refused_first(tmp_path, capsys):
+    assert main(["zero", "train", "--out", str(tmp_path / "a,b"), "--games", "2", "--score-every", "2"]) == 2
+    assert "without ',' or '='" in capsys.readouterr().err and not (tmp_path / "a,b").exists()

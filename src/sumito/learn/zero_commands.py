@@ -180,6 +180,8 @@ class Scorer:
 
 def cmd_train(args: argparse.Namespace) -> int:
     check_shared_folder(args, args.out)
+    if args.score_every and any(c in args.out for c in ",="):  # the folder goes into a player spec's net= option
+        raise ZeroRunError(f"--score-every needs a run folder without ',' or '=' in its path, not {args.out[:200]!r}")
     settings = settings_from(args, saved_settings(args.out) if args.resume else None)
     get_layout(settings.layout)
     run, learner = open_run(args.out, settings, args.resume)
