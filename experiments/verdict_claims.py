@@ -5,7 +5,7 @@ tested outright too (verdicts.judge)."""
 
 from __future__ import annotations
 
-from verdicts import Apart, Beyond, BgApart, BgLevel, Claim, Inside, Recorded, Replayed, Share, Shown
+from verdicts import Apart, Beyond, BgApart, BgLevel, Claim, GroupScore, Inside, Replayed, Share, Shown
 
 T2, T2E, F2, F3, F4, F5, M2 = ("repro/table2", "repro/table2-end", "repro/fig2", "repro/fig3", "repro/fig4",
                                "repro/fig5", "repro/readings-method2")
@@ -51,8 +51,9 @@ def row(w: int) -> tuple[str, ...]:
     return tuple(f"{b}/{w}" for b in range(4))
 
 
-#: ABLA Table 2's two claims: where their numbers come from, and why the six games from the start are no test
-ABLA_RECORDED = "no rows committed; the numbers recorded on this page at 1b76f68"
+#: ABLA Table 2's two claims: their games (the paper's three pairings, 100 games each from random 2-ply openings),
+#: and why the six games from the start are no test
+ABLA_T2 = "abla-table2"
 ABLA_SIX_NOTE = ("The six games from the start are deterministic replays of the paper's own games, not a sample: "
                  "they are not a test")
 
@@ -68,7 +69,7 @@ CLAIMS: tuple[Claim, ...] = (
     Claim("Abalearn", "Table 2", "Method I wins against the heuristic player, more with training",
           "48% → 71% (500 → 3,000 games)",
           (*(Inside(T2, M1, g, TABLE2[M1][k]) for k, g in enumerate(CHECKPOINTS)), Apart(T2, M1, M1, 3000, 500)),
-          f"{LC} table2`; 10 runs × 100 games a point; runs/repro/table2", shown=table2_shown(M1),
+          f"{LC} table2`; 20 runs × 100 games a point; runs/repro/table2", shown=table2_shown(M1),
           fitted=TABLE2_FITTED, unseen=2007),
     Claim("Abalearn", "Table 2", "Method I(a) (Abalearn 3 features) beats Method I, and wins 68% → 79%",
           "68% → 79%",
@@ -136,16 +137,13 @@ CLAIMS: tuple[Claim, ...] = (
           ours="`off=12`: the same six results, scores 1–2, 5–4, 3–6, 6–0, 6–0, 2–5",
           note="The games are deterministic replays from the start position (the paper's own six), not a sample"),
     Claim("ABLA", "Table 2", "4-ply beats 3-ply", "3–0–1",
-          (Recorded("200 games from random openings: 4-ply scores 68% (64%–72%), apart above 50%", True),),
-          "`abla_tables.py --play --games 100`; 300 games",
-          ours="200 games from random openings: 68% (64%–72%); the six games from the start 3–0–1",
-          recorded=ABLA_RECORDED, note=ABLA_SIX_NOTE),
+          (GroupScore(ABLA_T2, "4-ply", "4-ply"),),
+          f"`abla_tables.py --play --games 100 --out runs/{ABLA_T2}`; 200 of its 300 games; runs/{ABLA_T2}",
+          note="The six games from the start: 3–0–1. " + ABLA_SIX_NOTE),
     Claim("ABLA", "Table 2", "combined beats single", "2–1–3",
-          (Recorded("300 games from random openings: combined scores 41% (38%–44%), apart below 50%: reversed",
-                    False),),
-          "`abla_tables.py --play --games 100`; 300 games",
-          ours="300 games from random openings: combined 41% (38%–44%); the six games from the start 2–1–3",
-          recorded=ABLA_RECORDED, note=ABLA_SIX_NOTE),
+          (GroupScore(ABLA_T2, "Combined", "combined"),),
+          f"`abla_tables.py --play --games 100 --out runs/{ABLA_T2}`; 300 games; runs/{ABLA_T2}",
+          note="The six games from the start: 2–1–3. " + ABLA_SIX_NOTE),
     Claim("Alphalone", "§4.1", "every agent beats the baseline 100%", "100%",
           tuple(Share(AL, "base", (str(k),), f"agent {k + 1} as {side.capitalize()}", side=side, paper=1.0)
                 for side in ("black", "white") for k in range(4)),
