@@ -35,7 +35,6 @@ from __future__ import annotations
 
 import argparse
 import csv
-import json
 import sys
 from collections import defaultdict
 from dataclasses import dataclass
@@ -120,11 +119,10 @@ def abla_games(folder: str) -> dict[tuple[str, str], tuple[str, int, int]]:
     player named as the paper names it ("Combined 4-ply"): (the result: a draw or the winner's name, the
     marbles the first player pushed off, the marbles the second pushed off)."""
     games = {}
-    for line in (RUNS / folder / "games.jsonl").read_text(encoding="utf-8").splitlines():
-        r = json.loads(line)["result"]
-        first, second = abla_tables.label(r["task"]["black"]), abla_tables.label(r["task"]["white"])
-        result = {None: "draw", 1: first, 2: second}[r["winner"]]
-        games[(first, second)] = (result, r["lost_white"], r["lost_black"])
+    for g in abla_tables.journal_games(RUNS / folder / "games.jsonl"):
+        first, second = abla_tables.label(g.black), abla_tables.label(g.white)
+        result = {"1-0": first, "0-1": second}.get(g.result, "draw")
+        games[(first, second)] = (result, g.lost_white, g.lost_black)
     return games
 
 

@@ -117,18 +117,17 @@ def add_zero_command(sub: argparse._SubParsersAction) -> None:
     a.set_defaults(func=cmd_analyse)
 
 
-#: the train command's flags that are run settings (flag's dest -> ZeroSettings field)
-SETTING_FLAGS = {"layout": "layout", "inline_only": "inline_only", "h1": "h1", "h2": "h2", "mode": "mode",
-                 "sims": "sims", "considered": "considered", "sample_plies": "sample_plies",
-                 "iteration_games": "games", "chunk": "chunk", "steps": "steps", "batch": "batch", "lr": "lr",
-                 "weight_decay": "weight_decay", "value_mix": "value_mix", "discount": "discount",
-                 "lr_drop_at": "lr_drop_at", "lr_drop": "lr_drop", "window": "window",
-                 "random_starts": "random_starts", "max_plies": "max_plies", "seed": "seed"}
+#: the train command's flags that are run settings, by their dest; each sets the ZeroSettings field of its name
+#: but --games-per-iteration (``games``: --games is the run's length)
+SETTING_FLAGS = ("layout", "inline_only", "h1", "h2", "mode", "sims", "considered", "sample_plies", "iteration_games",
+                 "chunk", "steps", "batch", "lr", "weight_decay", "value_mix", "discount", "lr_drop_at", "lr_drop",
+                 "window", "random_starts", "max_plies", "seed")
 
 
 def settings_from(args: argparse.Namespace, base: ZeroSettings | None = None) -> ZeroSettings:
     """The settings typed, over ``base`` (a resumed run's own, else the defaults)."""
-    typed = {field: getattr(args, dest) for dest, field in SETTING_FLAGS.items() if getattr(args, dest) is not None}
+    typed = {"games" if dest == "iteration_games" else dest: getattr(args, dest) for dest in SETTING_FLAGS
+             if getattr(args, dest) is not None}
     return replace(base or ZeroSettings(), **typed)
 
 
@@ -143,10 +142,12 @@ def saved_settings(folder: str) -> ZeroSettings | None:
     if set(saved) - known:
         raise ZeroRunError(f"{folder}: config.json holds settings a zero run does not have: "
                            f"{', '.join(sorted(set(saved) - known))[:200]}")
-    try:
-        return ZeroSettings(**saved)
-    except TypeError as exc:
-        raise ZeroRunError(f"{folder}: config.json is not a zero run's settings ({exc})") from None
+    defaults = ZeroSettings()
+    for name, value in saved.items():  # each of the type its default has (a whole number may stand for a float)
+        want = type(getattr(defaults, name))
+        if not (type(value) is want or (want is float and type(value) is int)):
+            raise ZeroRunError(f"{folder}: config.json's {name} is not a {want.__name__}: {str(value)[:40]!r}")
+    return ZeroSettings(**saved)
 
 
 def score_specs(text: str, net: str) -> list[str]:
