@@ -32,7 +32,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "tests"))
 
 import test_encodings as T
 from bench_engine import midgame_positions  # the same positions as the engine benchmark
-from sumito.engine import kernels as K
+from sumito.games.abalone import kernels as K
 from sumito.models.abalone_encodings import ENCODINGS, MAX_MOVES, edge_cells, encode_successors
 
 

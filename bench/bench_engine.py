@@ -21,8 +21,8 @@ from numba import njit
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "tests"))
 
-from sumito.engine import Position
-from sumito.engine import kernels as K
+from sumito.games.abalone import Position
+from sumito.games.abalone import kernels as K
 
 import reference as R
 

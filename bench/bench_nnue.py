@@ -42,7 +42,6 @@ from numba import njit
 
 from sumito.arena.openings import load_openings
 from sumito.cliargs import count_arg
-from sumito.engine import Position
 from sumito.evaluation.features import nnue_base, work_arrays
 from sumito.evaluation.nnue import (
     SCALE,
@@ -53,6 +52,7 @@ from sumito.evaluation.nnue import (
     refresh_accumulator,
     update_accumulator,
 )
+from sumito.games.abalone import Position
 
 # numba's fast-math liberties that the baseline kernel took (sum reordering, fused multiply-adds): faster,
 # but its scores depend on the CPU's vector width, so no kernel of Sumito's takes them

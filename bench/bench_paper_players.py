@@ -28,8 +28,8 @@ import time
 import numpy as np
 
 from sumito.cliargs import count_arg
-from sumito.engine import Game
 from sumito.evaluation import named_evaluation
+from sumito.games.abalone import Game
 from sumito.learn.commands import make_trainer
 from sumito.learn.training import TrainingConfig
 from sumito.players import heuristic, make_player

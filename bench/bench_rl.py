@@ -32,7 +32,7 @@ from collections.abc import Callable
 
 import numpy as np
 
-from sumito.engine import Game, Position
+from sumito.games.abalone import Game, Position
 from sumito.rlcore.core import CHANNELS, DEFAULT_RULES, ArrayGame
 
 

@@ -45,7 +45,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "experiments"))
 
 from sumito.arena.executor import make_executor
 from sumito.arena.match import ArenaSettings, play_game, schedule
-from sumito.engine import DrawRules
+from sumito.games.abalone import DrawRules
 from sumito.learn.nnue import generate, load_samples, train
 from sumito.learn.selftaught import LoopSettings
 

@@ -29,10 +29,10 @@ import time
 import numpy as np
 
 from sumito.cliargs import count_arg, number_arg
-from sumito.engine import Game, Position
 from sumito.evaluation import named_evaluation
 from sumito.evaluation.features import EVAL_NNUE
 from sumito.evaluation.nnue import NNUEError, load_network
+from sumito.games.abalone import Game, Position
 from sumito.players import game_history, make_player
 from sumito.search.alphabeta import search as plain_search
 from sumito.search.context import SearchContext

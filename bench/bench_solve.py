@@ -21,8 +21,8 @@ import numba
 import numpy as np
 
 from sumito.cliargs import count_arg
-from sumito.engine.geometry import geometry
-from sumito.engine.variants import Variant
+from sumito.games.abalone.geometry import geometry
+from sumito.games.abalone.variants import Variant
 from sumito.solve import retrograde as R
 from sumito.solve.index import space
 from sumito.solve.solver import CHUNK, solve_values

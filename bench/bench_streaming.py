@@ -27,8 +27,8 @@ import time
 
 from bench_search import bench_positions
 from sumito.analysis import analyse_position
-from sumito.engine import Position
 from sumito.evaluation import named_evaluation
+from sumito.games.abalone import Position
 from sumito.players import make_player
 from sumito.protocol import EngineProtocol, info_lines
 from sumito.search.context import SearchContext

@@ -31,7 +31,7 @@ import time
 
 from bench_search import bench_positions
 from sumito.cliargs import count_arg, number_arg
-from sumito.engine import Position
+from sumito.games.abalone import Position
 from sumito.players import make_player
 
 

@@ -27,9 +27,9 @@ import time
 import numpy as np
 
 from sumito.arena.openings import default_suite_path, load_openings
-from sumito.engine import kernels as K
-from sumito.engine.geometry import geometry
 from sumito.evaluation.zero_value import encode
+from sumito.games.abalone import kernels as K
+from sumito.games.abalone.geometry import geometry
 from sumito.learn import zero as zero_loop
 from sumito.learn.nnue import generate
 from sumito.learn.selftaught import generation_zero
@@ -60,7 +60,7 @@ def network_loop(net: PolicyValueNetwork, positions: list[tuple[np.ndarray, int,
 
 
 def sample_positions(count: int, seed: int) -> list[tuple[np.ndarray, int, int, int]]:
-    from sumito.engine import Position
+    from sumito.games.abalone import Position
 
     rng = np.random.default_rng(seed)
     out = []

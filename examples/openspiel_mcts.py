@@ -8,11 +8,11 @@ import numpy as np
 import pyspiel
 from open_spiel.python.algorithms import evaluate_bots, mcts
 
-import sumito.rlcore.openspiel_game  # noqa: F401  (registers python_sumito_abalone)
+import sumito.rl
 from sumito.arena.executor import make_executor
 from sumito.arena.match import ArenaSettings, play_game, schedule, summarize_pair
 
-game = pyspiel.load_game("python_sumito_abalone(layout=mini,inline_only=True)")
+game = pyspiel.load_game(f"{sumito.rl.register_openspiel()}(layout=mini,inline_only=True)")
 print(game, "-", game.num_distinct_actions(), "actions")
 rng = np.random.RandomState(7)
 for i in range(4):

@@ -38,10 +38,9 @@ import sumito.rl as rl
 from sumito.arena.executor import InlineExecutor
 from sumito.arena.match import ArenaSettings, play_game, schedule, summarize_pair
 from sumito.arena.ratings import score_interval
-from sumito.engine import DrawCounters, Move, Position
+from sumito.games.abalone import DrawCounters, Move, Position
 from sumito.players.base import Option, PlayerBase, PlayerKind, register
 from sumito.progress import Progress
-from sumito.rlcore.core import ArrayGame
 
 
 class FlatPlanes(gymnasium.ObservationWrapper):
@@ -68,7 +67,7 @@ class PPOPlayer(PlayerBase):
     def __init__(self, model: str) -> None:
         self.name = f"ppo:model={model}"
         self.model = MaskablePPO.load(model, device="cpu")
-        self.game: ArrayGame | None = None
+        self.game: rl.ArrayGame | None = None
 
     def choose(
         self,
@@ -78,7 +77,7 @@ class PPOPlayer(PlayerBase):
         draw: DrawCounters | None = None,
     ) -> Move:
         if self.game is None or self.game.variant.side != position.variant.side:
-            self.game = ArrayGame(position)
+            self.game = rl.ArrayGame(position)
         self.game.reset(position, history=history or (), draw=draw)  # the repetition and ply planes as in training
         planes = self.game.observe(position.side_to_move).reshape(-1)
         action, _ = self.model.predict(planes, action_masks=self.game.mask.astype(bool), deterministic=True)

@@ -47,7 +47,7 @@ from sumito.arena.executor import (
 from sumito.arena.journal import GameJournal, task_key
 from sumito.arena.match import ArenaSettings, derive_seed, schedule
 from sumito.arena.ratings import score_interval
-from sumito.engine import SumitoError
+from sumito.errors import SumitoError
 from sumito.players import parse_spec
 from sumito.stopping import run_main
 

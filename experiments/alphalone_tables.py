@@ -81,10 +81,11 @@ from sumito.arena.executor import add_backend_args, check_shared_folder, executo
 from sumito.arena.journal import GameJournal
 from sumito.arena.match import ArenaSettings, derive_seed, schedule, summarize_pair
 from sumito.arena.ratings import score_interval
-from sumito.engine import DrawRules, SumitoError
+from sumito.errors import SumitoError
 from sumito.evaluation.alphalone import PUBLISHED_AGENTS, AlphaloneWeights
 from sumito.evaluation.features import ALPHALONE_FEATURES
 from sumito.fileio import atomic_write_rows, atomic_write_text, read_rows
+from sumito.games.abalone import DrawRules
 from sumito.learn.alphalone_td import REPORT_ETAS, TDConfig, train
 from sumito.learn.bands import interval_estimate
 from sumito.stopping import run_main

@@ -33,7 +33,7 @@ from sumito.arena.journal import GameJournal
 from sumito.arena.match import ArenaSettings, derive_seed, play_game, schedule
 from sumito.arena.ratings import score_interval
 from sumito.cliargs import count_arg
-from sumito.engine import SumitoError
+from sumito.errors import SumitoError
 from sumito.fileio import atomic_write_text
 from sumito.stopping import run_main
 

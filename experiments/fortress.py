@@ -27,8 +27,9 @@ from sumito.arena.executor import add_backend_args, executor_from_args
 from sumito.arena.journal import GameJournal
 from sumito.arena.match import GameTask, derive_seed
 from sumito.cliargs import count_arg
-from sumito.engine import DrawRules, Position, SumitoError
-from sumito.engine.kernels import count_pushes
+from sumito.errors import SumitoError
+from sumito.games.abalone import DrawRules, Position
+from sumito.games.abalone.kernels import count_pushes
 from sumito.players import make_player, parse_spec
 from sumito.players.engine import EnginePlayer
 from sumito.stopping import run_main

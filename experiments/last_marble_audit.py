@@ -27,8 +27,9 @@ from sumito.arena.journal import GameJournal, task_key
 from sumito.arena.match import ArenaSettings, schedule, start_position
 from sumito.arena.ratings import score_interval
 from sumito.cliargs import count_arg, number_arg
-from sumito.engine import Move, Position, SumitoError
+from sumito.errors import SumitoError
 from sumito.fileio import atomic_write_text
+from sumito.games.abalone import Move, Position
 from sumito.players import make_player
 from sumito.search.pvs import mate_plies
 from sumito.stopping import run_main

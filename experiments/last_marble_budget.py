@@ -30,8 +30,9 @@ import numpy as np
 from numba import njit
 
 from sumito.cliargs import count_arg
-from sumito.engine import Position, SumitoError
-from sumito.engine.kernels import MAX_MOVES, PUSH_OFF_BIT, generate_moves, has_push_off, make_move, unmake_move
+from sumito.errors import SumitoError
+from sumito.games.abalone import Position
+from sumito.games.abalone.kernels import MAX_MOVES, PUSH_OFF_BIT, generate_moves, has_push_off, make_move, unmake_move
 from sumito.players import make_player
 from sumito.search.context import SearchContext
 from sumito.stopping import run_main

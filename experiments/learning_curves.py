@@ -69,9 +69,10 @@ import numpy as np
 from sumito.arena.executor import Executor, InlineExecutor, add_backend_args, check_shared_folder, executor_from_args
 from sumito.arena.match import ArenaSettings, derive_seed, play_game, schedule, summarize_pair
 from sumito.arena.ratings import score_interval
-from sumito.engine import DrawRules, SumitoError
+from sumito.errors import SumitoError
 from sumito.fileio import atomic_write_rows, refuse_changed
 from sumito.fileio import read_rows as read_csv_rows
+from sumito.games.abalone import DrawRules
 from sumito.learn.bands import Estimate, interval_estimate, widened
 from sumito.learn.commands import make_trainer
 from sumito.learn.plot import draw_band, save_figure

@@ -49,8 +49,8 @@ import numpy as np
 
 from sumito.arena.executor import InlineExecutor
 from sumito.arena.yardstick import DEFAULT_SEED, DEFAULT_SUITE, build_suite, score_player
-from sumito.engine.variants import MINI
 from sumito.fileio import atomic_write_rows, atomic_write_text, read_rows
+from sumito.games.abalone.variants import MINI
 from sumito.learn.alphalone_td import REPORT_ETAS, TDConfig
 from sumito.learn.alphalone_td import train as train_alphalone
 from sumito.learn.bands import Estimate, iqm

@@ -21,7 +21,7 @@ from pathlib import Path
 from sumito.arena.executor import add_backend_args, executor_from_args
 from sumito.arena.match import ArenaSettings, derive_seed, play_game, schedule, summarize_pair
 from sumito.arena.ratings import score_interval
-from sumito.engine import SumitoError
+from sumito.errors import SumitoError
 from sumito.fileio import atomic_write_text
 from sumito.stopping import run_main
 

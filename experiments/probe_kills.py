@@ -63,8 +63,9 @@ import numpy as np
 from probe_parsers import hostile
 
 from sumito.arena.db import GameArchive
-from sumito.engine import LAYOUTS, SumitoError
+from sumito.errors import SumitoError
 from sumito.fileio import DEAD_WRITER_TEMP_SECONDS, process_alive
+from sumito.games.abalone import LAYOUTS
 from sumito.learn.run import load_checkpoint
 from sumito.procs import descendants
 from sumito.stopping import run_main

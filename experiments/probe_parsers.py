@@ -21,7 +21,8 @@ import sys
 import time
 
 from sumito.cli import build_parser
-from sumito.engine import LAYOUTS, Position, SumitoError, parse_records
+from sumito.errors import SumitoError
+from sumito.games.abalone import LAYOUTS, Position, parse_records
 from sumito.learn.commands import FIELDS, _typed
 from sumito.learn.training import TrainingConfig
 from sumito.players.base import parse_spec

@@ -40,8 +40,9 @@ from sumito.arena.match import ArenaSettings, Schedule, play_scheduled
 from sumito.arena.ratings import MAX_PRIOR_DRAWS, rating_method
 from sumito.arena.tournament import summarize_tournament
 from sumito.cliargs import number_arg
-from sumito.engine import Position, SumitoError
+from sumito.errors import SumitoError
 from sumito.fileio import read_json_file
+from sumito.games.abalone import Position
 from sumito.learn.selftaught import RunState, net_path
 
 ANCHORS = ("random", "heuristic:depth=2", "abla:depth=4", "alphalone", "engine:nnue=none,threads=1",

@@ -27,9 +27,9 @@ from pathlib import Path
 import numpy as np
 
 from sumito.arena.yardstick import summarise, verify_table
-from sumito.engine import Position
-from sumito.engine.variants import MINI, Variant
 from sumito.fileio import atomic_write_text
+from sumito.games.abalone import Position
+from sumito.games.abalone.variants import MINI, Variant
 from sumito.solve.index import space
 from sumito.solve.table import SolvedTable, describe, variant_name
 

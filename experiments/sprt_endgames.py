@@ -20,7 +20,7 @@ from sumito.arena.errors import ArenaError
 from sumito.arena.journal import GameJournal
 from sumito.arena.match import GameResult
 from sumito.cliargs import count_arg
-from sumito.engine import Position
+from sumito.games.abalone import Position
 from sumito.stopping import run_main
 
 

@@ -25,8 +25,8 @@ from last_marble_audit import walks_into_push_off
 
 from sumito.arena.openings import load_openings
 from sumito.cliargs import count_arg
-from sumito.engine import DrawRules, Game, Position
 from sumito.fileio import atomic_write_text
+from sumito.games.abalone import DrawRules, Game, Position
 from sumito.players import game_history, make_player
 from sumito.stopping import run_main
 

@@ -57,7 +57,7 @@ import numpy as np
 from sumito.arena.backgammon import MatchResult
 from sumito.arena.executor import add_backend_args, check_shared_folder, executor_from_args
 from sumito.cliargs import count_arg
-from sumito.engine import SumitoError
+from sumito.errors import SumitoError
 from sumito.learn.backgammon.run import BgRun, BgRunConfig, checkpoint_games
 from sumito.learn.bands import Estimate, interval_estimate, widened
 from sumito.learn.plot import draw_band, save_figure

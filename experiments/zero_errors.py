@@ -30,7 +30,7 @@ MARK = "zero-errors"
 
 def measure(net: str, sims: int) -> dict:
     from sumito.arena.yardstick import DEFAULT_SEED, build_suite
-    from sumito.engine import Position
+    from sumito.games.abalone import Position
     from sumito.players import make_player
     from sumito.players.perfect import solved_table
 

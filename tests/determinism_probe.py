@@ -102,7 +102,7 @@ def alphalone() -> str:
 
 def nnue() -> str:
     """NNUE data from the default engine (the shipped network in its search) and two epochs of the trainer."""
-    from sumito.engine.position import Position
+    from sumito.games.abalone.position import Position
     from sumito.learn.nnue import generate, load_samples, train
 
     with tempfile.TemporaryDirectory() as folder:

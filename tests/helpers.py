@@ -14,8 +14,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from sumito.engine import BLACK, WHITE, Position, Variant
-from sumito.engine.geometry import geometry
+from sumito.games.abalone import BLACK, WHITE, Position, Variant
+from sumito.games.abalone.geometry import geometry
 
 
 def position_with(

@@ -7,9 +7,9 @@ import numpy as np
 import pytest
 
 from sumito.cli import main
-from sumito.engine import BLACK, WHITE, Move, Position
 from sumito.evaluation.alphalone import CODE_ORDERING, AlphaloneWeights, default_weights, feature_vector, normalized
 from sumito.evaluation.features import EVAL_ALPHALONE
+from sumito.games.abalone import BLACK, WHITE, Move, Position
 from sumito.learn.alphalone_td import (
     HAND_SET_BLACK,
     HAND_SET_WHITE,

@@ -15,7 +15,7 @@ from sumito.analysis import (
     verdict,
 )
 from sumito.cli import main
-from sumito.engine import Game, GameRecord, Move, Position, write_records
+from sumito.games.abalone import Game, GameRecord, Move, Position, write_records
 from sumito.players import make_player
 from sumito.search.context import WIN
 

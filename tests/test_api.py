@@ -4,7 +4,7 @@ players and search results have useful reprs."""
 import subprocess
 import sys
 
-from sumito.engine import BLACK, WHITE, Color, Position
+from sumito.games.abalone import BLACK, WHITE, Color, Position
 from sumito.players import make_player
 from sumito.search.pvs import SearchResult
 

@@ -31,7 +31,7 @@ from sumito.arena.match import (
 from sumito.arena.ratings import MAX_PRIOR_DRAWS, elo_from_score, expected_score, fit_elo, score_interval
 from sumito.arena.tournament import summarize_tournament
 from sumito.cli import main
-from sumito.engine import BLACK, LAYOUTS, WHITE, Game, Position, read_records
+from sumito.games.abalone import BLACK, LAYOUTS, WHITE, Game, Position, read_records
 from sumito.players import player_names
 from sumito.players.base import Option, PlayerKind, register
 

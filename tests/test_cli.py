@@ -7,7 +7,7 @@ import sys
 import pytest
 
 from sumito.cli import main
-from sumito.engine import LAYOUTS, Position, parse_records, read_records
+from sumito.games.abalone import LAYOUTS, Position, parse_records, read_records
 
 STANDARD = LAYOUTS["standard"].position_string
 

@@ -6,7 +6,7 @@ from copy import deepcopy
 import numpy as np
 import pytest
 
-from sumito.engine import BLACK, Position
+from sumito.games.abalone import BLACK, Position
 
 from helpers import random_playout
 

@@ -7,9 +7,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from sumito.engine import Position
-from sumito.engine import kernels as K
-from sumito.engine.geometry import DIRECTION_STEPS, geometry
+from sumito.games.abalone import Position
+from sumito.games.abalone import kernels as K
+from sumito.games.abalone.geometry import DIRECTION_STEPS, geometry
 from sumito.models.abalone_encodings import (
     ABALEARN2_INPUTS,
     ABALEARN3_INPUTS,

@@ -12,7 +12,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from sumito.engine import Position
+from sumito.games.abalone import Position
 from sumito.models.network import ValueNetwork
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "experiments"))

@@ -14,8 +14,8 @@ from numba import njit
 
 import sumito
 from sumito.analysis import analyse_position
-from sumito.engine import Position
 from sumito.evaluation.features import EVAL_LINEAR, EVAL_NNUE
+from sumito.games.abalone import Position
 from sumito.players import make_player
 from sumito.players.base import PlayerSpecError
 from sumito.players.precompile import FIRST_GAME

@@ -13,7 +13,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from sumito.engine import (
+from sumito.games.abalone import (
     LAYOUTS,
     NotationError,
     Position,

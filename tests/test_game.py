@@ -3,7 +3,7 @@
 import numpy as np
 import pytest
 
-from sumito.engine import BLACK, WHITE, DrawRules, Game, GameOverError, IllegalMoveError, LayoutError, Position
+from sumito.games.abalone import BLACK, WHITE, DrawRules, Game, GameOverError, IllegalMoveError, LayoutError, Position
 
 from helpers import position_with
 

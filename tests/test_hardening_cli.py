@@ -16,7 +16,8 @@ import time
 import pytest
 
 from sumito.cli import build_parser, main
-from sumito.engine import Position, SumitoError
+from sumito.errors import SumitoError
+from sumito.games.abalone import Position
 from sumito.players import make_player, player_names
 from sumito.players.backgammon.players import KINDS as BG_KINDS
 from sumito.players.backgammon.players import make_bg_player

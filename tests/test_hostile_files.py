@@ -36,11 +36,12 @@ from sumito.arena.executor import InlineExecutor
 from sumito.arena.journal import GameJournal
 from sumito.arena.match import DEFAULT_RULES, ArenaSettings, GameTask
 from sumito.cli import main
-from sumito.engine import LAYOUTS, Position, SumitoError
+from sumito.errors import SumitoError
 from sumito.evaluation.alphalone import AlphaloneWeights, WeightsError, default_weights
 from sumito.evaluation.features import ALPHALONE_FEATURES
 from sumito.evaluation.nnue import ARRAY_NAMES as NNUE_ARRAYS
 from sumito.evaluation.nnue import NNUE, NNUEError, load_network, n_features
+from sumito.games.abalone import LAYOUTS, Position
 from sumito.learn.abalone_game import make_trainer
 from sumito.learn.commands import _read_config
 from sumito.learn.nnue import NNUEDataError, load_samples

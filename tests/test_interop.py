@@ -1,4 +1,4 @@
-"""Other programs' formats (sumito.engine.interop): PlayStrategy's FEN and moves, AbaPro and Nacre moves.
+"""Other programs' formats (sumito.games.abalone.interop): PlayStrategy's FEN and moves, AbaPro and Nacre moves.
 
 The fixed examples come from the programs themselves: PlayStrategy's own tests (strategygames'
 AbaloneForsythTest, AbaloneFenTest and AbaloneReplayTest) and a championship game published in
@@ -11,8 +11,8 @@ import numpy as np
 import pytest
 
 from sumito.cli import main
-from sumito.engine import Game, IllegalMoveError, NotationError, Position, PositionError
-from sumito.engine.interop import (
+from sumito.games.abalone import Game, IllegalMoveError, NotationError, Position, PositionError
+from sumito.games.abalone.interop import (
     AmbiguousMoveError,
     from_playstrategy_fen,
     is_playstrategy_fen,

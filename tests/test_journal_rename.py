@@ -7,7 +7,7 @@ from pathlib import Path
 from sumito.arena.executor import InlineExecutor
 from sumito.arena.journal import GameJournal, task_key
 from sumito.arena.match import ArenaSettings, schedule
-from sumito.engine import DrawRules
+from sumito.games.abalone import DrawRules
 
 ROOT = Path(__file__).resolve().parent.parent
 spec = importlib.util.spec_from_file_location("journal_rename", ROOT / "tools" / "journal_rename.py")

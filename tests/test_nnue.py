@@ -10,8 +10,6 @@ import pytest
 from tests.helpers import random_playout
 
 from sumito.cli import main
-from sumito.engine import Position
-from sumito.engine.kernels import PUSH_OFF_BIT, generate_push_offs, make_move
 from sumito.evaluation.features import EVAL_NNUE
 from sumito.evaluation.nnue import (
     NNUE,
@@ -25,6 +23,8 @@ from sumito.evaluation.nnue import (
     symmetries,
     update_accumulator,
 )
+from sumito.games.abalone import Position
+from sumito.games.abalone.kernels import PUSH_OFF_BIT, generate_push_offs, make_move
 from sumito.learn.nnue import (
     NNUEDataError,
     _forward,

@@ -2,7 +2,7 @@
 
 import pytest
 
-from sumito.engine import IllegalMoveError, NotationError, Position
+from sumito.games.abalone import IllegalMoveError, NotationError, Position
 
 
 def test_standard_opening_moves_format():

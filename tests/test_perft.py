@@ -2,7 +2,7 @@
 
 import pytest
 
-from sumito.engine import Position, get_layout
+from sumito.games.abalone import Position, get_layout
 
 import reference as R
 

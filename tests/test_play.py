@@ -5,7 +5,7 @@ import io
 import pytest
 
 from sumito.cli import main
-from sumito.engine import BLACK, Game, Position, read_records
+from sumito.games.abalone import BLACK, Game, Position, read_records
 from sumito.players import make_player, parse_spec, player_names
 from sumito.players.base import _REGISTRY, PlayerKind
 

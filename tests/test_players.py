@@ -9,8 +9,8 @@ import time
 import numpy as np
 import pytest
 
-from sumito.engine import Move, Position
 from sumito.evaluation.alphalone import AlphaloneWeights, WeightsError, default_weights
+from sumito.games.abalone import Move, Position
 from sumito.players import PlayerSpecError, make_player, parse_spec, player_names
 from sumito.search.alphabeta import search
 from sumito.search.context import SearchContext

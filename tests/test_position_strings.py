@@ -2,7 +2,7 @@
 
 import pytest
 
-from sumito.engine import BLACK, LAYOUTS, WHITE, LayoutError, Position, PositionError, Variant, get_layout
+from sumito.games.abalone import BLACK, LAYOUTS, WHITE, LayoutError, Position, PositionError, Variant, get_layout
 
 STANDARD = "wwwww/wwwwww/2www2/8/9/8/2bbb2/bbbbbb/bbbbb b 0 0 1"
 

@@ -16,8 +16,8 @@ from pathlib import Path
 import pytest
 
 from sumito.cli import main
-from sumito.engine import Game, GameRecord, Position, write_records
 from sumito.errors import SumitoError
+from sumito.games.abalone import Game, GameRecord, Position, write_records
 from sumito.players import make_player
 from sumito.progress import DEFAULT_INTERVAL, INTERVAL_ENV, Progress, clock_text, interval_from_env, rate_text
 

@@ -7,9 +7,9 @@ import numpy as np
 from hypothesis import given
 from hypothesis import strategies as st
 
-from sumito.engine import BLACK, WHITE, Position, Variant
-from sumito.engine import kernels as K
-from sumito.engine.geometry import geometry
+from sumito.games.abalone import BLACK, WHITE, Position, Variant
+from sumito.games.abalone import kernels as K
+from sumito.games.abalone.geometry import geometry
 
 import reference as R
 from helpers import random_playout

@@ -7,7 +7,7 @@ import sys
 import pytest
 
 from sumito.cli import main
-from sumito.engine import LAYOUTS, Move, Position
+from sumito.games.abalone import LAYOUTS, Move, Position
 from sumito.players import player_names
 from sumito.players.base import _REGISTRY, Option, PlayerKind
 from sumito.protocol import EngineProtocol, default_spec, run_engine, spec_with_depth
@@ -672,7 +672,7 @@ def test_a_fresh_processs_first_timed_search_gets_its_whole_time():
     # reaches the depth that equally fresh players reach on the same position after it (within a ply); and
     # the clock never stops a first iteration, however short it is
     script = (
-        "from sumito.engine import Position\n"
+        "from sumito.games.abalone import Position\n"
         "from sumito.players import make_player\n"
         "position = Position.start()\n"
         "fresh = lambda: make_player('engine:time=0.2,threads=1')\n"

@@ -29,7 +29,7 @@ from sumito.arena.errors import ArenaError  # noqa: E402
 from sumito.arena.executor import RayExecutor, check_cluster, make_executor  # noqa: E402
 from sumito.arena.match import ArenaSettings, play_game, schedule  # noqa: E402
 from sumito.cli import main  # noqa: E402
-from sumito.engine import DrawRules  # noqa: E402
+from sumito.games.abalone import DrawRules  # noqa: E402
 from sumito.learn.actors import ActorLearnerError, check_actor_cpus  # noqa: E402
 from sumito.procs import descendants  # noqa: E402
 

@@ -16,7 +16,8 @@ import pytest
 
 from sumito.arena.executor import make_executor
 from sumito.arena.match import ArenaSettings, play_game, schedule, summarize_pair
-from sumito.engine import Position, SumitoError
+from sumito.errors import SumitoError
+from sumito.games.abalone import Position
 from sumito.models.abalone_encodings import ABALEARN2_INPUTS
 from sumito.models.learned import network_params
 from sumito.models.network import ValueNetwork
@@ -153,9 +154,10 @@ def test_td_choice_is_checked(tmp_path):
 
 # ------------------------------------------------------------------ the other readings, as options
 def mini_trainer(**options):
-    from sumito.engine import DrawRules, Position
-    from sumito.learn.abalone_game import AbaloneLearningGame, PlayerOpponent
+    from sumito.games.abalone import DrawRules, Position
+    from sumito.learn.abalone_game import PlayerOpponent
     from sumito.learn.training import Trainer, TrainingConfig
+    from sumito.models.abalone_game import AbaloneLearningGame
 
     config = TrainingConfig(**{"layout": "mini", "max_plies": 60, "repetitions": 20, **options})
     game = AbaloneLearningGame(config.encoding, Position.start(config.layout), DrawRules(config.max_plies, 20))

@@ -3,7 +3,7 @@
 import numpy as np
 import pytest
 
-from sumito.engine import (
+from sumito.games.abalone import (
     BLACK,
     WHITE,
     DrawRules,

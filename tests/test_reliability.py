@@ -14,7 +14,7 @@ import numba
 import pytest
 
 from sumito.cli import main
-from sumito.engine import Position, RecordError, parse_records, read_records
+from sumito.games.abalone import Position, RecordError, parse_records, read_records
 from sumito.learn.training import TrainingConfig, TrainingError
 from sumito.models.network import NetworkError, ValueNetwork
 from sumito.stopping import call_stoppable

@@ -12,8 +12,8 @@ import pytest
 from sumito.arena.executor import InlineExecutor
 from sumito.arena.match import play_game
 from sumito.cli import main
-from sumito.engine import Position
 from sumito.fileio import read_npz_with_header
+from sumito.games.abalone import Position
 from sumito.learn.nnue import NNUEDataError, generate
 from sumito.learn.selftaught import LoopSettings, open_run, player, run
 

@@ -10,8 +10,8 @@ import sys
 import numpy as np
 import pytest
 
-from sumito.engine import DrawCounters, DrawRules, Game, Position
-from sumito.engine.geometry import geometry
+from sumito.games.abalone import DrawCounters, DrawRules, Game, Position
+from sumito.games.abalone.geometry import geometry
 from sumito.rlcore.actions import action_space
 from sumito.rlcore.core import ArrayGame, IllegalActionError
 from sumito.rlcore.symmetry import board_symmetries
@@ -61,7 +61,7 @@ def test_an_action_that_is_not_legal_is_named_in_the_error():
     assert space.from_notation("e8e6f8") == space.from_notation("e6e8f6")
 
 
-from sumito.engine import IllegalMoveError as IllegalMoveError_  # noqa: E402
+from sumito.games.abalone import IllegalMoveError as IllegalMoveError_  # noqa: E402
 
 
 # ----------------------------------------------------------------------------- the array game
@@ -223,8 +223,8 @@ def test_the_twelve_symmetries_commute_with_the_rules(layout):
 
 
 def test_the_nnue_trainer_and_the_environments_share_one_set_of_symmetries():
-    from sumito.engine.geometry import symmetries
     from sumito.evaluation import nnue
+    from sumito.games.abalone.geometry import symmetries
 
     assert nnue.symmetries is symmetries
     assert np.array_equal(board_symmetries(5).grid[:, geometry(5).cells], geometry(5).cells[symmetries(5)])

@@ -15,11 +15,12 @@ pyspiel = pytest.importorskip("pyspiel", reason="OpenSpiel is not installed: pip
 
 from open_spiel.python.observation import make_observation  # noqa: E402
 
+import sumito.rl  # noqa: E402
 from sumito.arena.executor import InlineExecutor  # noqa: E402
 from sumito.arena.match import ArenaSettings, play_game, schedule, summarize_pair  # noqa: E402
-from sumito.engine import DrawRules, Game, Position  # noqa: E402
+from sumito.games.abalone import DrawRules, Game, Position  # noqa: E402
 from sumito.players import PlayerSpecError, make_player, parse_spec  # noqa: E402
-from sumito.rl import openspiel_game  # noqa: E402
+from sumito.rlcore import openspiel_game  # noqa: E402
 from sumito.rlcore.actions import action_space  # noqa: E402
 
 NAME = openspiel_game.SHORT_NAME
@@ -311,13 +312,11 @@ def test_without_openspiel_the_game_and_the_player_say_how_to_install_it(monkeyp
             monkeypatch.setitem(sys.modules, name, None)
     monkeypatch.setitem(sys.modules, "pyspiel", None)
     monkeypatch.delitem(sys.modules, "sumito.rlcore.openspiel_game")
-    monkeypatch.delitem(sys.modules, "sumito.rl.openspiel_game", raising=False)
-    for module in ("sumito.rl.openspiel_game", "sumito.rlcore.openspiel_game"):  # the users' name, and its home
-        with pytest.raises(ImportError) as info:
-            importlib.import_module(module)
-        assert str(info.value) == (
-            "sumito.rl.openspiel_game needs OpenSpiel (pyspiel is not installed): pip install 'sumito[rl]'"
-        )
+    with pytest.raises(ImportError) as info:
+        sumito.rl.register_openspiel()
+    assert str(info.value) == (
+        "sumito.rl.register_openspiel needs OpenSpiel (pyspiel is not installed): pip install 'sumito[rl]'"
+    )
     with pytest.raises(PlayerSpecError) as info:
         make_player("openspiel-mcts:sims=5")
     assert str(info.value) == "openspiel-mcts needs OpenSpiel: pip install 'sumito[rl]'"

@@ -2,8 +2,8 @@
 
 import pytest
 
-from sumito.engine import BLACK, WHITE, IllegalMoveError, NotationError, Position
-from sumito.engine.geometry import OFF, geometry
+from sumito.games.abalone import BLACK, WHITE, IllegalMoveError, NotationError, Position
+from sumito.games.abalone.geometry import OFF, geometry
 
 from helpers import position_with
 

@@ -10,10 +10,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from sumito.engine import Position
 from sumito.evaluation import EVAL_ABLA, EVAL_ALPHALONE, EVAL_HEURISTIC, EVAL_LINEAR, Evaluation, named_evaluation
 from sumito.evaluation.alphalone import default_weights
 from sumito.evaluation.features import evaluate, work_arrays
+from sumito.games.abalone import Position
 from sumito.search.alphabeta import after_values, search
 from sumito.search.context import WIN, WIN_BOUND, SearchContext
 from sumito.search.pvs import Searcher, mate_moves
@@ -242,7 +242,7 @@ def test_compiled_searches_load_from_the_cache():
     """numba's cache once failed to link recursive kernels in a second process (a segfault);
     run every search kernel in two fresh processes so that the second one loads the cache."""
     code = (
-        "from sumito.engine import Position\n"
+        "from sumito.games.abalone import Position\n"
         "from sumito.players import make_player\n"
         "p = Position.start('belgian-daisy')\n"
         "for spec in ('engine:depth=3', 'abla:depth=2', 'alphalone:depth=1,seed=1', 'heuristic', 'greedy'):\n"

@@ -10,9 +10,9 @@ from sumito.arena.errors import ArenaError
 from sumito.arena.executor import InlineExecutor
 from sumito.arena.openings import default_suite_path, load_openings
 from sumito.cli import main
-from sumito.engine import Position
 from sumito.evaluation.features import nnue_base
 from sumito.evaluation.nnue import load_network, nnue_score
+from sumito.games.abalone import Position
 from sumito.learn.nnue import NNUEDataError, generate, load_samples, td_leaf_targets, train
 from sumito.learn.selftaught import LoopSettings, SelfTaughtError, generation_zero, open_run, run
 

@@ -13,9 +13,9 @@ from hypothesis import strategies as st
 
 from sumito.arena.yardstick import YardstickError, build_suite, position_of, score_player, start_of
 from sumito.cli import main
-from sumito.engine import Position
-from sumito.engine.geometry import geometry
-from sumito.engine.variants import MINI, Variant
+from sumito.games.abalone import Position
+from sumito.games.abalone.geometry import geometry
+from sumito.games.abalone.variants import MINI, Variant
 from sumito.players import make_player
 from sumito.players.base import PlayerSpecError
 from sumito.solve import retrograde as R

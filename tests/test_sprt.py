@@ -14,7 +14,7 @@ from sumito.arena.openings import main as openings_main
 from sumito.arena.ratings import expected_score
 from sumito.arena.sprt import PAIR_SCORES, SprtBounds, SprtState, _closest, elo_estimate, llr, pentanomial, run_sprt
 from sumito.cli import main
-from sumito.engine import Position
+from sumito.games.abalone import Position
 
 
 def test_bounds_are_walds_and_bad_ones_are_refused():

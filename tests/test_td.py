@@ -10,7 +10,7 @@ import zipfile
 import numpy as np
 import pytest
 
-from sumito.engine.errors import SumitoError
+from sumito.errors import SumitoError
 from sumito.models.network import (
     FORMAT,
     FORMAT_VERSION,

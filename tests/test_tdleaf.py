@@ -6,12 +6,13 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from sumito.engine import DrawRules, Game, Move, Position
-from sumito.engine.kernels import PUSH_OFF_BIT
-from sumito.learn.abalone_game import AbaloneLearningGame, PlayerOpponent
+from sumito.games.abalone import DrawRules, Game, Move, Position
+from sumito.games.abalone.kernels import PUSH_OFF_BIT
+from sumito.learn.abalone_game import PlayerOpponent
 from sumito.learn.run import load_checkpoint, save_checkpoint
 from sumito.learn.training import PRESETS, Trainer, TrainingConfig, TrainingError
 from sumito.models.abalone_encodings import encode_position
+from sumito.models.abalone_game import AbaloneLearningGame
 from sumito.models.network import ValueNetwork
 
 MINI = dict(layout="mini", max_plies=60, repetitions=20)

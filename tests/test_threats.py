@@ -7,8 +7,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from sumito.engine import DrawCounters, DrawRules, Game, LayoutError, Move, Position
-from sumito.engine.kernels import generate_push_offs, has_push_off
+from sumito.games.abalone import DrawCounters, DrawRules, Game, LayoutError, Move, Position
+from sumito.games.abalone.kernels import generate_push_offs, has_push_off
 from sumito.players import make_player
 from sumito.protocol import run_engine
 from sumito.search.pvs import mate_plies

@@ -6,10 +6,11 @@ import numpy as np
 import pytest
 
 from sumito.cli import main
-from sumito.engine import DrawRules, Position
-from sumito.learn.abalone_game import AbaloneLearningGame, PlayerOpponent
+from sumito.games.abalone import DrawRules, Position
+from sumito.learn.abalone_game import PlayerOpponent
 from sumito.learn.run import RunFolder, load_checkpoint, save_checkpoint
 from sumito.learn.training import PRESETS, Trainer, TrainingConfig, TrainingError
+from sumito.models.abalone_game import AbaloneLearningGame
 from sumito.players import PlayerSpecError, make_player
 
 from helpers import position_with

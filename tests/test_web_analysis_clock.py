@@ -30,7 +30,7 @@ register(PlayerKind("test-clock-slow", SlowPlayer, {"seconds": Option(float, 1.0
 def engine_kernels():
     """Load (or compile, after a source change) the engine's kernels here, before the workers fork:
     they inherit them, so that no deadline of these tests covers a compilation."""
-    from sumito.engine import Position
+    from sumito.games.abalone import Position
     from sumito.players import make_player
 
     make_player("engine:time=0.05,hash=1").choose(Position.start("mini"))

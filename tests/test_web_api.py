@@ -16,7 +16,7 @@ import pytest
 from sumito.arena.db import GameArchive
 from sumito.arena.match import DEFAULT_RULES
 from sumito.cli import main
-from sumito.engine import LAYOUTS, Game, GameRecord, Position, parse_records
+from sumito.games.abalone import LAYOUTS, Game, GameRecord, Position, parse_records
 from sumito.players import parse_spec, player_names
 from sumito.players.base import Option, PlayerKind, register
 from sumito.web.app import create_app

@@ -9,7 +9,7 @@ import time
 import pytest
 
 from sumito.cli import main
-from sumito.engine import Position
+from sumito.games.abalone import Position
 from sumito.players import player_names
 from sumito.players.base import Option, PlayerKind, register
 from sumito.web.limits import WebLimits

@@ -23,7 +23,7 @@ import httpx2
 import pytest
 
 from sumito.arena.db import GameArchive
-from sumito.engine import BLACK, DrawRules, Game, Position
+from sumito.games.abalone import BLACK, DrawRules, Game, Position
 from sumito.players import player_names
 from sumito.players.base import Option, PlayerKind, register
 from sumito.web.limits import MAX_IMPORT_BYTES, MAX_IMPORT_PLIES, MAX_REPLAY_PAGE, ModelFolder, WebLimits

@@ -10,9 +10,9 @@ import pytest
 
 from sumito.arena.executor import InlineExecutor, ProcessExecutor
 from sumito.cli import main
-from sumito.engine import Position
-from sumito.engine.geometry import geometry, symmetries
 from sumito.evaluation.zero_value import encode
+from sumito.games.abalone import Position
+from sumito.games.abalone.geometry import geometry, symmetries
 from sumito.learn.zero import Learner, ZeroRunError, ZeroSettings, iterations, open_run, play_chunk
 from sumito.models.zero.agent import ZeroAgent
 from sumito.models.zero.network import PolicyValueNetwork, ZeroNetworkError
@@ -238,9 +238,9 @@ def test_the_pages_tables_are_the_scripts_output_from_the_committed_runs():
 
 
 def test_the_engine_searches_with_a_zero_networks_value():
-    from sumito.engine.geometry import geometry as board_geometry
     from sumito.evaluation.learned import network_score
     from sumito.evaluation.zero_value import ZERO_SCALE
+    from sumito.games.abalone.geometry import geometry as board_geometry
     from sumito.players.engine import EnginePlayer
     from sumito.players.zero import zero_network_path
 

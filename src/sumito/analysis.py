@@ -35,8 +35,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from sumito.cliargs import add_position_args, count_arg, position_from_args, seconds_arg
-from sumito.engine import Game, Move, Position, SumitoError, Variant, read_records
-from sumito.engine.geometry import COLOR_NAMES
+from sumito.errors import SumitoError
+from sumito.games.abalone import Game, Move, Position, Variant, read_records
+from sumito.games.abalone.geometry import COLOR_NAMES
 from sumito.players import make_player, parse_spec
 from sumito.players.engine import EnginePlayer
 from sumito.players.perfect import has_table, ready_table, solved_table

@@ -28,17 +28,17 @@ from sumito.cliargs import (
     position_from_args,
     rules_from_args,
 )
-from sumito.engine import (
+from sumito.errors import SumitoError
+from sumito.games.abalone import (
     LAYOUTS,
     WHITE,
     Game,
     GameRecord,
-    SumitoError,
     read_records,
     render,
     write_records,
 )
-from sumito.engine.geometry import COLOR_NAMES
+from sumito.games.abalone.geometry import COLOR_NAMES
 from sumito.learn.alphalone_td import add_alphalone_td_command
 from sumito.learn.backgammon.commands import add_commands as add_bg_commands
 from sumito.learn.commands import add_train_command

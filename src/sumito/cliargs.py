@@ -7,10 +7,11 @@ from __future__ import annotations
 import argparse
 
 from sumito.bounds import MAX_SEARCH_SECONDS, parse_count, read_number
-from sumito.engine import LAYOUTS, DrawRules, NotationError, Position, SumitoError
-from sumito.engine.interop import NOTATIONS, from_playstrategy_fen, is_playstrategy_fen, parse_move_as
-from sumito.engine.position import positions_after
+from sumito.errors import SumitoError
 from sumito.fileio import shown_path
+from sumito.games.abalone import LAYOUTS, DrawRules, NotationError, Position
+from sumito.games.abalone.interop import NOTATIONS, from_playstrategy_fen, is_playstrategy_fen, parse_move_as
+from sumito.games.abalone.position import positions_after
 
 GAME_RULES = DrawRules(max_plies=1000, repetitions=3)  # the defaults of `sumito game` and `sumito play`
 #: the largest ply count a draw rule may name
@@ -191,7 +192,7 @@ def position_from_args(args: argparse.Namespace) -> Position:
 
 def read_position(text: str, variant=None) -> Position:
     """A Sumito position string or a PlayStrategy FEN, told apart by their form (5 fields and b/w marbles,
-    or 6 fields and S/s marbles; see :func:`~sumito.engine.interop.is_playstrategy_fen`)."""
+    or 6 fields and S/s marbles; see :func:`~sumito.games.abalone.interop.is_playstrategy_fen`)."""
     if is_playstrategy_fen(text):
         return from_playstrategy_fen(text, variant)
     return Position.from_string(text, variant)

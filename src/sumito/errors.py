@@ -1,6 +1,6 @@
 """The errors every layer shares, at the ground so that the small helpers below the engine
 (:mod:`sumito.bounds`, :mod:`sumito.fileio`) can raise them without importing the engine. Each
-carries a one-line message that names what is wrong; :mod:`sumito.engine.errors` adds the rules' own."""
+carries a one-line message that names what is wrong; :mod:`sumito.games.abalone.errors` adds the rules' own."""
 
 
 class SumitoError(ValueError):

@@ -23,8 +23,9 @@ from sumito.cliargs import (
     rules_from_args,
     seconds_arg,
 )
-from sumito.engine import Game, GameRecord, SumitoError, render, write_records
-from sumito.engine.geometry import BLACK, COLOR_NAMES, WHITE, Color
+from sumito.errors import SumitoError
+from sumito.games.abalone import Game, GameRecord, render, write_records
+from sumito.games.abalone.geometry import BLACK, COLOR_NAMES, WHITE, Color
 from sumito.players import game_history, make_player
 from sumito.players.human import HumanExit, HumanPlayer
 from sumito.players.strongest import STRONGEST_ENGINE, hint_spec

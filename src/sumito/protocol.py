@@ -100,8 +100,9 @@ from sumito.bounds import (
     parse_number,
 )
 from sumito.cliargs import position_from_args
-from sumito.engine import WHITE, DrawRules, Game, Move, SumitoError, render
-from sumito.engine.interop import is_playstrategy_fen
+from sumito.errors import SumitoError
+from sumito.games.abalone import WHITE, DrawRules, Game, Move, render
+from sumito.games.abalone.interop import is_playstrategy_fen
 from sumito.players import game_history, make_player, parse_spec, player_names
 from sumito.players.base import Player, set_option, warm_up
 from sumito.players.engine import EnginePlayer
@@ -382,7 +383,7 @@ class EngineProtocol:
         if setup[0].lower() == "startpos":
             options.layout, rest = "standard", setup[1:]
         else:
-            # a Sumito position string has 5 fields, a PlayStrategy FEN 6 (sumito.engine.interop)
+            # a Sumito position string has 5 fields, a PlayStrategy FEN 6 (sumito.games.abalone.interop)
             fields = 6 if len(setup) >= 6 and is_playstrategy_fen(" ".join(setup[:6])) else 5
             options.position, rest = " ".join(setup[:fields]), setup[fields:]
         while rest:

@@ -40,9 +40,10 @@ from pathlib import Path
 
 from sumito.arena.errors import ArchiveError
 from sumito.arena.match import ArenaSettings, GameResult, start_position
-from sumito.engine import BLACK, WHITE, DrawRules, Game, GameRecord, SumitoError, get_layout
-from sumito.engine.game import DECLARED_REASONS, Outcome
+from sumito.errors import SumitoError
 from sumito.fileio import claim_sqlite, load_json, process_alive, process_started
+from sumito.games.abalone import BLACK, WHITE, DrawRules, Game, GameRecord, get_layout
+from sumito.games.abalone.game import DECLARED_REASONS, Outcome
 
 SCHEMA_VERSION = 1
 APPLICATION_ID = 0x53554D49  # "SUMI"
@@ -248,7 +249,7 @@ class StoredGame:
         return game
 
     def to_record(self, source: str = "the game database") -> GameRecord:
-        """The game as a record (``sumito.engine.GameRecord``), with the archive's details as tags."""
+        """The game as a record (``sumito.games.abalone.GameRecord``), with the archive's details as tags."""
         game = self.replay(source)
         tags = {
             "Event": f"Sumito {self.run_kind} {self.run_id}",

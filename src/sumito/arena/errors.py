@@ -1,6 +1,6 @@
 """Errors of the arena: each carries a one-line message for ``sumito: error: …``."""
 
-from sumito.engine import SumitoError
+from sumito.errors import SumitoError
 
 
 class ArenaError(SumitoError):

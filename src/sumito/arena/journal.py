@@ -25,8 +25,8 @@ from typing import Any
 from sumito.arena.errors import ArenaError
 from sumito.arena.executor import Executor
 from sumito.arena.match import GameResult, GameTask, play_game
-from sumito.engine import DrawRules
 from sumito.fileio import load_json, shown_path
+from sumito.games.abalone import DrawRules
 
 
 def task_key(task: GameTask) -> str:

@@ -35,9 +35,10 @@ import numpy as np
 from sumito.arena.errors import ArenaError
 from sumito.arena.ratings import elo_from_score, score_interval
 from sumito.bounds import MAX_GAMES
-from sumito.engine import BLACK, LAYOUTS, WHITE, DrawRules, Game, Position, SumitoError, get_layout
-from sumito.engine.game import TIME, Outcome
-from sumito.engine.geometry import COLOR_NAMES
+from sumito.errors import SumitoError
+from sumito.games.abalone import BLACK, LAYOUTS, WHITE, DrawRules, Game, Position, get_layout
+from sumito.games.abalone.game import TIME, Outcome
+from sumito.games.abalone.geometry import COLOR_NAMES
 from sumito.players import game_history, make_player, warm_up
 from sumito.players.base import seeded_spec
 from sumito.search.timeman import move_time

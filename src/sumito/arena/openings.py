@@ -27,9 +27,10 @@ from sumito.analysis import analyse_position
 from sumito.arena.errors import ArenaError
 from sumito.bounds import MAX_PLAYER_DEPTH, MAX_SEED
 from sumito.cliargs import count_arg, number_arg
-from sumito.engine import Move, Position, SumitoError
-from sumito.engine.variants import get_layout, layout_names
+from sumito.errors import SumitoError
 from sumito.fileio import atomic_write_text, read_file_bounded, shown_path
+from sumito.games.abalone import Move, Position
+from sumito.games.abalone.variants import get_layout, layout_names
 
 LAYOUTS = ("standard", "belgian-daisy")
 DEFAULT_BALANCE = 0.25  # marbles

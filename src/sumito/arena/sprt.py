@@ -47,8 +47,8 @@ from sumito.cliargs import (
     seconds_arg,
     time_control,
 )
-from sumito.engine import Position
 from sumito.fileio import refuse_changed, shown_path
+from sumito.games.abalone import Position
 from sumito.procs import cap_workers
 from sumito.progress import Progress
 

@@ -22,11 +22,11 @@ import numpy as np
 
 from sumito.arena.ratings import score_interval
 from sumito.cliargs import count_arg, output_file, seconds_arg
-from sumito.engine import Game, Position
-from sumito.engine.game import DrawRules
-from sumito.engine.geometry import geometry
-from sumito.engine.variants import MINI, Variant, get_layout
 from sumito.errors import SumitoError
+from sumito.games.abalone import Game, Position
+from sumito.games.abalone.game import DrawRules
+from sumito.games.abalone.geometry import geometry
+from sumito.games.abalone.variants import MINI, Variant, get_layout
 from sumito.players import make_player, parse_spec
 from sumito.players.base import seeded_spec
 from sumito.players.perfect import solved_table

@@ -29,7 +29,7 @@ import numpy as np
 from numba import njit
 
 from sumito.bounds import MAX_WEIGHT
-from sumito.engine.errors import SumitoError
+from sumito.errors import SumitoError
 from sumito.evaluation.features import ALPHALONE_FEATURES, N_ALPHALONE, alphalone_features, raw_features
 from sumito.fileio import atomic_write_text, check_weights, load_json, read_file_bounded, shown_path
 
@@ -250,7 +250,7 @@ def score(board, agent, to_move, lost_black, lost_white, cells, ring, offsets, e
 
 
 def feature_vector(position, features: str = "code") -> np.ndarray:
-    """The ten features of ``position`` (a :class:`~sumito.engine.Position`) under ``features``."""
+    """The ten features of ``position`` (a :class:`~sumito.games.abalone.Position`) under ``features``."""
     if features not in FEATURE_SETS:
         raise WeightsError(f"features must be one of {', '.join(FEATURE_SETS)}, not {features!r}")
     geo = position.geometry

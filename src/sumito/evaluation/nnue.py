@@ -64,10 +64,10 @@ from pathlib import Path
 import numpy as np
 from numba import njit
 
-from sumito.engine.errors import SumitoError
-from sumito.engine.geometry import geometry, symmetries
-from sumito.engine.kernels import BROADSIDE_BIT, PUSH_OFF_BIT, PUSH_SHIFT, move_steps
+from sumito.errors import SumitoError
 from sumito.fileio import atomic_write_bytes, check_weights, read_file_bounded, read_npz_with_header, shown_path
+from sumito.games.abalone.geometry import geometry, symmetries
+from sumito.games.abalone.kernels import BROADSIDE_BIT, PUSH_OFF_BIT, PUSH_SHIFT, move_steps
 
 HEADER = 13  # n_features, H, H2, grid size, material, base (0/1), the base's 7 linear weights
 BASE = 5
@@ -90,7 +90,7 @@ class NNUEError(SumitoError):
 
 
 # --- geometry: symmetries and the feature table -------------------------------------------------
-# (the 12 board symmetries themselves are the engine's geometry: sumito.engine.geometry.symmetries)
+# (the 12 board symmetries themselves are the engine's geometry: sumito.games.abalone.geometry.symmetries)
 
 
 def half_turn(side: int) -> np.ndarray:

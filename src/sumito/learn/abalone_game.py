@@ -1,17 +1,13 @@
 """The lab's side of Abalone training: any Sumito player as a training opponent or the expert that is
 observed (:class:`PlayerOpponent`), and :func:`make_trainer`, the Abalone trainer of a
 :class:`~sumito.learn.training.TrainingConfig`. The game itself (afterstates, rewards, TD-Leaf's search) is
-:mod:`sumito.models.abalone_game`, below the players; its names are re-exported here for one release."""
+:mod:`sumito.models.abalone_game`, below the players."""
 
 from __future__ import annotations
 
-from sumito.engine import DrawRules, Game, Position
+from sumito.games.abalone import DrawRules, Game, Position
 from sumito.learn.training import Trainer, TrainingConfig
-from sumito.models.abalone_game import (  # noqa: F401  (re-exported for one release)
-    TRAINING_RULES,
-    AbaloneLearningGame,
-    position_afterstates,
-)
+from sumito.models.abalone_game import AbaloneLearningGame
 from sumito.players import game_history, make_player
 from sumito.players.base import seeded_spec
 

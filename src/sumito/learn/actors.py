@@ -79,7 +79,7 @@ from typing import Any, Protocol
 import numpy as np
 
 from sumito.arena.executor import TASK_CPUS, init_ray, ray_address
-from sumito.engine.errors import SumitoError
+from sumito.errors import SumitoError
 from sumito.learn.abalone_game import make_trainer
 from sumito.learn.training import GameStats, Trainer, TrainingConfig
 from sumito.models.td import TDLambda

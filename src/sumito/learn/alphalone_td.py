@@ -69,10 +69,11 @@ from numba import njit
 
 from sumito.bounds import MAX_WEIGHT
 from sumito.cliargs import output_file
-from sumito.engine import BLACK, WHITE, Move, Position, SumitoError, get_layout
-from sumito.engine.kernels import PUSH_OFF_BIT, make_move, unmake_move
+from sumito.errors import SumitoError
 from sumito.evaluation.alphalone import FEATURE_SETS, AlphaloneWeights, WeightsError, feature_vector, score
 from sumito.evaluation.features import ALPHALONE_FEATURES, work_arrays
+from sumito.games.abalone import BLACK, WHITE, Move, Position, get_layout
+from sumito.games.abalone.kernels import PUSH_OFF_BIT, make_move, unmake_move
 from sumito.nn import dot
 from sumito.progress import Progress
 from sumito.search.context import WIN, SearchContext

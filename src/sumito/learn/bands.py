@@ -22,7 +22,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from sumito.engine import SumitoError
+from sumito.errors import SumitoError
 
 STATISTICS = ("iqm", "median", "mean")
 #: Student's t, 97.5% quantile, by degrees of freedom (index); the last entry stands for df >= 30

@@ -50,14 +50,14 @@ from numba import njit
 
 from sumito.arena.executor import InlineExecutor
 from sumito.arena.openings import load_openings, random_quiet_moves
-from sumito.engine import Game, Move, Position
-from sumito.engine.errors import SumitoError
-from sumito.engine.geometry import geometry
-from sumito.engine.kernels import MAX_MOVES, generate_push_offs
+from sumito.errors import SumitoError
 from sumito.evaluation import LINEAR_DEFAULT, named_evaluation
 from sumito.evaluation.features import evaluate, work_arrays
 from sumito.evaluation.nnue import NNUE, SCALE, feature_table, n_features, symmetries
 from sumito.fileio import atomic_write_bytes, read_file_bounded, read_npz_with_header, refuse_changed, shown_path
+from sumito.games.abalone import Game, Move, Position
+from sumito.games.abalone.geometry import geometry
+from sumito.games.abalone.kernels import MAX_MOVES, generate_push_offs
 from sumito.learn.runfolder import RunFolder
 from sumito.nn import dot, exp_array, log_array, matmul, matvec, tanh_array
 from sumito.players import make_player

@@ -29,7 +29,7 @@ import numpy as np
 
 from sumito.arena.ratings import score_interval
 from sumito.cliargs import count_arg, output_file
-from sumito.engine import SumitoError
+from sumito.errors import SumitoError
 from sumito.fileio import atomic_write_bytes
 from sumito.learn.bands import STATISTICS, Estimate, interval_estimate
 

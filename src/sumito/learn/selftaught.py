@@ -52,7 +52,7 @@ from sumito.arena.journal import GameJournal
 from sumito.arena.openings import default_suite_path, load_openings
 from sumito.arena.sprt import SprtBounds, play_sprt
 from sumito.bounds import MAX_JSON_FILE_BYTES
-from sumito.engine.errors import SumitoError
+from sumito.errors import SumitoError
 from sumito.evaluation.nnue import NNUE, load_network, n_features
 from sumito.fileio import (
     atomic_write_bytes,

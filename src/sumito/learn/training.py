@@ -55,7 +55,7 @@ from typing import Any, Protocol
 
 import numpy as np
 
-from sumito.engine.errors import SumitoError
+from sumito.errors import SumitoError
 from sumito.models.game import Leaf, LearningGame
 from sumito.models.network import OUTPUT_KINDS, ValueNetwork
 from sumito.models.policy import CHOICES, CREDITS, VIEWS, move_scores

@@ -32,12 +32,12 @@ from typing import Any
 import numpy as np
 
 from sumito.arena.executor import Executor, InlineExecutor
-from sumito.engine import kernels as K
-from sumito.engine.geometry import geometry, symmetries
-from sumito.engine.position import Position
-from sumito.engine.variants import get_layout
 from sumito.errors import SumitoError
 from sumito.fileio import atomic_write_bytes, read_file_bounded, read_npz_with_header
+from sumito.games.abalone import kernels as K
+from sumito.games.abalone.geometry import geometry, symmetries
+from sumito.games.abalone.position import Position
+from sumito.games.abalone.variants import get_layout
 from sumito.learn.runfolder import RunFolder
 from sumito.models.zero.agent import C_PUCT, C_SCALE, C_VISIT, CONSIDERED, DIRICHLET_ALPHA, DIRICHLET_FRAC
 from sumito.models.zero.network import PolicyValueNetwork, adam_step, batch_gradient

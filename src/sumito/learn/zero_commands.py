@@ -25,8 +25,8 @@ import numpy as np
 from sumito.arena.executor import add_backend_args, check_shared_folder, executor_from_args
 from sumito.arena.yardstick import DEFAULT_SEED, build_suite, score_player
 from sumito.cliargs import MAX_WORKERS_ARG, add_position_args, count_arg, number_arg, position_from_args
-from sumito.engine.move import Move
-from sumito.engine.variants import get_layout
+from sumito.games.abalone.move import Move
+from sumito.games.abalone.variants import get_layout
 from sumito.learn.runfolder import RunFolder
 from sumito.learn.zero import CURVE_FIELDS, ZeroRunError, ZeroSettings, iterations, open_run
 from sumito.models.zero.agent import MAX_SIMS, ZeroAgent

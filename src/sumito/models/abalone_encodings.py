@@ -69,14 +69,14 @@ from functools import cache
 import numpy as np
 from numba import njit
 
-from sumito.engine import kernels as K
-from sumito.engine.errors import SumitoError
-from sumito.engine.geometry import Geometry
-from sumito.engine.geometry import geometry as board_geometry
-from sumito.engine.kernels import PUSH_OFF_BIT, generate_moves, make_move, unmake_move
-from sumito.engine.position import Position
-from sumito.engine.variants import Variant, default_variant
+from sumito.errors import SumitoError
 from sumito.evaluation.abalearn import ABALEARN1, ABALEARN2, ABALEARN3, OFF, SPLITS, _encode_into  # noqa: F401
+from sumito.games.abalone import kernels as K
+from sumito.games.abalone.geometry import Geometry
+from sumito.games.abalone.geometry import geometry as board_geometry
+from sumito.games.abalone.kernels import PUSH_OFF_BIT, generate_moves, make_move, unmake_move
+from sumito.games.abalone.position import Position
+from sumito.games.abalone.variants import Variant, default_variant
 
 MAX_MOVES = K.MAX_MOVES  # rows of ``out`` that always hold every successor
 

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from sumito.engine import DrawRules, Game, Move, Position
-from sumito.engine.kernels import PUSH_OFF_BIT
+from sumito.games.abalone import DrawRules, Game, Move, Position
+from sumito.games.abalone.kernels import PUSH_OFF_BIT
 from sumito.models.abalone_encodings import MAX_MOVES, encode_position_successors, get_encoding
 from sumito.models.game import Afterstates, Leaf
 from sumito.models.network import ValueNetwork

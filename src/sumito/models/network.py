@@ -52,7 +52,7 @@ from typing import Any
 
 import numpy as np
 
-from sumito.engine.errors import SumitoError
+from sumito.errors import SumitoError
 from sumito.fileio import atomic_write_bytes, check_weights, read_file_bounded, read_npz_with_header, shown_path
 from sumito.nn import (  # noqa: F401  (the kernels, re-exported for the learning code)
     LINEAR,

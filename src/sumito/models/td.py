@@ -54,7 +54,7 @@ from typing import Any
 import numpy as np
 from numba import njit
 
-from sumito.engine.errors import SumitoError
+from sumito.errors import SumitoError
 from sumito.models.network import OUTPUT_KINDS, SIGMOID, ValueNetwork, forward, gradient, sigmoid, unpack
 
 ALPHA = 0.1

@@ -43,8 +43,6 @@ from collections.abc import Sequence
 import numpy as np
 from numba import njit
 
-from sumito.engine import DrawCounters, Move, Position
-from sumito.engine.kernels import MAX_MOVES, PUSH_OFF_BIT, generate_moves, make_move, unmake_move
 from sumito.evaluation.alphalone import (
     CODE_ORDERING,
     FEATURE_SETS,
@@ -56,6 +54,8 @@ from sumito.evaluation.alphalone import (
     score,
 )
 from sumito.evaluation.features import work_arrays
+from sumito.games.abalone import DrawCounters, Move, Position
+from sumito.games.abalone.kernels import MAX_MOVES, PUSH_OFF_BIT, generate_moves, make_move, unmake_move
 from sumito.players.base import (
     MAX_PLAYER_DEPTH,
     MAX_SEARCH_SECONDS,

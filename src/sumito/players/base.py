@@ -21,7 +21,8 @@ from sumito.bounds import (
     MAX_SEED,
     read_number,
 )
-from sumito.engine import DrawCounters, Game, Move, Position, SumitoError
+from sumito.errors import SumitoError
+from sumito.games.abalone import DrawCounters, Game, Move, Position
 
 __all__ = ["MAX_HASH_MB", "MAX_PLAYER_DEPTH", "MAX_SEARCH_DEPTH", "MAX_SEARCH_NODES", "MAX_SEARCH_SECONDS", "MAX_SEED",
            "Option", "Player", "PlayerBase", "PlayerKind", "PlayerSpecError", "make_player", "parse_spec", "register",

@@ -8,8 +8,8 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from sumito.engine import DrawCounters, Move, Position
 from sumito.evaluation import evaluation_names, named_evaluation
+from sumito.games.abalone import DrawCounters, Move, Position
 from sumito.players.base import Option, PlayerBase, PlayerKind, PlayerSpecError, legal_codes, register
 from sumito.search.alphabeta import after_values
 from sumito.search.context import SearchContext

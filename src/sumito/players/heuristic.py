@@ -17,8 +17,8 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from sumito.engine import DrawCounters, Move, Position
 from sumito.evaluation import OFF_DISTANCE, Evaluation, named_evaluation
+from sumito.games.abalone import DrawCounters, Move, Position
 from sumito.players.base import (
     MAX_PLAYER_DEPTH,
     MAX_SEED,

@@ -16,13 +16,14 @@ import textwrap
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, TextIO
 
-from sumito.engine import DrawCounters, Move, Position, SumitoError, render
-from sumito.engine.geometry import COLOR_NAMES
+from sumito.errors import SumitoError
+from sumito.games.abalone import DrawCounters, Move, Position, render
+from sumito.games.abalone.geometry import COLOR_NAMES
 from sumito.players.base import Option, PlayerBase, PlayerKind, make_player, register
 from sumito.players.strongest import hint_spec
 
 if TYPE_CHECKING:
-    from sumito.engine import Game
+    from sumito.games.abalone import Game
 
 HELP = """\
 Type a move in notation: an inline move is the trailing marble's cell and the cell it moves to

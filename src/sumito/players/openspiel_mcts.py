@@ -16,7 +16,7 @@ from typing import Any
 
 import numpy as np
 
-from sumito.engine import DrawCounters, Move, Position
+from sumito.games.abalone import DrawCounters, Move, Position
 from sumito.players.base import MAX_SEED, Option, PlayerBase, PlayerKind, PlayerSpecError, legal_codes, register
 from sumito.rlcore.actions import action_space
 

@@ -14,8 +14,8 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from sumito.engine import DrawCounters, Move, Position
-from sumito.engine.variants import Variant
+from sumito.games.abalone import DrawCounters, Move, Position
+from sumito.games.abalone.variants import Variant
 from sumito.players.base import MAX_SEED, Option, PlayerBase, PlayerKind, PlayerSpecError, register
 from sumito.solve.index import space
 from sumito.solve.table import NotSolvedError, SolvedTable, cache_path, describe, not_covered

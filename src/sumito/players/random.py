@@ -6,7 +6,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from sumito.engine import DrawCounters, Move, Position
+from sumito.games.abalone import DrawCounters, Move, Position
 from sumito.players.base import MAX_SEED, Option, PlayerBase, PlayerKind, legal_codes, register
 
 

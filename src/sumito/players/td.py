@@ -21,7 +21,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from sumito.engine import DrawCounters, Move, Position
+from sumito.games.abalone import DrawCounters, Move, Position
 from sumito.models.abalone_encodings import ENCODINGS, MAX_MOVES, get_encoding
 from sumito.models.abalone_game import position_afterstates
 from sumito.models.network import ValueNetwork, network_path

@@ -16,7 +16,7 @@ from importlib.resources import files
 
 import numpy as np
 
-from sumito.engine import DrawCounters, Move, Position
+from sumito.games.abalone import DrawCounters, Move, Position
 from sumito.models.zero.agent import MAX_SIMS, ZeroAgent
 from sumito.models.zero.network import PolicyValueNetwork
 from sumito.models.zero.search import MODES

@@ -1,20 +1,21 @@
 """Sumito as a reinforcement-learning environment: PettingZoo, Gymnasium and OpenSpiel.
 
+This package is the one public name for everything RL:
+
 * :func:`abalone_env` — PettingZoo AEC environment, agents ``black`` and ``white``;
 * :func:`single_agent_env` — Gymnasium environment against any Sumito player, registered as
   ``Sumito/Abalone-v0`` (``gymnasium.make("sumito.rl:Sumito/Abalone-v0", opponent=...)``);
-* :mod:`sumito.rl.openspiel_game` — the OpenSpiel game ``python_sumito_abalone`` (importing the
-  module registers it);
-* :mod:`sumito.rl.actions` — the fixed action space of each board size, its mask kernel and the
-  mapping between actions and moves; :mod:`sumito.rl.core` — the array game they all play;
-* :func:`board_symmetries` (:mod:`sumito.rl.symmetry`) — the board's 12 symmetries on observations,
+* :func:`register_openspiel` — registers the OpenSpiel game ``python_sumito_abalone`` with ``pyspiel``;
+* :func:`action_space` (:class:`ActionSpace`) — the fixed action space of each board size, its mask and the
+  mapping between actions and moves; :class:`ArrayGame` — the array game they all play;
+* :func:`board_symmetries` (:class:`BoardSymmetries`) — the board's 12 symmetries on observations,
   actions, masks and positions, for augmentation.
 
 The libraries come with the optional extra ``pip install 'sumito[rl]'``. The action space and the
 array game need none of them; the environments say in one line how to install what they lack.
-Layering: ``actions``, ``core``, ``options``, ``symmetry`` and ``openspiel_game`` stand on the engine alone and live in
-:mod:`sumito.rlcore`, below the players (the ``openspiel-mcts`` player searches the OpenSpiel game);
-``sumito.rl.actions`` and the others re-export them. ``gym_env`` also plays Sumito's players as opponents.
+Layering: the action space, the array game, the options, the symmetries and the OpenSpiel game stand on the
+rules alone and live in :mod:`sumito.rlcore`, below the players (the ``openspiel-mcts`` player searches the
+OpenSpiel game); the environments here also play Sumito's players as opponents.
 """
 
 from __future__ import annotations
@@ -48,6 +49,12 @@ def __getattr__(name: str) -> Any:
         ) from None
 
 
+def register_openspiel() -> str:
+    """Register the OpenSpiel game with ``pyspiel`` (once; later calls do nothing) and return its short name,
+    ``python_sumito_abalone``, for ``pyspiel.load_game("python_sumito_abalone(layout=mini)")``."""
+    return importlib.import_module("sumito.rlcore.openspiel_game").SHORT_NAME
+
+
 def _register_gymnasium() -> None:
     try:
         import gymnasium
@@ -60,4 +67,4 @@ def _register_gymnasium() -> None:
 _register_gymnasium()
 
 __all__ = ["GYM_ID", "ActionSpace", "ArrayGame", "BoardSymmetries", "IllegalActionError", "MissingExtraError",
-           "abalone_env", "action_space", "board_symmetries", "single_agent_env"]
+           "abalone_env", "action_space", "board_symmetries", "register_openspiel", "single_agent_env"]

@@ -49,7 +49,7 @@ import gymnasium
 import numpy as np
 from gymnasium import spaces
 
-from sumito.engine import BLACK, DrawCounters, DrawRules, Position
+from sumito.games.abalone import BLACK, DrawCounters, DrawRules, Position
 from sumito.players import make_player
 from sumito.players.base import MAX_SEED, Player, seeded_spec
 from sumito.rl.render import render_frame

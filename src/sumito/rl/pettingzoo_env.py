@@ -11,7 +11,7 @@ Rewards (``reward=``): ``"result"`` (default) gives +1 to the winner and −1 to
 side pushes off the winning marble, 0 for a draw; ``"marbles"`` gives the Abalearn rewards, +1 to
 the pusher and −1 to the loser of every marble pushed off (the winning push-off included), so an
 agent's return is its marble difference. The game ends by the engine's rules
-(:func:`sumito.engine.game.judge`): a win is a termination, a repetition or a side without moves a
+(:func:`sumito.games.abalone.game.judge`): a win is a termination, a repetition or a side without moves a
 drawn termination, the ply cap (``max_plies``) a truncation.
 
 An action of the action space that is not legal in the position (``illegal_action=``):
@@ -36,7 +36,7 @@ from gymnasium import spaces
 from pettingzoo import AECEnv
 from pettingzoo.utils import OrderEnforcingWrapper
 
-from sumito.engine import BLACK, DrawRules, Position
+from sumito.games.abalone import BLACK, DrawRules, Position
 from sumito.rl.render import render_frame
 from sumito.rl.spaces import observation_space
 from sumito.rlcore.core import ILLEGAL_ACTION, ArrayGame

@@ -10,7 +10,7 @@ import math
 
 import numpy as np
 
-from sumito.engine import BLACK, WHITE, Position, render
+from sumito.games.abalone import BLACK, WHITE, Position, render
 
 BOARD = "#c8a165"
 EDGE = "#8a6a3a"

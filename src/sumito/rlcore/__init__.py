@@ -5,8 +5,8 @@ symmetries on observations and actions (:mod:`~sumito.rlcore.symmetry`) and the 
 ``python_sumito_abalone`` (:mod:`~sumito.rlcore.openspiel_game`).
 
 It sits below the players, so that the ``openspiel-mcts`` player can search the OpenSpiel game, and
-below :mod:`sumito.rl`, whose environments also play Sumito's players as opponents. Users import these
-through :mod:`sumito.rl` (``sumito.rl.actions``, ``sumito.rl.openspiel_game``, … re-export them).
+below :mod:`sumito.rl`, whose environments also play Sumito's players as opponents. Users reach these
+through :mod:`sumito.rl` (``sumito.rl.action_space``, ``sumito.rl.ArrayGame``, ``sumito.rl.register_openspiel``).
 """
 
 

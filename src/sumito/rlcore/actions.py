@@ -1,6 +1,6 @@
 """A fixed action space for each board size: every move that can ever be legal has one index.
 
-Moves are named as the standard notation names them (:mod:`sumito.engine.move`), so an action
+Moves are named as the standard notation names them (:mod:`sumito.games.abalone.move`), so an action
 is a notation and back:
 
 * **inline** actions, one per (trailing marble's cell, direction) whose next cell is on the
@@ -30,10 +30,10 @@ from functools import cache
 import numpy as np
 from numba import njit
 
-from sumito.engine import IllegalMoveError, Move, Position
-from sumito.engine import kernels as K
-from sumito.engine.geometry import Geometry, geometry
-from sumito.engine.move import format_move
+from sumito.games.abalone import IllegalMoveError, Move, Position
+from sumito.games.abalone import kernels as K
+from sumito.games.abalone.geometry import Geometry, geometry
+from sumito.games.abalone.move import format_move
 
 #: the bits of a move code that say which move it is (the push fields follow from the position)
 KEY_MASK = K.START_MASK | (7 << K.DIR_SHIFT) | (3 << K.COUNT_SHIFT) | K.BROADSIDE_BIT | (7 << K.LINE_SHIFT)
@@ -107,7 +107,7 @@ class ActionSpace:
             raise IllegalMoveError(f"{text[:40]!r} names no move on the side-{self.side} board") from None
 
     def move_to_action(self, move: Move | int) -> int:
-        """The action of a :class:`~sumito.engine.Move` (or a move code) on this board."""
+        """The action of a :class:`~sumito.games.abalone.Move` (or a move code) on this board."""
         if isinstance(move, Move):
             if move.board_side != self.side:
                 raise IllegalMoveError(f"{move} is a side-{move.board_side} board's move, not a side-{self.side} one's")

@@ -4,9 +4,9 @@
 board, side to move, lost marbles, the repetition counts and, after every move, the legal-action
 mask and each legal action's move code (one compiled call, :func:`~sumito.rlcore.actions.fill_action_mask`).
 It plays actions of the fixed action space (:mod:`sumito.rlcore.actions`) with the engine's own
-make-move kernel and ends games by the engine's own rules (:func:`sumito.engine.game.judge`), so
-an environment's game is exactly a :class:`~sumito.engine.Game`'s, without a Python object per
-move. :meth:`ArrayGame.position` gives the :class:`~sumito.engine.Position` at any time, for
+make-move kernel and ends games by the engine's own rules (:func:`sumito.games.abalone.game.judge`), so
+an environment's game is exactly a :class:`~sumito.games.abalone.Game`'s, without a Python object per
+move. :meth:`ArrayGame.position` gives the :class:`~sumito.games.abalone.Position` at any time, for
 players, rendering and notation.
 
 Observations (:meth:`ArrayGame.observe`) are ``float32`` planes of shape ``(rows, rows, 10)``:
@@ -42,10 +42,10 @@ from collections.abc import Iterable
 import numpy as np
 from numba import njit
 
-from sumito.engine import BLACK, DrawCounters, DrawRules, IllegalMoveError, Position
-from sumito.engine import kernels as K
-from sumito.engine.game import PLY_CAP, Outcome, judge
-from sumito.engine.geometry import geometry
+from sumito.games.abalone import BLACK, DrawCounters, DrawRules, IllegalMoveError, Position
+from sumito.games.abalone import kernels as K
+from sumito.games.abalone.game import PLY_CAP, Outcome, judge
+from sumito.games.abalone.geometry import geometry
 from sumito.rlcore.actions import action_space, fill_action_mask, move_key
 
 CHANNELS = 10

@@ -15,7 +15,7 @@ Players 0 (Black) and 1 (White) take turns, the side to move of the start positi
 in every layout). Actions index the fixed action space of :mod:`sumito.rlcore.actions` and are named
 by their notation (``a1a2``, ``e6e8f6``); ``str(state)`` is the position string. Rewards come at
 the end only: +1 to the winner, −1 to the loser, 0 to both for a draw (zero-sum). The game ends by
-the engine's rules (:func:`sumito.engine.game.judge`), as :class:`~sumito.engine.Game` ends it.
+the engine's rules (:func:`sumito.games.abalone.game.judge`), as :class:`~sumito.games.abalone.Game` ends it.
 
 The observation tensor is :meth:`ArrayGame.observe <sumito.rlcore.core.ArrayGame.observe>`'s planes
 for the observing player, flat as OpenSpiel keeps tensors, ``(rows, rows, 10)`` in the observer's
@@ -45,8 +45,8 @@ from typing import Any
 
 import numpy as np
 
-from sumito.engine import BLACK, DrawRules, Position
-from sumito.engine.geometry import COLOR_NAMES
+from sumito.games.abalone import BLACK, DrawRules, Position
+from sumito.games.abalone.geometry import COLOR_NAMES
 from sumito.rlcore import MissingExtraError
 from sumito.rlcore.core import CHANNELS, ArrayGame
 from sumito.rlcore.options import MAX_PLIES, EnvOptionError, EnvOptions
@@ -56,7 +56,7 @@ try:
     from open_spiel.python.observation import IIGObserverForPublicInfoGame
 except ModuleNotFoundError as exc:
     raise MissingExtraError(
-        f"sumito.rl.openspiel_game needs OpenSpiel ({exc.name} is not installed): pip install 'sumito[rl]'"
+        f"sumito.rl.register_openspiel needs OpenSpiel ({exc.name} is not installed): pip install 'sumito[rl]'"
     ) from None
 
 SHORT_NAME = "python_sumito_abalone"

@@ -11,7 +11,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from sumito.engine import DrawRules, LayoutError, Position, SumitoError, get_layout
+from sumito.errors import SumitoError
+from sumito.games.abalone import DrawRules, LayoutError, Position, get_layout
 from sumito.rlcore.core import ArrayGame
 
 REWARDS = ("result", "marbles")

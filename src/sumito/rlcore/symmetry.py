@@ -6,7 +6,7 @@ The rules are the same under each symmetry, so they commute with them: for a pos
 action ``a`` and a symmetry ``k``, ``sym.actions(mask(p), k) == mask(sym.position(p, k))``,
 ``sym.observation(observe(p), k) == observe(sym.position(p, k))`` and playing ``sym.action(a, k)`` in
 ``sym.position(p, k)`` gives ``sym.position(p after a, k)`` (``tests/test_rl.py`` checks all three).
-The cell permutations are the engine's (:func:`sumito.engine.geometry.symmetries`, which the NNUE
+The cell permutations are the engine's (:func:`sumito.games.abalone.geometry.symmetries`, which the NNUE
 trainer's augmentation uses too): symmetry 0 is the identity, 1-5 the turns by 60° steps, 6-11 a
 reflection followed by each turn.
 
@@ -22,9 +22,9 @@ from functools import cache
 
 import numpy as np
 
-from sumito.engine import Position
-from sumito.engine import kernels as K
-from sumito.engine.geometry import OFF, geometry, opposite, symmetries
+from sumito.games.abalone import Position
+from sumito.games.abalone import kernels as K
+from sumito.games.abalone.geometry import OFF, geometry, opposite, symmetries
 from sumito.rlcore.actions import action_space, move_key
 
 

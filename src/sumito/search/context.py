@@ -6,7 +6,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from sumito.engine import Position
+from sumito.games.abalone import Position
 
 WIN = 1.0e7  # a won position, minus the plies it takes (so that quicker wins score higher)
 WIN_BOUND = WIN - 1000.0  # scores beyond this are wins or losses found by search

@@ -18,7 +18,7 @@ Pieces, as in a chess engine (Stockfish's split of search, ordering and transpos
   it is in check: the node is extended a ply, its quiescence tries every reply, and at the horizon the
   attacker's quiet threats are searched besides its push-offs (off by default: its SPRT at 0.1 s found
   it weaker);
-- the game's draw rules (``rules=1``, with :class:`~sumito.engine.DrawCounters`): a line reaching the
+- the game's draw rules (``rules=1``, with :class:`~sumito.games.abalone.DrawCounters`): a line reaching the
   ply cap or the no-capture limit is a draw, and so is a position that has occurred as often as the
   repetition rule needs (twice before, for threefold repetition) or once inside the search; a draw is
   worth ``-contempt`` to the side searching (so that it plays on in a level position);
@@ -49,8 +49,11 @@ import numpy as np
 from numba import njit, objmode
 
 from sumito import compile_seconds
-from sumito.engine.game import DrawCounters
-from sumito.engine.kernels import (
+from sumito.evaluation.features import EVAL_NETWORK, EVAL_NNUE, evaluate_hand_set, nnue_base, work_arrays
+from sumito.evaluation.learned import network_score
+from sumito.evaluation.nnue import copy_accumulator, nnue_output, refresh_accumulator, update_accumulator
+from sumito.games.abalone.game import DrawCounters
+from sumito.games.abalone.kernels import (
     MAX_MOVES,
     PUSH_OFF_BIT,
     PUSH_SHIFT,
@@ -60,9 +63,6 @@ from sumito.engine.kernels import (
     make_move,
     unmake_move,
 )
-from sumito.evaluation.features import EVAL_NETWORK, EVAL_NNUE, evaluate_hand_set, nnue_base, work_arrays
-from sumito.evaluation.learned import network_score
-from sumito.evaluation.nnue import copy_accumulator, nnue_output, refresh_accumulator, update_accumulator
 from sumito.search.context import MAX_PLY, WIN, WIN_BOUND, SearchContext
 from sumito.stopping import STOP, call_stoppable, linked_stop
 

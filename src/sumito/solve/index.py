@@ -21,8 +21,8 @@ from functools import cache
 import numpy as np
 from numba import njit
 
-from sumito.engine.geometry import EMPTY, geometry
-from sumito.engine.variants import Variant
+from sumito.games.abalone.geometry import EMPTY, geometry
+from sumito.games.abalone.variants import Variant
 
 
 @dataclass(frozen=True)

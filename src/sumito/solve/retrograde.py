@@ -29,8 +29,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
-from sumito.engine.geometry import EMPTY, OFF
-from sumito.engine.kernels import (
+from sumito.games.abalone.geometry import EMPTY, OFF
+from sumito.games.abalone.kernels import (
     MAX_MOVES,
     PUSH_OFF_BIT,
     PUSH_SHIFT,

@@ -12,10 +12,10 @@ from pathlib import Path
 
 import numpy as np
 
-from sumito.engine.geometry import geometry
-from sumito.engine.variants import Variant
 from sumito.errors import SumitoError
 from sumito.fileio import atomic_write_bytes, check_npz_inflated, load_json
+from sumito.games.abalone.geometry import geometry
+from sumito.games.abalone.variants import Variant
 from sumito.solve import retrograde as R
 from sumito.solve.index import Space, space
 from sumito.stopping import STOP, call_stoppable

@@ -21,12 +21,12 @@ from pathlib import Path
 
 import numpy as np
 
-from sumito.engine.geometry import geometry
-from sumito.engine.move import Move
-from sumito.engine.position import Position
-from sumito.engine.variants import MINI, Variant
 from sumito.errors import SumitoError
 from sumito.fileio import atomic_write_bytes, read_file_bounded, read_npz_with_header, shown_path
+from sumito.games.abalone.geometry import geometry
+from sumito.games.abalone.move import Move
+from sumito.games.abalone.position import Position
+from sumito.games.abalone.variants import MINI, Variant
 from sumito.solve import retrograde as R
 from sumito.solve.index import rank, space
 from sumito.solve.solver import CHECKPOINT_EVERY, NO_MOVES_RULES, LevelReport, kernel_args, solve_values

@@ -2,7 +2,7 @@
 
 Handlers only translate between HTTP and :mod:`sumito.web.sessions`; the rules stay in the
 engine. Every error a client can cause is a 4xx answer ``{"detail": "one line"}``: a
-:class:`~sumito.engine.SumitoError` (a malformed move, position, spec or record) is a 400 with
+:class:`~sumito.games.abalone.SumitoError` (a malformed move, position, spec or record) is a 400 with
 its own message, unless it says otherwise (``status`` 404 or 409), and a malformed request body
 is a 400 naming the field.
 
@@ -40,7 +40,8 @@ from pydantic import BaseModel, ConfigDict, Field
 from sumito.arena.db import GameArchive, StoredGame, default_db_path
 from sumito.arena.errors import ArchiveError
 from sumito.arena.match import start_position
-from sumito.engine import LAYOUTS, Position, SumitoError, get_layout
+from sumito.errors import SumitoError
+from sumito.games.abalone import LAYOUTS, Position, get_layout
 from sumito.web.limits import MAX_IMPORT_BYTES, MAX_REPLAY_PAGE, WebLimits, valid_token
 from sumito.web.serialize import board_json, layout_of
 from sumito.web.sessions import (

@@ -14,7 +14,7 @@ from pathlib import Path
 
 from sumito.bounds import MAX_HASH_MB, MAX_SEARCH_DEPTH, MAX_SEARCH_SECONDS
 from sumito.cliargs import MAX_WORKERS_ARG, count_arg, number_arg
-from sumito.engine import SumitoError
+from sumito.errors import SumitoError
 from sumito.procs import cap_workers
 from sumito.web.limits import (
     DEFAULT_MAX_DEPTH,

@@ -11,8 +11,8 @@ import math
 from functools import cache
 from typing import Any
 
-from sumito.engine import BLACK, LAYOUTS, WHITE, Move, Position
-from sumito.engine.geometry import ROW_LETTERS, geometry
+from sumito.games.abalone import BLACK, LAYOUTS, WHITE, Move, Position
+from sumito.games.abalone.geometry import ROW_LETTERS, geometry
 
 COLOR_WORDS = {BLACK: "black", WHITE: "white"}
 ROW_HEIGHT = math.sqrt(3) / 2  # distance between the centres of two rows of hexagons, in cell widths

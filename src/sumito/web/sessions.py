@@ -61,7 +61,10 @@ from typing import Any
 from sumito.analysis import THRESHOLDS
 from sumito.arena.db import GameArchive, default_db_path
 from sumito.arena.match import DEFAULT_RULES, ArenaSettings, GameResult, GameTask, start_position
-from sumito.engine import (
+from sumito.errors import SumitoError
+from sumito.evaluation.nnue import BUILTIN_NNUE
+from sumito.fileio import claim_sqlite
+from sumito.games.abalone import (
     BLACK,
     WHITE,
     DrawRules,
@@ -69,14 +72,11 @@ from sumito.engine import (
     GameRecord,
     Outcome,
     Position,
-    SumitoError,
     get_layout,
     parse_records,
 )
-from sumito.engine.game import DECLARED_REASONS, TIME
-from sumito.engine.geometry import COLOR_NAMES, Color
-from sumito.evaluation.nnue import BUILTIN_NNUE
-from sumito.fileio import claim_sqlite
+from sumito.games.abalone.game import DECLARED_REASONS, TIME
+from sumito.games.abalone.geometry import COLOR_NAMES, Color
 from sumito.players import PlayerSpecError, make_player, parse_spec
 from sumito.players.base import set_option
 from sumito.players.engine import DEFAULT_TIME

@@ -37,7 +37,7 @@ from typing import Any
 from sumito.analysis import exact_values, score_on
 from sumito.arena.executor import available_cores
 from sumito.arena.match import start_position
-from sumito.engine import DrawCounters, Move, Position
+from sumito.games.abalone import DrawCounters, Move, Position
 from sumito.players import Player, make_player, parse_spec
 from sumito.players.engine import EnginePlayer
 from sumito.procs import die_with_parent, one_search_thread

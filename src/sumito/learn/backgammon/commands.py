@@ -1,7 +1,7 @@
 """``sumito bg``: backgammon on the command line — ``show``, ``moves``, ``game``, ``match`` and ``play``.
 
 ``add_commands(sub)`` registers the group on the ``sumito`` argument parser. Errors are
-:class:`~sumito.engine.errors.SumitoError` subclasses, printed by ``sumito.cli.main`` as one line with exit
+:class:`~sumito.games.abalone.errors.SumitoError` subclasses, printed by ``sumito.cli.main`` as one line with exit
 status 2.
 
 Matches are the arena's (:mod:`sumito.arena.backgammon`): they alternate who is side 0 (player 1 in even
@@ -31,7 +31,7 @@ from sumito.arena.executor import add_backend_args, executor_from_args, uses_ray
 from sumito.bounds import MAX_GAMES, parse_count
 from sumito.cliargs import MAX_WORKERS_ARG, count_arg, number_arg
 from sumito.console import stdout_console
-from sumito.engine.errors import SumitoError
+from sumito.errors import SumitoError
 from sumito.fileio import refuse_changed
 from sumito.games.backgammon.board import BackgammonPosition, swap_array
 from sumito.games.backgammon.game import game_result, opening_roll, roll_dice

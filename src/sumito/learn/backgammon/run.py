@@ -42,7 +42,7 @@ from typing import Any
 import numpy as np
 
 from sumito.arena.backgammon import play_match
-from sumito.engine.errors import SumitoError
+from sumito.errors import SumitoError
 from sumito.fileio import atomic_write_text, read_json_file
 from sumito.learn.runfolder import RunFolder as Folder
 from sumito.models.backgammon.modular import ENCODINGS, HIDDEN, OUTPUTS, ModularTrainer, ModularValue

@@ -7,10 +7,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from sumito.engine import kernels as K
-from sumito.engine.geometry import geometry
-from sumito.engine.position import Position
 from sumito.evaluation.zero_value import encode
+from sumito.games.abalone import kernels as K
+from sumito.games.abalone.geometry import geometry
+from sumito.games.abalone.position import Position
 from sumito.models.zero.network import PolicyValueNetwork, ZeroNetworkError, evaluate, softmax
 from sumito.models.zero.search import GUMBEL, MODES, one_ply, search, workspace
 from sumito.rlcore.actions import action_space

@@ -29,8 +29,8 @@ import numpy as np
 from numba import njit
 
 from sumito import nn
-from sumito.engine import kernels as K
 from sumito.evaluation.zero_value import encode
+from sumito.games.abalone import kernels as K
 from sumito.models.zero.network import evaluate, softmax
 from sumito.rlcore.actions import move_key
 

@@ -16,8 +16,8 @@ from __future__ import annotations
 
 from numba import njit
 
-from sumito.engine import kernels as K
 from sumito.evaluation.zero_value import encode
+from sumito.games.abalone import kernels as K
 from sumito.models.zero.search import PUCT, next_uniform, search
 
 

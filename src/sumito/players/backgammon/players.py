@@ -28,7 +28,7 @@ from typing import Any
 
 import numpy as np
 
-from sumito.engine.errors import SumitoError
+from sumito.errors import SumitoError
 from sumito.fileio import read_file_bounded
 from sumito.games.backgammon.board import BAR, OFF, OPP_BAR, BackgammonPosition
 from sumito.games.backgammon.kernels import generate_plays

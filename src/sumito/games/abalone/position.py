@@ -19,12 +19,12 @@ from collections.abc import Iterable
 import numpy as np
 
 from sumito.bounds import MAX_POSITION_CHARS
-from sumito.engine import kernels as K
-from sumito.engine.errors import IllegalMoveError, NotationError, PositionError
-from sumito.engine.geometry import BLACK, COLOR_NAMES, EMPTY, WHITE, Color, Geometry, board_name, geometry
-from sumito.engine.move import Move
-from sumito.engine.notation import parse_move
-from sumito.engine.variants import Variant, default_variant, get_layout
+from sumito.games.abalone import kernels as K
+from sumito.games.abalone.errors import IllegalMoveError, NotationError, PositionError
+from sumito.games.abalone.geometry import BLACK, COLOR_NAMES, EMPTY, WHITE, Color, Geometry, board_name, geometry
+from sumito.games.abalone.move import Move
+from sumito.games.abalone.notation import parse_move
+from sumito.games.abalone.variants import Variant, default_variant, get_layout
 from sumito.stopping import STOP, call_stoppable
 
 _SIDE_CHARS = {"b": BLACK, "w": WHITE}
@@ -67,7 +67,7 @@ class Position:
     def start(
         cls, layout: str = "standard", *, win_threshold: int | None = None, inline_only: bool | None = None
     ) -> Position:
-        """The starting position of a named layout (see :mod:`sumito.engine.variants`)."""
+        """The starting position of a named layout (see :mod:`sumito.games.abalone.variants`)."""
         lay = get_layout(layout)
         variant = lay.variant.with_options(win_threshold=win_threshold, inline_only=inline_only)
         return cls.from_string(lay.position_string, variant)
@@ -174,7 +174,7 @@ class Position:
 
     @property
     def turn(self) -> Color:
-        """The side to move, as a :class:`~sumito.engine.geometry.Color` (``side_to_move`` is the same, as an int)."""
+        """The side to move, as a :class:`~sumito.games.abalone.geometry.Color` (``side_to_move``: an int)."""
         return Color(self.side_to_move)
 
     def winner(self) -> Color | None:
@@ -187,7 +187,7 @@ class Position:
         return None
 
     def legal_move_codes(self) -> np.ndarray:
-        """Encoded legal moves as an ``int32`` array (the fast path; see :mod:`~sumito.engine.kernels`).
+        """Encoded legal moves as an ``int32`` array (the fast path; see :mod:`~sumito.games.abalone.kernels`).
 
         A position that is won has no legal moves.
         """

@@ -1,19 +1,16 @@
 """Errors raised for bad input. Each carries a one-line message that names what is wrong.
+The rules' errors derive from :class:`sumito.errors.SumitoError`, which lives at the ground so that the
+helpers below the rules can raise it too."""
 
-:class:`SumitoError` and :class:`FileWriteError` live in :mod:`sumito.errors` (below the engine, so
-that the helpers the engine uses can raise them); they are re-exported here."""
-
-from sumito.errors import FileWriteError, SumitoError
+from sumito.errors import SumitoError
 
 __all__ = [
-    "FileWriteError",
     "GameOverError",
     "IllegalMoveError",
     "LayoutError",
     "NotationError",
     "PositionError",
     "RecordError",
-    "SumitoError",
 ]
 
 

@@ -1,6 +1,6 @@
 """Compiled hot paths: move generation, make/unmake, hashing and perft.
 
-Everything here works on the padded grid of :mod:`sumito.engine.geometry` (``int8``: 0 empty,
+Everything here works on the padded grid of :mod:`sumito.games.abalone.geometry` (``int8``: 0 empty,
 1 black, 2 white, 3 off board) and on moves encoded as one integer, so that move lists are plain
 ``int32`` arrays and nothing allocates a Python object per move.
 

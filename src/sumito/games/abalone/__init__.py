@@ -1,25 +1,24 @@
 """The rules of Abalone: geometry, positions, moves and notation, games and records.
 
-This layer knows nothing of players. The numba kernels in :mod:`sumito.engine.kernels` are the
+This layer knows nothing of players. The numba kernels in :mod:`sumito.games.abalone.kernels` are the
 fast path for search and learning; the classes here are the convenient one.
 """
 
-from sumito.engine.errors import (
+from sumito.games.abalone.errors import (
     GameOverError,
     IllegalMoveError,
     LayoutError,
     NotationError,
     PositionError,
     RecordError,
-    SumitoError,
 )
-from sumito.engine.game import DrawCounters, DrawRules, Game, Outcome
-from sumito.engine.geometry import BLACK, EMPTY, WHITE, Color, geometry
-from sumito.engine.move import Move
-from sumito.engine.position import Position
-from sumito.engine.record import GameRecord, parse_records, read_records, write_records
-from sumito.engine.render import render
-from sumito.engine.variants import LAYOUTS, Layout, Variant, get_layout
+from sumito.games.abalone.game import DrawCounters, DrawRules, Game, Outcome
+from sumito.games.abalone.geometry import BLACK, EMPTY, WHITE, Color, geometry
+from sumito.games.abalone.move import Move
+from sumito.games.abalone.position import Position
+from sumito.games.abalone.record import GameRecord, parse_records, read_records, write_records
+from sumito.games.abalone.render import render
+from sumito.games.abalone.variants import LAYOUTS, Layout, Variant, get_layout
 
 __all__ = [
     "BLACK",
@@ -41,7 +40,6 @@ __all__ = [
     "Position",
     "PositionError",
     "RecordError",
-    "SumitoError",
     "Variant",
     "geometry",
     "get_layout",

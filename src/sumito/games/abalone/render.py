@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from sumito.engine.geometry import BLACK, COLOR_NAMES, WHITE
-from sumito.engine.position import Position
+from sumito.games.abalone.geometry import BLACK, COLOR_NAMES, WHITE
+from sumito.games.abalone.position import Position
 
 SYMBOLS = {0: ".", BLACK: "@", WHITE: "O"}
 

@@ -6,10 +6,10 @@ from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from sumito.engine.errors import GameOverError, LayoutError
-from sumito.engine.geometry import BLACK, COLOR_NAMES, WHITE
-from sumito.engine.move import Move
-from sumito.engine.position import Position
+from sumito.games.abalone.errors import GameOverError, LayoutError
+from sumito.games.abalone.geometry import BLACK, COLOR_NAMES, WHITE
+from sumito.games.abalone.move import Move
+from sumito.games.abalone.position import Position
 
 # Why a game ended.
 PUSH_OFF = "push-off"  # a side pushed off the winning number of marbles

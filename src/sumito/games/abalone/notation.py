@@ -1,6 +1,6 @@
 """Parsing move notation against a position, with an explanation when the move is illegal.
 
-See :mod:`sumito.engine.move` for the notation itself.
+See :mod:`sumito.games.abalone.move` for the notation itself.
 """
 
 from __future__ import annotations
@@ -9,13 +9,13 @@ import re
 from typing import TYPE_CHECKING
 
 from sumito.bounds import MAX_NOTATION_CHARS
-from sumito.engine import kernels as K
-from sumito.engine.errors import IllegalMoveError, NotationError
-from sumito.engine.geometry import COLOR_NAMES, EMPTY, OFF, Geometry, board_name, opposite
-from sumito.engine.move import Move
+from sumito.games.abalone import kernels as K
+from sumito.games.abalone.errors import IllegalMoveError, NotationError
+from sumito.games.abalone.geometry import COLOR_NAMES, EMPTY, OFF, Geometry, board_name, opposite
+from sumito.games.abalone.move import Move
 
 if TYPE_CHECKING:
-    from sumito.engine.position import Position
+    from sumito.games.abalone.position import Position
 
 _CELL = re.compile(r"[a-z][0-9]{1,2}")
 

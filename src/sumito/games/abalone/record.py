@@ -32,12 +32,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from sumito.bounds import MAX_LINE_CHARS, MAX_RECORD_BYTES, MAX_RECORD_PLIES
-from sumito.engine.errors import RecordError, SumitoError
-from sumito.engine.game import DECLARED_REASONS, REASONS, DrawRules, Game, Outcome
-from sumito.engine.geometry import BLACK, WHITE
-from sumito.engine.position import Position
-from sumito.engine.variants import LAYOUTS, get_layout
+from sumito.errors import SumitoError
 from sumito.fileio import atomic_write_text
+from sumito.games.abalone.errors import RecordError
+from sumito.games.abalone.game import DECLARED_REASONS, REASONS, DrawRules, Game, Outcome
+from sumito.games.abalone.geometry import BLACK, WHITE
+from sumito.games.abalone.position import Position
+from sumito.games.abalone.variants import LAYOUTS, get_layout
 
 _TAG = re.compile(r'^\[([A-Za-z][A-Za-z0-9_]*)\s+"((?:[^"\\]|\\.)*)"\]\s*$')
 _MOVE_NUMBER = re.compile(r"^[0-9]{1,9}\.(\.\.)?$")

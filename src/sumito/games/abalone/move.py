@@ -16,8 +16,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from sumito.engine import kernels as K  # bit layout of the move code
-from sumito.engine.geometry import DIRECTION_NAMES, Geometry, geometry
+from sumito.games.abalone import kernels as K  # bit layout of the move code
+from sumito.games.abalone.geometry import DIRECTION_NAMES, Geometry, geometry
 
 
 def _start(code: int) -> int:
@@ -44,7 +44,7 @@ def _is_broadside(code: int) -> bool:
 class Move:
     """One legal move, as generated in a position.
 
-    ``code`` is the kernels' integer encoding (see :mod:`sumito.engine.kernels`), which also says
+    ``code`` is the kernels' integer encoding (see :mod:`sumito.games.abalone.kernels`), which also says
     how many opposing marbles it pushes; ``board_side`` is the board size the code refers to.
     Moves are built by a position (``Position.legal_moves()``, ``Position.parse_move()``), not
     by hand.

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from sumito.engine.errors import LayoutError
+from sumito.games.abalone.errors import LayoutError
 
 
 @dataclass(frozen=True)

@@ -104,15 +104,15 @@ import re
 from typing import TYPE_CHECKING, NamedTuple
 
 from sumito.bounds import MAX_NOTATION_CHARS, MAX_POSITION_CHARS, parse_count
-from sumito.engine.errors import IllegalMoveError, NotationError, PositionError
-from sumito.engine.game import Game
-from sumito.engine.geometry import BLACK, COLOR_NAMES, EMPTY, OFF, ROW_LETTERS, Geometry, board_name, geometry
-from sumito.engine.move import Move
-from sumito.engine.position import MAX_MOVE_NUMBER, Position
+from sumito.games.abalone.errors import IllegalMoveError, NotationError, PositionError
+from sumito.games.abalone.game import Game
+from sumito.games.abalone.geometry import BLACK, COLOR_NAMES, EMPTY, OFF, ROW_LETTERS, Geometry, board_name, geometry
+from sumito.games.abalone.move import Move
+from sumito.games.abalone.position import MAX_MOVE_NUMBER, Position
 
 if TYPE_CHECKING:
-    from sumito.engine.game import Game
-    from sumito.engine.variants import Variant
+    from sumito.games.abalone.game import Game
+    from sumito.games.abalone.variants import Variant
 
 __all__ = [
     "AXES",
@@ -279,7 +279,7 @@ def from_playstrategy_fen(text: str, variant: Variant | None = None) -> Position
 def playstrategy_fen(position: Position | Game, halfmove_clock: int | None = None) -> str:
     """``position`` as a PlayStrategy FEN.
 
-    Given a :class:`~sumito.engine.game.Game`, the half-move clock is counted from its moves; given a
+    Given a :class:`~sumito.games.abalone.game.Game`, the half-move clock is counted from its moves; given a
     position, it is ``halfmove_clock`` (default 0: a position does not remember its last push-off).
     PlayStrategy has only the standard board for Abalone; other sizes are written by the same rules.
     """
