@@ -13,9 +13,11 @@ import hashlib
 import importlib
 import importlib.util
 import os
+import re
 import shutil
 import subprocess
 import sys
+import tomllib
 from importlib.resources import files
 from pathlib import Path
 
@@ -188,3 +190,23 @@ def test_the_rl_package_is_the_one_public_name_of_its_pieces():
     if importlib.util.find_spec("pyspiel") is not None:
         assert sumito.rl.register_openspiel() == "python_sumito_abalone"
     assert position_id(from_position_id("4HPwATDgc/ABMA")) == "4HPwATDgc/ABMA"
+
+
+def _contract_layers() -> list[str]:
+    contracts = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["importlinter"]["contracts"]
+    return next(c for c in contracts if c["id"] == "layers")["layers"]
+
+
+def test_the_architecture_page_draws_the_contracts_layers():
+    # docs/architecture.md's diagram: one row per layer of the contract, top to bottom, named exactly as there
+    page = (ROOT / "docs" / "architecture.md").read_text()
+    diagram = page.split("## The layers, top to bottom", 1)[1].split("```", 2)[1]
+    rows = [re.split(r"\s{2,}", line, maxsplit=1)[0].strip() for line in diagram.splitlines()
+            if line.strip() and not line.startswith(" ")]
+    assert rows == _contract_layers()
+    # and its table has a line for every package of the contract (the entry point aside)
+    table = page.split("One line a package:", 1)[1].split("\n## ", 1)[0]
+    named = {name.split(".")[0] for cell in re.findall(r"^\| ([^|]+) \|", table, re.M)
+             for name in re.findall(r"`([\w.]+)`", cell)}
+    layers = {name.strip() for row in _contract_layers() for name in row.split("|")} - {"__main__"}
+    assert named == layers
