@@ -210,3 +210,12 @@ def test_the_architecture_page_draws_the_contracts_layers():
              for name in re.findall(r"`([\w.]+)`", cell)}
     layers = {name.strip() for row in _contract_layers() for name in row.split("|")} - {"__main__"}
     assert named == layers
+
+
+def test_every_package_has_an_api_page():
+    # the API reference covers every layer of the contract (the entry point aside), each game's rules apart
+    pages = "\n".join(path.read_text() for path in (ROOT / "docs" / "api").glob("*.md"))
+    documented = set(re.findall(r"^::: sumito\.([\w.]+)", pages, re.M))
+    wanted = {name.strip() for row in _contract_layers() for name in row.split("|")} - {"__main__", "games"}
+    wanted |= {f"games.{game.name}" for game in (SRC / "games").iterdir() if (game / "__init__.py").exists()}
+    assert sorted(wanted - documented) == []

@@ -1,3 +1,3 @@
-"""The rules of the games other than Abalone (whose rules live in :mod:`sumito.games.abalone`), at the ground
-layer: each game's learning models, players, matches and runs plug into the same :mod:`sumito.models`,
-:mod:`sumito.players`, :mod:`sumito.arena` and :mod:`sumito.learn` as Abalone's (docs/architecture.md)."""
+"""The rules of each game, at the ground layer: Abalone's in :mod:`sumito.games.abalone`, backgammon's in
+:mod:`sumito.games.backgammon`. Each game's learning models, players, matches and runs plug into the same
+:mod:`sumito.models`, :mod:`sumito.players`, :mod:`sumito.arena` and :mod:`sumito.learn` (docs/architecture.md)."""

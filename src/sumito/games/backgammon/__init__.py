@@ -1,6 +1,6 @@
 """Backgammon, the second game on Sumito's learning core: board, rules kernels, position IDs, results.
 
-Self-contained (numpy and numba only): nothing here imports the Abalone engine, arena or players.
+Self-contained (numpy and numba only): nothing here imports Abalone's rules, the arena or the players.
 """
 
 from sumito.games.backgammon.board import BackgammonPosition
