@@ -188,3 +188,23 @@ def test_the_rl_package_is_the_one_public_name_of_its_pieces():
     if importlib.util.find_spec("pyspiel") is not None:
         assert sumito.rl.register_openspiel() == "python_sumito_abalone"
     assert position_id(from_position_id("4HPwATDgc/ABMA")) == "4HPwATDgc/ABMA"
+
+
+def test_every_kernel_module_takes_numba_from_sumito_jit():
+    # sumito.jit configures numba's cache before a kernel is decorated: a module that decorated with numba's own
+    # njit before sumito.jit was imported would cache its kernels in numba's default place, per absolute path
+    direct = []
+    for path in SRC.rglob("*.py"):
+        if path.name == "jit.py" and path.parent == SRC:
+            continue
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.ImportFrom) and node.module == "numba":
+                direct += [f"{path.relative_to(SRC)}: {a.name}" for a in node.names
+                           if a.name in ("njit", "jit", "prange", "objmode", "vectorize", "guvectorize")]
+    assert direct == []
+
+
+def test_importing_the_package_loads_no_numba():
+    code = "import sys, sumito; print(sorted(m for m in ('numba', 'numpy') if m in sys.modules))"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120, check=True)
+    assert out.stdout.strip() == "[]"
