@@ -9,7 +9,7 @@ from pathlib import Path
 # The suite never writes into the user's home or caches: before anything imports sumito (which reads the
 # cache folders at import), HOME and every XDG folder point into one temporary folder for this test session.
 # Compiled kernels are the one thing kept between sessions, in the system's temporary folder (a folder per
-# version of the source, as everywhere: sumito._numba_cache_dir), so that a second run does not compile again;
+# version of the source, as everywhere: sumito.jit.numba_cache_dir), so that a second run does not compile again;
 # a solved table is built once a session, in the session's folder.
 # pytest-xdist's workers inherit this environment from the main process, so they share its home (and the mini
 # table solved there: tables are solved under a lock, sumito.solve.table.solve_lock) and know the user's.

@@ -219,3 +219,23 @@ def test_every_package_has_an_api_page():
     wanted = {name.strip() for row in _contract_layers() for name in row.split("|")} - {"__main__", "games"}
     wanted |= {f"games.{game.name}" for game in (SRC / "games").iterdir() if (game / "__init__.py").exists()}
     assert sorted(wanted - documented) == []
+
+
+def test_every_kernel_module_takes_numba_from_sumito_jit():
+    # sumito.jit configures numba's cache before a kernel is decorated: a module that decorated with numba's own
+    # njit before sumito.jit was imported would cache its kernels in numba's default place, per absolute path
+    direct = []
+    for path in SRC.rglob("*.py"):
+        if path.name == "jit.py" and path.parent == SRC:
+            continue
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.ImportFrom) and node.module == "numba":
+                direct += [f"{path.relative_to(SRC)}: {a.name}" for a in node.names
+                           if a.name in ("njit", "jit", "prange", "objmode", "vectorize", "guvectorize")]
+    assert direct == []
+
+
+def test_importing_the_package_loads_no_numba():
+    code = "import sys, sumito; print(sorted(m for m in ('numba', 'numpy') if m in sys.modules))"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120, check=True)
+    assert out.stdout.strip() == "[]"

@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 from numba import njit
 
-import sumito
+from sumito import jit
 from sumito.analysis import analyse_position
 from sumito.evaluation.features import EVAL_LINEAR, EVAL_NNUE
 from sumito.games.abalone import Position
@@ -23,9 +23,9 @@ from sumito.players.precompile import FIRST_GAME
 
 def test_a_compile_is_announced_once_and_timed(monkeypatch, capsys):
     monkeypatch.setenv("SUMITO_COMPILE_NOTICE", "1")
-    monkeypatch.setitem(sumito._compile, "told", False)
-    monkeypatch.setattr(sumito, "NOTICE_AFTER", 0.0)  # at once: this kernel compiles in a moment
-    before = sumito.compile_seconds()
+    monkeypatch.setitem(jit._compile, "told", False)
+    monkeypatch.setattr(jit, "NOTICE_AFTER", 0.0)  # at once: this kernel compiles in a moment
+    before = jit.compile_seconds()
 
     @njit
     def fresh(x):  # a kernel no cache holds: calling it compiles
@@ -35,28 +35,28 @@ def test_a_compile_is_announced_once_and_timed(monkeypatch, capsys):
     assert fresh(np.int64(4)) == 9  # already compiled: no second notice
     err = capsys.readouterr().err
     assert err.count("compiling numba kernels") == 1 and "about" in err
-    assert sumito.compile_seconds() > before
+    assert jit.compile_seconds() > before
 
 
 def test_a_compile_over_before_the_notice_is_due_says_nothing(monkeypatch, capsys):
     """A kernel numba cannot cache (the search's clock) compiles in each process in a moment: no notice."""
     monkeypatch.setenv("SUMITO_COMPILE_NOTICE", "1")
-    monkeypatch.setitem(sumito._compile, "told", False)
-    monkeypatch.setattr(sumito, "NOTICE_AFTER", 60.0)
-    before = sumito.compile_seconds()
+    monkeypatch.setitem(jit._compile, "told", False)
+    monkeypatch.setattr(jit, "NOTICE_AFTER", 60.0)
+    before = jit.compile_seconds()
 
     @njit
     def quick(x):
         return x + 5
 
     assert quick(np.int64(1)) == 6
-    assert "compiling" not in capsys.readouterr().err and not sumito._compile["told"]
-    assert sumito.compile_seconds() > before and sumito._compile["timer"] is None
+    assert "compiling" not in capsys.readouterr().err and not jit._compile["told"]
+    assert jit.compile_seconds() > before and jit._compile["timer"] is None
 
 
 def test_the_notice_can_be_silenced(monkeypatch, capsys):
     monkeypatch.setenv("SUMITO_COMPILE_NOTICE", "0")
-    monkeypatch.setitem(sumito._compile, "told", False)
+    monkeypatch.setitem(jit._compile, "told", False)
 
     @njit
     def other(x):

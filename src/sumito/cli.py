@@ -12,8 +12,7 @@ import time
 from collections.abc import Sequence
 from typing import NoReturn
 
-import sumito
-from sumito import __version__
+from sumito import __version__, jit
 from sumito.analysis import add_analyse_command
 from sumito.arena.commands import add_commands
 from sumito.arena.db import load_record
@@ -115,7 +114,7 @@ def cmd_game(args: argparse.Namespace) -> int:
     try:
         while not game.is_over():
             color = game.position.side_to_move
-            t0, compiled = time.perf_counter(), sumito.compile_seconds()
+            t0, compiled = time.perf_counter(), jit.compile_seconds()
             try:
                 move = players[color].choose(game.position, history=game_history(game), draw=game.draw_counters())
             except HumanExit as exc:  # a human player typed quit or resign, or their input ended
@@ -127,9 +126,9 @@ def cmd_game(args: argparse.Namespace) -> int:
                 # the first move of a fresh install is not charged with compiling the kernels it called (said
                 # from a second up, as the compile notice: the search's clock compiles in each process in
                 # a few hundredths, which no one waits for)
-                compiling = sumito.compile_seconds() - compiled
+                compiling = jit.compile_seconds() - compiled
                 took = f"{time.perf_counter() - t0 - compiling:.1f} s" + (
-                    f", and {compiling:.1f} s compiling" if compiling >= sumito.NOTICE_AFTER else "")
+                    f", and {compiling:.1f} s compiling" if compiling >= jit.NOTICE_AFTER else "")
                 print(f"{number}.{'..' if color == WHITE else ''} {COLOR_NAMES[color]} {move.notation()} ({took})",
                       file=sys.stderr, flush=True)
             game.push(move)

@@ -28,7 +28,8 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from numba import njit
+
+from sumito.jit import njit
 
 OUTPUT_KINDS = ("sigmoid", "linear", "tanh")
 SIGMOID = 0

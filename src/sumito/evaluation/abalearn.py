@@ -7,7 +7,8 @@ that a search can evaluate positions with a trained network (:mod:`sumito.models
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+
+from sumito.jit import njit
 
 ABALEARN1 = 0
 ABALEARN2 = 1

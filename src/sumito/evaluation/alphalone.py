@@ -26,12 +26,12 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
-from numba import njit
 
 from sumito.bounds import MAX_WEIGHT
 from sumito.errors import SumitoError
 from sumito.evaluation.features import ALPHALONE_FEATURES, N_ALPHALONE, alphalone_features, raw_features
 from sumito.fileio import atomic_write_text, check_weights, load_json, read_file_bounded, shown_path
+from sumito.jit import njit
 
 NORMS = ("l1", "l2")
 #: the largest weights file read (a file of twenty numbers is under a kilobyte)

@@ -22,12 +22,12 @@ Scores are from the point of view of ``side`` (higher is better for it).
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
 from sumito.evaluation.learned import network_score
 from sumito.evaluation.nnue import BASE as NNUE_BASE
 from sumito.evaluation.nnue import nnue_score
 from sumito.games.abalone.kernels import count_pushes
+from sumito.jit import njit
 
 DIST, ADJ, EDGE, LINE3, TOUCHED, COUNT = range(6)
 N_RAW = 6

@@ -18,10 +18,9 @@ encoding field.
 
 from __future__ import annotations
 
-from numba import njit
-
 from sumito.evaluation.abalearn import _encode_into
 from sumito.evaluation.zero_value import ENCODING_ZERO, zero_score
+from sumito.jit import njit
 from sumito.nn import forward
 
 HEADER = 9

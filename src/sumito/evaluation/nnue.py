@@ -62,12 +62,12 @@ from importlib.resources import files
 from pathlib import Path
 
 import numpy as np
-from numba import njit
 
 from sumito.errors import SumitoError
 from sumito.fileio import atomic_write_bytes, check_weights, read_file_bounded, read_npz_with_header, shown_path
 from sumito.games.abalone.geometry import geometry, symmetries
 from sumito.games.abalone.kernels import BROADSIDE_BIT, PUSH_OFF_BIT, PUSH_SHIFT, move_steps
+from sumito.jit import njit
 
 HEADER = 13  # n_features, H, H2, grid size, material, base (0/1), the base's 7 linear weights
 BASE = 5

@@ -16,9 +16,8 @@ that the search can call them), so the engine's value is the trainer's, bit for 
 
 from __future__ import annotations
 
-from numba import njit
-
 from sumito import nn
+from sumito.jit import njit
 
 #: the encoding field of a zero network's header (the other networks' encodings count up from 0)
 ENCODING_ZERO = -1

@@ -65,7 +65,6 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import numpy as np
-from numba import njit
 
 from sumito.bounds import MAX_WEIGHT
 from sumito.cliargs import output_file
@@ -74,6 +73,7 @@ from sumito.evaluation.alphalone import FEATURE_SETS, AlphaloneWeights, WeightsE
 from sumito.evaluation.features import ALPHALONE_FEATURES, work_arrays
 from sumito.games.abalone import BLACK, WHITE, Move, Position, get_layout
 from sumito.games.abalone.kernels import PUSH_OFF_BIT, make_move, unmake_move
+from sumito.jit import njit
 from sumito.nn import dot
 from sumito.progress import Progress
 from sumito.search.context import WIN, SearchContext

@@ -46,7 +46,6 @@ from functools import cache
 from pathlib import Path
 
 import numpy as np
-from numba import njit
 
 from sumito.arena.executor import InlineExecutor
 from sumito.arena.openings import load_openings, random_quiet_moves
@@ -58,6 +57,7 @@ from sumito.fileio import atomic_write_bytes, read_file_bounded, read_npz_with_h
 from sumito.games.abalone import Game, Move, Position
 from sumito.games.abalone.geometry import geometry
 from sumito.games.abalone.kernels import MAX_MOVES, generate_push_offs
+from sumito.jit import njit
 from sumito.learn.runfolder import RunFolder
 from sumito.nn import dot, exp_array, log_array, matmul, matvec, tanh_array
 from sumito.players import make_player

@@ -67,7 +67,6 @@ from dataclasses import dataclass
 from functools import cache
 
 import numpy as np
-from numba import njit
 
 from sumito.errors import SumitoError
 from sumito.evaluation.abalearn import ABALEARN1, ABALEARN2, ABALEARN3, OFF, SPLITS, _encode_into  # noqa: F401
@@ -77,6 +76,7 @@ from sumito.games.abalone.geometry import geometry as board_geometry
 from sumito.games.abalone.kernels import PUSH_OFF_BIT, generate_moves, make_move, unmake_move
 from sumito.games.abalone.position import Position
 from sumito.games.abalone.variants import Variant, default_variant
+from sumito.jit import njit
 
 MAX_MOVES = K.MAX_MOVES  # rows of ``out`` that always hold every successor
 

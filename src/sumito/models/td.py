@@ -52,9 +52,9 @@ import math
 from typing import Any
 
 import numpy as np
-from numba import njit
 
 from sumito.errors import SumitoError
+from sumito.jit import njit
 from sumito.models.network import OUTPUT_KINDS, SIGMOID, ValueNetwork, forward, gradient, sigmoid, unpack
 
 ALPHA = 0.1

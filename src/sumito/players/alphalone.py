@@ -41,7 +41,6 @@ import time
 from collections.abc import Sequence
 
 import numpy as np
-from numba import njit
 
 from sumito.evaluation.alphalone import (
     CODE_ORDERING,
@@ -56,6 +55,7 @@ from sumito.evaluation.alphalone import (
 from sumito.evaluation.features import work_arrays
 from sumito.games.abalone import DrawCounters, Move, Position
 from sumito.games.abalone.kernels import MAX_MOVES, PUSH_OFF_BIT, generate_moves, make_move, unmake_move
+from sumito.jit import njit
 from sumito.players.base import (
     MAX_PLAYER_DEPTH,
     MAX_SEARCH_SECONDS,

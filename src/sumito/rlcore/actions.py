@@ -28,12 +28,12 @@ from dataclasses import dataclass, field
 from functools import cache
 
 import numpy as np
-from numba import njit
 
 from sumito.games.abalone import IllegalMoveError, Move, Position
 from sumito.games.abalone import kernels as K
 from sumito.games.abalone.geometry import Geometry, geometry
 from sumito.games.abalone.move import format_move
+from sumito.jit import njit
 
 #: the bits of a move code that say which move it is (the push fields follow from the position)
 KEY_MASK = K.START_MASK | (7 << K.DIR_SHIFT) | (3 << K.COUNT_SHIFT) | K.BROADSIDE_BIT | (7 << K.LINE_SHIFT)

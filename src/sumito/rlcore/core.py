@@ -40,12 +40,12 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 import numpy as np
-from numba import njit
 
 from sumito.games.abalone import BLACK, DrawCounters, DrawRules, IllegalMoveError, Position
 from sumito.games.abalone import kernels as K
 from sumito.games.abalone.game import PLY_CAP, Outcome, judge
 from sumito.games.abalone.geometry import geometry
+from sumito.jit import njit
 from sumito.rlcore.actions import action_space, fill_action_mask, move_key
 
 CHANNELS = 10

@@ -10,10 +10,10 @@ move scores a draw.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
 from sumito.evaluation.features import evaluate, evaluate_hand_set, work_arrays
 from sumito.games.abalone.kernels import MAX_MOVES, PUSH_OFF_BIT, generate_moves, make_move, unmake_move
+from sumito.jit import njit
 from sumito.search.context import WIN, SearchContext
 from sumito.stopping import STOP, call_stoppable
 

@@ -46,9 +46,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 
 import numpy as np
-from numba import njit, objmode
 
-from sumito import compile_seconds
 from sumito.evaluation.features import EVAL_NETWORK, EVAL_NNUE, evaluate_hand_set, nnue_base, work_arrays
 from sumito.evaluation.learned import network_score
 from sumito.evaluation.nnue import copy_accumulator, nnue_output, refresh_accumulator, update_accumulator
@@ -63,6 +61,7 @@ from sumito.games.abalone.kernels import (
     make_move,
     unmake_move,
 )
+from sumito.jit import compile_seconds, njit, objmode
 from sumito.search.context import MAX_PLY, WIN, WIN_BOUND, SearchContext
 from sumito.stopping import STOP, call_stoppable, linked_stop
 

@@ -19,10 +19,10 @@ from dataclasses import dataclass
 from functools import cache
 
 import numpy as np
-from numba import njit
 
 from sumito.games.abalone.geometry import EMPTY, geometry
 from sumito.games.abalone.variants import Variant
+from sumito.jit import njit
 
 
 @dataclass(frozen=True)

@@ -27,7 +27,6 @@ the board or pushed off over the edge (the opponent then had one more marble).
 from __future__ import annotations
 
 import numpy as np
-from numba import njit, prange
 
 from sumito.games.abalone.geometry import EMPTY, OFF
 from sumito.games.abalone.kernels import (
@@ -40,6 +39,7 @@ from sumito.games.abalone.kernels import (
     make_move,
     unmake_move,
 )
+from sumito.jit import njit, prange
 from sumito.solve.atomics import atomic_claim, atomic_decrement
 from sumito.solve.index import rank, unrank
 

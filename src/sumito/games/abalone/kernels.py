@@ -25,7 +25,8 @@ run without rescanning and let search order pushes first.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+
+from sumito.jit import njit
 
 EMPTY = 0
 OFF = 3

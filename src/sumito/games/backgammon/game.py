@@ -10,10 +10,10 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
-from numba import njit
 
 from sumito.games.backgammon.board import N_CHECKERS, BackgammonPosition
 from sumito.games.backgammon.kernels import BAR, OFF, OPP_BAR, generate_plays
+from sumito.jit import njit
 
 OPP_OFF = 27
 

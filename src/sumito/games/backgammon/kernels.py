@@ -20,7 +20,8 @@ itself (a pass).
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+
+from sumito.jit import njit
 
 N_SLOTS = 28
 BAR = 24

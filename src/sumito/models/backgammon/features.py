@@ -121,9 +121,9 @@ dice; the few rolls it cannot prove (crowded or bearing-off positions) go to
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
 from sumito.games.backgammon.kernels import generate_plays, rearmost_checkers
+from sumito.jit import njit
 from sumito.models.backgammon.learning import tesauro_units as _tesauro
 
 ENCODING = "wiering"

@@ -27,11 +27,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
-from numba import njit
 
 from sumito.games.backgammon.board import BackgammonPosition, swap_array
 from sumito.games.backgammon.game import game_results, opening_roll, roll_dice
 from sumito.games.backgammon.kernels import generate_plays
+from sumito.jit import njit
 from sumito.models.game import Afterstates
 
 N_INPUTS = 198

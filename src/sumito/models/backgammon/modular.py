@@ -73,13 +73,13 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-from numba import njit
 
 from sumito.errors import SumitoError
 from sumito.fileio import atomic_write_bytes, load_json, read_file_bounded, read_npz_arrays, shown_path
 from sumito.games.backgammon.board import BackgammonPosition, swap_array
 from sumito.games.backgammon.game import game_result, game_results, opening_roll, roll_dice
 from sumito.games.backgammon.kernels import generate_plays, rearmost_checkers
+from sumito.jit import njit
 from sumito.models.backgammon import features
 from sumito.models.backgammon.learning import ENCODING as TESAURO
 from sumito.models.backgammon.learning import N_INPUTS as TESAURO_INPUTS

@@ -25,13 +25,13 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-from numba import njit
 
 from sumito import nn
 from sumito.errors import SumitoError
 from sumito.evaluation.zero_value import ENCODING_ZERO, ZERO_SCALE, dot, hidden_layers
 from sumito.fileio import atomic_write_bytes, check_weights, read_file_bounded, read_npz_with_header, shown_path
 from sumito.games.abalone.geometry import geometry
+from sumito.jit import njit
 from sumito.rlcore.actions import action_space
 
 #: the search's work array holds both hidden layers and the active inputs when the engine evaluates with a network

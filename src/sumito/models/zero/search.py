@@ -26,11 +26,11 @@ the logarithm from :mod:`sumito.nn`: the same draws and the same search on every
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
 from sumito import nn
 from sumito.evaluation.zero_value import encode
 from sumito.games.abalone import kernels as K
+from sumito.jit import njit
 from sumito.models.zero.network import evaluate, softmax
 from sumito.rlcore.actions import move_key
 

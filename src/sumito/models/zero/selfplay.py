@@ -14,10 +14,9 @@ then the most visited; Gumbel's move is sequential halving's winner, whose Gumbe
 
 from __future__ import annotations
 
-from numba import njit
-
 from sumito.evaluation.zero_value import encode
 from sumito.games.abalone import kernels as K
+from sumito.jit import njit
 from sumito.models.zero.search import PUCT, next_uniform, search
 
 

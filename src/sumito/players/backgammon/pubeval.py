@@ -25,10 +25,10 @@ Inputs (122): for ``j = 1..24`` the block ``x[5(j-1) : 5j]`` describes ``pos[25 
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
 from sumito.games.backgammon.game import Chooser, play_game, win_rate  # noqa: F401  (re-exported: their home before)
 from sumito.games.backgammon.kernels import generate_plays, rearmost_checkers
+from sumito.jit import njit
 from sumito.nn import matvec
 
 N_PUBEVAL_INPUTS = 122
