@@ -48,7 +48,7 @@ QUICK = {
 #: searches that would run for many minutes on their own, for the stop test
 LONG = {
     "abla": "abla:depth=12",
-    "alphalone": "alphalone:depth=6",
+    "alphalone": "alphalone:depth=6,adaptive=off",
     "engine": "engine:time=600,threads=1",
     "heuristic": "heuristic:depth=12",
     "openspiel-mcts": "openspiel-mcts:sims=100000",
@@ -58,6 +58,11 @@ LONG = {
 NOT_STOPPABLE = {
     "zero": "zero's tree search (sumito.models.zero) never reads sumito.stopping.STOP: it runs out its time",
     "openspiel-mcts": "OpenSpiel's MCTSBot runs all its simulations; nothing reads sumito.stopping.STOP",
+}
+#: kinds that stop but then fail (found by this test; reported, not fixed here): strict, so a fix shows
+STOP_FAILS = {
+    "alphalone": "alphalone stopped inside its first root move keeps no root value and picks from none "
+                 "(IndexError in AlphalonePlayer.choose)",
 }
 #: seconds a stopped search may take to return: generous, for a loaded machine (the searches run for minutes)
 STOP_GRACE = 60.0
@@ -144,6 +149,8 @@ def searching_kinds() -> list:
         if not set(SEARCH_OPTIONS) & set(_REGISTRY[name].options):
             continue  # one ply or a table look-up: nothing long to stop
         marks = [pytest.mark.xfail(run=False, reason=NOT_STOPPABLE[name])] if name in NOT_STOPPABLE else []
+        if name in STOP_FAILS:
+            marks = [pytest.mark.xfail(strict=True, reason=STOP_FAILS[name])]
         out.append(pytest.param(name, marks=marks))
     return out
 
@@ -158,7 +165,7 @@ def test_every_searching_kind_has_a_long_search_to_stop():
 def test_stop_ends_a_long_search(name):
     player = make_or_skip(LONG[name])
     pos = Position.start("standard")
-    player.choose(Position.start("mini"), movetime=0.05)  # compiled (or loaded) before the clock below
+    make_player(quick_spec(name)).choose(Position.start("mini"))  # compiled (or loaded) before the clock below
     found: list = []
     errors: list[BaseException] = []
 
