@@ -145,8 +145,8 @@ def test_the_shipped_networks_load_bit_for_bit():
     # bg-wiering7 is the best network of the 20,000-game run in docs/results-backgammon.md ("The shipped network"),
     # trained with sumito.nn's fixed-order arithmetic, which gives these bits on every x86-64 CPU
     assert _digest(*[n.theta for n in ModularValue.load(str(data / "bg-wiering7.npz")).networks]) == "095626b2f570cdf5"
-    # expert-nnue was builtin-nnue until issue 30 (nnue-standard.npz, the same bytes); builtin-nnue is now
-    # generation 9 of runs/selftaught
+    # expert-nnue was builtin-nnue before the self-taught network shipped (nnue-standard.npz, the same bytes);
+    # builtin-nnue is now generation 9 of runs/selftaught
     for name, digest in (("nnue-expert.npz", "002ae193647a2774"), ("nnue-selftaught.npz", "b200e96231ca798a")):
         nnue = load_network(str(data / name))
         assert _digest(*[v for v in vars(nnue).values() if hasattr(v, "dtype")]) == digest
@@ -239,3 +239,10 @@ def test_importing_the_package_loads_no_numba():
     code = "import sys, sumito; print(sorted(m for m in ('numba', 'numpy') if m in sys.modules))"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120, check=True)
     assert out.stdout.strip() == "[]"
+
+
+def test_no_test_names_an_issue_instead_of_what_it_tests():
+    # a test says what it checks; which issue asked for it is the history's business (git log)
+    named = [f"{path.name}:{i}" for path in (ROOT / "tests").glob("*.py")
+             for i, line in enumerate(path.read_text().splitlines(), 1) if re.search(r"\bissues? #?\d", line, re.I)]
+    assert named == []

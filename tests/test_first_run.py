@@ -121,7 +121,7 @@ def test_every_line_of_an_analysis_is_as_long_as_the_search_is_deep():
                 board = board.play(move)
 
 
-# ------------------------------------------------------------------ the install compiles ahead (issue 29)
+# ------------------------------------------------------------------ the install compiles ahead
 ROOT = Path(__file__).resolve().parent.parent
 
 

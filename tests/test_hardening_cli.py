@@ -1,4 +1,4 @@
-"""Issue 28's holes in the command line and the engine protocol, one test each: the end of the protocol's
+"""Holes in the command line and the engine protocol, one test each: the end of the protocol's
 input during ``go infinite``, a 5,000-digit number in a training config, huge game counts and a lazy SPRT
 schedule, special files named by player options, every numeric option's bounds, and file names holding a
 newline."""

@@ -1,4 +1,4 @@
-"""Every file reader against hostile files: bounded in depth as in size (issue 43).
+"""Every file reader against hostile files: bounded in depth as in size.
 
 JSON nested 100,000 deep used to overflow the parser's recursion (a ``RecursionError`` traceback) in the
 NNUE and value-network headers, Alphalone's weights, NNUE data chunks, a run's ``state.json``, the SPRT and

@@ -1,4 +1,4 @@
-"""The engine's NNUE: incremental accumulator, symmetry, search, files, data and training (issue 17)."""
+"""The engine's NNUE: incremental accumulator, symmetry, search, files, data and training."""
 
 from __future__ import annotations
 
@@ -391,7 +391,7 @@ def test_gen_removes_the_temporary_file_a_kill_left(tmp_path):
 
 
 def test_the_shipped_networks_by_name():
-    # builtin-nnue is the self-taught network (issue 30): no base, nothing hand-set; expert-nnue, the one
+    # builtin-nnue is the self-taught network: no base, nothing hand-set; expert-nnue, the one
     # before it, is a correction of the hand-set evaluation
     builtin, selftaught, expert = (load_network(n) for n in ("builtin-nnue", "selftaught-nnue", "expert-nnue"))
     assert builtin.base is None and np.array_equal(builtin.W1, selftaught.W1)

@@ -1,4 +1,4 @@
-"""Progress on stderr (issue 29): the one reporter, its throttling, and every long command's lines in a log.
+"""Progress on stderr: the one reporter, its throttling, and every long command's lines in a log.
 
 Each command family runs a short job with stderr captured (not a terminal) and ``SUMITO_PROGRESS_INTERVAL=0``
 (a line at every step), and must print ``label: done/total unit (p%), rate, elapsed, ETA`` lines.

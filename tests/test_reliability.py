@@ -1,4 +1,4 @@
-"""The reproducers of issue 13 outside the web server and the process pools: hostile input to the
+"""Hostile-input reproducers outside the web server and the process pools: hostile input to the
 command line and its files, and Ctrl-C in the middle of a long computation."""
 
 from __future__ import annotations

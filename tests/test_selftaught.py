@@ -1,4 +1,4 @@
-"""The self-taught line (issue 30): generation 0 knows the marble count alone; attempts play, train and
+"""The self-taught line: generation 0 knows the marble count alone; attempts play, train and
 gate; every step resumes; nothing hand-set enters a network."""
 
 import json

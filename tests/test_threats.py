@@ -1,4 +1,4 @@
-"""Issue 27: the search sees threats against a last marble, and the game's draw rules."""
+"""The search sees threats against a last marble, and the game's draw rules."""
 
 from __future__ import annotations
 
@@ -15,8 +15,8 @@ from sumito.search.pvs import mate_plies
 
 from helpers import position_with, random_playout
 
-#: positions the engine lost from (issue 27): White to move, a marble from losing. The first move walks
-#: into a forced push-off three plies later. (The issue named h7g6 and c5d6 as holding; a threat-aware
+#: positions the engine lost from: White to move, a marble from losing. The first move walks
+#: into a forced push-off three plies later. (The report named h7g6 and c5d6 as holding; a threat-aware
 #: 8-second search finds a push-off after both, in 9 and 11 plies; f8g8 holds the first.)
 LAST_MARBLE = [
     ("b4/1www2/2bww2/2w1wbw1/4wbbb1/4bbb1/5b1/6/5 w 4 5 1", "g7g6"),
@@ -250,7 +250,7 @@ def test_the_self_play_regression_set_is_avoided_at_depth_5():
     for fen, loses, _ in cases:
         pos = Position.from_string(fen)
         assert make_player("engine:depth=5,nnue=expert-nnue,threats=1").choose(pos).notation() != loses, fen
-        # the set was found with expert-nnue (the default then); the self-taught network shipped since issue 30
+        # the set was found with expert-nnue (the default then); the self-taught network shipped since
         # needs more: at depth 5 it walks into 1 of these 12, at depth 6 into 2 (docs/strength.md), at 7 none
         assert make_player("engine:depth=7,nnue=builtin-nnue,threats=1").choose(pos).notation() != loses, fen
         walked_into += make_player("engine:depth=5,nnue=expert-nnue,threats=0").choose(pos).notation() == loses

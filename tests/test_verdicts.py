@@ -48,7 +48,7 @@ def test_a_fitted_claim_must_hold_outright_and_on_unseen_seeds():
 
 
 def test_the_kinder_labels_are_gone():
-    """The labels issue 58 found kinder than the rules, as the rules give them now."""
+    """The labels that once read kinder than the rules, as the rules give them now."""
     by_claim = {c.claim: v.judge(c).label for c in CLAIMS}
     assert by_claim["Method I(a) (Abalearn 3 features) beats Method I, and wins 68% → 79%"] == v.PARTLY
     assert by_claim["κ = −1 learns best by self-play"] == v.DOES_NOT
@@ -60,7 +60,7 @@ def test_the_kinder_labels_are_gone():
 
 
 def test_modes_by_the_stated_rule():
-    # Method I(a) at 2,000 games on marbles, seeds 2003-2012 (issue 58's numbers)
+    # Method I(a) at 2,000 games on marbles, seeds 2003-2012 (the rows the amendment re-labelled)
     runs = tuple(x / 100 for x in (98, 95, 94, 38, 95, 97, 92, 97, 22, 64))
     assert v.modes(runs) == "7 of 10 runs learned (92.0%–98.0%, median 95.0%); 3 at 22.0%–64.0%, median 38.0%"
     assert v.modes((0.40, 0.50, 0.60, 0.70)) == ""  # no gap of 25 points: one mode

@@ -1,4 +1,4 @@
-"""Issue 14's web API: clocks (loss on time, the computer's share of its clock), the engine's hint
+"""The web API's clocks (loss on time, the computer's share of its clock), the engine's hint
 and evaluation of a game, and the paged analysis of a stored game, with the server's bounds."""
 
 from __future__ import annotations

@@ -454,7 +454,7 @@ def test_screenshots_show_the_board_on_a_laptop_and_a_phone(page, server, shots)
         assert board["width"] > (0.85 * size[0] if name == "phone" else 500)
 
 
-# --------------------------------------------------------------------------- issue 14: the page's new parts
+# --------------------------------------------------------------------------- the page's clocks, hint and analysis
 def wait_for_state(page, state: str, timeout: float = STATE_WAIT_MS) -> None:
     page.wait_for_function(f"() => document.getElementById('play-view').dataset.state === '{state}'", timeout=timeout)
 
@@ -668,7 +668,7 @@ def test_a_phone_page_does_not_scroll_itself_after_a_move(page, server):
     assert page.locator("#play-moves .move.current").count() == 1
 
 
-# --------------------------------------------------------------------------- issue 29: the archive on a phone
+# --------------------------------------------------------------------------- the archive on a phone
 def test_the_archive_on_a_phone_shows_every_column_and_a_tap_opens_the_game(browser, server):
     context = browser.new_context(viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True)
     context.add_init_script(f"localStorage.setItem('sumito-token', {json.dumps(TOKEN)})")
@@ -723,7 +723,7 @@ def test_the_archive_on_a_phone_shows_every_column_and_a_tap_opens_the_game(brow
     assert not errors, f"the page logged errors: {errors}"
 
 
-# --------------------------------------------------------------------------- issue 42: the page on a laptop and a phone
+# --------------------------------------------------------------------------- the page on a laptop and a phone
 def test_a_message_does_not_outlive_the_game_it_was_about(screen, server):
     # Black's a3b4 lets the computer (White) push a marble off and win; a tap while it thinks is
     # explained in red, and the game's end takes that message away

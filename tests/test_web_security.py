@@ -1,4 +1,4 @@
-"""The web server against hostile and careless clients (issue 13): one test per reproducer.
+"""The web server against hostile and careless clients: one test per reproducer.
 
 Player specs may name only shipped networks and files in the model folder, within the server's
 caps; every computer move has a deadline and is cancelled by resign, undo or deletion (its worker
