@@ -33,7 +33,8 @@ Pieces, as in a chess engine (Stockfish's split of search, ordering and transpos
 - a per-iteration callback (the protocol's streamed ``info`` lines), called between iterations
   from Python, so that it costs the compiled search nothing.
 
-Evaluation is pluggable: any kind of :mod:`sumito.evaluation.features` with its parameters.
+Evaluation is pluggable: any kind of :mod:`sumito.evaluation.features` with its parameters. This module is the
+driver, in Python; the compiled search of one node is :mod:`sumito.search.negamax`.
 """
 
 from __future__ import annotations
@@ -47,37 +48,34 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from sumito.evaluation.features import EVAL_NETWORK, EVAL_NNUE, evaluate_hand_set, nnue_base, work_arrays
-from sumito.evaluation.learned import network_score
-from sumito.evaluation.nnue import copy_accumulator, nnue_output, refresh_accumulator, update_accumulator
+from sumito.evaluation.features import EVAL_NETWORK, EVAL_NNUE, work_arrays
 from sumito.games.abalone.game import DrawCounters
 from sumito.games.abalone.kernels import (
     MAX_MOVES,
-    PUSH_OFF_BIT,
-    PUSH_SHIFT,
     generate_moves,
-    generate_push_offs,
-    has_push_off,
     make_move,
-    unmake_move,
 )
-from sumito.jit import compile_seconds, njit, objmode
+from sumito.jit import compile_seconds
 from sumito.search.context import MAX_PLY, WIN, WIN_BOUND, SearchContext
+from sumito.search.negamax import (
+    ABORTED,
+    ASPIRATION_DEPTH,
+    ASPIRATION_FULL,
+    BEST,
+    KILLERS,
+    NODE_LIMIT,
+    NODES,
+    ROOT_COUNT,
+    ROOT_DEPTH,
+    SHARED_MOVES,
+    SHARED_ROOT_SCORES,
+    STATS_SLOTS,
+    TT_MOVE_SHIFT,
+    clock_now,
+    pvs_node,
+)
 from sumito.stopping import STOP, call_stoppable, linked_stop
 
-EXACT, LOWER, UPPER = 1, 2, 3
-ASPIRATION_DEPTH = 5  # shallower iterations are too cheap to gain from a narrow window
-ASPIRATION_FULL = 16_000.0  # a window wider than this (16 marbles) is the full one
-HISTORY_SIZE = 1 << 15  # history is indexed by the move's start, direction, count and broadside bits
-KILLERS = HISTORY_SIZE  # the killer moves live in the history array after the counts
-NULL_REDUCTION = 2
-#: the most a static evaluation may say: below every score a search proves a win or loss with
-STATIC_LIMIT = WIN_BOUND - 1.0
-NULL_WINDOW = 1e-6  # the width of a null-window (zero-window) search; scores are float64
-QUIESCENCE_PLIES = 8
-#: the quiescence plies (from the horizon) in which a side plays quiet moves that threaten to push off
-#: the opponent's last marble, besides its push-offs: "checks" in the quiescence search
-QUIET_CHECK_PLIES = 1
 #: the threat search a Searcher (and the engine player) uses unless told otherwise (``threats=``): off,
 #: since its SPRT at 0.1 s accepted H0 (Elo -22.9, 95% -45.0 to -1.1, 652 games; docs/strength-ledger.md);
 #: ``threats=1`` sees a push-off of the last marble sooner, at a cost in depth everywhere near the end
@@ -95,421 +93,9 @@ DEFAULT_TRADE_AFTER = 0
 #: null moves, accepted by SPRT against 0 (docs/strength-ledger.md)
 DEFAULT_PRUNE = 1
 
-# stats slots
-NODES, ABORTED, QNODES, TT_HITS, BEST, NEXT_CHECK, ROOT_COUNT, ROOT_DEPTH, NODE_LIMIT = range(9)
-STATS_SLOTS = 9
-SHARED_MOVES = 18  # where the move lists are in :func:`_pvs`'s ``shared`` tuple
-SHARED_ROOT_SCORES = 24  # and the root moves' scores
-TT_MOVE_SHIFT = 9  # a table entry's info: move << 9 | depth << 2 | bound kind
-
 #: the evaluation kinds whose compiled search this process has run (loaded from numba's cache): a timed
 #: search of another kind loads its kernels first (Searcher.warm_up), off its clock
 _LOADED: set[int] = set()
-
-
-@njit(cache=True)
-def _now():
-    with objmode(t="float64"):
-        t = time.perf_counter()
-    return t
-
-
-@njit(cache=True)
-def _score_to_tt(score, ply):
-    if score > WIN_BOUND:
-        return score + ply
-    if score < -WIN_BOUND:
-        return score - ply
-    return score
-
-
-@njit(cache=True)
-def _score_from_tt(score, ply):
-    if score > WIN_BOUND:
-        return score - ply
-    if score < -WIN_BOUND:
-        return score + ply
-    return score
-
-
-@njit(cache=True)
-def _tick(stats, deadline, stop):
-    stats[NODES] += 1
-    if stop[0]:  # Ctrl-C, the protocol's stop or a server's deadline (sumito.stopping)
-        stats[ABORTED] = 1
-    elif stats[NODE_LIMIT] > 0 and stats[NODES] >= stats[NODE_LIMIT]:
-        stats[ABORTED] = 1  # the node budget (``nodes=``) is spent
-    elif deadline > 0.0 and stats[NODES] >= stats[NEXT_CHECK] and stats[ROOT_DEPTH] > 1:
-        # the clock never stops the first iteration (a few hundred nodes): every move is searched
-        stats[NEXT_CHECK] = stats[NODES] + 1024
-        if _now() > deadline:
-            stats[ABORTED] = 1
-
-
-@njit(cache=True)
-def _repeats(path, k, h, base, need):
-    """Whether hash ``h`` (at ``path[k]``) repeats a position with the same side to move as a draw: once
-    after the root (``path[base]``; a cycle inside the search), or ``need`` times in all (the game's rule:
-    2 for threefold repetition), as Stockfish counts them."""
-    j = k - 2
-    count = 0
-    while j >= 0:
-        if path[j] == h:
-            count += 1
-            if j > base or count >= need:
-                return True
-        j -= 2
-    return False
-
-
-@njit(cache=True)
-def _order(buf, n, order, tt_move, history, side, ply):
-    for i in range(n):
-        mv = buf[i]
-        if mv == tt_move:
-            s = 1 << 40
-        elif mv & PUSH_OFF_BIT:
-            s = (1 << 36) + ((mv >> PUSH_SHIFT) & 3)
-        elif (mv >> PUSH_SHIFT) & 3:
-            s = (1 << 33) + ((mv >> PUSH_SHIFT) & 3)
-        elif mv == history[0, KILLERS + ply]:
-            s = 1 << 31
-        elif mv == history[1, KILLERS + ply]:
-            s = (1 << 31) - 1
-        else:
-            s = history[side - 1, mv & (HISTORY_SIZE - 1)]
-        order[i] = s
-
-
-@njit(cache=True)
-def _pick(buf, order, i, n):
-    """Selection sort one step: bring the best-ordered remaining move to position ``i``."""
-    best = i
-    for j in range(i + 1, n):
-        if order[j] > order[best]:
-            best = j
-    if best != i:
-        t = buf[i]
-        buf[i] = buf[best]
-        buf[best] = t
-        o = order[i]
-        order[i] = order[best]
-        order[best] = o
-    return buf[i]
-
-
-# The evaluation's parameters reach the search in one of three slots, the other two None: an NNUE's,
-# a value network's, or a hand-set evaluation's. numba removes a branch on ``x is not None`` when the
-# argument x is None, so each family's search is compiled on its own, with only that family's code:
-# a fresh install compiles the NNUE's evaluation for the default engine, not every evaluation's.
-
-
-@njit(cache=True)
-def _static(board, side, lost, cells, ring, offsets, edge_ring, kind, nnue_params, net_params, hand_params, raw,
-            scratch, acc, ply, trade):
-    """The static evaluation of the node at ``ply``: an NNUE's from the accumulator the search keeps
-    for that ply, any other evaluation's from the board; with ``trade`` > 0 (converting), plus that much
-    a marble off the board for the side that has pushed off more (minus it for the other side)."""
-    if nnue_params is not None:
-        value = nnue_output(acc[ply], side, lost[0], lost[1], nnue_params, scratch) + nnue_base(
-            board, side, lost[0], lost[1], cells, ring, offsets, edge_ring, nnue_params, raw)
-    elif net_params is not None:
-        value = network_score(board, side, lost[0], lost[1], cells, ring, offsets, net_params, scratch)
-    elif hand_params is not None:
-        value = evaluate_hand_set(board, side, lost[0], lost[1], cells, ring, offsets, edge_ring, kind, hand_params,
-                                  raw, scratch)
-    else:
-        value = 0.0
-    if trade > 0.0:
-        # the side ahead gains by every marble that leaves the board, its own included: a trade takes it
-        # nearer the win (5-2 after 4-1), and attacking at the price of a marble is worth it
-        mine, theirs = lost[side - 1], lost[2 - side]
-        if theirs > mine:
-            value += trade * (mine + theirs)
-        elif mine > theirs:
-            value -= trade * (mine + theirs)
-    # an evaluation is never a proven result: a network whose outputs add up past the win scores (weights
-    # each within the loaders' bound, many of them large) would otherwise report a forced win and stop
-    return min(max(value, -STATIC_LIMIT), STATIC_LIMIT)
-
-
-@njit(cache=True)
-def _refresh(board, cells, nnue_params, acc):
-    """An NNUE search's accumulator at the root (nothing for another evaluation)."""
-    if nnue_params is not None:
-        refresh_accumulator(board, cells, nnue_params, acc)
-
-
-@njit(cache=True)
-def _update(parent, child, move, side, offsets, nnue_params):
-    """An NNUE search's accumulator after ``move`` (nothing for another evaluation)."""
-    if nnue_params is not None:
-        update_accumulator(parent, child, move, side, offsets, nnue_params)
-
-
-@njit(cache=True)
-def _copy(parent, child, nnue_params):
-    """An NNUE search's accumulator after a pass (nothing for another evaluation)."""
-    if nnue_params is not None:
-        copy_accumulator(parent, child)
-
-
-@njit(cache=True)
-def _extend_pv(pv, pv_len, ply, mv):
-    """``mv`` raised alpha at ``ply``: this node's line is ``mv`` and then its child's line (a triangular
-    principal-variation table, as Stockfish keeps one: the line the search saw, which a walk through
-    the transposition table loses where another position has taken an entry since)."""
-    pv[ply, ply] = mv
-    end = pv_len[ply + 1]
-    if end < ply + 1:
-        end = ply + 1
-    for j in range(ply + 1, end):
-        pv[ply, j] = pv[ply + 1, j]
-    pv_len[ply] = end
-
-
-@njit(cache=True)
-def _add_quiet_checks(board, side, offsets, cells, edge_cells, inline_only, zobrist, buf, n, scratch):
-    """Append to ``buf[:n]`` (the push-offs) the quiet moves after which ``side`` has a push-off: the
-    threats against an opponent a marble from losing. ``scratch`` takes the full move list."""
-    total = generate_moves(board, side, offsets, cells, inline_only, scratch)
-    for i in range(total):
-        mv = scratch[i]
-        if mv & PUSH_OFF_BIT:
-            continue
-        make_move(board, mv, side, offsets, zobrist)
-        threat = has_push_off(board, side, offsets, edge_cells)
-        unmake_move(board, mv, side, offsets)
-        if threat:
-            buf[n] = mv
-            n += 1
-    return n
-
-
-@njit(cache=True, nogil=True)
-def _pvs(board, side, lost, depth, alpha, beta, ply, h, null_ok, shared):
-    """One node of the search; ``depth <= 0`` is the quiescence search (``-depth`` plies into it).
-
-    At ply 0 it searches the ``stats[ROOT_COUNT]`` root moves in ``moves[0]`` in that order,
-    writes each one's score (or bound) into ``root_scores`` and the index of the best into
-    ``stats[BEST]``. Root, main search and quiescence are one function because numba's cache
-    cannot load a recursive function that is called from, or calls, another recursive compiled
-    function. ``shared`` bundles what every node needs and never changes between nodes (the
-    board's tables, the evaluation, the transposition table, history, work arrays, statistics).
-    """
-    (g_win, g_inline, cells, offsets, ring, edge_ring, edge_cells, zobrist, kind, nnue_params, net_params,
-     hand_params, tt_keys, tt_info, tt_scores,
-     history, path, path_base, moves, orders, raw, scratch, stats, deadline, root_scores, root_side, contempt,
-     stop, acc, prune, threats, since, plies_left, quiet_limit, repeat_need, tt_bits, trade, pv, pv_len) = shared
-    pv_len[ply] = ply  # this node's principal variation: empty until a move raises alpha
-    # a draw is worth -contempt to the side searching at the root (it plays on rather than draw)
-    draw = -contempt if side == root_side else contempt
-    _tick(stats, deadline, stop)
-    if stats[ABORTED]:
-        return 0.0
-    # flags for the recursive calls as run-time values: a literal True/False would make numba
-    # compile a second specialisation, which its cache then fails to link
-    yes = ply >= 0
-    no = ply < 0
-    opp = 3 - side
-    if ply > 0:
-        if lost[0] >= g_win or lost[1] >= g_win:
-            return -(WIN - ply)
-        # a repeated position (same marbles, same side to move) on this line or before the root: a draw
-        path[path_base + ply] = h
-        if _repeats(path, path_base + ply, h, path_base, repeat_need):
-            return draw
-        # the game's own draw rules: the ply cap, and plies without a push-off
-        if ply >= plies_left or since[ply] >= quiet_limit:
-            return draw
-    else:
-        path[path_base] = h
-        _refresh(board, cells, nnue_params, acc[0])
-    # "in check": a marble from losing, with a push-off against it on the board (passing would lose)
-    checked = ply > 0 and threats > 0 and lost[side - 1] >= g_win - 1 and has_push_off(board, opp, offsets, edge_cells)
-    if ply > 0 and (depth <= 0 or ply >= MAX_PLY - 1):
-        # quiescence: stand pat, or play a push-off; in check, every move (no standing pat)
-        stats[QNODES] += 1
-        stand = _static(board, side, lost, cells, ring, offsets, edge_ring, kind, nnue_params, net_params, hand_params,
-                        raw, scratch, acc, ply, trade)
-        if -depth >= QUIESCENCE_PLIES or ply >= MAX_PLY - 1:
-            return stand
-        buf = moves[ply]
-        if checked:
-            best = -np.inf
-            n = generate_moves(board, side, offsets, cells, g_inline, buf)
-            if n == 0:
-                return draw
-        else:
-            if stand >= beta:
-                return stand
-            if stand > alpha:
-                alpha = stand
-            best = stand
-            n = generate_push_offs(board, side, offsets, edge_cells, buf)
-            if threats > 0 and -depth < QUIET_CHECK_PLIES and lost[opp - 1] >= g_win - 1:
-                n = _add_quiet_checks(board, side, offsets, cells, edge_cells, g_inline, zobrist, buf, n,
-                                      moves[ply + 1])
-        for i in range(n):
-            mv = buf[i]
-            delta = make_move(board, mv, side, offsets, zobrist)
-            if checked and not mv & PUSH_OFF_BIT and has_push_off(board, opp, offsets, edge_cells):
-                # a reply that leaves the push-off on the board loses at once: no need to search it
-                unmake_move(board, mv, side, offsets)
-                if best < -(WIN - (ply + 2)):
-                    best = -(WIN - (ply + 2))
-                continue
-            _update(acc[ply], acc[ply + 1], mv, side, offsets, nnue_params)
-            since[ply + 1] = 0 if mv & PUSH_OFF_BIT else since[ply] + 1
-            if mv & PUSH_OFF_BIT:
-                lost[2 - side] += 1
-            score = -_pvs(board, opp, lost, depth - 1, -beta, -alpha, ply + 1, h ^ delta, no, shared)
-            unmake_move(board, mv, side, offsets)
-            if mv & PUSH_OFF_BIT:
-                lost[2 - side] -= 1
-            if stats[ABORTED]:
-                return 0.0
-            if score > best:
-                best = score
-                if score > alpha:
-                    alpha = score
-                    _extend_pv(pv, pv_len, ply, mv)
-                    if alpha >= beta:
-                        break
-        return best
-    if checked and ply < 2 * stats[ROOT_DEPTH]:
-        # a forced reply: search it a ply deeper (a chess engine's check extension). A line of threats and
-        # parries keeps its depth, so, as in Stockfish, only within twice the iteration's depth of the root
-        depth += 1
-    # a null-window search (width NULL_WINDOW) is a non-PV node: it may take the table's bound and
-    # be pruned. (Before prune=1 this test compared with 1e-9, so that every node counted as a PV
-    # node and no table cutoff or null move ever happened; prune=0 keeps that search, to measure against.)
-    pv_node = prune == 0 or beta - alpha > 2 * NULL_WINDOW
-    mask = tt_keys.shape[0] - 1
-    slot = h & mask
-    tt_move = -1
-    info = tt_info[slot]
-    # an entry's key is stored mixed with its data (key ^ info ^ score bits), so that an entry another
-    # search thread wrote half of never passes for a whole one (lockless hashing, as in Crafty)
-    if ply > 0 and (tt_keys[slot] ^ tt_bits[slot] ^ np.uint64(info)) == h:
-        stats[TT_HITS] += 1
-        tt_move = info >> TT_MOVE_SHIFT
-        if not pv_node and ((info >> 2) & 127) >= depth:
-            s = _score_from_tt(tt_scores[slot], ply)
-            f = info & 3
-            if f == EXACT or (f == LOWER and s >= beta) or (f == UPPER and s <= alpha):
-                return s
-    if ply > 0 and null_ok and not pv_node and not checked and depth >= 3 and beta < WIN_BOUND:
-        static = _static(board, side, lost, cells, ring, offsets, edge_ring, kind, nnue_params, net_params,
-                         hand_params, raw, scratch, acc, ply, trade)
-        if static >= beta:
-            # pass: the same marbles with the other side to move
-            null_child = h ^ zobrist[0, 0]
-            _copy(acc[ply], acc[ply + 1], nnue_params)
-            null_depth = depth - 1 - NULL_REDUCTION
-            since[ply + 1] = since[ply] + 1
-            score = -_pvs(board, opp, lost, null_depth, -beta, -beta + NULL_WINDOW, ply + 1, null_child, no, shared)
-            if stats[ABORTED]:
-                return 0.0
-            if score >= beta:
-                return beta
-    if ply == 0:
-        buf = moves[0]
-        n = stats[ROOT_COUNT]
-    else:
-        buf = moves[ply]
-        order = orders[ply]
-        n = generate_moves(board, side, offsets, cells, g_inline, buf)
-        if n == 0:
-            return draw
-        _order(buf, n, order, tt_move, history, side, ply)
-    best = -np.inf
-    best_move = buf[0]
-    alpha0 = alpha
-    # the opponent is a marble from losing: a move that threatens its last marble is a check
-    attack = threats > 0 and lost[opp - 1] >= g_win - 1
-    for i in range(n):
-        mv = buf[i] if ply == 0 else _pick(buf, order, i, n)
-        delta = make_move(board, mv, side, offsets, zobrist)
-        _update(acc[ply], acc[ply + 1], mv, side, offsets, nnue_params)
-        since[ply + 1] = 0 if mv & PUSH_OFF_BIT else since[ply] + 1
-        if mv & PUSH_OFF_BIT:
-            lost[2 - side] += 1
-        quiet = ((mv >> PUSH_SHIFT) & 3) == 0
-        gives_check = attack and lost[opp - 1] < g_win and has_push_off(board, side, offsets, edge_cells)
-        child = h ^ delta
-        # The children of a depth-1 node are quiescence nodes; most have no push-off, and then
-        # their value is their evaluation whatever the window. Score those here: a recursive
-        # call costs more than the evaluation itself (numba passes every array argument anew).
-        leaf = False
-        if depth == 1 and ply + 2 < MAX_PLY:
-            leaf = True
-            pv_len[ply + 1] = ply + 1  # a leaf scored here has no line of its own
-            stats[NODES] += 1
-            if lost[0] >= g_win or lost[1] >= g_win:
-                score = WIN - (ply + 1)
-            elif _repeats(path, path_base + ply + 1, child, path_base, repeat_need):
-                score = draw  # the child's draw value is minus ours; negated, it is ours
-            elif ply + 1 >= plies_left or since[ply + 1] >= quiet_limit:
-                score = draw
-            elif gives_check or (threats > 0 and lost[side - 1] >= g_win - 1):
-                # the child is in check (its quiescence tries every reply) or may check us quietly
-                leaf = False
-                stats[NODES] -= 1
-            elif generate_push_offs(board, opp, offsets, edge_cells, moves[ply + 1]) == 0:
-                stats[QNODES] += 1
-                score = -_static(board, opp, lost, cells, ring, offsets, edge_ring, kind, nnue_params, net_params,
-                                 hand_params, raw, scratch, acc, ply + 1, trade)
-            else:
-                leaf = False
-                stats[NODES] -= 1  # searched below after all
-        if leaf:
-            pass  # scored above
-        elif i == 0:
-            score = -_pvs(board, opp, lost, depth - 1, -beta, -alpha, ply + 1, child, yes, shared)
-        else:
-            r = 0
-            killer = mv == history[0, KILLERS + ply] or mv == history[1, KILLERS + ply]
-            if ply > 0 and depth >= 3 and i >= 4 and quiet and not killer and not checked and not gives_check:
-                r = 1 if i < 16 else 2
-                if r > depth - 2:
-                    r = depth - 2
-            score = -_pvs(board, opp, lost, depth - 1 - r, -alpha - NULL_WINDOW, -alpha, ply + 1, child, yes, shared)
-            if score > alpha and (r > 0 or score < beta) and not stats[ABORTED]:
-                score = -_pvs(board, opp, lost, depth - 1, -beta, -alpha, ply + 1, child, yes, shared)
-        unmake_move(board, mv, side, offsets)
-        if mv & PUSH_OFF_BIT:
-            lost[2 - side] -= 1
-        if stats[ABORTED]:
-            return 0.0
-        if ply == 0:
-            root_scores[i] = score
-        if score > best:
-            best = score
-            best_move = mv
-            if ply == 0:
-                stats[BEST] = i
-            if score > alpha:
-                alpha = score
-                _extend_pv(pv, pv_len, ply, mv)
-                if alpha >= beta:
-                    if quiet and ply > 0:
-                        if history[0, KILLERS + ply] != mv:
-                            history[1, KILLERS + ply] = history[0, KILLERS + ply]
-                            history[0, KILLERS + ply] = mv
-                        history[side - 1, mv & (HISTORY_SIZE - 1)] += depth * depth
-                    break
-    if best >= beta:
-        flag = LOWER
-    elif best > alpha0:
-        flag = EXACT
-    else:
-        flag = UPPER
-    info = np.int32((best_move << TT_MOVE_SHIFT) | (depth << 2) | flag)
-    tt_info[slot] = info
-    tt_scores[slot] = _score_to_tt(best, ply)
-    tt_keys[slot] = h ^ tt_bits[slot] ^ np.uint64(info)
-    return best
 
 
 #: the most search threads an engine takes
@@ -558,7 +144,7 @@ def _helper_search(ctx: SearchContext, shared: tuple, stats: np.ndarray, root_mo
         stats[ROOT_COUNT] = n
         scores[:] = -np.inf
         moves[0, :n] = root_moves
-        _pvs(ctx.board, ctx.side, ctx.lost, depth, -np.inf, np.inf, 0, ctx.hash, False, shared)
+        pvs_node(ctx.board, ctx.side, ctx.lost, depth, -np.inf, np.inf, 0, ctx.hash, False, shared)
         if stats[ABORTED] or stats[BEST] < 0:
             return
         best = int(stats[BEST])
@@ -660,7 +246,7 @@ def mate_moves(score: float) -> int | None:
 
 
 class Searcher:
-    """Iterative deepening over :func:`_pvs`, keeping its tables from one move to the next."""
+    """Iterative deepening over :func:`pvs_node`, keeping its tables from one move to the next."""
 
     def __init__(self, kind: int, params: np.ndarray, hash_entries: int = 1 << 20, contempt: float = 0.0,
                  aspiration: float = 0.0, prune: int = DEFAULT_PRUNE, threats: int = DEFAULT_THREATS,
@@ -728,7 +314,7 @@ class Searcher:
         return len(self._threads)
 
     def _params_slots(self) -> tuple[np.ndarray | None, np.ndarray | None, np.ndarray | None]:
-        """The parameters in :func:`_pvs`'s three evaluation slots (NNUE, value network, hand-set)."""
+        """The parameters in :func:`pvs_node`'s three evaluation slots (NNUE, value network, hand-set)."""
         p = self.params
         return (p, None, None) if self.kind == EVAL_NNUE else (None, p, None) if self.kind == EVAL_NETWORK else (
             None, None, p)
@@ -857,19 +443,19 @@ class Searcher:
         _LOADED.add(self.kind)  # (the throwaway's timed search below warms up no further)
         try:
             # depth 2 under a clock that never runs out: the clock's object-mode call inside the search
-            # (_tick's _now, made from depth 2 on), which numba compiles in each process (30-60 ms), is
+            # (_tick's clock_now, made from depth 2 on), which numba compiles in each process (30-60 ms), is
             # compiled here too, not in the first move's time
             Searcher(self.kind, self.params, 1 << 10).search(ctx, root_moves, max_depth=2, seconds=1e6,
                                                              quick_single=False)
         except BaseException:
             _LOADED.discard(self.kind)
             raise
-        _now()  # the clock's object-mode call from Python, which numba compiles apart
+        clock_now()  # the clock's object-mode call from Python, which numba compiles apart
 
     def _shared(self, ctx: SearchContext, state: _ThreadState, path: np.ndarray, path_base: int, stats: np.ndarray,
                 deadline: float, root_scores: np.ndarray, stop: np.ndarray, limits: tuple[int, int, int],
                 quiet_plies: int) -> tuple:
-        """What every node of one thread's search needs (:func:`_pvs`'s ``shared``): the board's tables, the
+        """What every node of one thread's search needs (:func:`pvs_node`'s ``shared``): the board's tables, the
         evaluation, the shared transposition table and the thread's own arrays."""
         state.since[0] = quiet_plies
         return (
@@ -988,7 +574,7 @@ class Searcher:
         if delta > 0 and depth >= ASPIRATION_DEPTH and abs(previous) < WIN_BOUND:
             alpha, beta = previous - delta, previous + delta
         while True:
-            call_stoppable(_pvs, ctx.board, ctx.side, ctx.lost, depth, alpha, beta, 0, ctx.hash, False, shared)
+            call_stoppable(pvs_node, ctx.board, ctx.side, ctx.lost, depth, alpha, beta, 0, ctx.hash, False, shared)
             if stats[ABORTED] or stats[BEST] < 0:
                 return
             score = float(iteration_scores[int(stats[BEST])])
@@ -1026,7 +612,7 @@ class Searcher:
             stats[BEST] = -1
             stats[ROOT_COUNT] = count
             self.moves[0, :count] = rest
-            call_stoppable(_pvs, ctx.board, ctx.side, ctx.lost, depth, -np.inf, np.inf, 0, ctx.hash, False, shared)
+            call_stoppable(pvs_node, ctx.board, ctx.side, ctx.lost, depth, -np.inf, np.inf, 0, ctx.hash, False, shared)
             if stats[ABORTED]:
                 return None
             index = int(stats[BEST])
