@@ -246,3 +246,10 @@ def test_no_test_names_an_issue_instead_of_what_it_tests():
     named = [f"{path.name}:{i}" for path in (ROOT / "tests").glob("*.py")
              for i, line in enumerate(path.read_text().splitlines(), 1) if re.search(r"\bissues? #?\d", line, re.I)]
     assert named == []
+
+
+def test_the_node_searchs_steps_are_numbered_as_its_module_lists_them():
+    text = (SRC / "search" / "negamax.py").read_text()
+    listed = [int(n) for n in re.findall(r"^(\d+)\. ", ast.get_docstring(ast.parse(text)), re.M)]
+    commented = [int(n) for n in re.findall(r"^\s+# Step (\d+)\. ", text, re.M)]
+    assert listed == commented == list(range(1, len(listed) + 1)) and len(listed) >= 8

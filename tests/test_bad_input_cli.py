@@ -1,7 +1,7 @@
-"""Holes in the command line and the engine protocol, one test each: the end of the protocol's
-input during ``go infinite``, a 5,000-digit number in a training config, huge game counts and a lazy SPRT
-schedule, special files named by player options, every numeric option's bounds, and file names holding a
-newline."""
+"""Bad input to the command line and the engine protocol, one test each: the end of the protocol's input during
+``go infinite``, a 5,000-digit number in a training config, huge game counts and a lazy SPRT schedule, special
+files named by player options, every numeric option's bounds, file names holding a newline, bounded training
+options and config files that are devices, a human player without a person, and bytes that are not text."""
 
 import argparse
 import contextlib
@@ -18,6 +18,7 @@ import pytest
 from sumito.cli import build_parser, main
 from sumito.errors import SumitoError
 from sumito.games.abalone import Position
+from sumito.learn.training import TrainingConfig, TrainingError
 from sumito.players import make_player, player_names
 from sumito.players.backgammon.players import KINDS as BG_KINDS
 from sumito.players.backgammon.players import make_bg_player
@@ -326,3 +327,57 @@ def test_a_newline_in_a_file_name_is_a_one_line_error(capsys, tmp_path):
         code, _, err = run(capsys, *argv)
         assert code == 2 and err.count("\n") == 1, (argv, err)
         assert "\\n" in err, (argv, err)  # the name is quoted escaped, as repr writes it
+
+
+def sumito(*argv, stdin=subprocess.DEVNULL, timeout=120):
+    return subprocess.run([sys.executable, "-m", "sumito.cli", *argv], stdin=stdin, capture_output=True,
+                          text=True, timeout=timeout, check=False)
+
+
+# ------------------------------------------------------------------ training options
+@pytest.mark.parametrize(
+    "options, message",
+    [
+        (dict(opponent="human"), "opponent cannot be 'human'"),
+        (dict(hidden=100_000_000), "hidden must be at most 4096"),
+        (dict(search_depth=99), "search_depth must be at most 9"),
+        (dict(opponent="engine:depth=99"), "opponent: option depth=99 is out of range"),
+        (dict(opponent="nosuch"), "opponent: unknown player 'nosuch'"),
+    ],
+)
+def test_training_options_are_bounded(options, message):
+    with pytest.raises(TrainingError, match=message):
+        TrainingConfig(**options)
+
+
+def test_targets_from_dev_zero(capsys, tmp_path):
+    assert main(["train", "--set", "targets=/dev/zero", "--games", "1", "--out", str(tmp_path / "r")]) == 2
+    assert "/dev/zero: not a network file (not a regular file)" in capsys.readouterr().err
+
+
+def test_a_config_file_that_is_a_device_or_not_text(capsys, tmp_path):
+    bad = tmp_path / "bad.toml"
+    bad.write_bytes(b"hidden = \xff\n")
+    for config, message in (("/dev/zero", "not a regular file"), (str(bad), "not a text file (not UTF-8)")):
+        assert main(["train", "--config", config, "--games", "1", "--out", str(tmp_path / "r")]) == 2
+        err = capsys.readouterr().err
+        assert message in err and err.count("\n") == 1
+
+
+# ------------------------------------------------------------------ a human player without a person
+def test_game_with_a_human_and_no_input_ends_as_a_resignation():
+    proc = sumito("game", "--black", "human", "--white", "random", "--quiet")
+    assert proc.returncode == 0, proc.stderr
+    assert "Traceback" not in proc.stderr
+    assert "Black left the game (end of input)" in proc.stderr
+    assert '[Result "0-1"]' in proc.stdout and '[Reason "resignation"]' in proc.stdout
+
+
+# ------------------------------------------------------------------ bytes that are not text
+def test_a_byte_that_is_not_utf8_is_a_bad_move_not_a_crash():
+    proc = subprocess.run([sys.executable, "-m", "sumito.cli", "play", "--opponent", "random"],
+                          input=b"a1\xffb1\nquit\n", capture_output=True, timeout=120, check=False,
+                          env={**os.environ, "LC_ALL": "C.UTF-8", "PYTHONIOENCODING": "utf-8"})
+    assert proc.returncode == 0, proc.stderr
+    out = proc.stdout.decode()
+    assert "'a1\ufffdb1' is not a move" in out and "Traceback" not in proc.stderr.decode()

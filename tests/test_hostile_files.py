@@ -41,7 +41,7 @@ from sumito.evaluation.alphalone import AlphaloneWeights, WeightsError, default_
 from sumito.evaluation.features import ALPHALONE_FEATURES
 from sumito.evaluation.nnue import ARRAY_NAMES as NNUE_ARRAYS
 from sumito.evaluation.nnue import NNUE, NNUEError, load_network, n_features
-from sumito.games.abalone import LAYOUTS, Position
+from sumito.games.abalone import LAYOUTS, Position, RecordError, parse_records, read_records
 from sumito.learn.abalone_game import make_trainer
 from sumito.learn.commands import _read_config
 from sumito.learn.nnue import NNUEDataError, load_samples
@@ -579,3 +579,45 @@ def test_a_network_that_adds_up_past_the_win_scores_reports_no_forced_win(tmp_pa
     player = make_player(f"engine:threads=1,nnue={tmp_path / 'loud.npz'}")
     result = player.analyse(Position.start("standard"), depth=3)
     assert abs(result.score) < WIN_BOUND and result.depth == 3
+
+
+# ------------------------------------------------------------------ files and records
+def test_a_huge_tag_line_is_refused_before_it_is_parsed():
+    with pytest.raises(RecordError, match="line 1: 1,000,010 characters; a line may have at most 65,536"):
+        parse_records('[Event "' + "x" * 1_000_000 + '"]\n\n*\n')
+
+
+def test_a_record_file_over_the_limit_is_not_read(tmp_path):
+    big = tmp_path / "big.txt"
+    big.write_bytes(b" " * (5 * 2**20))
+    with pytest.raises(RecordError, match="more than 4,194,304 bytes"):
+        read_records(big)
+
+
+@pytest.mark.parametrize("value", ["9" * 5000, "1" * 10])
+def test_huge_numbers_in_tags_are_one_line_errors(value):
+    with pytest.raises(RecordError, match=r"line 2: MaxPlies must be a positive whole number, not '1111|9999"):
+        parse_records(f'[Event "a"]\n[MaxPlies "{value}"]\n\n*\n')
+
+
+def test_a_plies_tag_of_5000_digits():
+    with pytest.raises(RecordError, match=r"the Plies tag says '99999999999999999\.\.\.'"):
+        parse_records('[Event "a"]\n[Plies "' + "9" * 5000 + '"]\n\n*\n')
+
+
+@pytest.mark.parametrize("path", ["/dev/zero", "/"])
+def test_special_files_are_never_read(path):
+    with pytest.raises(RecordError, match="not a regular file"):
+        read_records(path)
+    with pytest.raises(NetworkError, match="not a regular file"):
+        ValueNetwork.load(path)
+
+
+def test_a_zip_bomb_network_is_refused(tmp_path):
+    import zipfile
+
+    bomb = tmp_path / "bomb.npz"
+    with zipfile.ZipFile(bomb, "w", compression=zipfile.ZIP_DEFLATED) as archive:
+        archive.writestr("W1.npy", b"\0" * (300 * 2**20))
+    with pytest.raises(NetworkError, match="its arrays would take 314,572,800 bytes"):
+        ValueNetwork.load(bomb)

@@ -1,9 +1,10 @@
-"""Ctrl-C stops `sumito sprt` at any moment, with exit status 130, within a second: while the process pool
-starts, while games are played, and right after the last game, while the pool shuts down (where a Ctrl-C
-used to be swallowed: held off by the pool's start, or raised inside a generator that the garbage collector
-closed, so that the command went on and exited 0).
+"""Ctrl-C at any moment: one line, exit status 130, within a second, and nothing lost.
 
-Each case runs the command in a process of its own and sends it SIGINT when a line of its output appears.
+`sumito sprt` while the process pool starts, while games are played, and right after the last game, while the
+pool shuts down (where a Ctrl-C could be swallowed: held off by the pool's start, or raised inside a generator
+that the garbage collector closed); a long computation (perft, a game) stopped at once with the unfinished game
+kept; and the stoppable kernels in worker threads and processes. Each case runs the command in a process of its
+own and sends it SIGINT when a line of its output appears, or after a moment.
 """
 
 from __future__ import annotations
@@ -12,11 +13,15 @@ import os
 import signal
 import subprocess
 import sys
+import threading
 import time
 
+import numba
 import pytest
 
+from sumito.games.abalone import Position, read_records
 from sumito.procs import sigint_held
+from sumito.stopping import call_stoppable
 
 pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="SIGINT to a child process is a POSIX affair")
 
@@ -98,3 +103,68 @@ def test_a_ctrl_c_while_the_interpreter_shuts_down_ends_the_program_as_interrupt
         assert "Exception ignored" not in done.stderr
     else:
         assert done.returncode == 0 and "Exception ignored" in done.stderr
+
+
+# ------------------------------------------------------------------ Ctrl-C
+def interrupt_after(seconds, *argv):
+    """Start ``sumito argv``, send it SIGINT after ``seconds``: (exit code, stderr, seconds it took to stop)."""
+    proc = subprocess.Popen([sys.executable, "-m", "sumito.cli", *argv], stdin=subprocess.DEVNULL,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    time.sleep(seconds)
+    assert proc.poll() is None, proc.communicate()
+    t0 = time.monotonic()
+    proc.send_signal(signal.SIGINT)
+    try:
+        _, err = proc.communicate(timeout=30)
+    finally:
+        proc.kill()
+    return proc.returncode, err, time.monotonic() - t0
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["perft", "--depth", "20"],
+        ["game", "--black", "abla:depth=12", "--white", "random", "--quiet"],
+        ["game", "--black", "engine:time=60", "--white", "random", "--quiet"],
+        ["game", "--black", "alphalone:depth=6,adaptive=no", "--white", "random", "--quiet"],
+    ],
+    ids=["perft", "abla", "engine", "alphalone"],
+)
+def test_ctrl_c_stops_a_long_computation_at_once(argv):
+    code, err, took = interrupt_after(6, *argv)
+    assert code == 130, err
+    assert err.strip().splitlines()[-1] == "sumito: interrupted", err
+    assert "Traceback" not in err and "SystemError" not in err
+    assert took < 3, took
+
+
+def test_ctrl_c_keeps_the_unfinished_game(tmp_path):
+    out = tmp_path / "game.txt"
+    code, err, _ = interrupt_after(6, "game", "--black", "random", "--white", "abla:depth=12", "--out", str(out))
+    assert code == 130, err
+    (record,) = read_records(out)
+    assert record.result == "*" and record.game.plies == 1
+
+
+@pytest.mark.skipif(not hasattr(os, "fork"), reason="needs fork")
+def test_the_kernels_still_run_in_worker_threads_and_processes():
+    """Off the main thread (protocol searches, pool workers) a kernel is called directly."""
+    result = []
+    thread = threading.Thread(target=lambda: result.append(Position.start().perft(3)))
+    thread.start()
+    thread.join()
+    assert result == [98_912]
+
+
+def test_a_stoppable_kernel_uses_the_callers_numba_thread_count():
+    """The helper thread that runs a kernel takes the caller's ``numba.set_num_threads`` (numba keeps
+    the count per thread): a benchmark's one-thread row is run on one thread."""
+    assert threading.current_thread() is threading.main_thread()
+    before = numba.get_num_threads()
+    try:
+        for n in {1, numba.config.NUMBA_NUM_THREADS}:
+            numba.set_num_threads(n)
+            assert call_stoppable(numba.get_num_threads) == n  # as the helper thread sees it
+    finally:
+        numba.set_num_threads(before)

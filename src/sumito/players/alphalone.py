@@ -303,6 +303,8 @@ class AlphalonePlayer(PlayerBase):
         self.last_depth = depth
         values = self._search_root(ctx, agent, codes, depth, movetime)
         searched = np.flatnonzero(~np.isnan(values))
+        if len(searched) == 0:  # stopped inside the first root move: the first in root order, at once
+            return Move(int(codes[0]), position.variant.side)
         ranked = searched[np.argsort(-values[searched], kind="stable")]
         pick = ranked[0]
         if self.two_best == "root" and len(ranked) > 1 and self.rng.random() < 0.5:
