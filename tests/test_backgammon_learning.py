@@ -9,6 +9,7 @@ import pytest
 
 from sumito.games.backgammon import BackgammonPosition, afterstate_arrays
 from sumito.games.backgammon.board import N_CHECKERS
+from sumito.games.backgammon.game import win_rate
 from sumito.games.backgammon.kernels import generate_plays
 from sumito.learn.training import Trainer, TrainingConfig
 from sumito.models.backgammon.learning import (
@@ -26,7 +27,6 @@ from sumito.players.backgammon.pubeval import (
     is_race,
     pubeval_inputs,
     pubeval_scores,
-    win_rate,
 )
 
 START = BackgammonPosition.start().board

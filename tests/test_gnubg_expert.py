@@ -9,9 +9,8 @@ gnubg_nn = pytest.importorskip(
     "gnubg_nn", reason="the GNU Backgammon expert needs the optional package gnubg-nn: pip install 'sumito[gnubg]'"
 )
 
-from sumito.games.backgammon.board import BackgammonPosition, swap_array  # noqa: E402
+from sumito.games.backgammon.board import START_ID, BackgammonPosition, from_position_id, position_id, swap_array  # noqa: E402  # noqa: E402
 from sumito.games.backgammon.game import afterstate_arrays, play_game, random_position, roll_dice  # noqa: E402
-from sumito.games.backgammon.position_id import START_ID, from_position_id, position_id  # noqa: E402
 from sumito.players.backgammon.gnubg_expert import (  # noqa: E402
     GnubgExpert,
     apply_gnubg_move,

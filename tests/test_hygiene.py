@@ -469,9 +469,11 @@ def test_bg_train_ctrl_c_exits_cleanly_with_one_line(tmp_path):
     finally:
         kill_group(proc)
     assert proc.returncode == 130, (out, err)
-    assert "Traceback" not in err and len(err.strip().splitlines()) == 1, err
+    # on a slow machine the progress reporter's plain lines (one every 10 s in a log) come first; Ctrl-C adds one
+    said = [line for line in err.strip().splitlines() if not line.startswith(f"bg train {folder}: ")]
+    assert "Traceback" not in err and len(said) == 1, err
     games = int(err.split("saved at game ")[1].split()[0])
-    assert err.startswith("sumito: interrupted: checkpoint saved") and "--resume" in err
+    assert said[0].startswith("sumito: interrupted: checkpoint saved") and "--resume" in said[0]
     assert games >= 3 and _checkpoint_games(folder) == games
     assert json.loads((folder / "config.json").read_text())["games"] == 100000
     assert not [p for p in folder.iterdir() if p.name.endswith(".tmp")]
@@ -493,7 +495,7 @@ def test_the_suite_runs_in_a_temporary_home_that_every_cache_and_archive_follows
 
     from sumito.arena.db import default_db_path
     from sumito.solve.table import cache_dir
-    from sumito.web.sessions import default_web_db_path
+    from sumito.web.store import default_web_db_path
 
     tmp = Path(tempfile.gettempdir()).resolve()
     home = Path(os.environ["HOME"]).resolve()

@@ -216,8 +216,9 @@ def test_expert_network_must_fit_the_encoding(tmp_path):
 
 def test_engine_searches_with_a_trained_network(tmp_path):
     from sumito.evaluation.features import work_arrays
+    from sumito.evaluation.learned import SCALE, network_score
     from sumito.models.abalone_encodings import encode_position
-    from sumito.models.learned import SCALE, network_params, network_score
+    from sumito.models.learned import network_params
 
     t = trainer(**PRESETS["method-II"], seed=6)
     for _ in range(5):

@@ -11,8 +11,9 @@ import pytest
 from sumito.analysis import THRESHOLDS
 from sumito.players import player_names
 from sumito.players.base import Option, PlayerKind, register
+from sumito.web.hall import MAX_ANALYSIS_PAGE
 from sumito.web.limits import WebLimits
-from sumito.web.sessions import MAX_ANALYSIS_PAGE, Clock, score_json
+from sumito.web.seats import Clock, score_json
 
 from helpers import SlowPlayer, web_clients
 from helpers import api_error as error

@@ -20,7 +20,7 @@ from sumito.games.abalone import LAYOUTS, Game, GameRecord, Position, parse_reco
 from sumito.players import parse_spec, player_names
 from sumito.players.base import Option, PlayerKind, register
 from sumito.web.app import create_app
-from sumito.web.sessions import player_name
+from sumito.web.seats import player_name
 
 from helpers import SlowPlayer, position_with, web_clients
 from helpers import api_error as error
@@ -542,3 +542,19 @@ def test_serve_prints_its_address_and_serves(tmp_path):
     finally:
         proc.send_signal(signal.SIGINT)
         assert proc.wait(timeout=10) == 0
+
+
+def test_each_router_serves_one_tag_and_together_they_are_the_api(tmp_path):
+    from fastapi.routing import APIRoute
+
+    from sumito.web.routes import ROUTERS
+
+    tags = [router.tags for router in ROUTERS]
+    assert all(len(t) == 1 for t in tags) and len({t[0] for t in tags}) == len(tags), tags
+    for router in ROUTERS:
+        for route in router.routes:
+            assert isinstance(route, APIRoute) and route.tags == router.tags, (route, router.tags)
+    app = create_app(tmp_path / "web.sqlite", tmp_path / "arena.sqlite", workers=1, warm=False)
+    served = {(op, path) for path, ops in app.openapi()["paths"].items() for op in ops}
+    routed = {(m.lower(), r.path) for router in ROUTERS for r in router.routes for m in r.methods}
+    assert served == routed

@@ -14,7 +14,7 @@ from sumito.players import player_names
 from sumito.players.base import Option, PlayerKind, register
 from sumito.web.limits import WebLimits
 from sumito.web.scheduler import FairScheduler
-from sumito.web.sessions import request_client
+from sumito.web.session import request_client
 
 from helpers import SlowPlayer, peer_client, web_clients
 from helpers import api_error as error

@@ -27,7 +27,7 @@ from sumito.games.abalone import BLACK, DrawRules, Game, Position
 from sumito.players import player_names
 from sumito.players.base import Option, PlayerKind, register
 from sumito.web.limits import MAX_IMPORT_BYTES, MAX_IMPORT_PLIES, MAX_REPLAY_PAGE, ModelFolder, WebLimits
-from sumito.web.sessions import archive_finished_game
+from sumito.web.store import archive_finished_game
 
 from helpers import SlowPlayer, web_clients
 from helpers import api_error as error

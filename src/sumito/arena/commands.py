@@ -1,7 +1,7 @@
 """The arena's subcommands: ``sumito match``, ``sumito tournament`` and ``sumito games``.
 
 ``add_commands(sub)`` registers them on the ``sumito`` argument parser. Errors are
-:class:`~sumito.games.abalone.SumitoError` subclasses (printed by ``sumito.cli.main`` as
+:class:`~sumito.errors.SumitoError` subclasses (printed by ``sumito.cli.main`` as
 ``sumito: error: …``, exit status 2); Ctrl-C stops the workers, keeps and reports the finished
 games, marks the run ``interrupted`` and exits with status 130. ``--workers`` is capped at
 :data:`sumito.procs.MAX_WORKERS` with a one-line note; the workers die with the command

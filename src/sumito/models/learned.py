@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from sumito.evaluation.learned import HEADER, SCALE, network_score  # noqa: F401  (re-exported)
+from sumito.evaluation.learned import SCALE
 from sumito.models.abalone_encodings import ENCODINGS, get_encoding
 from sumito.models.network import NetworkError, ValueNetwork
 from sumito.models.policy import recorded_reward_scale

@@ -22,12 +22,13 @@ from __future__ import annotations
 import numpy as np
 
 from sumito.evaluation.features import EVAL_NETWORK
+from sumito.evaluation.learned import HEADER
 from sumito.games.abalone import Game, Move, Position
 from sumito.games.abalone.kernels import PUSH_OFF_BIT, make_move
 from sumito.games.abalone.variants import Variant
 from sumito.models.abalone_encodings import encode_batch_into
 from sumito.models.game import Leaf
-from sumito.models.learned import HEADER, network_params_of
+from sumito.models.learned import network_params_of
 from sumito.models.network import ValueNetwork
 from sumito.search.context import SearchContext
 from sumito.search.pvs import Searcher

@@ -32,9 +32,10 @@ import numpy as np
 from sumito.bounds import MAX_WEIGHT, read_number
 from sumito.evaluation import EVAL_LINEAR, LINEAR_TERMS, Evaluation, evaluation_names, named_evaluation
 from sumito.evaluation.features import EVAL_ALPHALONE, EVAL_NETWORK, EVAL_NNUE
+from sumito.evaluation.learned import HEADER, SCALE
 from sumito.evaluation.nnue import BUILTIN_NNUE, NNUE, NO_NNUE, NNUEError, load_network
 from sumito.games.abalone import DrawCounters, Move, Position
-from sumito.models.learned import HEADER, SCALE, network_params
+from sumito.models.learned import network_params
 from sumito.models.network import ValueNetwork, network_path
 from sumito.models.zero.network import PolicyValueNetwork, ZeroNetworkError
 from sumito.players.base import (

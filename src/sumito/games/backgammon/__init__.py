@@ -3,7 +3,7 @@
 Self-contained (numpy and numba only): nothing here imports Abalone's rules, the arena or the players.
 """
 
-from sumito.games.backgammon.board import BackgammonPosition
+from sumito.games.backgammon.board import BackgammonPosition, PositionIdError, from_position_id, position_id
 from sumito.games.backgammon.game import (
     ALL_ROLLS,
     ROLL_PROBABILITIES,
@@ -16,7 +16,6 @@ from sumito.games.backgammon.game import (
     random_position,
     roll_dice,
 )
-from sumito.games.backgammon.position_id import PositionIdError, from_position_id, position_id
 
 __all__ = [
     "ALL_ROLLS",

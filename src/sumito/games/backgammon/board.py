@@ -31,9 +31,8 @@ OFF = 26  # slot of the mover's borne-off checkers
 OPP_OFF = 27  # slot of the opponent's borne-off checkers
 N_SLOTS = 28
 
-#: In move descriptions, the bar is "point 25" and bearing off goes to "point 0" (the mover's numbering).
+#: In move descriptions, the bar is "point 25" and bearing off goes to "off" (the mover's numbering).
 BAR_POINT = 25
-OFF_POINT = 0
 
 
 def swap_array(board: np.ndarray) -> np.ndarray:

@@ -265,8 +265,3 @@ def generate_plays(board: np.ndarray, die1: int, die2: int):
             n = m
     return boards[:n].copy(), moves[:n].copy()
 
-
-@njit(cache=True)
-def count_plays(board: np.ndarray, die1: int, die2: int) -> int:
-    """The number of distinct afterstates (a pass counts as one)."""
-    return generate_plays(board, die1, die2)[0].shape[0]

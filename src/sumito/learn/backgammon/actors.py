@@ -30,7 +30,7 @@ from typing import Any
 import numpy as np
 
 from sumito.games.backgammon.board import BackgammonPosition
-from sumito.learn.actors import ACTOR_SEED_KEY, ActorLearner, ActorReport, game_generator_state, train_with_actors
+from sumito.learn.actors import ACTOR_SEED_KEY, ActorLearner, ActorReport, game_generator_state
 from sumito.learn.backgammon.run import BgRun, BgRunConfig
 from sumito.models.backgammon.modular import ModularTrainer, ModularValue
 
@@ -142,9 +142,3 @@ class ActorBgRun(BgRun):
                 self.report = self.pool.report
                 self.pool = None
 
-
-def train_bg_with_actors(trainer: ModularTrainer, games: int, actors: int, publish_every: int = 1,
-                         on_game: Callable[[int], None] | None = None, *, seed: int, choosers: Choosers | None = None,
-                         **options: Any) -> ActorReport:
-    """:func:`~sumito.learn.actors.train_with_actors` for a :class:`ModularTrainer` (``seed``: the run's)."""
-    return train_with_actors(BgLearner(trainer, seed, choosers), games, actors, publish_every, on_game, **options)

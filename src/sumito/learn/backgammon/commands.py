@@ -1,7 +1,7 @@
 """``sumito bg``: backgammon on the command line — ``show``, ``moves``, ``game``, ``match`` and ``play``.
 
 ``add_commands(sub)`` registers the group on the ``sumito`` argument parser. Errors are
-:class:`~sumito.games.abalone.errors.SumitoError` subclasses, printed by ``sumito.cli.main`` as one line with exit
+:class:`~sumito.errors.SumitoError` subclasses, printed by ``sumito.cli.main`` as one line with exit
 status 2.
 
 Matches are the arena's (:mod:`sumito.arena.backgammon`): they alternate who is side 0 (player 1 in even
@@ -33,10 +33,9 @@ from sumito.cliargs import MAX_WORKERS_ARG, count_arg, number_arg
 from sumito.console import stdout_console
 from sumito.errors import SumitoError
 from sumito.fileio import refuse_changed
-from sumito.games.backgammon.board import BackgammonPosition, swap_array
+from sumito.games.backgammon.board import BackgammonPosition, PositionIdError, from_position_id, position_id, swap_array
 from sumito.games.backgammon.game import game_result, opening_roll, roll_dice
 from sumito.games.backgammon.kernels import generate_plays
-from sumito.games.backgammon.position_id import PositionIdError, from_position_id, position_id
 from sumito.learn.backgammon.actors import ActorBgRun
 from sumito.learn.backgammon.run import CHECKPOINT_EVERY, RUN_FLAGS, BgRun, BgRunConfig, TrainingInterrupted
 from sumito.players.backgammon.players import HumanPlayer, HumanQuit, make_bg_player, move_notation, render_board

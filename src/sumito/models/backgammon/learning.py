@@ -144,7 +144,7 @@ class BackgammonLearningGame:
 
 class NetworkPlayer:
     """Greedy one-ply play with a value network over ``tesauro198`` afterstates (a winning play first);
-    a :data:`~sumito.players.backgammon.pubeval.Chooser`."""
+    a :data:`~sumito.games.backgammon.game.Chooser`."""
 
     def __init__(self, network) -> None:
         self.network = network

@@ -4,8 +4,8 @@ The spec syntax is the Abalone players' (:mod:`sumito.players.base`): a player n
 comma-separated ``key=value`` options. It is re-implemented here rather than imported because the
 backgammon package stays independent of the Abalone players.
 
-A :class:`BgPlayer` is a :data:`~sumito.players.backgammon.pubeval.Chooser` (``(board, afterstates) -> row``)
-with a ``.name``, so it plugs straight into :func:`~sumito.players.backgammon.pubeval.play_game`. Callers that
+A :class:`BgPlayer` is a :data:`~sumito.games.backgammon.game.Chooser` (``(board, afterstates) -> row``)
+with a ``.name``, so it plugs straight into :func:`~sumito.games.backgammon.game.play_game`. Callers that
 know the dice (the CLI's game loop) call :meth:`BgPlayer.choose` with them, which the ``human`` player needs.
 
 Players:

@@ -26,7 +26,6 @@ from __future__ import annotations
 
 import numpy as np
 
-from sumito.games.backgammon.game import Chooser, play_game, win_rate  # noqa: F401  (re-exported: their home before)
 from sumito.games.backgammon.kernels import generate_plays, rearmost_checkers
 from sumito.jit import njit
 from sumito.nn import matvec

@@ -45,48 +45,38 @@ requesting client's own games.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import datetime as _dt
-import hashlib
 import hmac
-import json
 import logging
 import secrets
-import sqlite3
 import time
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from sumito.analysis import THRESHOLDS
-from sumito.arena.db import GameArchive, default_db_path
-from sumito.arena.match import DEFAULT_RULES, ArenaSettings, GameResult, GameTask, start_position
+from sumito.arena.match import DEFAULT_RULES
 from sumito.errors import SumitoError
-from sumito.evaluation.nnue import BUILTIN_NNUE
-from sumito.fileio import claim_sqlite
 from sumito.games.abalone import (
     BLACK,
     WHITE,
-    DrawRules,
     Game,
-    GameRecord,
-    Outcome,
     Position,
-    get_layout,
     parse_records,
 )
-from sumito.games.abalone.game import DECLARED_REASONS, TIME
+from sumito.games.abalone.game import TIME
 from sumito.games.abalone.geometry import COLOR_NAMES, Color
 from sumito.players import PlayerSpecError, make_player, parse_spec
 from sumito.players.base import set_option
-from sumito.players.engine import DEFAULT_TIME
-from sumito.players.perfect import perfect_play_refused, table_on_disk
+from sumito.players.perfect import perfect_play_refused
 from sumito.players.strongest import hint_spec
-from sumito.search.context import WIN, WIN_BOUND
 from sumito.search.timeman import move_time
-from sumito.web.limits import LONG_MOVE, MAX_IMPORT_BYTES, MAX_IMPORT_PLIES, ModelFolder, WebLimits
-from sumito.web.scheduler import Ticket, group_of
-from sumito.web.serialize import COLOR_WORDS, board_json, layout_of, legal_move_json
+from sumito.web.errors import ConflictError, ForbiddenError, GameNotFoundError, TooBusyError, TooLargeError, WebError
+from sumito.web.limits import LONG_MOVE, MAX_IMPORT_BYTES, MAX_IMPORT_PLIES, WebLimits
+from sumito.web.scheduler import group_of
+from sumito.web.seats import HUMAN, Clock, Seat, resolve_seat, score_json
+from sumito.web.serialize import COLOR_WORDS, legal_move_json
+from sumito.web.session import GameSession, one_line, owner_hash, token_client
+from sumito.web.store import WebStore, archive_finished_game
 from sumito.web.thinking import (
     ANALYSIS_HASH,
     ANALYSIS_SPEC,
@@ -94,22 +84,17 @@ from sumito.web.thinking import (
     PoolBusy,
     ThinkError,
     ThinkingPool,
-    ThinkRequest,
     ThinkTimeout,
     WorkerDied,
 )
 
 log = logging.getLogger("sumito.web")
-
-HUMAN = "human"
 MAX_WAIT = 10.0  # seconds a state request may wait for the computer
 MAX_SPEED = 60.0  # seconds between moves in watch mode
 RECENT = 24 * 3600  # finished games stay in the list of games for a day
 KEPT_IN_MEMORY = 500  # idle games beyond this many are dropped from memory (not from the database)
 IDLE = 60.0  # seconds without a request after which a game may be dropped from memory
-SCHEMA_VERSION = 3  # 2: the owner column; 3: the clock column
 IMPORTS_AT_ONCE = 2  # records parsed at the same time (each in a thread); more wait their turn
-APPLICATION_ID = 0x53554D57  # "SUMW": the web app's games, not the arena's archive ("SUMI")
 NOT_ARCHIVED = -1  # archive_id of a finished game that is not to be archived (imported finished)
 #: clocks: at most 3 hours each and 5 minutes of increment; a computer whose move would come this
 #: much after its clock ran out is stopped (it has lost on time anyway)
@@ -125,729 +110,6 @@ ANALYSIS_SECONDS = 0.2
 MAX_ANALYSIS_PAGE = 20
 
 
-# --------------------------------------------------------------------------- errors
-class WebError(SumitoError):
-    """A request that cannot be served; ``status`` is the HTTP status it gets (400 bad input)."""
-
-    status = 400
-
-
-class GameNotFoundError(WebError):
-    status = 404
-
-
-class ForbiddenError(WebError):
-    """A change to a game by a client without its owner token."""
-
-    status = 403
-
-
-class TooLargeError(WebError):
-    status = 413
-
-
-class ConflictError(WebError):
-    """A request that does not fit the game's state (not your turn, game over, nothing to undo)."""
-
-    status = 409
-
-
-class TooBusyError(WebError):
-    """A request past the client's caps (``--max-games``, ``--max-queued``): nothing was changed."""
-
-    status = 429
-
-
-class WebStoreError(SumitoError):
-    """The database of games in progress cannot be opened (not SQLite, another program's, …)."""
-
-
-# --------------------------------------------------------------------------- players and presets
-@dataclass(frozen=True)
-class Preset:
-    id: str
-    name: str
-    spec: str
-    description: str
-    layout: str | None = None  # the one layout it plays on (None: any)
-    needs_table: bool = False  # plays from its board's solved table
-
-    def offered(self) -> bool:
-        """Whether this server can play it now: perfect play needs its board's table in the cache (built once
-        by ``sumito solve``; a web request never starts a solve)."""
-        return not self.needs_table or table_on_disk(get_layout(self.layout or "mini").variant)
-
-    def to_json(self) -> dict[str, str | None]:
-        return {"id": self.id, "name": self.name, "spec": self.spec, "description": self.description,
-                "layout": self.layout}
-
-
-PRESETS = (
-    Preset("beginner", "Beginner", "greedy", "one move ahead: takes a marble when it can, else heads for the centre"),
-    Preset("abla", "ABLA", "abla:depth=3", "the ABLA paper's player: 3-ply alpha-beta over centre and cohesion"),
-    Preset("alphalone", "Alphalone", "alphalone", "the Alphalone report's agent: 2 moves a side, published weights"),
-    Preset("td", "TD network", "td", "a value network trained by TD(λ), Abalearn's Method I(a), one ply"),
-    Preset("engine-fast", "Engine (0.2 s)", "engine:time=0.2,nnue=builtin-nnue",
-           "Sumito's engine with its learned evaluation, 0.2 seconds a move"),
-    Preset("engine", "Engine (1 s)", "engine:time=1,nnue=builtin-nnue",
-           "Sumito's engine with its learned evaluation, 1 second a move"),
-    Preset("engine-strong", "Engine (3 s)", "engine:time=3,nnue=builtin-nnue",
-           "Sumito's engine with its learned evaluation, 3 seconds a move: the strongest"),
-    Preset("engine-classic", "Engine, hand-set evaluation (1 s)", "engine:time=1,nnue=none",
-           "Sumito's engine with the hand-set linear evaluation, 1 second a move"),
-    Preset("perfect", "Perfect play (mini board)", "perfect",
-           "exact play from the solved mini board: the fastest win, a draw, or the slowest loss", layout="mini",
-           needs_table=True),
-    Preset("zero", "Zero learner (mini board)", "zero:time=0.5",
-           "a policy-value network that taught itself the mini board by self-play with tree search, 0.5 s a move",
-           layout="mini"),
-)
-PRESET_BY_ID = {p.id: p for p in PRESETS}
-
-
-@dataclass(frozen=True)
-class Seat:
-    """Who plays one colour: ``spec`` is ``human`` or a player spec; ``name`` is what the page shows."""
-
-    spec: str
-    name: str
-
-    @property
-    def human(self) -> bool:
-        return self.spec == HUMAN
-
-    def to_json(self) -> dict[str, str]:
-        return {"spec": self.spec, "name": self.name}
-
-
-def resolve_seat(text: str) -> Seat:
-    """The seat that ``text`` names: ``human``, a preset id (which wins over a player name) or a spec.
-
-    Raises :class:`PlayerSpecError` for an unknown player or option; whether the player can be
-    built (a weights file that exists, …) is checked by :meth:`GameHall.check_player`.
-    """
-    text = text.strip()
-    if not text:
-        ids = ", ".join(p.id for p in PRESETS)
-        raise PlayerSpecError(f"a player is 'human', a preset ({ids}) or a player spec such as engine:time=1")
-    key = text.lower()
-    if key in PRESET_BY_ID:
-        preset = PRESET_BY_ID[key]
-        return Seat(preset.spec, preset.name)
-    return Seat(HUMAN if parse_spec(text)[0].name == HUMAN else text, player_name(text))
-
-
-def player_name(spec: str, you: bool = True) -> str:
-    """The name the page shows for the player ``spec``: "You" for a person (``you``; else
-    "Human": someone else's game), a preset's name (whatever the order of its options), "Engine
-    (0.1 s)" for the learned engine with a time or depth alone, else the spec itself. A spec that
-    names no player known here is shown as it is."""
-    text = spec.strip()
-    try:
-        kind, options = parse_spec(text)
-    except PlayerSpecError:
-        return text
-    if kind.name == HUMAN:
-        return "You" if you else "Human"
-    for preset in PRESETS:
-        preset_kind, preset_options = parse_spec(preset.spec)
-        if (preset_kind.name, preset_options) == (kind.name, options):
-            return preset.name
-    if kind.name == "engine" and options.get("nnue") == BUILTIN_NNUE and set(options) <= {"nnue", "time", "depth"}:
-        limits = [f"depth {options['depth']}"] if options.get("depth") is not None else []
-        if options.get("time") is not None or not limits:
-            limits.append(f"{options.get('time') or DEFAULT_TIME:g} s")
-        return f"Engine ({', '.join(limits)})"
-    return text
-
-
-@dataclass
-class Clock:
-    """A game's two clocks: seconds left each (``left[BLACK]``, ``left[WHITE]``) and the increment
-    added after each move; ``since`` is when the side to move's clock started (monotonic)."""
-
-    initial: float
-    increment: float
-    left: dict[int, float]
-    since: float = 0.0
-
-    @classmethod
-    def fresh(cls, initial: float, increment: float) -> Clock:
-        return cls(initial, increment, {BLACK: initial, WHITE: initial}, time.monotonic())
-
-    def remaining(self, color: int, running: bool) -> float:
-        """Seconds left to ``color`` now (its clock runs when ``running``)."""
-        left = self.left[color]
-        return left - (time.monotonic() - self.since) if running else left
-
-    def charge(self, color: int, seconds: float) -> bool:
-        """Take ``seconds`` off ``color``'s clock and add the increment; False (and nothing added)
-        when the clock ran out first."""
-        left = self.left[color] - seconds
-        if left <= 0:
-            self.left[color] = 0.0
-            return False
-        self.left[color] = round(left + self.increment, 3)
-        return True
-
-    def to_db(self) -> str:
-        return json.dumps({"initial": self.initial, "increment": self.increment,
-                           "black": self.left[BLACK], "white": self.left[WHITE]})
-
-    @classmethod
-    def from_db(cls, text: str | None) -> Clock | None:
-        if not text:
-            return None
-        blob = json.loads(text)
-        left = {BLACK: float(blob["black"]), WHITE: float(blob["white"])}
-        return cls(float(blob["initial"]), float(blob["increment"]), left, time.monotonic())
-
-
-def score_json(points: float, marbles: float, to_move: int) -> dict[str, Any]:
-    """A search score for the side to move as the API gives it: ``score`` in marbles on the board's
-    own scale (``marbles``: a forced win counts the board's win threshold, see
-    :func:`~sumito.analysis.score_on`), ``black`` the same for Black, and ``win_in``: the plies to a
-    forced win (positive: the side to move wins; negative: it loses; 0: over), else null; ``points``
-    is the engine's own score, which tells the plies."""
-    win_in = None
-    if abs(points) >= WIN_BOUND:
-        plies = round(WIN - abs(points))
-        win_in = plies if points > 0 else -plies
-    score = round(marbles, 3) + 0.0  # + 0.0: no -0.0
-    return {"score": score, "black": score if to_move == BLACK else -score + 0.0, "win_in": win_in}
-
-
-# --------------------------------------------------------------------------- one game
-def _now_iso() -> str:
-    return _dt.datetime.now(_dt.UTC).isoformat(timespec="seconds")
-
-
-def _one_line(exc: BaseException) -> str:
-    text = str(exc).strip().splitlines()
-    return text[0] if text else type(exc).__name__
-
-
-class GameSession:
-    """One game in progress: the engine's :class:`Game`, its seats, the redo stack and the computer's turn."""
-
-    def __init__(
-        self,
-        game_id: str,
-        game: Game,
-        seats: dict[int, Seat],
-        *,
-        speed: float = 1.0,
-        redo: list[list[str]] | None = None,
-        move_times: list[float | None] | None = None,
-        error: str | None = None,
-        archive_id: int | None = None,
-        created: str | None = None,
-        owner: str | None = None,
-        clock: Clock | None = None,
-        client: str | None = None,
-    ) -> None:
-        self.id = game_id
-        # whose share of the workers its computer's moves take: the creating request's client, else the owner's
-        self.client = client or (owner_client(owner) if owner else f"game:{game_id}")
-        self.clock = clock
-        self.flag_task: asyncio.Task | None = None  # a person's clock running out
-        self.analysing = False  # a hint or evaluation of this game is being computed
-        self.owner = owner  # SHA-256 of the owner token (hex); None: a game from before owner tokens
-        self.game = game
-        self.seats = seats
-        self.layout = layout_of(game.start)
-        self.speed = speed
-        self.redo: list[list[str]] = redo or []
-        self.move_times: list[float | None] = move_times or [None] * game.plies
-        self.error = error
-        self.archive_id = archive_id
-        self.created = created or _now_iso()
-        self.updated = self.created
-        self.lock = asyncio.Lock()
-        self.thinking = False
-        self.ticket: Ticket | None = None  # the computer's search while it waits for a worker or runs
-        self.task: asyncio.Task | None = None  # the computer's turn in progress, cancelled by any change
-        self.generation = 0  # bumped by every change that makes a pending computer move stale
-        self.last_move_at = time.monotonic()
-        self.last_used = time.monotonic()
-        self._changed = asyncio.Event()
-        self.legal_cache: tuple[tuple, list[dict[str, Any]]] | None = None
-        self.notations = [m.notation() for m in game.moves]  # the moves in notation, kept in step with the game
-
-    # ----------------------------------------------------------------- queries
-    @property
-    def seat_to_move(self) -> Seat:
-        return self.seats[self.game.position.side_to_move]
-
-    @property
-    def watching(self) -> bool:
-        """Computer against computer: the page watches, moves come ``speed`` seconds apart."""
-        return not self.seats[BLACK].human and not self.seats[WHITE].human
-
-    def wait_in(self, ticket: Ticket) -> None:
-        """The computer's search waits for a worker as ``ticket`` (its state tells how many are ahead)."""
-        self.ticket = ticket
-
-    def humans(self) -> list[int]:
-        return [c for c in (BLACK, WHITE) if self.seats[c].human]
-
-    def undo_plan(self) -> int | None:
-        """How many plies an undo takes back, or ``None`` when it cannot: a game of two computers,
-        nothing of a person's to take back, or a game that is over (resigned too: a finished game
-        is archived as it ended, and undo is for a game in progress)."""
-        humans = self.humans()
-        if not humans or self.game.outcome() is not None:
-            return None
-        if len(humans) == 2:
-            return 1 if self.game.plies else None
-        # against a computer: back to just before the person's last move
-        human = humans[0]
-        positions = self.game.positions
-        for i in range(self.game.plies - 1, -1, -1):
-            if positions[i].side_to_move == human:
-                return self.game.plies - i
-        return None
-
-    def state(self) -> dict[str, Any]:
-        """The Game state object of the API."""
-        game = self.game
-        outcome = game.outcome()
-        return {
-            "id": self.id,
-            "black": self.seats[BLACK].to_json(),
-            "white": self.seats[WHITE].to_json(),
-            "board": board_json(game.position, self.layout),
-            "moves": list(self.notations),
-            "ply": game.plies,
-            "can_undo": self.undo_plan() is not None,
-            "can_redo": bool(self.redo) and outcome is None,
-            "thinking": self.thinking,
-            "queued": self.ticket.ahead() if self.thinking and self.ticket is not None else None,
-            "outcome": outcome_json(outcome),
-            "speed": self.speed if self.watching else None,
-            "error": self.error,
-            "clock": self.clock_json(),
-            "start": game.start.to_string(),
-            "archive_id": self.archive_id if self.archive_id is not None and self.archive_id > 0 else None,
-        }
-
-    def clock_json(self) -> dict[str, Any] | None:
-        """The clocks as the API gives them: seconds left each, as of now, and whose clock runs."""
-        clock = self.clock
-        if clock is None:
-            return None
-        over = self.game.outcome() is not None
-        mover = self.game.position.side_to_move
-        running = None if over else mover
-        return {
-            "initial": clock.initial,
-            "increment": clock.increment,
-            "black": round(max(0.0, clock.remaining(BLACK, running == BLACK)), 3),
-            "white": round(max(0.0, clock.remaining(WHITE, running == WHITE)), 3),
-            "running": COLOR_WORDS.get(running) if running is not None else None,
-        }
-
-    def summary(self) -> dict[str, Any]:
-        return {
-            "id": self.id,
-            "black": self.seats[BLACK].to_json(),
-            "white": self.seats[WHITE].to_json(),
-            "layout": self.layout,
-            "ply": self.game.plies,
-            "thinking": self.thinking,
-            "outcome": outcome_json(self.game.outcome()),
-            "updated": self.updated,
-        }
-
-    def think_request(self, movetime: float | None = None, models: ModelFolder | None = None) -> ThinkRequest:
-        pos = self.game.position
-        return ThinkRequest(
-            spec=self.seat_to_move.spec,
-            position=pos.to_string(),
-            win_threshold=pos.variant.win_threshold,
-            inline_only=pos.variant.inline_only,
-            history=tuple(p.zobrist for p in self.game.positions[:-1]),
-            movetime=movetime,
-            models=models,
-            draw=self.game.draw_counters(),
-        )
-
-    def record(self) -> GameRecord:
-        """The game as a record: a computer is named by its spec, a person ``human`` (or as imported)."""
-
-        def tag(seat: Seat, colour: str) -> str:
-            return seat.name if seat.human and seat.name not in ("You", colour) else seat.spec
-
-        black, white = tag(self.seats[BLACK], "Black"), tag(self.seats[WHITE], "White")
-        return GameRecord.from_game(self.game, Event="Sumito web game", Black=black, White=white)
-
-    # ----------------------------------------------------------------- changes (the caller holds the lock)
-    def play(self, move: str, charged: float | None = None) -> bool:
-        """Play ``move``; with a clock, charge the mover ``charged`` seconds (default: since its turn
-        began). False, and nothing played, when the mover's clock ran out first: it lost on time."""
-        now = time.monotonic()
-        if self.clock is not None:
-            mover = self.game.position.side_to_move
-            self.game.position.play(move)  # a bad move raises before the clock is touched
-            spent = now - self.clock.since if charged is None else charged
-            if not self.clock.charge(mover, spent):
-                self.game.resign(mover, TIME)
-                return False
-        self.notations.append(self.game.push(move).notation())
-        self.move_times.append(round(now - self.last_move_at, 3))
-        self.last_move_at = now
-        self.redo = []
-        return True
-
-    def flagged(self) -> bool:
-        """Whether the side to move's clock has run out (it then loses on time: the caller declares it)."""
-        if self.clock is None or self.game.outcome() is not None:
-            return False
-        return self.clock.remaining(self.game.position.side_to_move, True) <= 0
-
-    def lose_on_time(self) -> None:
-        mover = self.game.position.side_to_move
-        assert self.clock is not None
-        self.clock.left[mover] = 0.0
-        self.game.resign(mover, TIME)
-
-    def take_back(self, plies: int) -> None:
-        for _ in range(plies):
-            self.game.pop()
-        self.redo.append(self.notations[-plies:])
-        del self.notations[-plies:]
-        del self.move_times[-plies:]
-        self.last_move_at = time.monotonic()
-
-    def replay_redo(self) -> None:
-        group = self.redo.pop()
-        for move in group:
-            self.notations.append(self.game.push(move).notation())
-            self.move_times.append(None)
-        self.last_move_at = time.monotonic()
-
-    def changed(self) -> None:
-        """Wake every request waiting for a change of this game."""
-        self.updated = _now_iso()
-        self.last_used = time.monotonic()
-        event, self._changed = self._changed, asyncio.Event()
-        event.set()
-
-    async def wait_for_change(self, seconds: float, ply: int | None = None) -> None:
-        """Wait up to ``seconds`` for a change while a computer is to move (at once when ``ply`` is stale)."""
-        if not self.thinking or seconds <= 0 or (ply is not None and ply != self.game.plies):
-            return
-        with contextlib.suppress(TimeoutError):
-            await asyncio.wait_for(self._changed.wait(), timeout=seconds)
-
-
-def owner_hash(token: str) -> str:
-    """What the database keeps of an owner token: its SHA-256, so the file gives no game away."""
-    return hashlib.sha256(token.encode()).hexdigest()
-
-
-def new_token() -> str:
-    return secrets.token_urlsafe(24)
-
-
-def owner_client(owner: str) -> str:
-    """The client (for caps and fair shares) of requests carrying the token whose hash is ``owner``."""
-    return f"token:{owner}"
-
-
-def token_client(token: str) -> str:
-    """The client of requests carrying the owner token ``token``."""
-    return owner_client(owner_hash(token))
-
-
-def address_client(address: str) -> str:
-    """The client of requests without a token from the network address ``address``."""
-    return f"address:{address[:64]}"
-
-
-def request_client(address: str, token: str | None) -> str:
-    """The client of requests from ``address`` carrying the owner token ``token`` (or none): the
-    address, and inside it the token (see :mod:`sumito.web.scheduler`)."""
-    group = address_client(address)
-    return f"{group}|{token_client(token)}" if token else group
-
-
-def outcome_json(outcome: Outcome | None) -> dict[str, Any] | None:
-    if outcome is None:
-        return None
-    return {"winner": COLOR_WORDS.get(outcome.winner), "reason": outcome.reason, "result": outcome.result}  # type: ignore[arg-type]
-
-
-def _replayed(start: Position, rules: DrawRules, moves: list[str], declared: Outcome | None = None) -> Game:
-    game = Game(start, rules)
-    for move in moves:
-        game.push(move)
-    if declared is not None:
-        game.declare(declared)
-    return game
-
-
-# --------------------------------------------------------------------------- the database of games in progress
-_SCHEMA = """
-CREATE TABLE web_games (
-    id TEXT PRIMARY KEY,
-    created TEXT NOT NULL,             -- ISO 8601, UTC
-    updated TEXT NOT NULL,
-    black TEXT NOT NULL,               -- 'human' or a player spec
-    white TEXT NOT NULL,
-    black_name TEXT NOT NULL,
-    white_name TEXT NOT NULL,
-    start TEXT NOT NULL,               -- the start position string
-    win_threshold INTEGER NOT NULL,
-    inline_only INTEGER NOT NULL,
-    rules TEXT NOT NULL,               -- JSON: the draw rules
-    moves TEXT NOT NULL,               -- notation, space-separated
-    move_times TEXT NOT NULL,          -- JSON list: seconds since the move before, null if unknown
-    redo TEXT NOT NULL,                -- JSON list of lists of moves that undo took back
-    declared TEXT,                     -- JSON outcome of a resignation; NULL when the board decides
-    speed REAL NOT NULL,               -- seconds between moves in watch mode
-    error TEXT,                        -- the last computer error
-    layout TEXT,                       -- summary columns, for the list of games
-    ply INTEGER NOT NULL,
-    result TEXT,                       -- NULL while the game goes on
-    reason TEXT,
-    archive_id INTEGER,                -- id in the arena's archive; -1 not to be archived; NULL not yet
-    owner TEXT,                        -- SHA-256 (hex) of the owner token; NULL: from before version 2
-    clock TEXT                         -- JSON: initial, increment, seconds left each; NULL: no clocks
-);
-CREATE INDEX web_games_updated ON web_games(updated);
-CREATE INDEX web_games_owner ON web_games(owner, updated);
-"""
-_COLUMNS = (
-    *("id", "created", "updated", "black", "white", "black_name", "white_name", "start", "win_threshold"),
-    *("inline_only", "rules", "moves", "move_times", "redo", "declared", "speed", "error", "layout", "ply"),
-    *("result", "reason", "archive_id", "owner", "clock"),
-)
-
-
-def default_web_db_path() -> Path:
-    """``$XDG_DATA_HOME/sumito/web.sqlite``, beside the arena's game archive."""
-    return default_db_path().with_name("web.sqlite")
-
-
-class WebStore:
-    """The SQLite database of the web app's games (standard-library ``sqlite3``, one row a game)."""
-
-    def __init__(self, path: str | Path) -> None:
-        self.path = Path(path)
-        if self.path.is_dir():
-            raise WebStoreError(f"{self.path} is a folder, not a database of games")
-        try:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-            self.conn = sqlite3.connect(self.path, timeout=10, check_same_thread=False)
-        except (OSError, sqlite3.Error) as exc:
-            raise WebStoreError(f"cannot open the database of games {self.path}: {exc}") from None
-        try:
-            self._check_schema()
-        except BaseException:
-            self.conn.close()
-            raise
-
-    def _check_schema(self) -> None:
-        self._upgrade()
-        claim_sqlite(self.conn, self.path, application_id=APPLICATION_ID, version=SCHEMA_VERSION, schema=_SCHEMA,
-                     what="a database of Sumito web games", error=WebStoreError)
-        self.conn.execute("PRAGMA journal_mode = WAL")  # readers never wait for a writer
-        self.conn.execute("PRAGMA synchronous = NORMAL")
-
-    def _upgrade(self) -> None:
-        """Version 1 (no owners) to 2: its games get no owner, so they can be watched but not changed.
-        Version 2 to 3: the clock column (the games before it have no clocks)."""
-        try:
-            app_id = self.conn.execute("PRAGMA application_id").fetchone()[0]
-            version = self.conn.execute("PRAGMA user_version").fetchone()[0]
-            if app_id != APPLICATION_ID or version not in (1, 2):
-                return
-            columns = {row[1] for row in self.conn.execute("PRAGMA table_info(web_games)")}
-            steps = []
-            if "owner" not in columns:
-                steps.append("ALTER TABLE web_games ADD COLUMN owner TEXT;")
-                steps.append("CREATE INDEX IF NOT EXISTS web_games_owner ON web_games(owner, updated);")
-            if "clock" not in columns:
-                steps.append("ALTER TABLE web_games ADD COLUMN clock TEXT;")
-            self.conn.executescript(f"BEGIN; {' '.join(steps)} PRAGMA user_version = {SCHEMA_VERSION}; COMMIT;")
-        except sqlite3.Error as exc:  # claim_sqlite then says what the file is
-            log.warning("cannot upgrade %s: %s", self.path, exc)
-
-    def close(self) -> None:
-        self.conn.close()
-
-    def delete(self, game_id: str) -> None:
-        with self.conn:
-            self.conn.execute("DELETE FROM web_games WHERE id = ?", (game_id,))
-
-    def save(self, session: GameSession) -> None:
-        """Write the whole game in one transaction: a crash leaves the game as it was or as it is."""
-        game = session.game
-        outcome = game.outcome()
-        declared = outcome if outcome is not None and outcome.reason in DECLARED_REASONS else None
-        rules = game.rules
-        row = {
-            "id": session.id,
-            "created": session.created,
-            "updated": session.updated,
-            "black": session.seats[BLACK].spec,
-            "white": session.seats[WHITE].spec,
-            "black_name": session.seats[BLACK].name,
-            "white_name": session.seats[WHITE].name,
-            "start": game.start.to_string(),
-            "win_threshold": game.start.variant.win_threshold,
-            "inline_only": int(game.start.variant.inline_only),
-            "rules": json.dumps(
-                {
-                    "max_plies": rules.max_plies,
-                    "repetitions": rules.repetitions,
-                    "no_capture_plies": rules.no_capture_plies,
-                    "no_moves": rules.no_moves,
-                }
-            ),
-            "moves": " ".join(session.notations),
-            "move_times": json.dumps(session.move_times),
-            "redo": json.dumps(session.redo),
-            "declared": declared and json.dumps({"winner": declared.winner, "reason": declared.reason}),
-            "speed": session.speed,
-            "error": session.error,
-            "layout": session.layout,
-            "ply": game.plies,
-            "result": None if outcome is None else outcome.result,
-            "reason": None if outcome is None else outcome.reason,
-            "archive_id": session.archive_id,
-            "owner": session.owner,
-            "clock": session.clock.to_db() if session.clock is not None else None,
-        }
-        marks = ", ".join("?" for _ in row)
-        sql = f"INSERT OR REPLACE INTO web_games ({', '.join(row)}) VALUES ({marks})"
-        with self.conn:
-            self.conn.execute(sql, list(row.values()))
-
-    def load(self, game_id: str) -> GameSession | None:
-        """The game ``game_id`` as stored (``None`` if there is none or its row does not add up)."""
-        rows = self.conn.execute(f"SELECT {', '.join(_COLUMNS)} FROM web_games WHERE id = ?", (game_id,)).fetchall()
-        return self._session(rows[0]) if rows else None
-
-    def ids_to_resume(self) -> list[str]:
-        """Games that need the server after a restart: still going, or finished and not yet archived."""
-        rows = self.conn.execute("SELECT id FROM web_games WHERE result IS NULL OR archive_id IS NULL ORDER BY updated")
-        return [r[0] for r in rows]
-
-    def recent(self, since: str, owner: str, limit: int = 100) -> list[dict[str, Any]]:
-        """Summaries of ``owner``'s games still going or changed since ``since``, without replaying them."""
-        rows = self.conn.execute(
-            "SELECT id, black, white, black_name, white_name, layout, ply, result, reason, updated FROM web_games "
-            "WHERE owner = ? AND (result IS NULL OR updated >= ?) ORDER BY updated DESC LIMIT ?",
-            (owner, since, limit),
-        )
-        winners = {"1-0": "black", "0-1": "white"}
-        return [
-            {
-                "id": game_id,
-                "black": {"spec": black, "name": black_name},
-                "white": {"spec": white, "name": white_name},
-                "layout": layout,
-                "ply": ply,
-                "thinking": False,
-                "outcome": result and {"winner": winners.get(result), "reason": reason, "result": result},
-                "updated": updated,
-            }
-            for game_id, black, white, black_name, white_name, layout, ply, result, reason, updated in rows
-        ]
-
-    def archived_names(self, owner: str, archive_ids: list[int]) -> dict[int, dict[str, str]]:
-        """The seat names (``{"black": …, "white": …}``) of ``owner``'s games that went into the
-        arena's archive as ``archive_ids`` (the others are someone else's, or were deleted)."""
-        if not archive_ids:
-            return {}
-        marks = ", ".join("?" for _ in archive_ids)
-        rows = self.conn.execute(
-            f"SELECT archive_id, black_name, white_name FROM web_games WHERE owner = ? AND archive_id IN ({marks})",
-            (owner, *archive_ids),
-        )
-        return {archive_id: {"black": black, "white": white} for archive_id, black, white in rows}
-
-    def _session(self, row: tuple) -> GameSession | None:
-        values = dict(zip(_COLUMNS, row))
-        try:
-            start = start_position(values["start"], values["win_threshold"], bool(values["inline_only"]))
-            rules = DrawRules(**json.loads(values["rules"]))
-            declared = None
-            if values["declared"]:
-                blob = json.loads(values["declared"])
-                declared = Outcome(blob["winner"], blob["reason"])
-            game = _replayed(start, rules, values["moves"].split(), declared)
-            seats = {
-                BLACK: Seat(values["black"], values["black_name"]),
-                WHITE: Seat(values["white"], values["white_name"]),
-            }
-            move_times = json.loads(values["move_times"])
-            if len(move_times) != game.plies:
-                move_times = [None] * game.plies
-            session = GameSession(
-                values["id"],
-                game,
-                seats,
-                speed=float(values["speed"]),
-                redo=[list(map(str, group)) for group in json.loads(values["redo"])],
-                move_times=move_times,
-                error=values["error"],
-                archive_id=values["archive_id"],
-                created=values["created"],
-                owner=values["owner"],
-                clock=Clock.from_db(values["clock"]),
-            )
-        except (SumitoError, ValueError, KeyError, TypeError) as exc:
-            log.warning("stored game %s in %s is damaged and left alone: %s", values.get("id"), self.path, exc)
-            return None
-        session.updated = values["updated"]
-        return session
-
-
-# --------------------------------------------------------------------------- the arena's archive
-def archive_finished_game(path: Path, snapshot: dict[str, Any]) -> int:
-    """Add a finished web game to the arena's game archive as a run of its own; returns its id there."""
-    rules: DrawRules = snapshot["rules"]
-    settings = ArenaSettings(
-        start=snapshot["start"],
-        win_threshold=snapshot["win_threshold"],
-        inline_only=snapshot["inline_only"],
-        rules=rules,
-        opening_plies=0,
-        layout=snapshot["layout"],
-    )
-    players = [snapshot["black"], snapshot["white"]]
-    task = GameTask(
-        black=players[0],
-        white=players[1],
-        start=snapshot["start"],
-        win_threshold=snapshot["win_threshold"],
-        inline_only=snapshot["inline_only"],
-        rules=rules,
-        movetime=None,
-        seed=0,
-        index=0,
-    )
-    result = GameResult(
-        task=task,
-        moves=tuple(snapshot["moves"]),
-        times=tuple(0.0 if t is None else t for t in snapshot["times"]),
-        winner=snapshot["winner"],
-        reason=snapshot["reason"],
-        lost_black=snapshot["lost"][0],
-        lost_white=snapshot["lost"][1],
-        final=snapshot["final"],
-    )
-    with GameArchive(path) as archive:
-        run_id = archive.start_run("web", players, 1, 1, settings)
-        game_id = archive.add_game(run_id, players, result, snapshot["layout"])
-        archive.end_run(run_id, "finished")
-    return game_id
-
-
-# --------------------------------------------------------------------------- all games
 class GameHall:
     """Every game of the server: creation, lookup, the players' actions and the computers' turns."""
 
@@ -1001,9 +263,9 @@ class GameHall:
         try:
             await asyncio.to_thread(make_player, seat.spec, self.limits.models)
         except SumitoError as exc:
-            raise PlayerSpecError(_one_line(exc)) from None
+            raise PlayerSpecError(one_line(exc)) from None
         except Exception as exc:  # a player whose construction fails in an unexpected way
-            raise PlayerSpecError(f"{seat.spec}: {_one_line(exc)}") from None
+            raise PlayerSpecError(f"{seat.spec}: {one_line(exc)}") from None
         if len(self.checked_specs) > 1000:
             self.checked_specs.clear()
         self.checked_specs.add(seat.spec)
@@ -1380,7 +642,7 @@ class GameHall:
             try:
                 expected = self.limits.check_spec(spec)  # again: the server may have restarted with lower caps
             except SumitoError as exc:
-                session.error = _one_line(exc)
+                session.error = one_line(exc)
                 self._after_change(session)
                 return
             deadline = self.limits.deadline(expected)
@@ -1433,7 +695,7 @@ class GameHall:
             try:
                 session.play(notation, charged=spent)
             except SumitoError as exc:
-                session.error = f"{spec} chose {notation!r}, which cannot be played: {_one_line(exc)}"
+                session.error = f"{spec} chose {notation!r}, which cannot be played: {one_line(exc)}"
             self._after_change(session)
 
     async def _archive(self, session: GameSession, generation: int) -> None:
