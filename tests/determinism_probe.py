@@ -28,7 +28,7 @@ def td_abalone() -> str:
     """Method I(a)'s recipe (Abalearn 3, against random then self-play), 24 games: every encoding and the
     risk-sensitive update. The split and the exploration are fixed here (those before stage 3 of the reading
     search), so that the pinned digest does not move with the presets."""
-    from sumito.learn.commands import make_trainer
+    from sumito.learn.abalone_game import make_trainer
     from sumito.learn.training import PRESETS, TrainingConfig
 
     config = TrainingConfig(**{**PRESETS["method-Ia"], "encoding": "abalearn3", "epsilon_min": 0.0,
@@ -41,7 +41,7 @@ def td_abalone() -> str:
 
 def td_leaf() -> str:
     """TD-Leaf(λ) at depth 3 over a sigmoid network, 3 games."""
-    from sumito.learn.commands import make_trainer
+    from sumito.learn.abalone_game import make_trainer
     from sumito.learn.training import TrainingConfig
 
     config = TrainingConfig(encoding="abalearn3", regime="self", search_depth=3, output="sigmoid", hidden=12,

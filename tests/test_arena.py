@@ -14,7 +14,6 @@ import time
 import numpy as np
 import pytest
 
-from sumito.arena import commands
 from sumito.arena.db import APPLICATION_ID, SCHEMA_VERSION, GameArchive, default_db_path
 from sumito.arena.errors import ArchiveError, ArenaError
 from sumito.arena.executor import InlineExecutor, ProcessExecutor, make_executor
@@ -30,6 +29,7 @@ from sumito.arena.match import (
 )
 from sumito.arena.ratings import MAX_PRIOR_DRAWS, elo_from_score, expected_score, fit_elo, score_interval
 from sumito.arena.tournament import summarize_tournament
+from sumito.cli import arena as commands
 from sumito.cli import main
 from sumito.games.abalone import BLACK, LAYOUTS, WHITE, Game, Position, read_records
 from sumito.players import player_names
@@ -451,7 +451,7 @@ def test_interrupted_match_keeps_the_finished_games(capsys, tmp_path, monkeypatc
 def test_ctrl_c_stops_a_pooled_match_cleanly(tmp_path):
     db = tmp_path / "games.sqlite"
     # far more games than can finish before the interrupt, even if the polling below is starved
-    argv = [sys.executable, "-m", "sumito.cli", "match", "random", "random", "-n", "20000", "--layout", "small"]
+    argv = [sys.executable, "-m", "sumito", "match", "random", "random", "-n", "20000", "--layout", "small"]
     argv += ["--max-plies", "2000", "--repetitions", "0", "--workers", "2", "--db", str(db), "--seed", "1"]
     env = dict(os.environ, COLUMNS="200")
     proc = subprocess.Popen(
@@ -531,7 +531,7 @@ def test_each_match_workers_first_move_is_searched_as_deep_as_its_later_ones(tmp
     depths = tmp_path / "depths.txt"
     env = dict(os.environ, PYTHONPATH=os.pathsep.join(filter(None, [str(hook), os.environ.get("PYTHONPATH")])),
                SUMITO_TEST_DEPTHS=str(depths), SUMITO_THREADS="1")
-    argv = [sys.executable, "-m", "sumito.cli", "match", "engine:time=0.1", "engine:time=0.1", "-n", "4",
+    argv = [sys.executable, "-m", "sumito", "match", "engine:time=0.1", "engine:time=0.1", "-n", "4",
             "--workers", "2", "--max-plies", "16", "--no-db", "--quiet", "--seed", "1"]
     proc = subprocess.run(argv, capture_output=True, text=True, env=env, timeout=300)
     assert proc.returncode == 0, proc.stderr

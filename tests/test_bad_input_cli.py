@@ -82,7 +82,7 @@ def test_end_of_input_ends_an_infinite_search_and_the_engine_exits():
     import select
 
     proc = subprocess.Popen(
-        [sys.executable, "-m", "sumito.cli", "engine", "--player", "engine"],
+        [sys.executable, "-m", "sumito", "engine", "--player", "engine"],
         stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, bufsize=0,
     )
     try:
@@ -139,7 +139,7 @@ def _limited(*argv, memory=4 * 2**30):
     def limit():
         resource.setrlimit(resource.RLIMIT_AS, (memory, memory))
 
-    return subprocess.run([sys.executable, "-m", "sumito.cli", *map(str, argv)], capture_output=True, text=True,
+    return subprocess.run([sys.executable, "-m", "sumito", *map(str, argv)], capture_output=True, text=True,
                           timeout=120, preexec_fn=limit, check=False)
 
 
@@ -181,10 +181,10 @@ class _BatchRecorder:
 
 
 def test_sprt_with_ten_million_games_schedules_them_lazily(capsys, monkeypatch):
-    import sumito.arena.sprt as sprt
+    import sumito.cli.sprt as sprt_command
 
     recorder = _BatchRecorder()
-    monkeypatch.setattr(sprt, "executor_from_args", lambda args, workers: recorder)
+    monkeypatch.setattr(sprt_command, "executor_from_args", lambda args, workers: recorder)
     with deadline(30):  # the schedule of every game, made up front, took two minutes and 1 GB
         code, out, err = run(capsys, "sprt", "random", "random", "--max-games", 10_000_000)
     assert code == 0, err
@@ -330,7 +330,7 @@ def test_a_newline_in_a_file_name_is_a_one_line_error(capsys, tmp_path):
 
 
 def sumito(*argv, stdin=subprocess.DEVNULL, timeout=120):
-    return subprocess.run([sys.executable, "-m", "sumito.cli", *argv], stdin=stdin, capture_output=True,
+    return subprocess.run([sys.executable, "-m", "sumito", *argv], stdin=stdin, capture_output=True,
                           text=True, timeout=timeout, check=False)
 
 
@@ -375,7 +375,7 @@ def test_game_with_a_human_and_no_input_ends_as_a_resignation():
 
 # ------------------------------------------------------------------ bytes that are not text
 def test_a_byte_that_is_not_utf8_is_a_bad_move_not_a_crash():
-    proc = subprocess.run([sys.executable, "-m", "sumito.cli", "play", "--opponent", "random"],
+    proc = subprocess.run([sys.executable, "-m", "sumito", "play", "--opponent", "random"],
                           input=b"a1\xffb1\nquit\n", capture_output=True, timeout=120, check=False,
                           env={**os.environ, "LC_ALL": "C.UTF-8", "PYTHONIOENCODING": "utf-8"})
     assert proc.returncode == 0, proc.stderr

@@ -1,5 +1,6 @@
 """The ``sumito`` command line, called in-process through ``main`` (and once as a real command)."""
 
+import argparse
 import re
 import subprocess
 import sys
@@ -32,7 +33,7 @@ def last_line(text):
 # ------------------------------------------------------------------ perft
 def test_console_script_smoke():
     proc = subprocess.run(
-        [sys.executable, "-m", "sumito.cli", "perft", "--layout", "standard", "--depth", "1"],
+        [sys.executable, "-m", "sumito", "perft", "--layout", "standard", "--depth", "1"],
         capture_output=True,
         text=True,
         timeout=120,
@@ -309,3 +310,61 @@ def test_plain_td_is_the_shipped_network_in_both_games():
 
     assert make_player("td") is not None
     assert make_bg_player("td").name.endswith("bg-wiering7.npz")
+
+
+# ------------------------------------------------------------------ the command table
+def test_help_and_version_import_no_command_and_no_numba():
+    probe = ("import sys\nfrom sumito.cli import main\n"
+             "for argv in (['--help'], ['--version']):\n"
+             "    try:\n        main(argv)\n    except SystemExit:\n        pass\n"
+             "print(sorted(m for m in sys.modules if m.startswith(('numba', 'numpy', 'sumito.cli.', 'sumito.games'))))")
+    out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=120, check=True)
+    assert out.stdout.strip().splitlines()[-1] == "['sumito.cli.table']"
+
+
+def test_a_command_imports_only_its_own_module_of_the_command_line():
+    probe = ("import sys\nfrom sumito.cli import main\nmain(['layouts'])\n"
+             "print(sorted(m for m in sys.modules if m.startswith('sumito.cli.')))")
+    out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=300, check=True)
+    assert out.stdout.strip().splitlines()[-1] == "['sumito.cli.rules', 'sumito.cli.table']"
+
+
+def test_each_module_declares_exactly_the_commands_the_table_gives_it():
+    import importlib
+
+    from sumito.cli.table import COMMANDS
+
+    class Recorder:
+        def __init__(self):
+            self.names = []
+
+        def add_parser(self, name, **options):
+            assert "help" not in options, f"{name}: its one line of help is the table's"
+            self.names.append(name)
+            return argparse.ArgumentParser()
+
+    for module in sorted({c.module for c in COMMANDS.values()}):
+        recorder = Recorder()
+        importlib.import_module(f"sumito.cli.{module}").add_parsers(recorder)
+        assert sorted(recorder.names) == sorted(c.name for c in COMMANDS.values() if c.module == module), module
+
+
+def test_the_architecture_page_lists_the_command_table_and_each_page_explains_its_command():
+    from pathlib import Path
+
+    from sumito.cli.table import COMMANDS
+
+    docs = Path(__file__).resolve().parents[1] / "docs"
+    page = (docs / "architecture.md").read_text()
+    rows = re.findall(r"^\| `sumito ([\w-]+)` \| `cli/(\w+)\.py` \| (.+?) \| \[([\w.-]+)\]", page, re.M)
+    assert rows == [(c.name, c.module, c.help, c.page) for c in COMMANDS.values()]
+    for c in COMMANDS.values():
+        assert f"sumito {c.name}" in (docs / c.page).read_text(), f"docs/{c.page} does not mention sumito {c.name}"
+
+
+def test_help_lists_the_commands_in_their_groups(capsys):
+    with pytest.raises(SystemExit):
+        main(["--help"])
+    out = capsys.readouterr().out
+    assert out.index("play and watch:") < out.index("    play ") < out.index("    serve ") < out.index("    match ")
+    assert out.index("    match ") < out.index("    perft ") < out.index("    train ")

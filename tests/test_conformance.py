@@ -67,7 +67,9 @@ SEARCH_OPTIONS = ("time", "depth", "sims", "nodes")
 
 
 def computer_kinds() -> list[str]:
-    return [name for name in player_names() if name not in NOT_COMPUTER]
+    """The computer players Sumito registers (not those another test module registers for its own use)."""
+    return [name for name in player_names()
+            if name not in NOT_COMPUTER and _REGISTRY[name].factory.__module__.startswith("sumito.")]
 
 
 def test_the_kinds_left_out_are_exactly_those_a_person_plays():

@@ -24,7 +24,7 @@ import numpy as np
 import pytest
 
 from sumito import nn
-from sumito.learn.commands import make_trainer
+from sumito.learn.abalone_game import make_trainer
 from sumito.learn.training import PRESETS, TrainingConfig
 from sumito.models.network import ValueNetwork
 

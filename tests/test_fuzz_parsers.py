@@ -21,7 +21,7 @@ from sumito.games.abalone import (
     RecordError,
     parse_records,
 )
-from sumito.learn.commands import FIELDS, _typed
+from sumito.learn.config import FIELDS, typed_option
 from sumito.learn.training import TrainingConfig, TrainingError
 from sumito.players.base import PlayerSpecError, parse_spec
 from sumito.protocol import EngineProtocol
@@ -112,7 +112,7 @@ def test_player_specs(spec):
 @given(st.sampled_from([*FIELDS, "nosuch"]), st.one_of(anything, st.integers(), st.floats(), st.booleans()))
 def test_training_options(key, value):
     try:
-        TrainingConfig(**{key: _typed(key, value)})
+        TrainingConfig(**{key: typed_option(key, value)})
     except TrainingError as exc:
         one_line(exc)
 

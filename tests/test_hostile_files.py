@@ -43,7 +43,7 @@ from sumito.evaluation.nnue import ARRAY_NAMES as NNUE_ARRAYS
 from sumito.evaluation.nnue import NNUE, NNUEError, load_network, n_features
 from sumito.games.abalone import LAYOUTS, Position, RecordError, parse_records, read_records
 from sumito.learn.abalone_game import make_trainer
-from sumito.learn.commands import _read_config
+from sumito.learn.config import read_config
 from sumito.learn.nnue import NNUEDataError, load_samples
 from sumito.learn.run import RunFolder, load_checkpoint, save_checkpoint
 from sumito.learn.selftaught import SelfTaughtError, open_run
@@ -290,7 +290,7 @@ def test_a_training_config_nested_deep_is_one_line(tmp_path, depth):
     path = tmp_path / "c.toml"
     path.write_text("hidden = " + "[" * depth + "]" * depth + "\n")
     with pytest.raises(TrainingError) as caught:
-        _read_config(str(path))
+        read_config(str(path))
     one_line(caught.value)
 
 

@@ -17,13 +17,13 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from sumito.arena import commands as arena_commands
 from sumito.arena.db import GameArchive
 from sumito.arena.executor import InlineExecutor, ProcessExecutor, make_executor
 from sumito.arena.match import ArenaSettings
+from sumito.cli import arena as arena_commands
+from sumito.cli import backgammon as bg_commands
 from sumito.cli import main
 from sumito.fileio import process_alive, process_started, remove_stale_temps
-from sumito.learn.backgammon import commands as bg_commands
 from sumito.learn.backgammon.run import BgRun, BgRunConfig, TrainingInterrupted
 from sumito.models.backgammon.modular import ModularTrainer, ModularValue
 from sumito.procs import MAX_WORKERS
@@ -63,7 +63,7 @@ def dead_pid() -> int:
 
 def start(argv: list[str]) -> subprocess.Popen:
     return subprocess.Popen(
-        [sys.executable, "-m", "sumito.cli", *argv],
+        [sys.executable, "-m", "sumito", *argv],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,

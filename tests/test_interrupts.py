@@ -108,7 +108,7 @@ def test_a_ctrl_c_while_the_interpreter_shuts_down_ends_the_program_as_interrupt
 # ------------------------------------------------------------------ Ctrl-C
 def interrupt_after(seconds, *argv):
     """Start ``sumito argv``, send it SIGINT after ``seconds``: (exit code, stderr, seconds it took to stop)."""
-    proc = subprocess.Popen([sys.executable, "-m", "sumito.cli", *argv], stdin=subprocess.DEVNULL,
+    proc = subprocess.Popen([sys.executable, "-m", "sumito", *argv], stdin=subprocess.DEVNULL,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     time.sleep(seconds)
     assert proc.poll() is None, proc.communicate()

@@ -379,7 +379,7 @@ def test_cli_engine_bad_player_spec(capsys):
 def test_engine_subprocess():
     commands = "isready\nposition startpos moves c3d3\ngo movetime 50\nfoo\nd\nquit\nisready\n"
     proc = subprocess.run(
-        [sys.executable, "-m", "sumito.cli", "engine", "--player", "random:seed=2"],
+        [sys.executable, "-m", "sumito", "engine", "--player", "random:seed=2"],
         input=commands,
         capture_output=True,
         text=True,
@@ -533,7 +533,7 @@ UTF8_ENV = {**__import__("os").environ, "LC_ALL": "en_US.UTF-8", "LANG": "en_US.
 
 def engine_process(player="engine"):
     return subprocess.Popen(
-        [sys.executable, "-m", "sumito.cli", "engine", "--player", player],
+        [sys.executable, "-m", "sumito", "engine", "--player", player],
         stdin=subprocess.PIPE,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
@@ -561,7 +561,7 @@ def read_until(proc, prefix, timeout=60.0):
 
 def test_bytes_that_are_not_utf8_get_an_error_and_the_engine_goes_on():
     proc = subprocess.run(
-        [sys.executable, "-m", "sumito.cli", "engine", "--player", "random:seed=1"],
+        [sys.executable, "-m", "sumito", "engine", "--player", "random:seed=1"],
         input=b"\xff\xfe\x80 go\nposition startpos moves c3d3\xe9\ngo\x00\n\x80\nisready\n",
         capture_output=True,
         timeout=120,
@@ -625,7 +625,7 @@ def _fresh_engine_session(*commands, player=None):
     """The output of a fresh ``sumito engine`` process (``player``; ``None``: the default one) given ``commands``,
     each sent once the engine has answered the one before (a ``go`` by its ``bestmove``, ``isready`` by
     ``readyok``), as a GUI does."""
-    argv = [sys.executable, "-m", "sumito.cli", "engine"] + ([] if player is None else ["--player", player])
+    argv = [sys.executable, "-m", "sumito", "engine"] + ([] if player is None else ["--player", player])
     proc = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
     lines = []
     try:
@@ -698,7 +698,7 @@ class _Session:
     """A fresh ``sumito engine`` process (the default player), fed a line at a time, its replies timed."""
 
     def __init__(self, player=None):
-        argv = [sys.executable, "-m", "sumito.cli", "engine"] + ([] if player is None else ["--player", player])
+        argv = [sys.executable, "-m", "sumito", "engine"] + ([] if player is None else ["--player", player])
         self.proc = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                                      bufsize=0, env=UTF8_ENV)
 
@@ -840,7 +840,7 @@ def test_1_0_and_other_float_spellings_are_no_number_anywhere():
         session.close()
     for argv in (["analyse", "--time", "1_0"], ["analyse", "--time", "nan"], ["analyse", "--time", " 1 "],
                  ["match", "random", "random", "--tc", "1_0+1"], ["game", "--black", "engine:time=1_0"]):
-        done = subprocess.run([sys.executable, "-m", "sumito.cli", *argv], capture_output=True, text=True,
+        done = subprocess.run([sys.executable, "-m", "sumito", *argv], capture_output=True, text=True,
                               timeout=120, check=False)
         assert done.returncode == 2, (argv, done.stderr)
         assert len(done.stderr.strip().splitlines()) == 1 and ("1_0" in done.stderr or "nan" in done.stderr

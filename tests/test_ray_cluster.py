@@ -43,7 +43,7 @@ ray = pytest.importorskip("ray", reason="Ray is not installed: pip install 'sumi
 from sumito.arena.errors import ArenaError  # noqa: E402
 from sumito.arena.executor import check_cluster  # noqa: E402
 from sumito.cli import main  # noqa: E402
-from sumito.learn.commands import evaluate  # noqa: E402
+from sumito.learn.evaluation import evaluate  # noqa: E402
 from sumito.procs import descendants  # noqa: E402
 
 pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc to pin and stop the cluster")

@@ -408,7 +408,7 @@ def test_ctrl_c_stops_sumito_solve_and_the_same_command_goes_on(tmp_path):
     import time
 
     env = {**os.environ, "SUMITO_SOLVED_DIR": str(tmp_path)}
-    argv = [sys.executable, "-m", "sumito.cli", "solve", "--marbles", "4", "--win", "3"]
+    argv = [sys.executable, "-m", "sumito", "solve", "--marbles", "4", "--win", "3"]
     proc = subprocess.Popen([*argv, "--checkpoint-every", "0"], env=env, stdin=subprocess.DEVNULL,
                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
     try:

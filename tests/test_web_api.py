@@ -524,7 +524,7 @@ def test_serve_reports_a_port_in_use(tmp_path, monkeypatch, capsys):
 
 def test_serve_prints_its_address_and_serves(tmp_path):
     env = {**os.environ, "XDG_DATA_HOME": str(tmp_path)}
-    cmd = [sys.executable, "-m", "sumito.cli", "serve", "--port", "0", "--workers", "1"]
+    cmd = [sys.executable, "-m", "sumito", "serve", "--port", "0", "--workers", "1"]
     proc = subprocess.Popen(cmd, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
         line = proc.stdout.readline()

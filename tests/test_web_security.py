@@ -283,7 +283,7 @@ def _children(pid: int) -> set[int]:
 
 def _start_serve(tmp_path: Path, port: int) -> tuple[subprocess.Popen, str]:
     env = {**os.environ, "XDG_DATA_HOME": str(tmp_path)}
-    cmd = [sys.executable, "-m", "sumito.cli", "serve", "--port", str(port), "--workers", "1"]
+    cmd = [sys.executable, "-m", "sumito", "serve", "--port", str(port), "--workers", "1"]
     proc = subprocess.Popen(cmd, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     line = proc.stdout.readline()
     match = re.fullmatch(r"Sumito is running at (http://127\.0\.0\.1:\d+/)\n", line)

@@ -722,13 +722,3 @@ def run_engine(player: str | None = None, instream: IO | None = None, outstream:
     if outstream is None and hasattr(sys.stdout, "reconfigure"):
         sys.stdout.reconfigure(errors="backslashreplace")  # an error line quoting odd input never fails to print
     return EngineProtocol(player, instream, outstream, eof_grace).run()
-
-
-def add_engine_command(sub: argparse._SubParsersAction) -> None:
-    """Add the ``engine`` subcommand to the ``sumito`` parser's subcommands."""
-    p = sub.add_parser("engine", help="talk a UCI-like text protocol on stdin/stdout (for GUIs and other programs)")
-    p.add_argument(
-        "--player", default=None, metavar="SPEC", help="the player to start with (default engine, else random)"
-    )
-    # a GUI that went away leaves no search running: the end of stdin stops it after EOF_GRACE_SECONDS
-    p.set_defaults(func=lambda args: run_engine(args.player, eof_grace=EOF_GRACE_SECONDS))

@@ -12,28 +12,23 @@ uniformly from the table and half from games from the start between a seeded poo
 
 from __future__ import annotations
 
-import argparse
-import json
-import sys
 import time
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 
 import numpy as np
 
 from sumito.arena.ratings import score_interval
-from sumito.cliargs import count_arg, output_file, seconds_arg
 from sumito.errors import SumitoError
 from sumito.games.abalone import Game, Position
 from sumito.games.abalone.game import DrawRules
 from sumito.games.abalone.geometry import geometry
-from sumito.games.abalone.variants import MINI, Variant, get_layout
-from sumito.players import make_player, parse_spec
+from sumito.games.abalone.variants import Variant, get_layout
+from sumito.players import make_player
 from sumito.players.base import seeded_spec
-from sumito.players.perfect import solved_table
 from sumito.progress import Progress
 from sumito.solve import retrograde as R
 from sumito.solve.index import space
-from sumito.solve.solver import CHECKPOINT_EVERY, CHUNK, NO_MOVES_RULES, LevelReport
+from sumito.solve.solver import CHUNK
 from sumito.solve.table import SolvedTable, Value, describe
 from sumito.stopping import STOP, call_stoppable
 
@@ -170,27 +165,7 @@ def score_player(spec: str, suite: list[tuple[str, Position]], table: SolvedTabl
     return out
 
 
-def _percent(triple: tuple[float, float, float]) -> str:
-    s, lo, hi = triple
-    return f"{100 * s:5.1f}% ({100 * lo:.1f}–{100 * hi:.1f})"
-
-
-# ----------------------------------------------------------------------------- the command
-def _variant(args: argparse.Namespace) -> Variant:
-    try:
-        variant = Variant(side=args.side, marbles=args.marbles, win_threshold=args.win, inline_only=args.inline_only)
-    except ValueError as exc:
-        raise YardstickError(str(exc)) from None
-    cells = geometry(variant.side).n_cells
-    if 2 * variant.marbles > cells:
-        raise YardstickError(f"{variant.marbles} marbles a side do not fit on a board of {cells} cells "
-                             f"(at most {cells // 2})")
-    return variant
-
-
-def _print_level(r: LevelReport) -> None:
-    """A solve's progress on stderr: a line a level."""
-    print(f"  {r.plies:3d} plies: {r.decided:>11,} positions decided ({r.seconds:6.1f} s)", file=sys.stderr, flush=True)
+# ----------------------------------------------------------------------------- the optimal line
 
 
 def optimal_line(table: SolvedTable, start: Position, limit: int = 200) -> list[tuple[str, Value]]:
@@ -204,41 +179,6 @@ def optimal_line(table: SolvedTable, start: Position, limit: int = 200) -> list[
         line.append((move.notation(), value))
         pos = pos.play(move)
     return line
-
-
-def _tell_waiting(variant: Variant) -> None:
-    print(f"another process is solving {describe(variant)} into the same folder: waiting for it to finish",
-          file=sys.stderr, flush=True)
-
-
-def cmd_solve(args: argparse.Namespace) -> int:
-    variant = _variant(args)
-    if args.solve_command == "score":
-        return cmd_score(args, variant)
-    sp = space(variant)
-    # with --json, stdout holds the JSON alone
-    print(f"{describe(variant)}: {sp.size:,} positions (a side with no legal move: {args.no_moves})",
-          file=sys.stderr if args.json else sys.stdout)
-
-    def resumed(plies: int) -> None:
-        print(f"going on from the checkpoint of a stopped solve, at {plies} plies", file=sys.stderr, flush=True)
-
-    table = SolvedTable.for_variant(variant, args.no_moves, on_level=_print_level,
-                                    on_solve=lambda v: print("solving (level by level):", file=sys.stderr),
-                                    on_resume=resumed, on_wait=_tell_waiting, checkpoint_every=args.checkpoint_every,
-                                    force=args.force)
-    if args.out is not None:
-        table.save(args.out)
-    summary = summarise(table)
-    if args.verify:
-        summary["verified_mismatches"] = verify_table(table)
-    if args.json:
-        print(json.dumps(summary, indent=1))
-    else:
-        print_summary(summary)
-    if args.verify and summary["verified_mismatches"]:
-        raise YardstickError(f"{summary['verified_mismatches']:,} positions differ from their successors' values")
-    return 0
 
 
 def verify_table(table: SolvedTable) -> int:
@@ -304,67 +244,3 @@ def print_summary(s: dict) -> None:
         print(f"  a perfect line: {' '.join(st['line'])}")
     if "verified_mismatches" in s:
         print(f"verified: {s['verified_mismatches']:,} positions differ from their successors' values")
-
-
-def cmd_score(args: argparse.Namespace, variant: Variant) -> int:
-    if not args.players:
-        raise YardstickError("name at least one player to score, e.g. sumito solve score random greedy")
-    for spec in args.players:
-        if parse_spec(spec)[0].name == "human":  # a person at the terminal cannot be scored on a suite
-            raise YardstickError("sumito solve score scores computer players; 'human' is not one")
-        make_player(spec)  # a bad option is refused now, before the suite is built
-    # what it does before the first position is scored, said as it starts (a line within seconds, not a silence)
-    print(f"the solved table of {describe(variant)}", file=sys.stderr, flush=True)
-    table = solved_table(variant, args.no_moves)
-    print(f"the suite: {args.positions:,} positions where the choice matters (seed {args.seed})", file=sys.stderr,
-          flush=True)
-    suite = build_suite(table, args.positions, args.seed)
-    rows = []
-    for spec in args.players:
-        with Progress(f"score {spec}", len(suite), unit="positions") as progress:
-            rows.append(score_player(spec, suite, table, args.seed, progress))
-    if args.json:
-        print(json.dumps([dict(asdict(r), kept_share=r.share(r.kept), optimal_share=r.share(r.optimal),
-                               blunder_share=r.share(r.blunders)) for r in rows], indent=1))
-        return 0
-    print(f"{describe(variant)}; suite of {len(suite)} positions where the choice matters (seed {args.seed}); "
-          "95% intervals")
-    print(f"{'player':40} {'keeps the value':>24} {'optimal':>24}  win→draw win→loss draw→loss")
-    for r in rows:
-        print(f"{r.player[:40]:40} {_percent(r.share(r.kept)):>24} {_percent(r.share(r.optimal)):>24}  "
-              f"{r.win_to_draw:8d} {r.win_to_loss:8d} {r.draw_to_loss:9d}")
-    return 0
-
-
-def add_solve_command(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser(
-        "solve",
-        help="solve a small board exactly (the mini board by default), or score players against perfect play",
-        description="Solve every position of a small Abalone variant by retrograde analysis (the table is kept in "
-        "$SUMITO_SOLVED_DIR, else ~/.cache/sumito/solved) and print what the board is; `solve score PLAYER...` "
-        "scores players against perfect play.",
-    )
-    p.add_argument("--side", type=count_arg(2, 3), default=MINI.side, help="board side (default 3, the mini board)")
-    p.add_argument("--marbles", type=count_arg(1, 9), default=MINI.marbles, help="marbles a side (default 5)")
-    p.add_argument("--win", type=count_arg(1, 9), default=MINI.win_threshold,
-                   help="marbles to push off to win (default 2)")
-    p.add_argument("--inline-only", action="store_true", help="the reduced game with inline moves only")
-    p.add_argument("--no-moves", choices=NO_MOVES_RULES, default="draw",
-                   help="a side with no legal move draws (the arena's default) or loses")
-    p.add_argument("--json", action="store_true", help="print the summary (or the scores) as JSON")
-    p.add_argument("--verify", action="store_true", help="recompute every position from its successors")
-    p.add_argument("--force", action="store_true", help="solve again even when the table is cached")
-    p.add_argument("--checkpoint-every", type=seconds_arg(24 * 3600.0), default=CHECKPOINT_EVERY,
-                   metavar="S", help="seconds of solving between two checkpoints (default "
-                   f"{CHECKPOINT_EVERY:g}; 0: after every level). A stopped solve (Ctrl-C, a kill) goes on from "
-                   "its last checkpoint when the same command runs again")
-    p.add_argument("--out", type=output_file, default=None, metavar="FILE", help="also write the table to FILE")
-    p.set_defaults(func=cmd_solve, solve_command=None)
-    subs = p.add_subparsers(dest="solve_command", metavar="score")
-    s = subs.add_parser("score", help="score players against perfect play on a suite of positions")
-    s.add_argument("players", nargs="*", metavar="PLAYER", help="player specs")
-    s.add_argument("--positions", type=count_arg(2, MAX_SUITE), default=DEFAULT_SUITE,
-                   help=f"positions in the suite (default {DEFAULT_SUITE})")
-    s.add_argument("--seed", type=count_arg(0, 2**31), default=DEFAULT_SEED,
-                   help=f"the suite's and the players' seed (default {DEFAULT_SEED})")
-    s.add_argument("--json", action="store_true", help="print the scores as JSON")

@@ -18,7 +18,6 @@ PNG or SVG according to the output's suffix. matplotlib is imported only when a 
 
 from __future__ import annotations
 
-import argparse
 import csv
 import io
 from collections.abc import Iterable, Mapping, Sequence
@@ -28,10 +27,9 @@ from pathlib import Path
 import numpy as np
 
 from sumito.arena.ratings import score_interval
-from sumito.cliargs import count_arg, output_file
 from sumito.errors import SumitoError
 from sumito.fileio import atomic_write_bytes
-from sumito.learn.bands import STATISTICS, Estimate, interval_estimate
+from sumito.learn.bands import Estimate, interval_estimate
 
 METRICS = ("score", "wins", "draws")
 FORMATS = {".png": "png", ".svg": "svg"}
@@ -339,38 +337,5 @@ def plot_runs(
     return lines
 
 
-def cmd_plot(args: argparse.Namespace) -> int:
-    lines = plot_runs(args.runs, args.out, args.label, args.metric, args.smooth, args.average, args.title,
-                      args.statistic)
-    runs = sum(s.runs for s in lines)
-    print(f"{args.out}: {len(lines)} line(s) from {runs} run(s)")
-    return 0
-
-
 #: the most evaluations pooled into one point
 MAX_SMOOTH = 10_000
-
-
-def add_plot_command(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser("plot", help="draw the learning curves of training runs (PNG or SVG)")
-    p.add_argument("runs", nargs="+", metavar="RUN", help="a run folder (its curve.csv) or a curve CSV file")
-    p.add_argument(
-        "--out", type=output_file, required=True, metavar="FILE", help="the image to write: FILE.png or FILE.svg"
-    )
-    p.add_argument(
-        "--label", action="extend", nargs="+", default=None, metavar="NAME",
-        help="line labels, one per run (default: the run folder names); with --average, runs sharing a label "
-        "are averaged together",
-    )
-    p.add_argument("--metric", choices=METRICS, default="score", help="score (default), wins or draws (rates)")
-    p.add_argument("--smooth", type=count_arg(1, MAX_SMOOTH), default=1, metavar="K",
-                   help=f"pool each point with the K-1 before it (1 to {MAX_SMOOTH})")
-    p.add_argument(
-        "--average", action="store_true",
-        help="aggregate runs evaluated at the same game counts (e.g. seeds): their interquartile mean with a "
-        "bootstrap 95%% band, each run faint behind",
-    )
-    p.add_argument("--statistic", choices=STATISTICS, default="iqm",
-                   help="with --average: iqm (the default, the mean of the middle half of the runs), median or mean")
-    p.add_argument("--title", default=None, help="the figure's title (default: the metric and opponent)")
-    p.set_defaults(func=cmd_plot)

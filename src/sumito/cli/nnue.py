@@ -37,8 +37,8 @@ def gate_games_arg(text: str) -> int:
     return value
 
 
-def add_nnue_command(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser("nnue", help="make self-play data for the engine's NNUE and train one")
+def add_parsers(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("nnue")
     nsub = p.add_subparsers(dest="nnue_command", required=True, metavar="STEP")
 
     g = nsub.add_parser("gen", help="play self-play games and keep each position with its search score and result")

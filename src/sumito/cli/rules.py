@@ -1,23 +1,14 @@
-"""The ``sumito`` command line."""
+"""The commands about positions, rules and records: ``perft``, ``moves``, ``show``, ``layouts``, ``game``,
+``players`` and ``replay``."""
 
 from __future__ import annotations
 
 import argparse
-import contextlib
-import os
-import re
-import signal
 import sys
 import time
-from collections.abc import Sequence
-from typing import NoReturn
 
-from sumito import __version__, jit
-from sumito.analysis import add_analyse_command
-from sumito.arena.commands import add_commands
+from sumito import jit
 from sumito.arena.db import load_record
-from sumito.arena.sprt import add_sprt_command
-from sumito.arena.yardstick import add_solve_command
 from sumito.cliargs import (
     GAME_RULES,
     add_position_args,
@@ -38,19 +29,11 @@ from sumito.games.abalone import (
     write_records,
 )
 from sumito.games.abalone.geometry import COLOR_NAMES
-from sumito.learn.alphalone_td import add_alphalone_td_command
-from sumito.learn.backgammon.commands import add_commands as add_bg_commands
-from sumito.learn.commands import add_train_command
-from sumito.learn.nnue_commands import add_nnue_command
-from sumito.learn.plot import add_plot_command
-from sumito.learn.zero_commands import add_zero_command
-from sumito.play import add_play_command
 from sumito.players import game_history, make_player, player_names
 from sumito.players.backgammon.players import KINDS as BG_KINDS
 from sumito.players.base import PlayerKind, parse_spec
 from sumito.players.human import HumanExit
-from sumito.protocol import STRONGEST_ENGINE, add_engine_command
-from sumito.web.commands import add_serve_command
+from sumito.protocol import STRONGEST_ENGINE
 
 #: `sumito game` without players: the strongest engine against itself, at a tenth of a second a move
 GAME_DEFAULT = f"{STRONGEST_ENGINE},time=0.1"
@@ -203,59 +186,28 @@ def cmd_replay(args: argparse.Namespace) -> int:
     return 0
 
 
-#: a run of this many characters without a space in an error is a value pasted in, not words: it is cut
-_LONG_RUN = re.compile(r"\S{120,}")
-#: the longest error line printed (a backstop: each error quotes what it refuses briefly itself)
-MAX_ERROR_CHARS = 1000
-
-
-def one_line(message: str) -> str:
-    """``message`` as one short line: characters that are not printable (a newline in a file name) escaped
-    as ``repr`` writes them, a long unbroken run (a 5,000-digit value) cut to 60 characters, the whole at
-    most :data:`MAX_ERROR_CHARS`."""
-    text = "".join(c if c.isprintable() else repr(c)[1:-1] for c in message)
-    text = _LONG_RUN.sub(lambda m: m[0][:57] + "...", text)
-    return text if len(text) <= MAX_ERROR_CHARS else text[: MAX_ERROR_CHARS - 3] + "..."
-
-
-class UsageError(SumitoError):
-    """A command line argparse refused (an unknown option, a missing or malformed value)."""
-
-
-class _Parser(argparse.ArgumentParser):
-    """argparse, but a usage error is one line (``sumito: error: sumito perft: argument --depth: ...``)
-    and exit status 2 like every other bad input, instead of the usage text and a SystemExit."""
-
-    def error(self, message: str) -> NoReturn:
-        # argparse quotes what it refuses in full (an unknown choice, unrecognized arguments): cut it short
-        raise UsageError(one_line(f"{self.prog}: {message} (see {self.prog} --help)"))
-
-
-def build_parser() -> argparse.ArgumentParser:
-    parser = _Parser(prog="sumito", description="Abalone engine and self-play learning lab.")
-    parser.add_argument("--version", action="version", version=f"sumito {__version__}")
-    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
-
-    p = sub.add_parser("perft", help="count the positions DEPTH plies ahead (the last line is the count)")
+def add_parsers(sub: argparse._SubParsersAction) -> None:
+    """Declare ``perft``, ``moves``, ``show``, ``layouts``, ``game``, ``players`` and ``replay``."""
+    p = sub.add_parser("perft")
     add_position_args(p)
     p.add_argument("--depth", type=count_arg(0, MAX_PERFT_DEPTH), required=True,
                    help=f"plies to look ahead (0 to {MAX_PERFT_DEPTH}; Ctrl-C stops a long count)")
     p.add_argument("--divide", action="store_true", help="also print the count below each legal move")
     p.set_defaults(func=cmd_perft)
 
-    p = sub.add_parser("moves", help="list the legal moves in notation, one a line")
+    p = sub.add_parser("moves")
     add_position_args(p)
     p.add_argument("--successors", action="store_true", help="print the position string after each move too")
     p.set_defaults(func=cmd_moves)
 
-    p = sub.add_parser("show", help="draw a position in the terminal")
+    p = sub.add_parser("show")
     add_position_args(p)
     p.set_defaults(func=cmd_show)
 
-    p = sub.add_parser("layouts", help="list the named starting layouts")
+    p = sub.add_parser("layouts")
     p.set_defaults(func=cmd_layouts)
 
-    p = sub.add_parser("game", help="play one game between two players and print its record")
+    p = sub.add_parser("game")
     add_position_args(p)
     p.add_argument("--black", default=GAME_DEFAULT, help=f"player spec for Black (default {GAME_DEFAULT})")
     p.add_argument("--white", default=GAME_DEFAULT, help=f"player spec for White (default {GAME_DEFAULT})")
@@ -264,11 +216,11 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--quiet", action="store_true", help="print only the record")
     p.set_defaults(func=cmd_game)
 
-    p = sub.add_parser("players", help="list every player spec of both games with its options and defaults")
+    p = sub.add_parser("players")
     p.add_argument("--game", choices=("abalone", "backgammon", "both"), default="both")
     p.set_defaults(func=cmd_players)
 
-    p = sub.add_parser("replay", help="replay a game record and show a position from it")
+    p = sub.add_parser("replay")
     p.add_argument("file", nargs="?", default=None, help="a record file (or give --id)")
     p.add_argument(
         "--id", type=count_arg(1, 2**62), default=None, metavar="N", help="a game stored in the game database instead"
@@ -279,68 +231,3 @@ def build_parser() -> argparse.ArgumentParser:
         "--ply", type=count_arg(0, 10**6), default=None, help="the position after this many plies (default: the end)"
     )
     p.set_defaults(func=cmd_replay)
-    add_commands(sub)
-    add_sprt_command(sub)
-    add_analyse_command(sub)
-    add_solve_command(sub)
-
-    add_bg_commands(sub)
-
-    add_play_command(sub)
-    add_engine_command(sub)
-
-    add_train_command(sub)
-    add_nnue_command(sub)
-    add_zero_command(sub)
-    add_alphalone_td_command(sub)
-    add_plot_command(sub)
-
-    add_serve_command(sub)
-    return parser
-
-
-def main(argv: Sequence[str] | None = None) -> int:
-    parser = build_parser()
-    for stream in (sys.stdin, sys.stdout, sys.stderr):
-        # a byte that is not in the locale's encoding is a bad move to answer, not a crash (play, bg play);
-        # printing a message that quotes such input never fails either
-        if hasattr(stream, "reconfigure"):
-            stream.reconfigure(errors="replace" if stream is sys.stdin else "backslashreplace")
-    try:
-        args = parser.parse_args(argv)
-        return args.func(args)
-    except SumitoError as exc:
-        print(f"sumito: error: {one_line(str(exc))}", file=sys.stderr)
-        return 2
-    except KeyboardInterrupt:
-        print("sumito: interrupted", file=sys.stderr)
-        return 130
-    except BrokenPipeError:
-        # the reader went away (e.g. `sumito moves | head`): stop quietly
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-        return 0
-
-
-def run() -> None:
-    """The ``sumito`` program (and ``python -m sumito``): ``main``, then exit with its status.
-
-    A Ctrl-C that lands after ``main`` has returned, while the interpreter shuts down (joining a process
-    pool's threads), would be raised inside ``threading._shutdown``, printed as "Exception ignored" and
-    lost: the program would exit 0. From here on a Ctrl-C takes its default action, so the program ends
-    at once, killed by SIGINT (a shell's 130), as a Ctrl-C means. Not in ``main``: tests call it in their
-    own process, which must keep its KeyboardInterrupt.
-    """
-    try:
-        status = main()
-        for stream in (sys.stdout, sys.stderr):
-            with contextlib.suppress(BrokenPipeError, ValueError):
-                stream.flush()  # what main printed is out before a Ctrl-C can end the process
-        signal.signal(signal.SIGINT, signal.SIG_DFL)
-    except KeyboardInterrupt:  # in the instant between main's return and the line above
-        print("sumito: interrupted", file=sys.stderr)
-        status = 130
-    sys.exit(status)
-
-
-if __name__ == "__main__":  # pragma: no cover
-    run()

@@ -31,9 +31,9 @@ from sumito.players.human import HumanExit, HumanPlayer
 from sumito.players.strongest import STRONGEST_ENGINE, hint_spec
 
 
-def add_play_command(sub: argparse._SubParsersAction) -> None:
+def add_parsers(sub: argparse._SubParsersAction) -> None:
     """Add the ``play`` subcommand to the ``sumito`` parser's subcommands."""
-    p = sub.add_parser("play", help="play a game in the terminal (you against a player, or any two players)")
+    p = sub.add_parser("play")
     add_position_args(p)
     p.add_argument("--black", default=None, metavar="SPEC", help="player spec for Black (default human)")
     p.add_argument("--white", default=None, metavar="SPEC",

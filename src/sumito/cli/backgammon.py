@@ -67,9 +67,9 @@ RUN_SETTINGS = ("regime", "targets", "expert", "encoding", "outputs", "hidden", 
 
 
 # --------------------------------------------------------------------------- argument parsing
-def add_commands(sub: argparse._SubParsersAction) -> None:
+def add_parsers(sub: argparse._SubParsersAction) -> None:
     """Register ``bg`` and its subcommands on the ``sumito`` subparsers."""
-    group = sub.add_parser("bg", help="backgammon: show positions, list plays, play games and matches")
+    group = sub.add_parser("bg")
     bg = group.add_subparsers(dest="bg_command", required=True, metavar="BG_COMMAND")
 
     p = bg.add_parser("show", help="draw a position and print its GNU Backgammon position ID")
@@ -453,14 +453,3 @@ def cmd_train(args: argparse.Namespace) -> int:
         print(f"best: {b['equity']:+.3f} ± {b['half_width']:.3f} vs {b['opponent']} after {b['games']} games "
               f"-> {run.folder / 'best.npz'}")
     return 0
-
-__all__ = [
-    "CHUNK_GAMES",
-    "BgCommandError",
-    "MatchSummary",
-    "add_commands",
-    "parse_dice",
-    "play_one",
-    "run_match",
-    "summarize",
-]

@@ -41,8 +41,8 @@ from sumito.progress import Progress
 DEFAULT_SCORE_PLAYERS = ("play=policy", "play=value", "sims=16", "sims=64", "sims=256")
 
 
-def add_zero_command(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser("zero", help="the zero learner: a policy-value network trained by self-play with tree search")
+def add_parsers(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("zero")
     zsub = p.add_subparsers(dest="zero_command", required=True, metavar="STEP")
     d = ZeroSettings()
     t = zsub.add_parser("train", help="train (or with --resume go on training) a run to --games self-play games")
@@ -262,6 +262,3 @@ def cmd_analyse(args: argparse.Namespace) -> int:
         print(f"{Move(code, side).notation():10} {100 * views.prior[i]:6.1f}% {views.after[i]:+12.3f} "
               f"{int(result.visits[t]):7d} {100 * result.policy[t]:6.1f}%{mark}")
     return 0
-
-
-__all__ = ["DEFAULT_SCORE_PLAYERS", "Scorer", "add_zero_command"]

@@ -4,41 +4,41 @@ from __future__ import annotations
 
 import argparse
 import collections
-import contextlib
 import dataclasses
-import re
 import sys
 import time
-import tomllib
-from pathlib import Path
-from typing import TYPE_CHECKING, Any
 
-from sumito.arena.executor import add_backend_args, check_shared_folder, executor_from_args, make_executor, uses_ray
-from sumito.arena.match import ArenaSettings, play_game, schedule, summarize_pair
+from sumito.arena.executor import add_backend_args, check_shared_folder, executor_from_args, uses_ray
 from sumito.bounds import MAX_SEED, parse_count
 from sumito.cliargs import MAX_WORKERS_ARG, count_arg
 from sumito.errors import SumitoError
-from sumito.fileio import read_file_bounded, refuse_changed, shown_path
+from sumito.fileio import refuse_changed, shown_path
 from sumito.learn.abalone_game import make_trainer
 from sumito.learn.actors import AbaloneLearner, ActorLearner
+from sumito.learn.config import (
+    config_from_args,
+    options_from_args,
+    short_text,
+)
+from sumito.learn.evaluation import evaluate
 from sumito.learn.run import RunFolder, load_checkpoint, save_checkpoint
 from sumito.learn.training import PRESETS, GameStats, TrainingConfig, TrainingError
 from sumito.models.policy import LEGACY_READINGS
 from sumito.procs import MAX_WORKERS, cap_workers
 from sumito.progress import Progress
 
-if TYPE_CHECKING:
-    from sumito.arena.executor import Executor
-
-
 #: the most training games a run plays, games a single evaluation plays, and Ray actors
 MAX_TRAINING_GAMES = 10**9
+
+
 MAX_EVAL_GAMES = 10**6
+
+
 MAX_ACTORS = 10_000
 
 
-def add_train_command(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser("train", help="train a value network by TD(lambda) (Abalearn methods, Wiering's regimes)")
+def add_parsers(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("train")
     p.add_argument("--preset", choices=sorted(PRESETS), default=None, help="a paper's training method")
     p.add_argument("--config", default=None, metavar="FILE", help="a TOML file of options (overrides the preset)")
     p.add_argument(
@@ -85,114 +85,6 @@ def add_train_command(sub: argparse._SubParsersAction) -> None:
     p.set_defaults(func=cmd_train)
 
 
-FIELDS = {f.name: f for f in dataclasses.fields(TrainingConfig)}
-
-
-#: the largest training config file read
-MAX_CONFIG_BYTES = 64 * 1024
-#: the largest whole number an option takes from a config file or ``--set`` (each option's own bound, checked by
-#: TrainingConfig, is smaller; this one keeps a 4,000-digit number from reaching it)
-MAX_OPTION_INT = 2**63 - 1
-#: ``key = <a number of 20 digits or more>`` in a config file: refused, naming the key, before tomllib converts
-#: it (past 4,300 digits its conversion is a ValueError, below that a slow one)
-_LONG_NUMBER = re.compile(r"(?m)^[ \t]*([^=\n]{1,200}?)[ \t]*=[ \t]*[+-]?(?:0[xob])?[0-9A-Fa-f_]{20,}")
-
-
-def _short(text: str, limit: int = 40) -> str:
-    return text if len(text) <= limit else text[: limit - 3] + "..."
-
-
-def _typed(key: str, value: Any) -> Any:
-    if key not in FIELDS:
-        raise TrainingError(f"unknown training option {_short(key)!r}; options: {', '.join(FIELDS)}")
-    kind = type(getattr(TrainingConfig(), key))
-    if isinstance(value, str) and kind is not str:
-        try:
-            if len(value) > 40 or not value.isascii():  # no 5,000-digit numbers, no non-ASCII digits
-                raise ValueError
-            number = float(value)
-            if kind is int:
-                if not number.is_integer():
-                    raise ValueError
-                value = int(number)
-            else:
-                return number
-        except (ValueError, OverflowError):
-            raise TrainingError(f"option {key}={_short(value)!r} must be {kind.__name__}") from None
-    if isinstance(value, int) and not isinstance(value, bool) and value.bit_length() > MAX_OPTION_INT.bit_length():
-        raise TrainingError(f"option {key} is a number of about {value.bit_length() * 3 // 10:,} digits; "
-                            f"at most {MAX_OPTION_INT}")
-    if not isinstance(value, str | int | float):  # a TOML list, table or date: never an option's value
-        raise TrainingError(f"option {key} must be {kind.__name__}, not a {type(value).__name__}")
-    return value  # TrainingConfig checks the type and the bounds of each value
-
-
-def _read_config(path: str) -> dict[str, Any]:
-    """The options of a TOML config file, read bounded (a regular file of at most 64 KiB); one-line errors."""
-    shown = shown_path(path)
-    try:
-        raw = read_file_bounded(path, MAX_CONFIG_BYTES, "config file")
-    except ValueError as exc:
-        raise TrainingError(str(exc)) from None
-    try:
-        text = raw.decode("utf-8")
-    except UnicodeDecodeError:
-        raise TrainingError(f"{shown}: not a text file (not UTF-8)") from None
-    long = _LONG_NUMBER.search(text)
-    if long is not None:
-        raise TrainingError(f"{shown}: option {_short(long[1].strip())!r} is a number of 20 digits or more; "
-                            f"the largest option takes at most {MAX_OPTION_INT}")
-    try:
-        return tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        raise TrainingError(f"{shown}: not TOML ({exc})") from None
-    except ValueError:  # tomllib's int conversion limit, for a long number the scan above did not see (in a list)
-        raise TrainingError(f"{shown}: a number too long to read") from None
-    except RecursionError:  # arrays or tables nested thousands deep (tomllib recurses once a level)
-        raise TrainingError(f"{shown}: not TOML of ours (nested too deeply)") from None
-
-
-def _options_from_args(args: argparse.Namespace) -> tuple[dict[str, Any], dict[str, str]]:
-    """The options the command line sets (a preset's, a config file's, ``--set``'s, ``--seed``), and how each
-    was set (for a message about it)."""
-    options: dict[str, Any] = dict(PRESETS.get(args.preset, {})) if args.preset else {}
-    flags = {key: f"{key} (--preset {args.preset})" for key in options}
-    if args.config:
-        data = _read_config(args.config)
-        options.update({k: _typed(k, v) for k, v in data.items()})
-        flags.update({k: f"{k} (--config)" for k in data})
-    for item in args.set:
-        key, eq, value = item.partition("=")
-        if not eq:
-            raise TrainingError(f"--set {_short(item)!r} needs KEY=VALUE")
-        options[key.strip()] = _typed(key.strip(), value.strip())
-        flags[key.strip()] = f"--set {key.strip()}"
-    if args.seed is not None:
-        options["seed"] = args.seed
-        flags["seed"] = "--seed"
-    return options, flags
-
-
-def config_from_args(args: argparse.Namespace) -> TrainingConfig:
-    return TrainingConfig(**_options_from_args(args)[0])
-
-
-def evaluate(
-    network_path: Path, opponent: str, games: int, workers: int | None, seed: int, layout: str,
-    adjudicate: bool = False, executor: Executor | None = None,
-) -> tuple[int, int, int]:
-    """The network's results (wins, draws, losses) against ``opponent`` in arena games
-    (``adjudicate``: games without a winner scored on marbles), played by ``executor`` (default: ``workers``
-    local processes)."""
-    settings = ArenaSettings.from_layout(layout, seed=seed)
-    tasks = schedule([f"td:net={network_path}", opponent], games, settings)
-    executor = executor or make_executor(workers)
-    with contextlib.closing(executor.run(play_game, tasks)) as stream:  # Ctrl-C: the pool or the tasks stop
-        results = [r for _, r in stream]
-    s = summarize_pair(results, adjudicate=adjudicate)
-    return s.wins, s.draws, s.losses
-
-
 def _learner_score(stats: GameStats) -> float | None:
     """The learner's score in a game against an opponent (1, ½, 0); None in self-play."""
     if len(stats.learner_sides) != 1:
@@ -218,7 +110,8 @@ def cmd_train(args: argparse.Namespace) -> int:
         samples = sorted({parse_count(g.strip(), "a game count", high=MAX_TRAINING_GAMES)
                           for g in args.sample.split(",") if g.strip()}) if args.sample else []
     except SumitoError:
-        raise TrainingError(f"--sample takes game counts separated by commas, not {_short(args.sample)!r}") from None
+        raise TrainingError(
+            f"--sample takes game counts separated by commas, not {short_text(args.sample)!r}") from None
     if "," in str(args.out):
         raise TrainingError(f"--out {shown_path(args.out)}: a run folder's path may not hold a comma (it goes in "
                             "player specs)")
@@ -245,7 +138,7 @@ def cmd_train(args: argparse.Namespace) -> int:
             raise TrainingError(f"{folder.checkpoint}: its configuration does not fit this Sumito ({exc})") from None
         # the run's own settings may be given again; another is refused, naming it (the options given are read
         # and checked as a new run's would be)
-        options, flags = _options_from_args(args)
+        options, flags = options_from_args(args)
         asked = dataclasses.asdict(TrainingConfig(**{**dataclasses.asdict(config), **options}))
         refuse_changed(args.out, dataclasses.asdict(config), {k: asked[k] for k in options}, TrainingError, flags,
                        "--resume continues the run as it was configured: give none of its settings, or the same, or "

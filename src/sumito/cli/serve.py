@@ -35,8 +35,8 @@ class ServeError(SumitoError):
     """The server cannot start (port in use, unknown host, unusable database)."""
 
 
-def add_serve_command(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser("serve", help="play in the browser: start the web app on this machine")
+def add_parsers(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("serve")
     p.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1: this machine only)")
     p.add_argument(
         "--port", type=count_arg(0, 65535), default=8000, help="port to listen on (default 8000; 0 picks a free one)"

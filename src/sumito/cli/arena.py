@@ -74,11 +74,10 @@ executor_factory: Callable[..., Executor] = make_executor
 
 
 # --------------------------------------------------------------------------- argument parsing
-def add_commands(sub: argparse._SubParsersAction) -> None:
+def add_parsers(sub: argparse._SubParsersAction) -> None:
     """Register ``match``, ``tournament`` and ``games`` on the ``sumito`` subparsers."""
     p = sub.add_parser(
         "match",
-        help="play N games between two players and report the score, Elo difference and more",
         description="Play N games between players A and B (colours alternating, each pair of games from the "
         "same random opening) and report A's score with a 95% interval, the Elo difference, how the games "
         "ended, marbles, game length and time per move. Every game is stored in the game database.",
@@ -90,7 +89,6 @@ def add_commands(sub: argparse._SubParsersAction) -> None:
 
     p = sub.add_parser(
         "tournament",
-        help="round robin: every pair plays N games; cross table and maximum-likelihood Elo ratings",
         description="Every pair of players plays N games (colours alternating). Prints the standings with "
         "maximum-likelihood Elo ratings (Bradley-Terry, draws count half) and 95% error bars, and the cross table.",
     )
@@ -108,7 +106,6 @@ def add_commands(sub: argparse._SubParsersAction) -> None:
 
     p = sub.add_parser(
         "games",
-        help="list stored games, or export them as records; list the matches and tournaments (runs)",
         description="List the games stored in the game database (newest first), or export them as game records; "
         "`sumito games runs` lists the matches and tournaments and how each ended (a run whose process was "
         "killed shows as interrupted).",

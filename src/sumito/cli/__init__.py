@@ -1,0 +1,139 @@
+"""The ``sumito`` command line: it parses first, then imports only the command it runs.
+
+:data:`~sumito.cli.table.GROUPS` names every command, the module of this package that declares its
+arguments and runs it, and its documentation page. Before parsing, only the named command's module is
+imported (with the layers it uses): ``sumito --help`` and ``--version`` import no command at all.
+Every error a user can cause is one line and exit status 2; Ctrl-C is one line and 130.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import importlib
+import os
+import re
+import signal
+import sys
+from collections.abc import Sequence
+from typing import Any, NoReturn
+
+from sumito import __version__
+from sumito.cli.table import COMMANDS, GROUPS
+from sumito.errors import SumitoError
+
+#: a run of this many characters without a space in an error is a value pasted in, not words: it is cut
+_LONG_RUN = re.compile(r"\S{120,}")
+#: the longest error line printed (a backstop: each error quotes what it refuses briefly itself)
+MAX_ERROR_CHARS = 1000
+
+
+def one_line(message: str) -> str:
+    """``message`` as one short line: characters that are not printable (a newline in a file name) escaped
+    as ``repr`` writes them, a long unbroken run (a 5,000-digit value) cut to 60 characters, the whole at
+    most :data:`MAX_ERROR_CHARS`."""
+    text = "".join(c if c.isprintable() else repr(c)[1:-1] for c in message)
+    text = _LONG_RUN.sub(lambda m: m[0][:57] + "...", text)
+    return text if len(text) <= MAX_ERROR_CHARS else text[: MAX_ERROR_CHARS - 3] + "..."
+
+
+class UsageError(SumitoError):
+    """A command line argparse refused (an unknown option, a missing or malformed value)."""
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse, but a usage error is one line (``sumito: error: sumito perft: argument --depth: ...``)
+    and exit status 2 like every other bad input, instead of the usage text and a SystemExit."""
+
+    def error(self, message: str) -> NoReturn:
+        # argparse quotes what it refuses in full (an unknown choice, unrecognized arguments): cut it short
+        raise UsageError(one_line(f"{self.prog}: {message} (see {self.prog} --help)"))
+
+
+class _Declared:
+    """The subparsers action as a command's module sees it: the module declares its commands with
+    ``add_parser`` as argparse has it, the one line of help of each comes from the table, and only the
+    commands in ``names`` are kept (the others were declared from the table already)."""
+
+    def __init__(self, sub: Any, names: set[str]) -> None:
+        self._sub, self._names = sub, names
+
+    def add_parser(self, name: str, **options: Any) -> argparse.ArgumentParser:
+        if name not in self._names:
+            return argparse.ArgumentParser(add_help=False)  # a sibling of the module's, not run now
+        return self._sub.add_parser(name, help=COMMANDS[name].help, **options)
+
+
+def _command_list() -> str:
+    width = max(len(name) for name in COMMANDS) + 2
+    lines = ["commands:"]
+    for group, commands in GROUPS.items():
+        lines.append(f"  {group}:")
+        lines.extend(f"    {c.name:{width}}{c.help}" for c in commands)
+    lines.append("\n`sumito COMMAND --help` describes a command's options.")
+    return "\n".join(lines)
+
+
+def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
+    """The ``sumito`` parser, with the arguments of the command ``argv`` names and only that command's (the
+    others are names in the list, their modules not imported); ``argv`` ``None``: every command's arguments
+    (which imports every command's module: for tests and documentation)."""
+    parser = _Parser(prog="sumito", description="Abalone engine and self-play learning lab.",
+                     epilog=_command_list(), formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--version", action="version", version=f"sumito {__version__}")
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND", parser_class=_Parser,
+                                help="one of the commands below")
+    if argv is None:
+        chosen = set(COMMANDS)
+    else:
+        named = next((a for a in argv if not a.startswith("-")), None)
+        chosen = {named} if named in COMMANDS else set()
+    for command in COMMANDS.values():
+        if command.name not in chosen:
+            sub.add_parser(command.name)  # no help: the epilog lists the commands, in their groups
+    for module in dict.fromkeys(COMMANDS[name].module for name in chosen):
+        importlib.import_module(f"sumito.cli.{module}").add_parsers(_Declared(sub, chosen))
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    for stream in (sys.stdin, sys.stdout, sys.stderr):
+        # a byte that is not in the locale's encoding is a bad move to answer, not a crash (play, bg play);
+        # printing a message that quotes such input never fails either
+        if hasattr(stream, "reconfigure"):
+            stream.reconfigure(errors="replace" if stream is sys.stdin else "backslashreplace")
+    try:
+        args = build_parser(argv).parse_args(argv)
+        return args.func(args)
+    except SumitoError as exc:
+        print(f"sumito: error: {one_line(str(exc))}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("sumito: interrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:
+        # the reader went away (e.g. `sumito moves | head`): stop quietly
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0
+
+
+def run() -> None:
+    """The ``sumito`` program (and ``python -m sumito``): ``main``, then exit with its status.
+
+    A Ctrl-C that lands after ``main`` has returned, while the interpreter shuts down (joining a process
+    pool's threads), would be raised inside ``threading._shutdown``, printed as "Exception ignored" and
+    lost: the program would exit 0. From here on a Ctrl-C takes its default action, so the program ends
+    at once, killed by SIGINT (a shell's 130), as a Ctrl-C means. Not in ``main``: tests call it in their
+    own process, which must keep its KeyboardInterrupt.
+    """
+    try:
+        status = main()
+        for stream in (sys.stdout, sys.stderr):
+            with contextlib.suppress(BrokenPipeError, ValueError):
+                stream.flush()  # what main printed is out before a Ctrl-C can end the process
+        signal.signal(signal.SIGINT, signal.SIG_DFL)
+    except KeyboardInterrupt:  # in the instant between main's return and the line above
+        print("sumito: interrupted", file=sys.stderr)
+        status = 130
+    sys.exit(status)
