@@ -30,7 +30,7 @@ import numpy as np
 from sumito.cliargs import count_arg
 from sumito.evaluation import named_evaluation
 from sumito.games.abalone import Game
-from sumito.learn.commands import make_trainer
+from sumito.learn.abalone_game import make_trainer
 from sumito.learn.training import TrainingConfig
 from sumito.players import heuristic, make_player
 from sumito.search.alphabeta import search

@@ -106,7 +106,7 @@ def per_game(fn: Callable[[], object], games: int) -> float:
 
 
 def game_costs(games: int) -> dict[str, float]:
-    from sumito.learn.commands import make_trainer
+    from sumito.learn.abalone_game import make_trainer
     from sumito.learn.training import PRESETS, TrainingConfig
 
     trainer = make_trainer(TrainingConfig(**{**PRESETS["method-II"], "seed": 1}))

@@ -43,7 +43,7 @@ import numpy as np
 
 from bench_engine import midgame_positions  # the same positions as the engine benchmark
 from sumito.learn.abalone_game import PlayerOpponent
-from sumito.learn.commands import config_from_args
+from sumito.learn.config import config_from_args
 from sumito.learn.training import PRESETS, Trainer, TrainingConfig
 from sumito.models.abalone_encodings import MAX_MOVES, encode_position, encode_position_successors
 from sumito.models.abalone_game import AbaloneLearningGame

@@ -73,8 +73,8 @@ from sumito.errors import SumitoError
 from sumito.fileio import atomic_write_rows, refuse_changed
 from sumito.fileio import read_rows as read_csv_rows
 from sumito.games.abalone import DrawRules
+from sumito.learn.abalone_game import make_trainer
 from sumito.learn.bands import Estimate, interval_estimate, widened
-from sumito.learn.commands import make_trainer
 from sumito.learn.plot import draw_band, save_figure
 from sumito.learn.run import load_checkpoint, save_checkpoint
 from sumito.learn.runfolder import RunFolder

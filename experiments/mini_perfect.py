@@ -51,10 +51,10 @@ from sumito.arena.executor import InlineExecutor
 from sumito.arena.yardstick import DEFAULT_SEED, DEFAULT_SUITE, build_suite, score_player
 from sumito.fileio import atomic_write_rows, atomic_write_text, read_rows
 from sumito.games.abalone.variants import MINI
+from sumito.learn.abalone_game import make_trainer
 from sumito.learn.alphalone_td import REPORT_ETAS, TDConfig
 from sumito.learn.alphalone_td import train as train_alphalone
 from sumito.learn.bands import Estimate, iqm
-from sumito.learn.commands import make_trainer
 from sumito.learn.plot import save_figure
 from sumito.learn.run import load_checkpoint, save_checkpoint
 from sumito.learn.selftaught import LoopSettings, net_path, open_run, run_attempt

@@ -23,7 +23,7 @@ import time
 from sumito.cli import build_parser
 from sumito.errors import SumitoError
 from sumito.games.abalone import LAYOUTS, Position, parse_records
-from sumito.learn.commands import FIELDS, _typed
+from sumito.learn.config import FIELDS, typed_option
 from sumito.learn.training import TrainingConfig
 from sumito.players.base import parse_spec
 from sumito.protocol import EngineProtocol
@@ -72,7 +72,7 @@ def hostile(rng: random.Random, seeds: list[str]) -> str:
 
 def _training(text: str) -> None:
     key, _, value = text.partition("=")
-    TrainingConfig(**{key.strip(): _typed(key.strip(), value.strip())})
+    TrainingConfig(**{key.strip(): typed_option(key.strip(), value.strip())})
 
 
 def _protocol(text: str) -> None:

@@ -36,7 +36,7 @@ from pathlib import Path
 import numpy as np
 from learning_curves import evaluate
 
-from sumito.learn.commands import make_trainer
+from sumito.learn.abalone_game import make_trainer
 from sumito.learn.training import PRESETS, TrainingConfig
 from sumito.models.network import ValueNetwork
 from sumito.stopping import run_main
