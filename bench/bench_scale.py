@@ -46,8 +46,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "experiments"))
 from sumito.arena.executor import make_executor
 from sumito.arena.match import ArenaSettings, play_game, schedule
 from sumito.games.abalone import DrawRules
-from sumito.learn.nnue import generate, load_samples, train
+from sumito.learn.nnue import generate, load_samples
 from sumito.learn.selftaught import LoopSettings
+from sumito.models.nnue_fit import FitSettings, fit
 
 TEST_RULES = DrawRules(max_plies=400, repetitions=20)  # the learning experiments' test games
 CORES = (8, 64, 512)
@@ -255,7 +256,7 @@ def selftaught_projection(net: str, games: int, per_item: float) -> None:
         game = (time.perf_counter() - start) / games
         samples = load_samples([Path(folder) / "data"])
         start = time.perf_counter()
-        train(samples, hidden=s.hidden, hidden2=s.hidden2, epochs=1, base=False)
+        fit(samples, FitSettings(hidden=s.hidden, hidden2=s.hidden2, epochs=1, base=False))
         position_epoch = (time.perf_counter() - start) / max(len(samples), 1)
     positions = len(samples) / games * s.games * s.window  # what a candidate trains on, the window full
     training = positions * position_epoch * s.epochs

@@ -5,9 +5,9 @@
 
 Backgammon, Wiering's small modular network learning by self-play (his input features, seven outputs,
 α = 0.01, λ = 0.6: ``sumito bg train``'s defaults), which learns to beat pubeval within a few thousand games.
-Each seed is trained twice to the same game count: sequentially (:class:`~sumito.learn.backgammon.run.BgRun`,
+Each seed is trained twice to the same game count: sequentially (:class:`~sumito.learn.backgammon.run.BackgammonRun`,
 what ``sumito bg train`` does) and by ``--actors`` Ray actors with one learner publishing its weights every
-``--publish-every`` games (:class:`~sumito.learn.backgammon.actors.ActorBgRun`, ``sumito bg train --actors 4
+``--publish-every`` games (:class:`~sumito.learn.backgammon.actors.ActorBackgammonRun`, ``sumito bg train --actors 4
 --publish-every 4``). Same seed, same initial weights; the dice differ (the actor run gives each game its own
 generator), so the two runs of a seed are two samples of the same learning process, not the same games.
 
@@ -18,7 +18,7 @@ interval of the pooled games and Student's t over the seeds' own rates (so that 
 "overlap" says whether the two arms' intervals overlap, "in seq. interval" whether the actors' rate lies inside
 the sequential one's. A second table gives the equity (points a game, mean ± the same kind of half-width).
 
-Runs live in ``OUT/sequential-sSEED`` and ``OUT/actorsN-kK-sSEED`` and resume after a kill (``BgRun``
+Runs live in ``OUT/sequential-sSEED`` and ``OUT/actorsN-kK-sSEED`` and resume after a kill (``BackgammonRun``
 semantics: run the same command again; finished runs are read back). The actor runs also keep
 ``actors.json`` (staleness counts, actors replaced, weights published, summed over resumes). The Markdown
 tables go to standard output; ``--plot FILE`` draws the curves.
@@ -40,15 +40,15 @@ import numpy as np
 from sumito.arena.backgammon import MatchResult
 from sumito.arena.ratings import score_interval
 from sumito.fileio import atomic_write_text
-from sumito.learn.backgammon.actors import ActorBgRun
-from sumito.learn.backgammon.run import BgRun, BgRunConfig, checkpoint_games
+from sumito.learn.backgammon.actors import ActorBackgammonRun
+from sumito.learn.backgammon.run import BackgammonRun, BackgammonRunConfig, checkpoint_games
 from sumito.learn.bands import widened
 
 OPPONENT = "pubeval"
 
 
-def config_of(seed: int, args: argparse.Namespace) -> BgRunConfig:
-    return BgRunConfig(regime="self", encoding="wiering", outputs=7, alpha=0.01, lam=0.6, games=args.games,
+def config_of(seed: int, args: argparse.Namespace) -> BackgammonRunConfig:
+    return BackgammonRunConfig(regime="self", encoding="wiering", outputs=7, alpha=0.01, lam=0.6, games=args.games,
                        seed=seed, test_every=args.test_every, test_games=args.test_games, test_against=(OPPONENT,))
 
 
@@ -58,11 +58,11 @@ def folders(seed: int, args: argparse.Namespace) -> dict[str, Path]:
             "actors": out / f"actors{args.actors}-k{args.publish_every}-s{seed}"}
 
 
-def train(arm: str, folder: Path, config: BgRunConfig, args: argparse.Namespace) -> list[dict[str, Any]]:
+def train(arm: str, folder: Path, config: BackgammonRunConfig, args: argparse.Namespace) -> list[dict[str, Any]]:
     resume = (folder / "config.json").exists()
     if arm == "sequential":
-        return BgRun(folder, config, resume=resume).run()
-    run = ActorBgRun(folder, config, resume=resume, actors=args.actors, publish_every=args.publish_every)
+        return BackgammonRun(folder, config, resume=resume).run()
+    run = ActorBackgammonRun(folder, config, resume=resume, actors=args.actors, publish_every=args.publish_every)
     try:
         return run.run()
     finally:
@@ -195,7 +195,7 @@ def main(argv: list[str] | None = None) -> int:
         for seed in range(args.seed, args.seed + args.seeds):
             for arm, folder in folders(seed, args).items():
                 if args.report:
-                    rows = BgRun(folder, resume=True).curve_rows() if (folder / "config.json").exists() else []
+                    rows = BackgammonRun(folder, resume=True).curve_rows() if (folder / "config.json").exists() else []
                 else:
                     if arm == "actors" and ray is None:  # one local Ray instance for every actor run
                         from sumito.arena.executor import init_ray

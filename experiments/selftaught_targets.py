@@ -34,8 +34,9 @@ from sumito.arena.sprt import SprtBounds, play_sprt
 from sumito.cliargs import count_arg, number_arg
 from sumito.evaluation.nnue import load_network
 from sumito.fileio import atomic_write_text
-from sumito.learn.nnue import generate, load_samples, train
+from sumito.learn.nnue import generate, load_samples
 from sumito.learn.selftaught import RunState, net_path
+from sumito.models.nnue_fit import FitSettings, fit
 from sumito.stopping import run_main
 
 
@@ -79,9 +80,9 @@ def main() -> None:
             continue
         if samples is None:
             samples = load_samples([args.out / "data"])
-        net, _ = train(samples, hidden=s.hidden, hidden2=s.hidden2, epochs=s.epochs, lam=lam, lr=s.lr,
-                            seed=s.seed + 1000, base=False, init=load_network(base), targets=kind,
-                            log=lambda line, kind=kind: log(f"{kind}: {line}"))
+        settings = FitSettings(hidden=s.hidden, hidden2=s.hidden2, epochs=s.epochs, lam=lam, lr=s.lr,
+                               seed=s.seed + 1000, base=False, targets=kind)
+        net, _ = fit(samples, settings, init=load_network(base), log=lambda line, kind=kind: log(f"{kind}: {line}"))
         net.metadata.update(generation_from=generation)
         net.save(path)
 

@@ -15,7 +15,7 @@ Experiments:
 - ``inputs`` (not in the paper): self-play with Tesauro's 198 raw inputs and one output, Wiering's features
   and one output, and his features and seven outputs.
 
-Each (arm, seed) is one :class:`~sumito.learn.backgammon.run.BgRun` (offline minimax TD(λ), α = 0.01, λ = 0.6,
+Each (arm, seed) is one :class:`~sumito.learn.backgammon.run.BackgammonRun` (offline minimax TD(λ), α = 0.01, λ = 0.6,
 Wiering's inputs and seven outputs unless the arm or the options say otherwise) in
 ``OUT/EXPERIMENT/ARM-sSEED``: every ``--test-every`` training games it plays ``--test-games`` games against
 ``pubeval`` and as many against gnubg 0-ply, starts alternating. Runs resume after a kill (``sumito bg train
@@ -58,14 +58,14 @@ from sumito.arena.backgammon import MatchResult
 from sumito.arena.executor import add_backend_args, check_shared_folder, executor_from_args
 from sumito.cliargs import count_arg
 from sumito.errors import SumitoError
-from sumito.learn.backgammon.run import BgRun, BgRunConfig, checkpoint_games
+from sumito.learn.backgammon.run import BackgammonRun, BackgammonRunConfig, checkpoint_games
 from sumito.learn.bands import Estimate, interval_estimate, widened
 from sumito.learn.plot import draw_band, save_figure
 from sumito.stopping import run_main
 
 EXPERT = "gnubg:ply=0"
 OPPONENTS = ("pubeval", EXPERT)
-#: arm -> its settings (BgRunConfig fields) beyond the defaults below: α 0.01, λ 0.6, self-play, own targets
+#: arm -> its settings (BackgammonRunConfig fields) beyond the defaults below: α 0.01, λ 0.6, self-play, own targets
 EXPERIMENTS: dict[str, dict[str, dict[str, Any]]] = {
     "regimes": {
         "self-play": {},
@@ -99,20 +99,20 @@ def folder_name(arm: str, seed: int) -> str:
     return arm.replace(", ", "-").replace(" ", "-") + f"-s{seed}"
 
 
-def config_of(experiment: str, arm: str, seed: int, args: argparse.Namespace) -> BgRunConfig:
+def config_of(experiment: str, arm: str, seed: int, args: argparse.Namespace) -> BackgammonRunConfig:
     settings: dict[str, Any] = {"regime": "self", "targets": "own", "encoding": args.encoding,
                                 "outputs": args.outputs, "alpha": 0.01, "lam": 0.6}
     settings.update(EXPERIMENTS[experiment][arm])
     settings["alpha"] *= args.alpha_scale
-    return BgRunConfig(expert=EXPERT, games=args.games, seed=seed, test_every=args.test_every,
+    return BackgammonRunConfig(expert=EXPERT, games=args.games, seed=seed, test_every=args.test_every,
                        test_games=args.test_games, test_against=OPPONENTS, **settings)
 
 
-def run_one(job: tuple[str, str, int, Path, BgRunConfig]) -> tuple[str, int, list[dict[str, Any]]]:
+def run_one(job: tuple[str, str, int, Path, BackgammonRunConfig]) -> tuple[str, int, list[dict[str, Any]]]:
     experiment, arm, seed, folder, config = job
     resume = (folder / "config.json").exists()
     t0 = time.perf_counter()
-    rows = BgRun(folder, config, resume=resume).run()  # a finished run with fewer --games trains on
+    rows = BackgammonRun(folder, config, resume=resume).run()  # a finished run with fewer --games trains on
     print(f"done {experiment} / {arm} / seed {seed}: {time.perf_counter() - t0:.0f} s", file=sys.stderr, flush=True)
     return arm, seed, rows
 
@@ -314,20 +314,20 @@ def main(argv: list[str] | None = None) -> int:
                 if not (folder / "config.json").exists():
                     print(f"note: {arm} seed {seed}: no run in {folder}", file=sys.stderr)
                     continue
-                rows = BgRun(folder, resume=True).curve_rows()
+                rows = BackgammonRun(folder, resume=True).curve_rows()
                 results.append((arm, seed, rows))
                 last = max((int(r["games"]) for r in rows), default=0)
                 if last < args.games:
                     print(f"note: {arm} seed {seed} has tests up to {last} of {args.games} games", file=sys.stderr)
         summarize(args.experiment, results, args)
         return 0
-    from sumito.players.backgammon.players import BgPlayerError, make_bg_player
+    from sumito.players.backgammon.players import BackgammonPlayerError, make_bg_player
 
     if args.workers is not None and args.workers < 1:
         parser.error("--workers must be at least 1")
     try:
         make_bg_player(EXPERT)  # every experiment here tests against gnubg: a missing package is one line
-    except BgPlayerError as exc:
+    except BackgammonPlayerError as exc:
         parser.exit(2, f"{parser.prog}: error: {exc}\n")
     executor = None
     try:  # a missing Ray, a bad --address, a relative --out on a cluster: one line

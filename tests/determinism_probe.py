@@ -62,10 +62,10 @@ def backgammon() -> str:
 
 
 def backgammon_run() -> str:
-    """A 30-game BgRun (Wiering's features, seven outputs) with its test matches against pubeval and random,
+    """A 30-game BackgammonRun (Wiering's features, seven outputs) with its test matches against pubeval and random,
     and 4 games of the modular trainer learning from an evaluator's targets (expert_outputs) while playing
     pubeval."""
-    from sumito.learn.backgammon.run import BgRun, BgRunConfig
+    from sumito.learn.backgammon.run import BackgammonRun, BackgammonRunConfig
     from sumito.models.backgammon.modular import ModularTrainer, ModularValue
     from sumito.players.backgammon.pubeval import PubevalPlayer
 
@@ -82,8 +82,8 @@ def backgammon_run() -> str:
             return out
 
     with tempfile.TemporaryDirectory() as folder:
-        config = BgRunConfig(games=30, test_every=15, test_games=10, seed=5, test_against=("pubeval", "random"))
-        rows = BgRun(Path(folder) / "run", config).run()
+        config = BackgammonRunConfig(games=30, test_every=15, test_games=10, seed=5, test_against=("pubeval", "random"))
+        rows = BackgammonRun(Path(folder) / "run", config).run()
         run_net = ModularValue.load(str(Path(folder) / "run" / "network.npz"))
     tests = np.array([[r["points_sum"], r["points_sq"], r["wins"]] for r in rows], dtype=np.int64)
     expert = ModularTrainer(ModularValue(9, outputs=7, encoding="wiering"), 10, opponent=PubevalPlayer(),
@@ -103,13 +103,14 @@ def alphalone() -> str:
 def nnue() -> str:
     """NNUE data from the default engine (the shipped network in its search) and two epochs of the trainer."""
     from sumito.games.abalone.position import Position
-    from sumito.learn.nnue import generate, load_samples, train
+    from sumito.learn.nnue import generate, load_samples
+    from sumito.models.nnue_fit import FitSettings, fit
 
     with tempfile.TemporaryDirectory() as folder:
         openings = [Position.start("belgian-daisy").to_string()]
         generate(folder, games=2, player="engine:depth=2", chunk=2, max_plies=60, openings=openings)
         samples = load_samples([folder])
-        net, _ = train(samples, hidden=8, hidden2=4, epochs=2, lr=3e-3, batch=64, quiet_only=False)
+        net, _ = fit(samples, FitSettings(hidden=8, hidden2=4, epochs=2, lr=3e-3, batch=64, quiet_only=False))
     arrays = [v for v in vars(net).values() if hasattr(v, "dtype")]
     return digest(samples.score, samples.boards, *arrays)
 

@@ -17,8 +17,8 @@ ray = pytest.importorskip("ray", reason="Ray is not installed: pip install 'sumi
 
 from sumito.learn.abalone_game import make_trainer  # noqa: E402
 from sumito.learn.actors import AbaloneLearner, ActorLearner, ActorLearnerError, train_with_actors  # noqa: E402
-from sumito.learn.backgammon.actors import ActorBgRun  # noqa: E402
-from sumito.learn.backgammon.run import BgRun, BgRunConfig, TrainingInterrupted  # noqa: E402
+from sumito.learn.backgammon.actors import ActorBackgammonRun  # noqa: E402
+from sumito.learn.backgammon.run import BackgammonRun, BackgammonRunConfig, TrainingInterrupted  # noqa: E402
 from sumito.learn.run import load_checkpoint, save_checkpoint  # noqa: E402
 from sumito.learn.training import Trainer, TrainingConfig  # noqa: E402
 from sumito.models.backgammon.modular import ModularValue  # noqa: E402
@@ -152,11 +152,11 @@ def test_checkpoint_resume_continues_the_run(local_ray, tmp_path):
     assert_same_trainer(straight, resumed)
 
 
-def bg_config(**changes) -> BgRunConfig:
+def bg_config(**changes) -> BackgammonRunConfig:
     settings = dict(encoding="tesauro198", outputs=1, alpha=0.1, games=12, test_every=6, test_games=4,
                     test_against=("pubeval",), seed=4)
     settings.update(changes)
-    return BgRunConfig(**settings)
+    return BackgammonRunConfig(**settings)
 
 
 def networks(folder):
@@ -164,8 +164,8 @@ def networks(folder):
 
 
 def test_backgammon_one_actor_is_the_sequential_run_and_two_actors_resume(local_ray, tmp_path):
-    straight = BgRun(tmp_path / "seq", bg_config()).run()
-    one = ActorBgRun(tmp_path / "one", bg_config(), actors=1, publish_every=1)
+    straight = BackgammonRun(tmp_path / "seq", bg_config()).run()
+    one = ActorBackgammonRun(tmp_path / "one", bg_config(), actors=1, publish_every=1)
     rows = one.run()
     drop = "train_seconds"
     assert [{k: v for k, v in r.items() if k != drop} for r in rows] == \
@@ -177,11 +177,11 @@ def test_backgammon_one_actor_is_the_sequential_run_and_two_actors_resume(local_
     def ctrl_c_at_first_test(row):
         raise KeyboardInterrupt
 
-    two = ActorBgRun(tmp_path / "two", bg_config(), actors=2, publish_every=3)
+    two = ActorBackgammonRun(tmp_path / "two", bg_config(), actors=2, publish_every=3)
     with pytest.raises(TrainingInterrupted):
         two.run(progress=ctrl_c_at_first_test)  # 6 games trained, their test made again on resume
     assert two.pool is None and two.report.games == 6
-    resumed = ActorBgRun(tmp_path / "two", resume=True, actors=2, publish_every=3)
+    resumed = ActorBackgammonRun(tmp_path / "two", resume=True, actors=2, publish_every=3)
     rows = resumed.run()
     assert [int(r["games"]) for r in rows] == [6, 12] and resumed.report.games == 6
     state = json.loads(str(np.load(tmp_path / "two" / "checkpoint.npz")["trainer"]))

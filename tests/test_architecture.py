@@ -27,7 +27,7 @@ import pytest
 from sumito.arena.backgammon import run_match
 from sumito.evaluation.nnue import load_network
 from sumito.games.backgammon.board import from_position_id, position_id
-from sumito.learn.backgammon.run import BgRun, BgRunConfig
+from sumito.learn.backgammon.run import BackgammonRun, BackgammonRunConfig
 from sumito.models.backgammon.modular import ModularValue
 from sumito.models.learned import network_params
 from sumito.models.network import ValueNetwork
@@ -164,8 +164,8 @@ def test_bg_matches_give_the_games_they_gave_before():
 
 
 def test_a_bg_training_run_learns_what_it_learned_before(tmp_path):
-    config = BgRunConfig(games=30, test_every=15, test_games=10, seed=5, test_against=("pubeval", "random"))
-    rows = BgRun(tmp_path / "run", config).run()
+    config = BackgammonRunConfig(games=30, test_every=15, test_games=10, seed=5, test_against=("pubeval", "random"))
+    rows = BackgammonRun(tmp_path / "run", config).run()
     assert [(r["games"], r["opponent"], r["points_sum"], r["points_sq"], r["wins"]) for r in rows] == [
         (15, "pubeval", -25, 69, 0), (15, "random", 14, 48, 7), (30, "pubeval", -25, 69, 0), (30, "random", 3, 43, 7)]
     network = ModularValue.load(str(tmp_path / "run" / "network.npz"))

@@ -15,7 +15,7 @@ from sumito.games.backgammon import BackgammonPosition, from_position_id, positi
 from sumito.games.backgammon.kernels import generate_plays
 from sumito.players.backgammon.players import (
     GNUBG_MISSING,
-    BgPlayerError,
+    BackgammonPlayerError,
     HumanPlayer,
     HumanQuit,
     PlayError,
@@ -97,14 +97,14 @@ def test_random_seeds_replay():
     ],
 )
 def test_bad_specs(spec, fragment):
-    with pytest.raises(BgPlayerError, match=fragment) as info:
+    with pytest.raises(BackgammonPlayerError, match=fragment) as info:
         make_bg_player(spec)
     assert "\n" not in str(info.value)
 
 
 def test_gnubg_missing_says_how_to_install(monkeypatch):
     monkeypatch.setitem(sys.modules, "gnubg_nn", None)  # makes `import gnubg_nn` raise ImportError
-    with pytest.raises(BgPlayerError) as info:
+    with pytest.raises(BackgammonPlayerError) as info:
         make_bg_player("gnubg")
     assert str(info.value) == GNUBG_MISSING
 
@@ -135,9 +135,9 @@ def test_td_specs(tmp_path):
         player = make_bg_player(f"td:net={path}")
         assert player.name == f"td:net={path}"
         assert 0 <= player(START.board, afterstates) < afterstates.shape[0]
-    with pytest.raises(BgPlayerError, match="not a backgammon tesauro198 network"):
+    with pytest.raises(BackgammonPlayerError, match="not a backgammon tesauro198 network"):
         make_bg_player(f"td:net={other}")
-    with pytest.raises(BgPlayerError, match="neither a modular backgammon network nor"):
+    with pytest.raises(BackgammonPlayerError, match="neither a modular backgammon network nor"):
         make_bg_player(f"td:net={junk}")
 
 

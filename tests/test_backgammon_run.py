@@ -11,16 +11,16 @@ import pytest
 
 from sumito.arena.backgammon import MatchResult, match_points, play_match
 from sumito.cli import main
-from sumito.learn.backgammon.run import BgRun, BgRunConfig, BgRunError, checkpoint_games
+from sumito.learn.backgammon.run import BackgammonRun, BackgammonRunConfig, BackgammonRunError, checkpoint_games
 from sumito.models.backgammon.modular import ModularValue
 from sumito.players.backgammon.pubeval import PubevalPlayer, RandomPlayer
 
 
-def small_config(**changes) -> BgRunConfig:
+def small_config(**changes) -> BackgammonRunConfig:
     settings = dict(encoding="tesauro198", alpha=0.1, games=30, test_every=10, test_games=6,
                     test_against=("pubeval", "random:seed=3"), seed=4)
     settings.update(changes)
-    return BgRunConfig(**settings)
+    return BackgammonRunConfig(**settings)
 
 
 def test_match_alternates_the_opening():
@@ -61,7 +61,7 @@ def test_test_points():
 
 
 def test_run_keeps_curve_best_and_latest(tmp_path):
-    run = BgRun(tmp_path / "r", small_config())
+    run = BackgammonRun(tmp_path / "r", small_config())
     rows = run.run()
     assert [(int(r["games"]), r["opponent"]) for r in rows] == [
         (g, o) for g in (10, 20, 30) for o in ("pubeval", "random:seed=3")]
@@ -75,7 +75,7 @@ def test_run_keeps_curve_best_and_latest(tmp_path):
 
 
 def test_killed_run_resumes_to_the_same_result(tmp_path):
-    straight = BgRun(tmp_path / "a", small_config())
+    straight = BackgammonRun(tmp_path / "a", small_config())
     straight_rows = straight.run()
 
     class Killed(Exception):
@@ -86,8 +86,8 @@ def test_killed_run_resumes_to_the_same_result(tmp_path):
             raise Killed  # after the curve rows of 20 were made, before they and the checkpoint were written
 
     with pytest.raises(Killed):
-        BgRun(tmp_path / "b", small_config()).run(progress=kill_at_second_test)
-    resumed = BgRun(tmp_path / "b", resume=True)
+        BackgammonRun(tmp_path / "b", small_config()).run(progress=kill_at_second_test)
+    resumed = BackgammonRun(tmp_path / "b", resume=True)
     assert resumed.config == small_config().check()
     rows = resumed.run()
     strip = [{k: v for k, v in r.items() if k != "train_seconds"} for r in rows]
@@ -103,32 +103,32 @@ def test_killed_run_resumes_to_the_same_result(tmp_path):
 
 
 def test_a_finished_run_trains_on_to_more_games(tmp_path):
-    straight = BgRun(tmp_path / "a", small_config(games=30)).run()
-    BgRun(tmp_path / "b", small_config(games=20)).run()
-    longer = BgRun(tmp_path / "b", small_config(games=30), resume=True)
+    straight = BackgammonRun(tmp_path / "a", small_config(games=30)).run()
+    BackgammonRun(tmp_path / "b", small_config(games=20)).run()
+    longer = BackgammonRun(tmp_path / "b", small_config(games=30), resume=True)
     assert longer.saved_config().games == 30
     rows = longer.run()
     assert [r["equity"] for r in rows if int(r["games"]) == 30] == [r["equity"] for r in straight if r["games"] == 30]
 
 
 def test_run_settings_are_checked(tmp_path):
-    with pytest.raises(BgRunError, match="regime"):
+    with pytest.raises(BackgammonRunError, match="regime"):
         small_config(regime="watch").check()
-    with pytest.raises(BgRunError, match="lambda"):
+    with pytest.raises(BackgammonRunError, match="lambda"):
         small_config(lam=2.0).check()
-    with pytest.raises(BgRunError, match="best_against"):
+    with pytest.raises(BackgammonRunError, match="best_against"):
         small_config(best_against="gnubg").check()
-    with pytest.raises(BgRunError, match="no run"):
-        BgRun(tmp_path / "none", resume=True)
-    BgRun(tmp_path / "r", small_config(games=10)).run()
-    with pytest.raises(BgRunError, match="already holds"):
-        BgRun(tmp_path / "r", small_config(games=10))
-    with pytest.raises(BgRunError, match=r"--lambda was 0\.6 when this run started, not 0\.3"):
-        BgRun(tmp_path / "r", small_config(games=10, lam=0.3), resume=True)
-    with pytest.raises(BgRunError, match="fewer"):
-        BgRun(tmp_path / "r", small_config(games=5), resume=True)
-    with pytest.raises(BgRunError, match="unknown run settings"):
-        BgRunConfig.from_dict({"regime": "self", "colour": "red"})
+    with pytest.raises(BackgammonRunError, match="no run"):
+        BackgammonRun(tmp_path / "none", resume=True)
+    BackgammonRun(tmp_path / "r", small_config(games=10)).run()
+    with pytest.raises(BackgammonRunError, match="already holds"):
+        BackgammonRun(tmp_path / "r", small_config(games=10))
+    with pytest.raises(BackgammonRunError, match=r"--lambda was 0\.6 when this run started, not 0\.3"):
+        BackgammonRun(tmp_path / "r", small_config(games=10, lam=0.3), resume=True)
+    with pytest.raises(BackgammonRunError, match="fewer"):
+        BackgammonRun(tmp_path / "r", small_config(games=5), resume=True)
+    with pytest.raises(BackgammonRunError, match="unknown run settings"):
+        BackgammonRunConfig.from_dict({"regime": "self", "colour": "red"})
 
 
 def run(capsys, *argv):
@@ -185,8 +185,8 @@ def test_expert_regimes_run_with_any_expert(tmp_path, regime, targets):
 
     config = small_config(regime=regime, targets=targets, expert="fake", games=10, test_against=("pubeval",),
                           outputs=7)
-    rows = BgRun(tmp_path / "r", config, make_player=make_player).run()
+    rows = BackgammonRun(tmp_path / "r", config, make_player=make_player).run()
     assert len(rows) == 1 and len(experts) == 1
     assert (experts[0].evaluated > 0) == (targets == "expert")
-    with pytest.raises(BgRunError, match="evaluates positions"):
-        BgRun(tmp_path / "s", small_config(targets="expert", expert="pubeval")).run()
+    with pytest.raises(BackgammonRunError, match="evaluates positions"):
+        BackgammonRun(tmp_path / "s", small_config(targets="expert", expert="pubeval")).run()

@@ -44,12 +44,13 @@ from sumito.evaluation.nnue import NNUE, NNUEError, load_network, n_features
 from sumito.games.abalone import LAYOUTS, Position, RecordError, parse_records, read_records
 from sumito.learn.abalone_game import make_trainer
 from sumito.learn.config import read_config
-from sumito.learn.nnue import NNUEDataError, load_samples
+from sumito.learn.nnue import load_samples
 from sumito.learn.run import RunFolder, load_checkpoint, save_checkpoint
 from sumito.learn.selftaught import SelfTaughtError, open_run
 from sumito.learn.training import TrainingConfig, TrainingError
 from sumito.models.backgammon.modular import ModularTrainer, ModularValue
 from sumito.models.network import NetworkError, ValueNetwork
+from sumito.models.nnue_fit import NNUEDataError
 from sumito.players import make_player
 from sumito.players.base import PlayerSpecError
 from sumito.search.context import WIN_BOUND

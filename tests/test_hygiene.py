@@ -24,7 +24,7 @@ from sumito.cli import arena as arena_commands
 from sumito.cli import backgammon as bg_commands
 from sumito.cli import main
 from sumito.fileio import process_alive, process_started, remove_stale_temps
-from sumito.learn.backgammon.run import BgRun, BgRunConfig, TrainingInterrupted
+from sumito.learn.backgammon.run import BackgammonRun, BackgammonRunConfig, TrainingInterrupted
 from sumito.models.backgammon.modular import ModularTrainer, ModularValue
 from sumito.procs import MAX_WORKERS
 
@@ -329,18 +329,18 @@ def test_process_identity():
 
 
 # ------------------------------------------------------------------ bg train: checkpoints and Ctrl-C
-def small_config(**changes) -> BgRunConfig:
+def small_config(**changes) -> BackgammonRunConfig:
     settings = dict(encoding="tesauro198", alpha=0.1, games=24, test_every=12, test_games=4,
                     test_against=("pubeval",), seed=5)
     settings.update(changes)
-    return BgRunConfig(**settings)
+    return BackgammonRunConfig(**settings)
 
 
 @pytest.fixture(scope="module")
 def straight(tmp_path_factory):
     """An uninterrupted run: its curve rows and its final network."""
     folder = tmp_path_factory.mktemp("straight") / "r"
-    rows = BgRun(folder, small_config()).run()
+    rows = BackgammonRun(folder, small_config()).run()
     return [_normal(r) for r in rows], ModularValue.load(folder / "network.npz")
 
 
@@ -369,7 +369,7 @@ def test_bg_run_checkpoints_every_n_games(tmp_path, monkeypatch, straight):
         original(self, path, extra)
 
     monkeypatch.setattr(ModularTrainer, "save_checkpoint", recording)
-    rows = BgRun(tmp_path / "r", small_config(), checkpoint_every=5).run()
+    rows = BackgammonRun(tmp_path / "r", small_config(), checkpoint_every=5).run()
     assert saves == [5, 10, 12, 15, 20, 24]  # every 5 games and at every test point
     _same_as_straight(tmp_path / "r", rows, straight)
 
@@ -400,23 +400,23 @@ def test_ctrl_c_finishes_the_game_saves_and_resumes_exactly(tmp_path, monkeypatc
     folder = tmp_path / "r"
     interrupt_at(monkeypatch, 7)
     with pytest.raises(TrainingInterrupted) as stop:
-        BgRun(folder, small_config(), checkpoint_every=5).run()
+        BackgammonRun(folder, small_config(), checkpoint_every=5).run()
     assert (stop.value.games, stop.value.saved) == (7, True)  # game 7 was played to its end, then saved
     assert _checkpoint_games(folder) == 7
     assert signal.getsignal(signal.SIGINT) is signal.default_int_handler  # the handler is put back
     monkeypatch.undo()
-    _same_as_straight(folder, BgRun(folder, resume=True).run(), straight)
+    _same_as_straight(folder, BackgammonRun(folder, resume=True).run(), straight)
 
 
 def test_a_second_ctrl_c_stops_at_once_and_the_last_checkpoint_stands(tmp_path, monkeypatch, straight, ctrl_c):
     folder = tmp_path / "r"
     interrupt_at(monkeypatch, 9, times=2)
     with pytest.raises(TrainingInterrupted) as stop:
-        BgRun(folder, small_config(), checkpoint_every=5).run()
+        BackgammonRun(folder, small_config(), checkpoint_every=5).run()
     assert (stop.value.games, stop.value.saved) == (5, False)
     assert _checkpoint_games(folder) == 5
     monkeypatch.undo()
-    _same_as_straight(folder, BgRun(folder, resume=True).run(), straight)
+    _same_as_straight(folder, BackgammonRun(folder, resume=True).run(), straight)
 
 
 def test_ctrl_c_during_a_test_keeps_the_training_and_tests_again(tmp_path, straight):
@@ -427,9 +427,9 @@ def test_ctrl_c_during_a_test_keeps_the_training_and_tests_again(tmp_path, strai
             raise KeyboardInterrupt
 
     with pytest.raises(TrainingInterrupted) as stop:
-        BgRun(folder, small_config(), checkpoint_every=100).run(progress=stop_in_test)
+        BackgammonRun(folder, small_config(), checkpoint_every=100).run(progress=stop_in_test)
     assert (stop.value.games, stop.value.saved) == (24, True)
-    _same_as_straight(folder, BgRun(folder, resume=True).run(), straight)
+    _same_as_straight(folder, BackgammonRun(folder, resume=True).run(), straight)
 
 
 def test_a_kill_loses_at_most_the_games_since_the_last_checkpoint(tmp_path, monkeypatch, straight):
@@ -447,13 +447,13 @@ def test_a_kill_loses_at_most_the_games_since_the_last_checkpoint(tmp_path, monk
 
     monkeypatch.setattr(ModularTrainer, "play_game", play_game)
     with pytest.raises(Killed):
-        BgRun(folder, small_config(), checkpoint_every=5).run()
+        BackgammonRun(folder, small_config(), checkpoint_every=5).run()
     assert _checkpoint_games(folder) == 15
     monkeypatch.undo()
     leftover = folder / f".checkpoint.npz.pid{dead_pid()}.abcdefgh.tmp"  # what a kill mid-write leaves
     leftover.write_bytes(b"half a checkpoint")
     os.utime(leftover, (time.time() - 30, time.time() - 30))
-    _same_as_straight(folder, BgRun(folder, resume=True).run(), straight)
+    _same_as_straight(folder, BackgammonRun(folder, resume=True).run(), straight)
     assert not leftover.exists()
 
 

@@ -25,15 +25,9 @@ from sumito.evaluation.nnue import (
 )
 from sumito.games.abalone import Position
 from sumito.games.abalone.kernels import PUSH_OFF_BIT, generate_push_offs, make_move
-from sumito.learn.nnue import (
-    NNUEDataError,
-    _forward,
-    _loss_and_grads,
-    features,
-    generate,
-    load_samples,
-    train,
-)
+from sumito.learn.nnue import generate, load_samples
+from sumito.models.nnue_features import features
+from sumito.models.nnue_fit import FitSettings, NNUEDataError, _forward, _loss_and_grads, fit
 from sumito.players import PlayerSpecError, make_player
 from sumito.players.engine import EnginePlayer
 from sumito.search.context import SearchContext
@@ -112,7 +106,7 @@ def test_the_psqt_start_is_the_linear_evaluation_without_its_pair_terms():
     network scores a position as the linear evaluation with adjacency and lines of three off."""
     from sumito.evaluation import LINEAR_DEFAULT
     from sumito.evaluation.features import EVAL_LINEAR, evaluate, work_arrays
-    from sumito.learn.nnue import linear_psqt
+    from sumito.models.nnue_fit import linear_psqt
 
     net = random_net(h=4, h2=2)
     silent = NNUE(net.W1, net.b1, net.W2, net.b2, np.zeros(2), 0.0, 1.0, psqt=linear_psqt(5))
@@ -218,7 +212,7 @@ def test_bad_nnue_files_are_one_line_errors(tmp_path):
 @pytest.mark.parametrize(("layout", "h2"), [("belgian-daisy", 16), ("standard", 0), ("small", 4)])
 def test_the_search_kernel_and_the_training_forward_pass_agree(layout, h2):
     """The network the search evaluates (sumito.evaluation.nnue, one position) and the one training
-    fits (sumito.learn.nnue, a batch) are written twice, for speed; they must be one function: inputs,
+    fits (sumito.models.nnue_fit, a batch) are written twice, for speed; they must be one function: inputs,
     perspectives, clipping, layers, PSQT and marble value."""
     start = Position.start(layout)
     geo = start.geometry
@@ -268,7 +262,7 @@ def test_the_search_kernel_sums_in_the_order_of_a_plain_loop(h, h2):
 
 
 def test_sparse_inputs_are_the_dense_ones():
-    from sumito.learn.nnue import _csr, sparse_features
+    from sumito.models.nnue_features import csr, sparse_features
 
     for layout in ("belgian-daisy", "small"):
         start = Position.start(layout)
@@ -277,7 +271,7 @@ def test_sparse_inputs_are_the_dense_ones():
         side = np.array([p.side_to_move for p in pos])
         for dense, sparse in zip(features(boards, side, start.geometry.side),
                                  sparse_features(boards, side, start.geometry.side)):
-            assert all(np.array_equal(a, b) for a, b in zip(_csr(dense), sparse))
+            assert all(np.array_equal(a, b) for a, b in zip(csr(dense), sparse))
 
 
 def test_training_gradients_match_finite_differences():
@@ -320,7 +314,7 @@ def test_generate_resumes_and_training_fits(tmp_path, capsys):
     g0 = samples.game == 0
     r = samples.result[g0]
     assert set((r[samples.side[g0] == 1][:1] + r[samples.side[g0] == 2][:1]).tolist()) == {1.0}
-    _net, report = train(samples, hidden=8, hidden2=4, epochs=6, lr=3e-3, batch=64, quiet_only=False)
+    _net, report = fit(samples, FitSettings(hidden=8, hidden2=4, epochs=6, lr=3e-3, batch=64, quiet_only=False))
     assert report.train_loss < 0.25 and np.isfinite(report.val_loss)
     # the command line: gen resumes (with the run's own settings), train writes a network the engine plays with
     suite = tmp_path / "openings.txt"

@@ -14,8 +14,9 @@ from sumito.arena.match import play_game
 from sumito.cli import main
 from sumito.fileio import read_npz_with_header
 from sumito.games.abalone import Position
-from sumito.learn.nnue import NNUEDataError, generate
+from sumito.learn.nnue import generate
 from sumito.learn.selftaught import LoopSettings, open_run, player, run
+from sumito.models.nnue_fit import NNUEDataError
 
 OPENINGS = [Position.start().to_string()]
 #: the smallest self-taught run that trains (test_selftaught's)

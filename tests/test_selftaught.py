@@ -13,8 +13,9 @@ from sumito.cli import main
 from sumito.evaluation.features import nnue_base
 from sumito.evaluation.nnue import load_network, nnue_score
 from sumito.games.abalone import Position
-from sumito.learn.nnue import NNUEDataError, generate, load_samples, td_leaf_targets, train
+from sumito.learn.nnue import generate, load_samples
 from sumito.learn.selftaught import LoopSettings, SelfTaughtError, generation_zero, open_run, run
+from sumito.models.nnue_fit import FitSettings, NNUEDataError, fit, td_leaf_targets
 
 from helpers import random_playout
 
@@ -122,11 +123,11 @@ def test_a_warm_start_must_match_and_have_no_base(tmp_path):
              openings=[Position.start().to_string()])
     samples = load_samples([tmp_path / "d"])
     with pytest.raises(NNUEDataError, match="layers"):
-        train(samples, hidden=8, hidden2=4, epochs=1, base=False, init=generation_zero(hidden=4, hidden2=2),
-              quiet_only=False)
+        fit(samples, FitSettings(hidden=8, hidden2=4, epochs=1, base=False, quiet_only=False),
+            init=generation_zero(hidden=4, hidden2=2))
     with pytest.raises(NNUEDataError, match="without a base"):
-        train(samples, hidden=4, hidden2=2, epochs=1, base=True, init=generation_zero(hidden=4, hidden2=2),
-              quiet_only=False)
+        fit(samples, FitSettings(hidden=4, hidden2=2, epochs=1, base=True, quiet_only=False),
+            init=generation_zero(hidden=4, hidden2=2))
 
 
 def test_the_command_runs_and_resumes(tmp_path, capsys):
@@ -162,11 +163,11 @@ def test_a_network_trains_on_td_leaf_targets(tmp_path):
     generate(tmp_path / "d", 2, player="engine:depth=1", chunk=2, max_plies=60,
              openings=[Position.start().to_string()])
     samples = load_samples([tmp_path / "d"])
-    net, _ = train(samples, hidden=4, hidden2=2, epochs=1, base=False, init=generation_zero(hidden=4, hidden2=2),
-                   quiet_only=False, targets="tdleaf", lam=0.7)
+    net, _ = fit(samples, FitSettings(hidden=4, hidden2=2, epochs=1, base=False, quiet_only=False, targets="tdleaf",
+                                      lam=0.7), init=generation_zero(hidden=4, hidden2=2))
     assert net.metadata["targets"] == "tdleaf" and np.isfinite(net.W1).all()
     with pytest.raises(NNUEDataError, match="targets 'td'"):
-        train(samples, hidden=4, hidden2=2, epochs=1, base=False, quiet_only=False, targets="td")
+        fit(samples, FitSettings(hidden=4, hidden2=2, epochs=1, base=False, quiet_only=False, targets="td"))
 
 
 def test_without_a_gate_every_candidate_becomes_the_next_generation(tmp_path, capsys):

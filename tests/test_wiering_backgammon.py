@@ -13,7 +13,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "experiments"))
 
 import wiering_backgammon as wb
 
-from sumito.learn.backgammon.run import CURVE_FIELDS, BgRunError
+from sumito.learn.backgammon.run import CURVE_FIELDS, BackgammonRunError
 from sumito.learn.runfolder import RunFolder
 
 ARMS = ("self-play", "self-play, expert evals")
@@ -36,7 +36,7 @@ def fake_runs(out: Path) -> None:
     sums = {2010: 2, 2011: 6, 2012: -2}
     for a, arm in enumerate(ARMS):
         for seed in SEEDS:
-            folder = RunFolder(out / "regimes" / wb.folder_name(arm, seed), CURVE_FIELDS, BgRunError)
+            folder = RunFolder(out / "regimes" / wb.folder_name(arm, seed), CURVE_FIELDS, BackgammonRunError)
             folder.open()
             folder.write_config(asdict(wb.config_of("regimes", arm, seed, args)))
             rows = []

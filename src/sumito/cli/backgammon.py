@@ -36,15 +36,21 @@ from sumito.fileio import refuse_changed
 from sumito.games.backgammon.board import BackgammonPosition, PositionIdError, from_position_id, position_id, swap_array
 from sumito.games.backgammon.game import game_result, opening_roll, roll_dice
 from sumito.games.backgammon.kernels import generate_plays
-from sumito.learn.backgammon.actors import ActorBgRun
-from sumito.learn.backgammon.run import CHECKPOINT_EVERY, RUN_FLAGS, BgRun, BgRunConfig, TrainingInterrupted
+from sumito.learn.backgammon.actors import ActorBackgammonRun
+from sumito.learn.backgammon.run import (
+    CHECKPOINT_EVERY,
+    RUN_FLAGS,
+    BackgammonRun,
+    BackgammonRunConfig,
+    TrainingInterrupted,
+)
 from sumito.players.backgammon.players import HumanPlayer, HumanQuit, make_bg_player, move_notation, render_board
 from sumito.procs import MAX_WORKERS, cap_workers
 from sumito.progress import Progress
 
 if TYPE_CHECKING:
     from sumito.games.backgammon.board import BackgammonPosition
-    from sumito.players.backgammon.players import BgPlayer
+    from sumito.players.backgammon.players import BackgammonPlayer
 
 MAX_SEED = 2**31 - 1
 #: the most hidden units of a module, training games of a run, and Ray actors
@@ -55,11 +61,11 @@ RESULT_NAMES = {1: "single game", 2: "gammon", 3: "backgammon"}
 SIDES = ("X", "O")
 
 
-class BgCommandError(SumitoError):
+class BackgammonCommandError(SumitoError):
     """Bad input to a ``sumito bg`` command (a position ID, dice, a game count)."""
 
 
-#: the ``sumito bg train`` options that set up a run (:class:`~sumito.learn.backgammon.run.BgRunConfig` fields);
+#: the ``sumito bg train`` options that set up a run (:class:`~sumito.learn.backgammon.run.BackgammonRunConfig` fields);
 #: they default to None so that the config's own defaults (the paper's settings) apply, and so that a resumed
 #: run can tell an option that was given from one that was not
 RUN_SETTINGS = ("regime", "targets", "expert", "encoding", "outputs", "hidden", "alpha", "lam", "points", "seed",
@@ -175,10 +181,10 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:
 
 # --------------------------------------------------------------------------- helpers
 def parse_dice(text: str) -> tuple[int, int]:
-    """``3-1``, ``31`` or ``3,1`` as ``(3, 1)``; :class:`BgCommandError` otherwise."""
+    """``3-1``, ``31`` or ``3,1`` as ``(3, 1)``; :class:`BackgammonCommandError` otherwise."""
     m = re.fullmatch(r"\s*([0-9])\s*[-,/ ]?\s*([0-9])\s*", text)
     if m is None or not all(1 <= int(d) <= 6 for d in m.groups()):
-        raise BgCommandError(f"dice are two numbers 1..6 such as 3-1 or 31, not {text!r}")
+        raise BackgammonCommandError(f"dice are two numbers 1..6 such as 3-1 or 31, not {text!r}")
     return int(m[1]), int(m[2])
 
 
@@ -188,16 +194,16 @@ def _position(text: str | None) -> BackgammonPosition:
     try:
         return from_position_id(text)
     except PositionIdError as exc:
-        raise BgCommandError(str(exc)) from None
+        raise BackgammonCommandError(str(exc)) from None
     except ValueError as exc:  # a decodable ID naming an impossible position (checker counts)
-        raise BgCommandError(f"position ID {text!r}: {exc}") from None
+        raise BackgammonCommandError(f"position ID {text!r}: {exc}") from None
 
 
 def _seed(seed: int | None) -> int:
     if seed is None:
         return secrets.randbelow(MAX_SEED)
     if seed < 0:
-        raise BgCommandError(f"the seed must be 0 or more, not {seed}")
+        raise BackgammonCommandError(f"the seed must be 0 or more, not {seed}")
     return seed
 
 
@@ -232,7 +238,7 @@ def cmd_moves(args: argparse.Namespace) -> int:
 
 # --------------------------------------------------------------------------- one game
 def play_one(
-    players: Sequence[BgPlayer],
+    players: Sequence[BackgammonPlayer],
     rng: np.random.Generator,
     start: np.ndarray | None = None,
     verbose: bool = True,
@@ -310,16 +316,16 @@ def summarize(player1: str, player2: str, seed: int, results: Sequence[int]) -> 
 
 def cmd_match(args: argparse.Namespace) -> int:
     if args.games < 1:
-        raise BgCommandError(f"a match needs 1 or more games, not {args.games}")
+        raise BackgammonCommandError(f"a match needs 1 or more games, not {args.games}")
     if args.workers is not None and args.workers < 1:
-        raise BgCommandError(f"--workers must be 1 or more, not {args.workers}")
+        raise BackgammonCommandError(f"--workers must be 1 or more, not {args.workers}")
     seed = _seed(args.seed)
     # make both players once here: a bad spec fails before any worker starts, and names come from them
     names = []
     for spec in (args.player1, args.player2):
         player = make_bg_player(spec, rng_seed=0)
         if player.name == "human":
-            raise BgCommandError("a match is between computer players; play yourself with `sumito bg play`")
+            raise BackgammonCommandError("a match is between computer players; play yourself with `sumito bg play`")
         names.append(player.name)
     progress = Progress("bg match", args.games, "games")
     if uses_ray(args):  # Ray bounds --workers by the cluster's CPUs (default: all of them)
@@ -364,7 +370,7 @@ def cmd_play(args: argparse.Namespace) -> int:
     seed = _seed(args.seed)
     opponent = make_bg_player(args.player, rng_seed=seed + 1)
     if opponent.name == "human":
-        raise BgCommandError("pick a computer opponent, e.g. `sumito bg play pubeval`")
+        raise BackgammonCommandError("pick a computer opponent, e.g. `sumito bg play pubeval`")
     print(f"You are X (moving 24 → 1, home bottom right) against {opponent.name} (O); seed {seed}.")
     print("Type plays like 13/10 10/9, bar/22, 3/off or pass; ? lists the legal plays; a blank line quits.")
     try:
@@ -385,42 +391,43 @@ def _hidden(text: str) -> tuple[int, int, int]:
         units = ()
     if len(units) != 3:
         shown = text if len(text) <= 40 else text[:37] + "..."
-        raise BgCommandError(f"--hidden is three numbers from 1 to {MAX_HIDDEN} like 20,20,40, not {shown!r}")
+        raise BackgammonCommandError(f"--hidden is three numbers from 1 to {MAX_HIDDEN} like 20,20,40, not {shown!r}")
     return units  # type: ignore[return-value]
 
 
 def cmd_train(args: argparse.Namespace) -> int:
     every = CHECKPOINT_EVERY if args.checkpoint_every is None else args.checkpoint_every
     if every < 1:
-        raise BgCommandError(f"--checkpoint-every must be 1 or more, not {every}")
+        raise BackgammonCommandError(f"--checkpoint-every must be 1 or more, not {every}")
     if args.actors is not None and args.actors < 1:
-        raise BgCommandError(f"--actors must be at least 1, not {args.actors}")
+        raise BackgammonCommandError(f"--actors must be at least 1, not {args.actors}")
     if args.publish_every is not None and (args.publish_every < 1 or not args.actors):
-        raise BgCommandError("--publish-every takes a number of games, at least 1, and needs --actors")
+        raise BackgammonCommandError("--publish-every takes a number of games, at least 1, and needs --actors")
     if args.address is not None and not args.actors:
-        raise BgCommandError("--address names the Ray cluster of the actors: it needs --actors")
+        raise BackgammonCommandError("--address names the Ray cluster of the actors: it needs --actors")
     given = {name: getattr(args, name) for name in RUN_SETTINGS if getattr(args, name) is not None}
     if "hidden" in given:
         given["hidden"] = _hidden(given["hidden"])
     if "test_against" in given:
         given["test_against"] = tuple(s.strip() for s in given["test_against"].split(",") if s.strip())
     if args.resume:  # a resumed run keeps its settings: refuse a changed one rather than ignore it
-        config = BgRun(args.out, resume=True).config
-        refuse_changed(args.out, asdict(config), given, BgCommandError, RUN_FLAGS,
+        config = BackgammonRun(args.out, resume=True).config
+        refuse_changed(args.out, asdict(config), given, BackgammonCommandError, RUN_FLAGS,
                        "resume it with the settings it was started with (only -n may grow), or use a new --out folder")
         if args.games is not None:
             config.games = args.games  # --resume -n N: train the run on to N games
     else:
-        config = BgRunConfig(**given, **({} if args.games is None else {"games": args.games}))
+        config = BackgammonRunConfig(**given, **({} if args.games is None else {"games": args.games}))
     expert = (config.expert,) if config.regime != "self" or config.targets == "expert" else ()
     for spec in (*config.test_against, *expert):
         make_bg_player(spec, rng_seed=0)  # a bad spec or a missing gnubg fails now, not after an hour
     if args.actors:  # distributed self-play: the actors play, this process learns (sumito.learn.backgammon.actors)
 
-        run: BgRun = ActorBgRun(args.out, config, resume=args.resume, checkpoint_every=every, actors=args.actors,
-                                publish_every=args.publish_every or 1, address=args.address)
+        run: BackgammonRun = ActorBackgammonRun(args.out, config, resume=args.resume, checkpoint_every=every,
+                                                actors=args.actors, publish_every=args.publish_every or 1,
+                                                address=args.address)
     else:
-        run = BgRun(args.out, config, resume=args.resume, checkpoint_every=every)
+        run = BackgammonRun(args.out, config, resume=args.resume, checkpoint_every=every)
     c = run.config
     print(f"training {c.games} games ({c.regime}, targets {c.targets}, {c.encoding}, {c.outputs} output(s), "
           f"alpha {c.alpha}, lambda {c.lam}) into {args.out}", flush=True)

@@ -22,8 +22,9 @@ from sumito.arena.executor import add_backend_args, check_shared_folder, executo
 from sumito.arena.openings import load_openings
 from sumito.cliargs import MAX_WORKERS_ARG, count_arg, number_arg
 from sumito.evaluation.nnue import MAX_HIDDEN
-from sumito.learn.nnue import DATA_PLAYER, TARGETS, generate, load_samples, train
+from sumito.learn.nnue import DATA_PLAYER, generate, load_samples
 from sumito.learn.selftaught import LoopSettings, net_path, open_run, run
+from sumito.models.nnue_fit import TARGETS, FitSettings, fit
 from sumito.players import make_player
 from sumito.procs import MAX_WORKERS, cap_workers
 from sumito.progress import Progress
@@ -162,12 +163,11 @@ def cmd_train(args: argparse.Namespace) -> int:
     previous = signal.signal(signal.SIGINT, lambda *_: stopped.append(True))
     try:
         with progress:
-            net, report = train(samples, hidden=args.hidden, hidden2=args.hidden2, epochs=args.epochs, lam=args.lam,
-                                targets=args.targets,
-                                lr=args.lr, batch=args.batch, seed=args.seed, quiet_only=not args.all_positions,
-                                base=not args.no_base, decay=args.decay,
-                                log=lambda line: print(line, flush=True), stop=stop,
-                                progress=lambda done, total: progress.update(done, total=total))
+            settings = FitSettings(hidden=args.hidden, hidden2=args.hidden2, epochs=args.epochs, lam=args.lam,
+                                   targets=args.targets, lr=args.lr, batch=args.batch, seed=args.seed,
+                                   quiet_only=not args.all_positions, base=not args.no_base, decay=args.decay)
+            net, report = fit(samples, settings, log=lambda line: print(line, flush=True), stop=stop,
+                              progress=lambda done, total: progress.update(done, total=total))
     finally:
         signal.signal(signal.SIGINT, previous)
     net.metadata["data"] = [str(d) for d in args.data]

@@ -150,6 +150,8 @@ def cmd_players(args: argparse.Namespace) -> int:
 def _print_kinds(kinds: list[PlayerKind]) -> None:
     for kind in kinds:
         print(f"  {kind.name:10} {kind.help}")
+        if kind.sides is not None:
+            print(f"    plays the side-{' and side-'.join(map(str, kind.sides))} board only")
         for key, option in kind.options.items():
             bounds = f" [{option.range_text()}]" if option.range_text() else ""
             # an option without a fixed default either says in its help what decides it, or is unset

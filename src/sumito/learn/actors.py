@@ -587,7 +587,7 @@ def adapter_of(learner: Any, factory: Callable[[TrainingConfig], Trainer] | None
     if all(hasattr(learner, name) for name in ("weights", "job", "apply", "recipe")):
         return learner
     raise ActorLearnerError(f"no actor–learner adapter for {type(learner).__name__} (backgammon: "
-                            "sumito.learn.backgammon.actors.BgLearner)")
+                            "sumito.learn.backgammon.actors.BackgammonLearner)")
 
 
 def train_with_actors(

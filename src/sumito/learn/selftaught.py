@@ -11,7 +11,7 @@ zero, so the accumulator's random first layer does not show). Each *attempt* the
    every position kept with the search's score and, once the game ends, its result), in chunks on the
    executor (processes or Ray);
 2. trains a candidate on the last ``window`` attempts' data, warm-started from the current network
-   (:func:`sumito.learn.nnue.train` with ``init=``: targets from the search scores and the results, as
+   (:func:`sumito.models.nnue_fit.fit` with ``init=``: targets from the search scores and the results, as
    ``nnue train`` fits them, or TD-Leaf(λ)'s λ-returns of the searches' values, ``targets="tdleaf"``;
    no linear base, no PSQT from the hand-set terms);
 3. gates it: ``sumito sprt`` of the candidate against the current network at the same depth
@@ -63,7 +63,8 @@ from sumito.fileio import (
     refuse_changed,
     shown_path,
 )
-from sumito.learn.nnue import generate, load_samples, normal, train
+from sumito.learn.nnue import generate, load_samples
+from sumito.models.nnue_fit import FitSettings, fit, normal
 
 STATE_FORMAT = "sumito-selftaught"
 
@@ -84,7 +85,7 @@ class LoopSettings:
     hidden2: int = 16
     epochs: int = 10
     lam: float = 0.5  # mix: the search score's weight against the result; tdleaf: TD(λ)'s λ
-    targets: str = "mix"  # what a candidate is fitted to (sumito.learn.nnue.TARGETS)
+    targets: str = "mix"  # what a candidate is fitted to (sumito.models.nnue_fit.TARGETS)
     lr: float = 1e-3
     gate_games: int = 200  # at most, an attempt's gate (0: no gate, every candidate accepted)
     elo0: float = 0.0
@@ -278,10 +279,10 @@ def run_attempt(folder: str | Path, state: RunState, executor, log: Callable[[st
         folders = [folder / f"attempt-{k:04d}" / "data" for k in range(max(1, number - s.window + 1), number + 1)]
         samples = load_samples([str(f) for f in folders if f.exists()])
         log(f"attempt {number}: training on {len(samples)} positions of {len(folders)} attempt(s)")
-        net, report = train(samples, hidden=s.hidden, hidden2=s.hidden2, epochs=s.epochs, lam=s.lam, lr=s.lr,
-                            targets=s.targets, seed=s.seed + number, base=False,
-                            init=load_network(net_path(folder, state.generation)),
-                            log=lambda line: log(f"attempt {number}: {line}"))
+        settings = FitSettings(hidden=s.hidden, hidden2=s.hidden2, epochs=s.epochs, lam=s.lam, lr=s.lr,
+                               targets=s.targets, seed=s.seed + number, base=False)
+        net, report = fit(samples, settings, init=load_network(net_path(folder, state.generation)),
+                          log=lambda line: log(f"attempt {number}: {line}"))
         net.metadata.update(generation_from=state.generation, attempt=number)
         atomic_write_text(report_path, json.dumps({"positions": report.samples, "validation_loss": report.val_loss,
                                                    "seconds": report.seconds}) + "\n")

@@ -105,12 +105,22 @@ MAX_SPEC_CHARS = 2000
 MAX_VALUE_CHARS = 1000
 
 
+#: the board sides of Abalone's layouts (3: the mini board, 4: small, 5: standard and the daisies)
+ALL_SIDES = (3, 4, 5)
+
+
 @dataclass(frozen=True)
 class PlayerKind:
+    """A kind of player: its spec name, the factory that makes one from the spec's options, the options, one
+    line of help, and the board sides it plays with its default options, ``None`` for every board of its game
+    (a player asked to play another refuses with a one-line error at its first move; ``zero:net=FILE`` plays
+    its network's board)."""
+
     name: str
     factory: Callable[..., Player]
     options: dict[str, Option]
     help: str
+    sides: tuple[int, ...] | None = None
 
 
 _REGISTRY: dict[str, PlayerKind] = {}

@@ -97,5 +97,6 @@ register(
         factory=PerfectPlayer,
         options={"seed": Option(int, None, "seed of its choice among equally good moves", low=0, high=MAX_SEED)},
         help="perfect play on a solved board (the mini board): the fastest win, a draw, or the slowest loss",
+        sides=(3,),
     )
 )

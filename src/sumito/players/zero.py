@@ -131,5 +131,6 @@ register(
             "mode": Option(str, None, "the root search: gumbel or puct; default: as the network was trained"),
         },
         help="a policy-value network learned by self-play, with its tree search",
+        sides=(3,),
     )
 )

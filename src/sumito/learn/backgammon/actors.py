@@ -15,9 +15,9 @@ The expert or opponent (``regime`` ``expert`` / ``observe``) is built in each ac
 seeds it as the sequential run does (with the run's seed), the others from the seed and their number, so a
 chooser that draws random numbers does not repeat one actor's choices in another.
 
-:class:`ActorBgRun` is a :class:`~sumito.learn.backgammon.run.BgRun` whose trainer's ``play_game`` takes the
-next game from the actors: tests, checkpoints (the same file), the best network, Ctrl-C and resume are
-``BgRun``'s own.
+:class:`ActorBackgammonRun` is a :class:`~sumito.learn.backgammon.run.BackgammonRun` whose trainer's
+``play_game`` takes the next game from the actors: tests, checkpoints (the same file), the best network,
+Ctrl-C and resume are ``BackgammonRun``'s own.
 """
 
 from __future__ import annotations
@@ -31,14 +31,14 @@ import numpy as np
 
 from sumito.games.backgammon.board import BackgammonPosition
 from sumito.learn.actors import ACTOR_SEED_KEY, ActorLearner, ActorReport, game_generator_state
-from sumito.learn.backgammon.run import BgRun, BgRunConfig
+from sumito.learn.backgammon.run import BackgammonRun, BackgammonRunConfig
 from sumito.models.backgammon.modular import ModularTrainer, ModularValue
 
 #: ``choosers(actor_id) -> {"opponent": chooser} | {"observe": chooser} | {}``, called in each actor
 Choosers = Callable[[int], dict[str, Any]]
 
 
-class BgPlayer:
+class BackgammonActor:
     """The actor side: a model of the learner's shape and a trainer that only generates games."""
 
     def __init__(self, actor_id: int, model: dict[str, Any], start: list[int], choosers: Choosers | None) -> None:
@@ -55,7 +55,7 @@ class BgPlayer:
         return {"chain": chain, "result": int(result), "rng": self.trainer.rng.bit_generator.state}
 
 
-class BgLearner:
+class BackgammonLearner:
     """The learner side for a :class:`ModularTrainer` (a :class:`~sumito.learn.actors.LearnerAdapter`).
 
     ``seed``: the run's seed, for the games' own dice with two actors or more; ``choosers``: builds the
@@ -94,27 +94,29 @@ class BgLearner:
         model = self.trainer.model
         spec = {"hidden": [net.n_hidden for net in model.networks], "encoding": model.encoding,
                 "outputs": model.n_outputs}
-        return BgPlayer, (spec, self.trainer.start_board.tolist(), self.choosers)
+        return BackgammonActor, (spec, self.trainer.start_board.tolist(), self.choosers)
 
 
 def run_choosers(regime: str, spec: str, seed: int, make_player: Callable[..., Any], actor_id: int) -> dict[str, Any]:
-    """The expert a :class:`BgRun` of ``regime`` plays or observes, built in actor ``actor_id`` (module notes)."""
+    """The expert a :class:`BackgammonRun` of ``regime`` plays or observes, built in actor ``actor_id`` (module
+    notes)."""
     if regime == "self":
         return {}
     rng_seed = seed if actor_id == 0 else int(np.random.SeedSequence([seed, ACTOR_SEED_KEY, actor_id])
                                                   .generate_state(1)[0])
     expert = make_player(spec, rng_seed=rng_seed)
-    expert = getattr(expert, "engine", expert)  # as BgRun.run does
+    expert = getattr(expert, "engine", expert)  # as BackgammonRun.run does
     return {"opponent": expert} if regime == "expert" else {"observe": expert}
 
 
-class ActorBgRun(BgRun):
-    """A :class:`BgRun` trained by ``actors`` Ray actors, weights published every ``publish_every`` games
+class ActorBackgammonRun(BackgammonRun):
+    """A :class:`BackgammonRun` trained by ``actors`` Ray actors, weights published every ``publish_every`` games
     (``address``: a Ray cluster; ``cpus_per_actor``: see :class:`~sumito.learn.actors.ActorLearner`).
     ``report`` holds the last run's :class:`~sumito.learn.actors.ActorReport`."""
 
-    def __init__(self, folder: str | Path, config: BgRunConfig | None = None, *, actors: int, publish_every: int = 1,
-                 address: str | None = None, cpus_per_actor: float | None = None, **kwargs: Any) -> None:
+    def __init__(self, folder: str | Path, config: BackgammonRunConfig | None = None, *, actors: int,
+                 publish_every: int = 1, address: str | None = None, cpus_per_actor: float | None = None,
+                 **kwargs: Any) -> None:
         super().__init__(folder, config, **kwargs)
         self.actors = actors
         self.publish_every = publish_every
@@ -127,9 +129,9 @@ class ActorBgRun(BgRun):
         trainer, extra = super()._trainer(expert)
         c = self.config
         choosers = functools.partial(run_choosers, c.regime, c.expert, c.seed, self.make_player)
-        self.pool = ActorLearner(BgLearner(trainer, c.seed, choosers), self.actors, self.publish_every,
+        self.pool = ActorLearner(BackgammonLearner(trainer, c.seed, choosers), self.actors, self.publish_every,
                                  limit=c.games, address=self.address, cpus_per_actor=self.cpus_per_actor)
-        trainer.play_game = self.pool.play_game  # type: ignore[method-assign]  (BgRun.run's loop, unchanged)
+        trainer.play_game = self.pool.play_game  # type: ignore[method-assign]  (BackgammonRun.run's loop, unchanged)
         return trainer, extra
 
     def run(self, progress: Callable[[dict[str, Any]], None] | None = None,

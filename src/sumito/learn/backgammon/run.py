@@ -1,7 +1,7 @@
 """A backgammon training run on disk (Wiering's regimes), which resumes after a kill and keeps its best
-network: ``sumito bg train`` and ``experiments/wiering_backgammon.py`` both run one :class:`BgRun`.
+network: ``sumito bg train`` and ``experiments/wiering_backgammon.py`` both run one :class:`BackgammonRun`.
 
-The folder holds ``config.json`` (the :class:`BgRunConfig`), ``checkpoint.npz`` (the trainer, written
+The folder holds ``config.json`` (the :class:`BackgammonRunConfig`), ``checkpoint.npz`` (the trainer, written
 atomically every ``checkpoint_every`` training games (default 100), at every test point and on Ctrl-C:
 :meth:`~sumito.models.backgammon.modular.ModularTrainer.save_checkpoint`), ``curve.csv`` (one row per test point
 and opponent), ``best.npz`` and ``best.json`` (the network with the best equity so far against ``best_against``,
@@ -13,7 +13,7 @@ is the modular trainer's own, as Wiering's networks learn offline, after each ga
 **Stopping and resuming.** A killed run (``kill -9``) loses at most the games since its last checkpoint; when it
 is resumed, the temporary files the kill left are removed (:func:`~sumito.fileio.remove_stale_temps`) and it
 carries on from the checkpoint. Ctrl-C is read between games: the game in progress is finished, the checkpoint
-saved, and :meth:`BgRun.run` raises :class:`TrainingInterrupted` (a ``KeyboardInterrupt``); a second Ctrl-C
+saved, and :meth:`BackgammonRun.run` raises :class:`TrainingInterrupted` (a ``KeyboardInterrupt``); a second Ctrl-C
 stops at once, and the run resumes from the last checkpoint. Ctrl-C during a test stops the test (it is made
 again on resume). The trainer's state changes only between games and is saved whole (networks, dice generator,
 counters), and tests are seeded from the run's seed, so a resumed run gives the curve and the networks of an
@@ -58,12 +58,12 @@ CURVE_FIELDS = ("games", "opponent", "n", "equity", "half_width", "win_rate", "p
 CHECKPOINT_EVERY = 100
 
 
-class BgRunError(SumitoError):
+class BackgammonRunError(SumitoError):
     """A bad backgammon run configuration or folder (one-line message)."""
 
 
 class TrainingInterrupted(KeyboardInterrupt):
-    """Ctrl-C stopped :meth:`BgRun.run`; ``games`` is the game count of the checkpoint on disk, which
+    """Ctrl-C stopped :meth:`BackgammonRun.run`; ``games`` is the game count of the checkpoint on disk, which
     ``saved`` says was written just now (False after a second Ctrl-C: the last regular checkpoint stands)."""
 
     def __init__(self, games: int, saved: bool) -> None:
@@ -101,7 +101,7 @@ class _CtrlC:
 
 
 @dataclass
-class BgRunConfig:
+class BackgammonRunConfig:
     """One training run. ``regime``: ``self`` (self-play), ``expert`` (the network plays ``expert``) or
     ``observe`` (``expert`` plays itself, the network watches); ``targets``: ``own`` or ``expert`` (the
     expert's evaluations, which needs a gnubg ``expert``)."""
@@ -123,36 +123,36 @@ class BgRunConfig:
     best_against: str = ""  # default: the first of test_against
     extra: dict[str, Any] = field(default_factory=dict)
 
-    def check(self) -> BgRunConfig:
+    def check(self) -> BackgammonRunConfig:
         if self.regime not in REGIMES:
-            raise BgRunError(f"regime is one of {', '.join(REGIMES)}, not {self.regime!r}")
+            raise BackgammonRunError(f"regime is one of {', '.join(REGIMES)}, not {self.regime!r}")
         if self.targets not in ("own", "expert"):
-            raise BgRunError(f"targets is 'own' or 'expert', not {self.targets!r}")
+            raise BackgammonRunError(f"targets is 'own' or 'expert', not {self.targets!r}")
         if self.encoding not in ENCODINGS:
-            raise BgRunError(f"encoding is one of {', '.join(ENCODINGS)}, not {self.encoding!r}")
+            raise BackgammonRunError(f"encoding is one of {', '.join(ENCODINGS)}, not {self.encoding!r}")
         if self.outputs not in OUTPUTS:
-            raise BgRunError(f"outputs is 1 or 7, not {self.outputs!r}")
+            raise BackgammonRunError(f"outputs is 1 or 7, not {self.outputs!r}")
         if len(self.hidden) != 3 or any(int(h) < 1 for h in self.hidden):
-            raise BgRunError(f"hidden is three positive numbers (endgame, race, other), not {self.hidden!r}")
+            raise BackgammonRunError(f"hidden is three positive numbers (endgame, race, other), not {self.hidden!r}")
         if not 0.0 < self.alpha <= 1.0:
-            raise BgRunError(f"alpha is in (0, 1], not {self.alpha!r}")
+            raise BackgammonRunError(f"alpha is in (0, 1], not {self.alpha!r}")
         if not 0.0 <= self.lam <= 1.0:
-            raise BgRunError(f"lambda is in [0, 1], not {self.lam!r}")
+            raise BackgammonRunError(f"lambda is in [0, 1], not {self.lam!r}")
         for name in ("games", "test_every", "test_games"):
             if int(getattr(self, name)) < (0 if name == "test_games" else 1):
-                raise BgRunError(f"{name} must be positive, not {getattr(self, name)!r}")
+                raise BackgammonRunError(f"{name} must be positive, not {getattr(self, name)!r}")
         if self.best_against and self.best_against not in self.test_against:
-            raise BgRunError(f"best_against {self.best_against!r} is not one of test_against")
+            raise BackgammonRunError(f"best_against {self.best_against!r} is not one of test_against")
         self.hidden = tuple(int(h) for h in self.hidden)  # type: ignore[assignment]
         self.test_against = tuple(self.test_against)
         return self
 
     @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> BgRunConfig:
+    def from_dict(cls, data: dict[str, Any]) -> BackgammonRunConfig:
         known = {f.name for f in fields(cls)}
         unknown = set(data) - known
         if unknown:
-            raise BgRunError(f"unknown run settings: {', '.join(sorted(unknown))}")
+            raise BackgammonRunError(f"unknown run settings: {', '.join(sorted(unknown))}")
         data = dict(data)
         for key in ("hidden", "test_against"):
             if key in data:
@@ -164,27 +164,27 @@ class BgRunConfig:
 RUN_FLAGS = {"lam": "--lambda", "games": "-n"}
 
 
-def checkpoint_games(config: BgRunConfig) -> list[int]:
+def checkpoint_games(config: BackgammonRunConfig) -> list[int]:
     """The game counts at which the run is tested (every ``test_every`` games and at the end)."""
     return sorted({*range(config.test_every, config.games + 1, config.test_every), config.games})
 
 
-class BgRun:
+class BackgammonRun:
     """One run in ``folder``: :meth:`run` trains to ``config.games`` (resuming from the checkpoint if there is
     one), testing and keeping the best network on the way. ``make_player(spec)`` builds test opponents and the
     expert (default: :func:`sumito.players.backgammon.players.make_bg_player`), called as
     ``make_player(spec, rng_seed=N)``. ``checkpoint_every``: training games between checkpoints (module
     notes)."""
 
-    def __init__(self, folder: str | Path, config: BgRunConfig | None = None, *, resume: bool = False,
+    def __init__(self, folder: str | Path, config: BackgammonRunConfig | None = None, *, resume: bool = False,
                  make_player: Callable[[str], Any] | None = None, checkpoint_every: int = CHECKPOINT_EVERY) -> None:
         self.folder = Path(folder)
         if int(checkpoint_every) < 1:
-            raise BgRunError(f"checkpoint_every must be 1 or more, not {checkpoint_every!r}")
+            raise BackgammonRunError(f"checkpoint_every must be 1 or more, not {checkpoint_every!r}")
         # not part of the config: it changes when the run is saved, never what it computes
         self.checkpoint_every = int(checkpoint_every)
         self.make_player = make_bg_player if make_player is None else make_player
-        self.files = Folder(self.folder, CURVE_FIELDS, BgRunError)
+        self.files = Folder(self.folder, CURVE_FIELDS, BackgammonRunError)
         self.files.check(resume, "resume it or choose another folder")
         if resume:
             saved = self.saved_config()
@@ -194,14 +194,14 @@ class BgRun:
                 self.files.check_settings(wanted, RUN_FLAGS, "resume it with the settings it was started with "
                                           "(only -n may grow), or use a new --out folder")
                 if config.games < saved.games:
-                    raise BgRunError(f"{self.folder} is a run of {saved.games} games; it cannot be resumed to "
+                    raise BackgammonRunError(f"{self.folder} is a run of {saved.games} games; it cannot be resumed to "
                                      f"fewer ({config.games})")
                 if config.games > saved.games:  # train on: the checkpoint carries on as if it had been planned
                     saved.games = config.games
                     self.files.write_config(asdict(saved))
             self.config = saved
         else:
-            self.config = (config or BgRunConfig()).check()
+            self.config = (config or BackgammonRunConfig()).check()
         self.best_against = self.config.best_against or (self.config.test_against[0] if self.config.test_against
                                                          else "")
 
@@ -213,11 +213,11 @@ class BgRun:
     def curve(self) -> Path:
         return self.files.curve
 
-    def saved_config(self) -> BgRunConfig:
+    def saved_config(self) -> BackgammonRunConfig:
         try:
-            return BgRunConfig.from_dict(self.files.saved_config())
+            return BackgammonRunConfig.from_dict(self.files.saved_config())
         except TypeError as exc:
-            raise BgRunError(f"{self.folder}: cannot read config.json ({exc})") from None
+            raise BackgammonRunError(f"{self.folder}: cannot read config.json ({exc})") from None
 
     def curve_rows(self) -> list[dict[str, str]]:
         return self.files.curve_rows()
@@ -231,13 +231,14 @@ class BgRun:
             choosers["observe"] = expert
         if c.targets == "expert":
             if not hasattr(expert, "evaluate"):
-                raise BgRunError(f"targets=expert needs an expert that evaluates positions (gnubg), not {c.expert!r}")
+                raise BackgammonRunError(
+                    f"targets=expert needs an expert that evaluates positions (gnubg), not {c.expert!r}")
             choosers["evaluator"] = expert
         if self.checkpoint.exists():
             try:
                 return ModularTrainer.load_checkpoint(self.checkpoint, **choosers)
             except NetworkError as exc:
-                raise BgRunError(str(exc)) from None
+                raise BackgammonRunError(str(exc)) from None
         model = ModularValue(np.random.default_rng([c.seed, 0]), hidden=c.hidden, encoding=c.encoding,
                              outputs=c.outputs)
         trainer = ModularTrainer(model, np.random.default_rng([c.seed, 1]), alpha=c.alpha, lam=c.lam,

@@ -14,6 +14,7 @@ from sumito.games.abalone.position import Position
 from sumito.models.zero.network import PolicyValueNetwork, ZeroNetworkError, evaluate, softmax
 from sumito.models.zero.search import GUMBEL, MODES, one_ply, search, workspace
 from sumito.rlcore.actions import action_space
+from sumito.stopping import STOP, call_stoppable
 
 #: the search's constants (ours, docs/zero.md): Gumbel's σ transform (the paper's c_visit and c_scale), the
 #: actions a Gumbel root considers, PUCT's exploration constant and its root noise
@@ -99,11 +100,11 @@ class ZeroAgent:
         ws = self.workspace(sims)
         self._state[0] = np.uint64(seed & (2**64 - 1))
         _, out_codes, out_policy, out_visits = self._out
-        n, chosen, value = search(position.grid, position.side_to_move, position.lost[0], position.lost[1],
-                                  *self.kernel_args(), position.variant.inline_only, self.network.win, self.lookup,
-                                  sims, self.mode, noise, self.considered, self.c_visit, self.c_scale, self.c_puct,
-                                  self.discount, self.dirichlet_alpha, self.dirichlet_frac, self._state, *ws,
-                                  *self._out)
+        n, chosen, value = call_stoppable(
+            search, position.grid, position.side_to_move, position.lost[0], position.lost[1], *self.kernel_args(),
+            position.variant.inline_only, self.network.win, self.lookup, sims, self.mode, noise, self.considered,
+            self.c_visit, self.c_scale, self.c_puct, self.discount, self.dirichlet_alpha, self.dirichlet_frac,
+            self._state, STOP, *ws, *self._out)
         if n == 0:
             raise ValueError("no legal move to choose from")
         return SearchResult(out_codes[:n].copy(), out_policy[:n].copy(), out_visits[:n].copy(), int(chosen),

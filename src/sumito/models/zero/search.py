@@ -269,11 +269,11 @@ def _simulate(first_edge, mode, n_nodes_edges, node_board, node_int, node_value,
         edge_float[path[i], _VALUE_SUM] += value
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def search(root_board, side, lost_black, lost_white, theta, off, h1, h2, cells, offsets, zobrist, inline_only, win,
            lookup, n_sims, mode, noise, considered, c_visit, c_scale, c_puct, discount, dirichlet_alpha,
-           dirichlet_frac, state, node_board, node_int, node_value, edge_int, edge_float, moves, active, acts, logits,
-           a1, a2, probs, scratch, out_actions, out_codes, out_policy, out_visits):
+           dirichlet_frac, state, stop, node_board, node_int, node_value, edge_int, edge_float, moves, active, acts,
+           logits, a1, a2, probs, scratch, out_actions, out_codes, out_policy, out_visits):
     """Search the position and write, for each legal move (in the generator's order), its action, move code,
     the policy target (Gumbel: the improved policy; PUCT: the visit shares) and the visits into the ``out_``
     arrays. Returns ``(n_legal, chosen, root_value)``: ``chosen`` is the index of the move to play (Gumbel:
@@ -281,7 +281,8 @@ def search(root_board, side, lost_black, lost_white, theta, off, h1, h2, cells, 
     and ``root_value`` the search's value for the side to move. ``noise``: Gumbel noise at the root (Gumbel)
     or Dirichlet noise on its priors (PUCT), for self-play; without it the search is deterministic. ``discount``:
     a value seen one ply further down counts ``discount`` times (1: AlphaZero's undiscounted value; below 1 the
-    search prefers the quicker win and the slower loss)."""
+    search prefers the quicker win and the slower loss). Once ``stop[0]`` is set (:data:`sumito.stopping.STOP`:
+    the protocol's ``stop``, Ctrl-C) it runs no more simulations, and the ones done decide."""
     node_board[0, :] = root_board
     node_int[0, _SIDE] = side
     node_int[0, _LOST_BLACK] = lost_black
@@ -318,6 +319,8 @@ def search(root_board, side, lost_black, lost_white, theta, off, h1, h2, cells, 
             per = max(1, left // ((phases - phase) * k))
             for _ in range(per):
                 for i in range(k):
+                    if left > 0 and stop[0] != 0:
+                        left = 0  # stopped: the simulations so far decide
                     if left > 0:
                         _simulate(keep[i], mode, n_nodes_edges, node_board, node_int, node_value, edge_int,
                                   edge_float, theta, off, h1, h2, cells, offsets, zobrist, inline_only, win, lookup,
@@ -351,6 +354,8 @@ def search(root_board, side, lost_black, lost_white, theta, off, h1, h2, cells, 
             for t in range(n):
                 priors[t] = (1.0 - dirichlet_frac) * priors[t] + dirichlet_frac * probs[t] / total
         for _ in range(n_sims):
+            if stop[0] != 0:
+                break  # stopped: the visits so far decide
             e = _select(0, mode, node_int, node_value, edge_float, c_visit, c_scale, c_puct, priors, probs, scratch)
             _simulate(e, mode, n_nodes_edges, node_board, node_int, node_value, edge_int, edge_float, theta, off,
                       h1, h2, cells, offsets, zobrist, inline_only, win, lookup, c_visit, c_scale, c_puct, discount,

@@ -14,6 +14,8 @@ then the most visited; Gumbel's move is sequential halving's winner, whose Gumbe
 
 from __future__ import annotations
 
+import numpy as np
+
 from sumito.evaluation.zero_value import encode
 from sumito.games.abalone import kernels as K
 from sumito.jit import njit
@@ -56,11 +58,12 @@ def play_game(board, side, lost_black, lost_white, max_plies, theta, off, h1, h2
     n_samples = 0
     winner = 0
     plies = 0
+    never = np.zeros(1, dtype=np.int64)  # a self-play game's searches run all their simulations
     while plies < max_plies:
         own, other = (lost_black, lost_white) if side == 1 else (lost_white, lost_black)
         n, chosen, root_value = search(board, side, lost_black, lost_white, theta, off, h1, h2, cells, offsets, zobrist,
                               inline_only, win, lookup, n_sims, mode, True, considered, c_visit, c_scale, c_puct,
-                              discount, dirichlet_alpha, dirichlet_frac, state, node_board, node_int, node_value,
+                              discount, dirichlet_alpha, dirichlet_frac, state, never, node_board, node_int, node_value,
                               edge_int, edge_float, moves, active, acts, logits, a1, a2, probs, scratch, out_actions,
                               out_codes, out_policy, out_visits)
         if n == 0:

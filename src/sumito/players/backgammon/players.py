@@ -4,9 +4,9 @@ The spec syntax is the Abalone players' (:mod:`sumito.players.base`): a player n
 comma-separated ``key=value`` options. It is re-implemented here rather than imported because the
 backgammon package stays independent of the Abalone players.
 
-A :class:`BgPlayer` is a :data:`~sumito.games.backgammon.game.Chooser` (``(board, afterstates) -> row``)
+A :class:`BackgammonPlayer` is a :data:`~sumito.games.backgammon.game.Chooser` (``(board, afterstates) -> row``)
 with a ``.name``, so it plugs straight into :func:`~sumito.games.backgammon.game.play_game`. Callers that
-know the dice (the CLI's game loop) call :meth:`BgPlayer.choose` with them, which the ``human`` player needs.
+know the dice (the CLI's game loop) call :meth:`BackgammonPlayer.choose` with them, which the ``human`` player needs.
 
 Players:
 
@@ -43,11 +43,11 @@ GNUBG_MISSING = "gnubg needs the optional package gnubg-nn: pip install 'sumito[
 MAX_GNUBG_PLY = 2
 
 
-class BgPlayerError(SumitoError):
+class BackgammonPlayerError(SumitoError):
     """A backgammon player spec with an unknown name or option, a bad value, or a file that cannot be used."""
 
 
-class PlayError(BgPlayerError):
+class PlayError(BackgammonPlayerError):
     """A typed play that is malformed or not legal for the roll (the message says which, in one line)."""
 
 
@@ -55,7 +55,7 @@ class HumanQuit(Exception):  # a control-flow signal, not an error
     """The human player left (blank line or end of input); the game is abandoned, not lost."""
 
 
-class BgPlayer:
+class BackgammonPlayer:
     """A named move chooser. ``chooser(board, afterstates) -> row`` does the work unless a subclass overrides
     :meth:`choose`."""
 
@@ -74,7 +74,7 @@ class BgPlayer:
         return self.choose(board, afterstates)
 
     def __repr__(self) -> str:
-        return f"BgPlayer({self.name!r})"
+        return f"BackgammonPlayer({self.name!r})"
 
 
 # --------------------------------------------------------------------------- typed plays
@@ -247,7 +247,7 @@ def render_board(position: BackgammonPosition, names: tuple[str, str] = ("on rol
 
 
 # --------------------------------------------------------------------------- the human player
-class HumanPlayer(BgPlayer):
+class HumanPlayer(BackgammonPlayer):
     """Shows the board and the dice, reads a play in :meth:`Play.notation` style; ``?`` lists the legal plays,
     a blank line or the end of input raises :class:`HumanQuit`. A pass or a forced play is made for you."""
 
@@ -261,7 +261,8 @@ class HumanPlayer(BgPlayer):
         self._write = write or (lambda text: print(text, file=sys.stdout))
 
     def __call__(self, board: np.ndarray, afterstates: np.ndarray) -> int:
-        raise BgPlayerError("the human player needs to see the dice; play it with `sumito bg play` or `bg game`")
+        raise BackgammonPlayerError(
+            "the human player needs to see the dice; play it with `sumito bg play` or `bg game`")
 
     def choose(self, board: np.ndarray, afterstates: np.ndarray, dice: tuple[int, int] | None = None) -> int:
         if dice is None:
@@ -308,36 +309,36 @@ def move_notation(row: np.ndarray) -> str:
 
 
 # --------------------------------------------------------------------------- specs
-def _random(seed: int | None = None, rng_seed: int | None = None) -> BgPlayer:
+def _random(seed: int | None = None, rng_seed: int | None = None) -> BackgammonPlayer:
     # the spec's seed names the player; the caller's seed (a match chunk) keeps chunks apart, reproducibly
     entropy = [s for s in (seed, rng_seed) if s is not None]
     rng = np.random.default_rng(entropy if entropy else None)
-    return BgPlayer("random" if seed is None else f"random:seed={seed}", RandomPlayer(rng))
+    return BackgammonPlayer("random" if seed is None else f"random:seed={seed}", RandomPlayer(rng))
 
 
-def _pubeval(rng_seed: int | None = None) -> BgPlayer:
-    return BgPlayer("pubeval", PubevalPlayer())
+def _pubeval(rng_seed: int | None = None) -> BackgammonPlayer:
+    return BackgammonPlayer("pubeval", PubevalPlayer())
 
 
-def _gnubg(ply: int = 0, rng_seed: int | None = None) -> BgPlayer:
+def _gnubg(ply: int = 0, rng_seed: int | None = None) -> BackgammonPlayer:
     if not 0 <= ply <= MAX_GNUBG_PLY:
-        raise BgPlayerError(f"gnubg ply must be 0, 1 or 2, not {ply}")
+        raise BackgammonPlayerError(f"gnubg ply must be 0, 1 or 2, not {ply}")
 
     try:
         expert = GnubgExpert(ply=ply)
     except ImportError:
-        raise BgPlayerError(GNUBG_MISSING) from None
-    return BgPlayer(f"gnubg:ply={ply}", expert)
+        raise BackgammonPlayerError(GNUBG_MISSING) from None
+    return BackgammonPlayer(f"gnubg:ply={ply}", expert)
 
 
 #: the network shipped in the package, ``td:net=builtin`` (made by the command in docs/results-backgammon.md)
 BUILTIN_NETWORK = "bg-wiering7.npz"
 
 
-def _td(net: str | None = "builtin", rng_seed: int | None = None) -> BgPlayer:
+def _td(net: str | None = "builtin", rng_seed: int | None = None) -> BackgammonPlayer:
     # as in Abalone, plain `td` is the shipped network
     if not net:
-        raise BgPlayerError("td needs a network file: td:net=PATH (or plain td, the shipped one)")
+        raise BackgammonPlayerError("td needs a network file: td:net=PATH (or plain td, the shipped one)")
     if net == "builtin":
         from importlib.resources import files
 
@@ -345,32 +346,32 @@ def _td(net: str | None = "builtin", rng_seed: int | None = None) -> BgPlayer:
     try:  # a FIFO, /dev/zero, a folder or a huge file: one line saying so, at once (the networks are small)
         read_file_bounded(net, MAX_NETWORK_BYTES, "backgammon network file")
     except ValueError as exc:
-        raise BgPlayerError(f"td: {exc}") from None
+        raise BackgammonPlayerError(f"td: {exc}") from None
     name = f"td:net={net}"
     try:
-        return BgPlayer(name, ModularValue.load(net).choose)
+        return BackgammonPlayer(name, ModularValue.load(net).choose)
     except NetworkError:
         pass  # not a modular file: perhaps a single network
     try:
         network = ValueNetwork.load(net)
     except NetworkError:
-        raise BgPlayerError(
+        raise BackgammonPlayerError(
             f"td: {net}: neither a modular backgammon network nor a single {ENCODING} value network file"
         ) from None
     encoding = network.metadata.get("encoding")
     if encoding != ENCODING or network.n_inputs != N_INPUTS:
-        raise BgPlayerError(
+        raise BackgammonPlayerError(
             f"td: {net}: a value network for encoding {encoding!r} with {network.n_inputs} inputs, "
             f"not a backgammon {ENCODING} network ({N_INPUTS} inputs)"
         )
-    return BgPlayer(name, NetworkPlayer(network))
+    return BackgammonPlayer(name, NetworkPlayer(network))
 
 
-def _human(rng_seed: int | None = None) -> BgPlayer:
+def _human(rng_seed: int | None = None) -> BackgammonPlayer:
     return HumanPlayer()
 
 
-def _kind(name: str, factory: Callable[..., BgPlayer], help: str, **options: Option) -> PlayerKind:
+def _kind(name: str, factory: Callable[..., BackgammonPlayer], help: str, **options: Option) -> PlayerKind:
     return PlayerKind(name, factory, options, help)
 
 
@@ -392,12 +393,12 @@ KINDS: dict[str, PlayerKind] = {
 
 
 def parse_bg_spec(spec: str) -> tuple[str, dict[str, Any]]:
-    """The player name and typed options of ``spec``; :class:`BgPlayerError` names what is wrong."""
-    kind, options = parse_spec_in(spec, KINDS, BgPlayerError, "backgammon player")
+    """The player name and typed options of ``spec``; :class:`BackgammonPlayerError` names what is wrong."""
+    kind, options = parse_spec_in(spec, KINDS, BackgammonPlayerError, "backgammon player")
     return kind.name, options
 
 
-def make_bg_player(spec: str, rng_seed: int | None = None) -> BgPlayer:
+def make_bg_player(spec: str, rng_seed: int | None = None) -> BackgammonPlayer:
     """The player ``spec`` names. ``rng_seed`` seeds players that use randomness (mixed with the spec's own
     ``seed=`` when it has one), so that a seeded game or match chunk replays exactly."""
     name, options = parse_bg_spec(spec)
@@ -411,8 +412,8 @@ def bg_player_names() -> list[str]:
 __all__ = [
     "GNUBG_MISSING",
     "KINDS",
-    "BgPlayer",
-    "BgPlayerError",
+    "BackgammonPlayer",
+    "BackgammonPlayerError",
     "HumanPlayer",
     "HumanQuit",
     "PlayError",
