@@ -24,6 +24,7 @@ the search of one node, that one the search of one move.
 from __future__ import annotations
 
 import time
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -59,8 +60,6 @@ QUIET_CHECK_PLIES = 1
 # stats slots
 NODES, ABORTED, QNODES, TT_HITS, BEST, NEXT_CHECK, ROOT_COUNT, ROOT_DEPTH, NODE_LIMIT = range(9)
 STATS_SLOTS = 9
-SHARED_MOVES = 18  # where the move lists are in :func:`pvs_node`'s ``shared`` tuple
-SHARED_ROOT_SCORES = 24  # and the root moves' scores
 TT_MOVE_SHIFT = 9  # a table entry's info: move << 9 | depth << 2 | bound kind
 
 
@@ -243,6 +242,52 @@ def _add_quiet_checks(board, side, offsets, cells, edge_cells, inline_only, zobr
     return n
 
 
+class NodeState(NamedTuple):
+    """What every node of one thread's search needs, read by name: the board's tables, the evaluation, the
+    transposition table, the history, the work arrays and the statistics (:func:`pvs_node`'s ``shared``).
+    numba compiles a named tuple as a tuple, so reading a field costs what reading an index did."""
+
+    win: Any  #: marbles a side must push off to win
+    inline_only: Any  #: the reduced game without broadside moves
+    cells: Any  #: the grid indices of the board's cells
+    offsets: Any  #: the six directions as cell offsets
+    ring: Any  #: each grid index's hex distance to the centre (-1 off the board)
+    edge_ring: Any  #: the outermost ring's distance to the centre (the board's side - 1)
+    edge_cells: Any  #: the grid indices of the outermost ring (where marbles are pushed off)
+    zobrist: Any  #: the hash keys of each (cell, colour)
+    kind: Any  #: the evaluation (EVAL_HAND_SET, EVAL_NNUE, EVAL_NETWORK)
+    nnue_params: Any  #: the NNUE's parameters (or None)
+    net_params: Any  #: a value network's (or None)
+    hand_params: Any  #: the hand-set weights (or None)
+    tt_keys: Any  #: the transposition table: keys
+    tt_info: Any  #: its depth, bound and move
+    tt_scores: Any  #: its scores
+    history: Any  #: the history heuristic's table
+    path: Any  #: the hashes of the positions on the way here (repetitions)
+    path_base: Any  #: how many of them were played before the root
+    moves: Any  #: a move list per ply
+    orders: Any  #: each ply's move ordering keys
+    raw: Any  #: the generator's raw moves, per ply
+    scratch: Any  #: work space of the move generator
+    stats: Any  #: the search's counters and flags (NODES, ABORTED, BEST, ...)
+    deadline: Any  #: the clock time at which the search stops
+    root_scores: Any  #: each root move's score
+    root_side: Any  #: the side to move at the root
+    contempt: Any  #: what a draw costs the side to move at the root
+    stop: Any  #: the stop flag another thread sets
+    acc: Any  #: the NNUE accumulators, per ply
+    prune: Any  #: null moves and table cutoffs in null-window nodes (0 or 1)
+    threats: Any  #: the threat search (0 or 1)
+    since: Any  #: plies without a push-off, per ply (the no-capture rule)
+    plies_left: Any  #: plies from the root to the game's ply cap
+    quiet_limit: Any  #: plies without a push-off at which a line is drawn
+    repeat_need: Any  #: earlier occurrences of a position that make a draw
+    tt_bits: Any  #: the table's size as a power of two
+    trade: Any  #: converting: what each marble that leaves the board is worth to the side ahead (0: off)
+    pv: Any  #: the principal variation's moves, per ply
+    pv_len: Any  #: where each ply's line ends
+
+
 @njit(cache=True, nogil=True)
 def pvs_node(board, side, lost, depth, alpha, beta, ply, h, null_ok, shared):
     """One node of the search; ``depth <= 0`` is the quiescence search (``-depth`` plies into it).
@@ -251,13 +296,20 @@ def pvs_node(board, side, lost, depth, alpha, beta, ply, h, null_ok, shared):
     writes each one's score (or bound) into ``root_scores`` and the index of the best into
     ``stats[BEST]``. Root, main search and quiescence are one function because numba's cache
     cannot load a recursive function that is called from, or calls, another recursive compiled
-    function. ``shared`` bundles what every node needs and never changes between nodes (the
-    board's tables, the evaluation, the transposition table, history, work arrays, statistics).
+    function. ``shared`` (a :class:`NodeState`, read by name) bundles what every node needs and never
+    changes between nodes (the board's tables, the evaluation, the transposition table, history, work
+    arrays, statistics).
     """
-    (g_win, g_inline, cells, offsets, ring, edge_ring, edge_cells, zobrist, kind, nnue_params, net_params,
-     hand_params, tt_keys, tt_info, tt_scores,
-     history, path, path_base, moves, orders, raw, scratch, stats, deadline, root_scores, root_side, contempt,
-     stop, acc, prune, threats, since, plies_left, quiet_limit, repeat_need, tt_bits, trade, pv, pv_len) = shared
+    g_win, g_inline, cells, offsets = shared.win, shared.inline_only, shared.cells, shared.offsets
+    ring, edge_ring, edge_cells, zobrist = shared.ring, shared.edge_ring, shared.edge_cells, shared.zobrist
+    kind, nnue_params, net_params, hand_params = shared.kind, shared.nnue_params, shared.net_params, shared.hand_params
+    tt_keys, tt_info, tt_scores, history = shared.tt_keys, shared.tt_info, shared.tt_scores, shared.history
+    path, path_base, moves, orders = shared.path, shared.path_base, shared.moves, shared.orders
+    raw, scratch, stats, deadline = shared.raw, shared.scratch, shared.stats, shared.deadline
+    root_scores, root_side, contempt, stop = shared.root_scores, shared.root_side, shared.contempt, shared.stop
+    acc, prune, threats, since = shared.acc, shared.prune, shared.threats, shared.since
+    plies_left, quiet_limit, repeat_need = shared.plies_left, shared.quiet_limit, shared.repeat_need
+    tt_bits, trade, pv, pv_len = shared.tt_bits, shared.trade, shared.pv, shared.pv_len
     pv_len[ply] = ply  # this node's principal variation: empty until a move raises alpha
     # a draw is worth -contempt to the side searching at the root (it plays on rather than draw)
     draw = -contempt if side == root_side else contempt

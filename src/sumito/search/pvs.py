@@ -67,10 +67,9 @@ from sumito.search.negamax import (
     NODES,
     ROOT_COUNT,
     ROOT_DEPTH,
-    SHARED_MOVES,
-    SHARED_ROOT_SCORES,
     STATS_SLOTS,
     TT_MOVE_SHIFT,
+    NodeState,
     clock_now,
     pvs_node,
 )
@@ -121,7 +120,7 @@ class _ThreadState:
         self.pv_len = np.zeros(MAX_PLY + 1, dtype=np.int64)
 
 
-def _helper_search(ctx: SearchContext, shared: tuple, stats: np.ndarray, root_moves: np.ndarray, max_depth: int,
+def _helper_search(ctx: SearchContext, shared: NodeState, stats: np.ndarray, root_moves: np.ndarray, max_depth: int,
                    offset: int, found: np.ndarray, main_stats: np.ndarray, start: threading.Event) -> None:
     """A Lazy SMP helper thread: once ``start`` is set (every helper is handed out), deepen, ``offset`` plies
     ahead of the main thread (``main_stats``), until its ``halt`` flag (``shared``'s stop: the main thread is
@@ -130,7 +129,7 @@ def _helper_search(ctx: SearchContext, shared: tuple, stats: np.ndarray, root_mo
     move, score): when the main thread ends a depth short of it, the helper's move is the better informed one
     (Stockfish's best-thread choice)."""
     start.wait()
-    moves, scores, n = shared[SHARED_MOVES], shared[SHARED_ROOT_SCORES], len(root_moves)
+    moves, scores, n = shared.moves, shared.root_scores, len(root_moves)
     root_moves = root_moves.copy()
     depth = offset
     while True:
@@ -454,18 +453,24 @@ class Searcher:
 
     def _shared(self, ctx: SearchContext, state: _ThreadState, path: np.ndarray, path_base: int, stats: np.ndarray,
                 deadline: float, root_scores: np.ndarray, stop: np.ndarray, limits: tuple[int, int, int],
-                quiet_plies: int) -> tuple:
+                quiet_plies: int) -> NodeState:
         """What every node of one thread's search needs (:func:`pvs_node`'s ``shared``): the board's tables, the
         evaluation, the shared transposition table and the thread's own arrays."""
         state.since[0] = quiet_plies
-        return (
-            ctx.win, ctx.inline_only, ctx.cells, ctx.offsets, ctx.ring, ctx.edge_ring, ctx.edge_cells, ctx.zobrist,
-            self.kind, *self._params_slots(), self.tt_keys, self.tt_info, self.tt_scores, state.history, path,
-            path_base,
-            state.moves, state.orders, state.raw, state.scratch, stats, deadline, root_scores, ctx.side,
-            float(self.contempt), stop, state.acc, int(self.prune), int(self.threats), state.since,
-            *limits, self._tt_bits, float(self._trade_now), state.pv, state.pv_len,
-        )  # fmt: skip
+        nnue_params, net_params, hand_params = self._params_slots()
+        plies_left, quiet_limit, repeat_need = limits
+        return NodeState(
+            win=ctx.win, inline_only=ctx.inline_only, cells=ctx.cells, offsets=ctx.offsets, ring=ctx.ring,
+            edge_ring=ctx.edge_ring, edge_cells=ctx.edge_cells, zobrist=ctx.zobrist,
+            kind=self.kind, nnue_params=nnue_params, net_params=net_params, hand_params=hand_params,
+            tt_keys=self.tt_keys, tt_info=self.tt_info, tt_scores=self.tt_scores,
+            history=state.history, path=path, path_base=path_base,
+            moves=state.moves, orders=state.orders, raw=state.raw, scratch=state.scratch,
+            stats=stats, deadline=deadline, root_scores=root_scores, root_side=ctx.side,
+            contempt=float(self.contempt), stop=stop, acc=state.acc, prune=int(self.prune), threats=int(self.threats),
+            since=state.since, plies_left=plies_left, quiet_limit=quiet_limit, repeat_need=repeat_need,
+            tt_bits=self._tt_bits, trade=float(self._trade_now), pv=state.pv, pv_len=state.pv_len,
+        )
 
     def _start_helpers(self, ctx: SearchContext, root_moves: np.ndarray, max_depth: int, path: np.ndarray,
                        path_base: int, deadline: float, limits: tuple[int, int, int], quiet_plies: int,
@@ -509,7 +514,7 @@ class Searcher:
 
     def _deepen(self, ctx: SearchContext, root_moves: np.ndarray, max_depth: int, seconds: float | None,
                 start: float, predict: bool, multipv: int, on_iteration: Callable[[SearchResult], None] | None,
-                shared: tuple, stats: np.ndarray, iteration_scores: np.ndarray,
+                shared: NodeState, stats: np.ndarray, iteration_scores: np.ndarray,
                 helpers: list) -> tuple[int, float, int, list[PVLine]]:
         """The main thread's iterative deepening: the best move, its score, the depth completed and the lines."""
         n_root = len(root_moves)
@@ -565,7 +570,7 @@ class Searcher:
                 break
         return best_move, best_score, depth_done, lines
 
-    def _aspirated_iteration(self, ctx: SearchContext, depth: int, previous: float, shared: tuple,
+    def _aspirated_iteration(self, ctx: SearchContext, depth: int, previous: float, shared: NodeState,
                              stats: np.ndarray, iteration_scores: np.ndarray) -> None:
         """One single-PV iteration at the root: in a window around ``previous`` (aspiration), searched again
         with a wider window while the score falls outside it, or with the full window."""
@@ -595,7 +600,7 @@ class Searcher:
         scores: np.ndarray,
         depth: int,
         multipv: int,
-        shared: tuple,
+        shared: NodeState,
         stats: np.ndarray,
         iteration_scores: np.ndarray,
     ) -> tuple[list[PVLine], np.ndarray, np.ndarray] | None:
