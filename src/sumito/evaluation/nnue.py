@@ -42,8 +42,8 @@ little data keeps what the hand-set evaluation knows (cohesion and lines of thre
 pairs of marbles) and changes it only where the data says so. The linear part is computed at each
 evaluation (it is what the engine evaluates anyway); the network part is incremental.
 
-Networks are ``.npz`` files with a JSON header (:meth:`NNUE.save` / :func:`load_network`),
-trained by :mod:`sumito.models.nnue_fit` on the data of :mod:`sumito.learn.nnue`. Two are shipped in the package, by name:
+Networks are ``.npz`` files with a JSON header (:meth:`NNUE.save` / :func:`load_network`), fitted by
+:mod:`sumito.models.nnue_fit` to the data of :mod:`sumito.learn.nnue`. Two are shipped in the package, by name:
 
 - ``builtin-nnue`` (also ``selftaught-nnue``), the engine's default: generation 9 of the self-taught
   line (:mod:`sumito.learn.selftaught`, ``runs/selftaught/net-009.npz``), which learned from its own
