@@ -30,8 +30,9 @@ from collections.abc import Callable
 import numpy as np
 from numba import njit
 
-from sumito.models.network import ValueNetwork, batch_values, forward
+from sumito.models.network import ValueNetwork
 from sumito.models.td import TDLambda, td_step
+from sumito.nn import batch_values, forward
 
 
 @njit(cache=True)

@@ -11,19 +11,7 @@ import numpy as np
 import pytest
 
 from sumito.errors import SumitoError
-from sumito.models.network import (
-    FORMAT,
-    FORMAT_VERSION,
-    LINEAR,
-    SIGMOID,
-    NetworkError,
-    ValueNetwork,
-    batch_values,
-    forward,
-    forward_all,
-    gradient,
-    unpack,
-)
+from sumito.models.network import FORMAT, FORMAT_VERSION, NetworkError, ValueNetwork
 from sumito.models.td import (
     TDError,
     TDLambda,
@@ -35,6 +23,7 @@ from sumito.models.td import (
     risk_transform,
     td_step,
 )
+from sumito.nn import LINEAR, SIGMOID, batch_values, forward, forward_all, gradient, unpack
 
 # ------------------------------------------------------------------------------------------------
 # a plainly written reference

@@ -57,9 +57,10 @@ import numpy as np
 
 from sumito.errors import SumitoError
 from sumito.models.game import Leaf, LearningGame
-from sumito.models.network import OUTPUT_KINDS, ValueNetwork
+from sumito.models.network import ValueNetwork
 from sumito.models.policy import CHOICES, CREDITS, VIEWS, move_scores
 from sumito.models.td import ALPHA, GAMMA, KAPPA, LAMBDA, TRACE_DECAYS, TDLambda, offline_td_lambda
+from sumito.nn import OUTPUT_KINDS
 from sumito.players.base import PlayerSpecError, parse_spec
 
 

@@ -69,7 +69,7 @@ from functools import cache
 import numpy as np
 
 from sumito.errors import SumitoError
-from sumito.evaluation.abalearn import ABALEARN1, ABALEARN2, ABALEARN3, OFF, SPLITS, _encode_into  # noqa: F401
+from sumito.evaluation.abalearn import ABALEARN1, ABALEARN2, ABALEARN3, SPLITS, _encode_into
 from sumito.games.abalone import kernels as K
 from sumito.games.abalone.geometry import Geometry
 from sumito.games.abalone.geometry import geometry as board_geometry

@@ -12,7 +12,7 @@ can take either the four arrays or the flat vector, and a TD update is one loop 
 Assigning ``net.W1 = array`` copies into the view (shapes must match).
 
 **Kernels** (in :mod:`sumito.nn`, below the evaluation layer so that a search can use a trained
-network, and re-exported here; ``@njit(cache=True)``; no checks — the caller passes arrays of
+network, and imported from there; ``@njit(cache=True)``; no checks — the caller passes arrays of
 the right sizes):
 
 * :func:`forward` — one input row; writes the hidden activations, returns the first output;
@@ -54,18 +54,12 @@ import numpy as np
 
 from sumito.errors import SumitoError
 from sumito.fileio import atomic_write_bytes, check_weights, read_file_bounded, read_npz_with_header, shown_path
-from sumito.nn import (  # noqa: F401  (the kernels, re-exported for the learning code)
-    LINEAR,
+from sumito.nn import (
     OUTPUT_KINDS,
-    SIGMOID,
-    TANH,
     batch_outputs,
-    batch_values,
     first_outputs,
     forward,
-    forward_all,
     gradient,
-    sigmoid,
     unpack,
 )
 

@@ -55,7 +55,8 @@ import numpy as np
 
 from sumito.errors import SumitoError
 from sumito.jit import njit
-from sumito.models.network import OUTPUT_KINDS, SIGMOID, ValueNetwork, forward, gradient, sigmoid, unpack
+from sumito.models.network import ValueNetwork
+from sumito.nn import OUTPUT_KINDS, SIGMOID, forward, gradient, sigmoid, unpack
 
 ALPHA = 0.1
 GAMMA = 0.9
