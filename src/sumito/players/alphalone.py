@@ -39,6 +39,7 @@ from __future__ import annotations
 import math
 import time
 from collections.abc import Sequence
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -104,12 +105,43 @@ def _after_values(board, agent, lost, win, cells, offsets, ring, edge_ring, zobr
             lost[2 - agent] -= 1
 
 
+class SearchState(NamedTuple):
+    """What every node of one Alphalone search reads and never changes between nodes (:func:`_value`'s
+    ``state``): the board's tables, the evaluation, the report's search options and the work arrays.
+    numba compiles a named tuple as a tuple, so a field costs what a positional argument did."""
+
+    win: Any  #: marbles a side must push off to win
+    inline_only: Any  #: the reduced game without broadside moves
+    cells: Any  #: the grid indices of the board's cells
+    offsets: Any  #: the six directions as grid offsets
+    ring: Any  #: each grid index's hex distance to the centre
+    edge_ring: Any  #: the outermost ring's distance to the centre
+    zobrist: Any  #: the hash keys (make_move keeps the hash)
+    params: Any  #: the evaluation's weights, as the player normalised them
+    order_params: Any  #: the authors' code's fixed ordering weights
+    code: Any  #: features as the authors' code computes them (else as the report's text says)
+    thresholds: Any  #: early stopping at the upper and lower thresholds
+    upper: Any  #: the upper threshold
+    lower: Any  #: the lower threshold
+    ordering: Any  #: ORDER_OFF, ORDER_OWN or ORDER_CODE
+    pick_nodes: Any  #: the second best move at random at inner nodes (two_best=nodes)
+    moves: Any  #: a move list per ply
+    keys: Any  #: the ordering keys per ply
+    raw: Any  #: the evaluation's work arrays
+    scratch: Any
+    nodes: Any  #: the node count
+    stop: Any  #: the stop flag (sumito.stopping.STOP)
+
+
 @njit(cache=True, nogil=True)
-def _value(board, side, agent, lost, depth, alpha, beta, ply, win, inline_only, cells, offsets, ring, edge_ring,
-           zobrist, params, order_params, code, thresholds, upper, lower, ordering, pick_nodes, moves, keys, raw,
-           scratch, nodes, stop):
+def _value(board, side, agent, lost, depth, alpha, beta, ply, state):
     """The value for ``agent`` of the position with ``side`` to move (minimax, alpha-beta); 0 once
-    ``stop[0]`` is set (sumito.stopping: the caller throws the search away)."""
+    ``state.stop[0]`` is set (sumito.stopping: the caller throws the search away)."""
+    win, inline_only, cells, offsets = state.win, state.inline_only, state.cells, state.offsets
+    ring, edge_ring, zobrist, params = state.ring, state.edge_ring, state.zobrist, state.params
+    order_params, code, thresholds, upper = state.order_params, state.code, state.thresholds, state.upper
+    lower, ordering, pick_nodes, moves = state.lower, state.ordering, state.pick_nodes, state.moves
+    keys, raw, scratch, nodes, stop = state.keys, state.raw, state.scratch, state.nodes, state.stop
     nodes[0] += 1
     if stop[0]:
         return 0.0
@@ -164,9 +196,7 @@ def _value(board, side, agent, lost, depth, alpha, beta, ply, win, inline_only, 
         make_move(board, mv, side, offsets, zobrist)
         if mv & PUSH_OFF_BIT:
             lost[2 - side] += 1
-        v = _value(board, 3 - side, agent, lost, next_depth, alpha, beta, ply + 1, win, inline_only, cells, offsets,
-                   ring, edge_ring, zobrist, params, order_params, code, thresholds, upper, lower, ordering, pick_nodes,
-                   moves, keys, raw, scratch, nodes, stop)
+        v = _value(board, 3 - side, agent, lost, next_depth, alpha, beta, ply + 1, state)
         unmake_move(board, mv, side, offsets)
         if mv & PUSH_OFF_BIT:
             lost[2 - side] -= 1
@@ -326,6 +356,13 @@ class AlphalonePlayer(PlayerBase):
         nodes = np.zeros(1, dtype=np.int64)
         values = np.full(len(codes), np.nan)
         best = second = -np.inf
+        state = SearchState(
+            win=ctx.win, inline_only=ctx.inline_only, cells=ctx.cells, offsets=ctx.offsets, ring=ctx.ring,
+            edge_ring=ctx.edge_ring, zobrist=ctx.zobrist, params=self.params, order_params=self.order_params,
+            code=self.features == "code", thresholds=self.thresholds, upper=UPPER_THRESHOLD, lower=LOWER_THRESHOLD,
+            ordering=ORDERINGS[self.ordering], pick_nodes=pick_nodes, moves=moves, keys=keys, raw=raw,
+            scratch=scratch, nodes=nodes, stop=STOP,
+        )
         for i, mv in enumerate(codes):
             if i > 0 and deadline is not None and time.perf_counter() > deadline:
                 break
@@ -333,11 +370,8 @@ class AlphalonePlayer(PlayerBase):
             if mv & PUSH_OFF_BIT:
                 ctx.lost[2 - agent] += 1
             bound = second if self.two_best == "root" else best
-            v = call_stoppable(_value, ctx.board, 3 - agent, agent, ctx.lost, depth, bound, np.inf, 1, ctx.win,
-                               ctx.inline_only, ctx.cells, ctx.offsets, ctx.ring, ctx.edge_ring, ctx.zobrist,
-                               self.params, self.order_params, self.features == "code", self.thresholds,
-                               UPPER_THRESHOLD, LOWER_THRESHOLD, ORDERINGS[self.ordering], pick_nodes, moves, keys, raw,
-                               scratch, nodes, STOP, short=depth <= 1)
+            v = call_stoppable(_value, ctx.board, 3 - agent, agent, ctx.lost, depth, bound, np.inf, 1, state,
+                               short=depth <= 1)
             unmake_move(ctx.board, np.int32(mv), agent, ctx.offsets)
             if mv & PUSH_OFF_BIT:
                 ctx.lost[2 - agent] -= 1
