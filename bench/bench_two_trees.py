@@ -10,7 +10,9 @@ times, and keeps the fastest repeat's seconds: the hand-set linear evaluation an
 each at the engine's default search level. It prints, per position, both trees' node counts (which must be
 equal: a change of code that keeps the search's meaning keeps them), and per run pair the ratio of the
 trees' search seconds (new / old; the compile or cache load is not in it). The summary is the median ratio
-with the smallest and largest, so one noisy run does not decide it.
+with the smallest and largest, so one noisy run does not decide it. Beside the search, each run times perft(4)
+from the standard start (the rules' kernels alone, the fastest of ``--repeat``) and reports the seconds it spent
+compiling: 0 on every run after a tree's first shows its kernels loaded from the cache in a fresh process.
 """
 
 from __future__ import annotations
@@ -45,6 +47,14 @@ warm = Position.start()
 for _, kind, params in evaluations:  # the kernels loaded (or compiled) before anything is timed
     Searcher(kind, params, 1 << 10).search(SearchContext.of(warm), warm.legal_move_codes(), max_depth=2,
                                            predict=False)
+warm.perft(2)
+from sumito.jit import compile_seconds
+compiled = compile_seconds()  # 0 when every kernel came from the cache
+perft_best = None
+for _ in range({repeat}):  # the rules' kernels alone: perft(4) from the standard start
+    t = time.perf_counter()
+    leaves = warm.perft(4)
+    perft_best = time.perf_counter() - t if perft_best is None else min(perft_best, time.perf_counter() - t)
 best = None
 for _ in range({repeat}):  # the fastest of the repeats: a slow moment of the machine is not the code's
     rows, seconds = [], 0.0
@@ -60,7 +70,8 @@ for _ in range({repeat}):  # the fastest of the repeats: a slow moment of the ma
     best = seconds if best is None else min(best, seconds)
 seconds = best
 import sumito
-print(json.dumps({{"rows": rows, "seconds": seconds, "package": sumito.__file__}}))
+print(json.dumps({{"rows": rows, "seconds": seconds, "package": sumito.__file__, "perft": leaves,
+                  "perft_seconds": perft_best, "compiled": compiled}}))
 """
 
 
@@ -92,15 +103,17 @@ def main() -> None:
     # the positions once, as strings, from this process's tree: both trees search the same ones
     positions = Path(tempfile.mkdtemp()) / "positions.json"
     positions.write_text(json.dumps([(name, pos.to_string()) for name, pos in bench_positions()]))
-    ratios, first = [], None
+    ratios, perft_ratios, first = [], [], None
     for k in range(args.runs):
         old = run_tree(args.old, args.depth, args.nnue, args.repeat, positions)
         new = run_tree(args.new, args.depth, args.nnue, args.repeat, positions)
         if first is None:
             first = (old, new)
         ratios.append(new["seconds"] / old["seconds"])
-        print(f"run {k + 1}: old {old['seconds']:.3f} s, new {new['seconds']:.3f} s, new/old {ratios[-1]:.4f}",
-              flush=True)
+        perft_ratios.append(new["perft_seconds"] / old["perft_seconds"])
+        print(f"run {k + 1}: search old {old['seconds']:.3f} s, new {new['seconds']:.3f} s, new/old {ratios[-1]:.4f};"
+              f" perft(4) new/old {perft_ratios[-1]:.4f}; compiling old {old['compiled']:.1f} s, new "
+              f"{new['compiled']:.1f} s", flush=True)
     old, new = first
     print(f"\nnode counts at depth {args.depth} (old | new), one thread, cold table:")
     same = True
@@ -108,9 +121,14 @@ def main() -> None:
         equal = a[2:] == b[2:]
         same &= equal
         print(f"  {a[0][:50]:<50} {a[1]:<8} {a[2]:>12,} | {b[2]:>12,} {'' if equal else '  DIFFERENT'}")
-    print(f"\nnode counts, best moves and scores {'identical' if same else 'DIFFER'} in every position")
+    same_perft = old["perft"] == new["perft"]
+    print(f"  perft(4) from the standard start: {old['perft']:,} | {new['perft']:,}")
+    same &= same_perft
+    print(f"\nnode counts, best moves, scores and perft {'identical' if same else 'DIFFER'} in every position")
     print(f"search seconds new/old over {args.runs} paired runs: median {statistics.median(ratios):.4f} "
           f"(min {min(ratios):.4f}, max {max(ratios):.4f})")
+    print(f"perft(4) seconds new/old over {args.runs} paired runs: median {statistics.median(perft_ratios):.4f} "
+          f"(min {min(perft_ratios):.4f}, max {max(perft_ratios):.4f})")
     sys.exit(0 if same else 1)
 
 

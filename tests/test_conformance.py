@@ -53,9 +53,7 @@ LONG = {
     "zero": "zero:time=600",
 }
 #: kinds whose search does not read the stop flag (found by this test; reported, not fixed here)
-NOT_STOPPABLE = {
-    "openspiel-mcts": "OpenSpiel's MCTSBot runs all its simulations; nothing reads sumito.stopping.STOP",
-}
+NOT_STOPPABLE: dict[str, str] = {}
 #: kinds that stop but then fail (found by this test; reported, not fixed here): strict, so a fix shows
 STOP_FAILS: dict[str, str] = {}
 #: seconds a stopped search may take to return: generous, for a loaded machine (the searches run for minutes)

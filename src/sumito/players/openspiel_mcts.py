@@ -6,7 +6,9 @@ positions of the game for the repetition rule) and ends in a draw ``horizon`` pl
 rollouts in Abalone seldom push off enough marbles to end, so a rollout that has not ended by then
 counts as a draw. ``sims`` simulations a move, each ``rollouts`` random games; ``uct_c`` is the
 exploration constant. The search stops after its simulations, whatever the clock (``movetime`` is
-ignored). Needs OpenSpiel (``pip install 'sumito[rl]'``), imported only when a player is made.
+ignored), or soon after :data:`sumito.stopping.STOP` is set (the protocol's ``stop``, Ctrl-C), playing the move
+the simulations so far visited most. Needs OpenSpiel (``pip install 'sumito[rl]'``), imported only when a
+player is made.
 """
 
 from __future__ import annotations
@@ -19,10 +21,12 @@ import numpy as np
 from sumito.games.abalone import DrawCounters, Move, Position
 from sumito.players.base import MAX_SEED, Option, PlayerBase, PlayerKind, PlayerSpecError, legal_codes, register
 from sumito.rlcore.actions import action_space
+from sumito.stopping import STOP
 
 NAME = "openspiel-mcts"
 OPTIONS = {
-    "sims": Option(int, 200, "MCTS simulations a move", low=1, high=100_000),
+    # the first simulation evaluates the position itself and the second makes the root's children
+    "sims": Option(int, 200, "MCTS simulations a move", low=2, high=100_000),
     "uct_c": Option(float, 2.0, "UCT exploration constant", low=0.0, high=100.0),
     "rollouts": Option(int, 1, "random rollouts a simulation", low=1, high=100),
     "horizon": Option(
@@ -31,6 +35,24 @@ OPTIONS = {
     "seed": Option(int, None, "seed of the search's random choices", low=0, high=MAX_SEED),
 }
 REPETITIONS = 3  # the arena's draw rule, also inside the search
+
+
+def stoppable_bot(mcts: Any) -> type:
+    """OpenSpiel's ``MCTSBot`` whose simulations end soon after :data:`~sumito.stopping.STOP` is set.
+
+    OpenSpiel's loop (``mcts_search``) runs its simulations to the count and ends early only when the root is
+    solved. So once ``STOP`` is set and the root has children, the tree policy marks the root solved (a draw):
+    the loop ends after that simulation's backup, and the bot plays the child visited most, as after the full
+    count. Nothing else reads the root's outcome, and each child keeps its own.
+    """
+
+    class StoppableMCTSBot(mcts.MCTSBot):
+        def _apply_tree_policy(self, root: Any, state: Any) -> Any:
+            if STOP[0] and root.children and root.outcome is None:
+                root.outcome = np.zeros(2)
+            return super()._apply_tree_policy(root, state)
+
+    return StoppableMCTSBot
 
 
 class OpenSpielMCTSPlayer(PlayerBase):
@@ -46,6 +68,7 @@ class OpenSpielMCTSPlayer(PlayerBase):
 
         self._action_space = action_space
         self._mcts = mcts
+        self._bot_class = stoppable_bot(mcts)
         self._openspiel_game = openspiel_game
         self.sims, self.uct_c, self.rollouts, self.horizon, self.seed = sims, uct_c, rollouts, horizon, seed
         # two 32-bit streams (numpy's RandomState takes no bigger seed): the tree's and the rollouts'
@@ -83,7 +106,7 @@ class OpenSpielMCTSPlayer(PlayerBase):
         game = self.game_for(position)
         state = self._openspiel_game.state_at(game, history or ())
         evaluator = self._mcts.RandomRolloutEvaluator(self.rollouts, self._rollout_rng)
-        bot = self._mcts.MCTSBot(game, self.uct_c, self.sims, evaluator, random_state=self._bot_rng)
+        bot = self._bot_class(game, self.uct_c, self.sims, evaluator, random_state=self._bot_rng)
         action = bot.step(state)
         return self._action_space(position.variant.side).action_to_move(action, position)
 
