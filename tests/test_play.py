@@ -1,11 +1,14 @@
 """The ``human`` player and ``sumito play``, with scripted input."""
 
 import io
+import re
 
 import pytest
 
+from sumito.arena.db import GameArchive
 from sumito.cli import main
-from sumito.games.abalone import BLACK, Game, Position, read_records
+from sumito.cli.play import plies_to_undo
+from sumito.games.abalone import BLACK, Game, Position, read_records, render
 from sumito.players import make_player, parse_spec, player_names
 from sumito.players.base import _REGISTRY, PlayerKind
 
@@ -208,7 +211,7 @@ def test_play_resign_quit_and_end_of_input(monkeypatch, capsys, tmp_path, script
     code, out, err = play(monkeypatch, capsys, script, "--layout", "mini", "--out", str(path))
     assert code == 0, err
     assert said in out
-    assert last_line(out.split("Record written")[0]) == "Result: 0-1, White wins (resignation) after 0 plies"
+    assert last_line(out.split("Stored as game")[0]) == "Result: 0-1, White wins (resignation) after 0 plies"
     (record,) = read_records(path)
     assert record.result == "0-1" and record.tags["Reason"] == "resignation"
     assert record.tags["Layout"] == "mini"
@@ -287,3 +290,72 @@ def test_play_bad_options(monkeypatch, capsys, argv, message):
     code, _, err = play(monkeypatch, capsys, "", *argv)
     assert code == 2
     assert message in err
+
+
+# ------------------------------------------------------------------ undo, redo, the board's side, the archive
+def test_undo_takes_back_the_humans_move_and_the_reply_and_redo_plays_them_again(monkeypatch, capsys, tmp_path):
+    db = tmp_path / "games.sqlite"
+    script = "undo\na1b2\nundo\nredo\nredo\nundo\nb2c3\nredo\nresign\n"
+    code, out, err = play(monkeypatch, capsys, script, "--white", "random:seed=7", "--layout", "mini", "--db", str(db))
+    assert code == 0, err
+    said = [line[len("Black> "):] for line in out.splitlines()
+            if line.startswith("Black> ") and line[len("Black> "):] and not re.match(r"Black> \w+ plays [a-i]\d", line)]
+    assert said[:5] == ["nothing to undo", "Black takes back 2 plies (redo plays them again)",
+                        "Black plays again 2 plies taken back", "nothing to redo",
+                        "Black takes back 2 plies (redo plays them again)"]
+    assert said[5] == "nothing to redo"  # b2c3 was played after the undo: the plies taken back are gone
+    with GameArchive(db, create=False) as archive:
+        (stored,) = archive.games()
+    record = stored.to_record()
+    assert record.game.moves[0].notation() == "b2c3"  # the game as played in the end, not the moves undone
+    assert stored.black == "human" and stored.white == "random:seed=7" and stored.result == "0-1"
+    assert f"Stored as game {stored.id} in {db}" in out
+
+
+def test_undo_for_white_before_its_first_move_has_nothing_to_take_back(monkeypatch, capsys):
+    code, out, _ = play(monkeypatch, capsys, "undo\nresign\n", "--opponent", "random:seed=3", "--color", "white",
+                        "--layout", "mini", "--no-db")
+    assert code == 0
+    assert "White> nothing to undo" in out
+    assert "Stored as game" not in out
+
+
+def test_whites_player_sees_the_board_from_whites_side_and_flip_turns_it(monkeypatch, capsys):
+    start = Position.start("mini")
+    code, out, _ = play(monkeypatch, capsys, "flip\nresign\n", "--opponent", "random:seed=3", "--color", "white",
+                        "--layout", "mini", "--no-db")
+    assert code == 0
+    after_black = out.split("White> ")[0]
+    assert render(start, flipped=True).splitlines()[0] in after_black  # White's view: row a's numbers on top
+    assert "  4 @ @ @ a" not in render(start)  # (the two views differ)
+    turned = out.split("White> ")[1]
+    assert "     1 2 3" in turned  # flip: Black's view again, the diagonal numbers along the bottom
+
+
+def test_a_flipped_board_is_the_same_board_turned_half_a_circle():
+    for layout in ("mini", "small", "standard"):
+        pos = Position.start(layout).play(Position.start(layout).legal_moves()[5])
+        plain, flipped = render(pos).splitlines(), render(pos, flipped=True).splitlines()
+        # the same cells row by row, in the opposite order
+        rows = [line.split() for line in plain[:-3]]
+        turned = [line.split() for line in flipped[1:-2]]
+        marbles = [[c for c in row if c in ".@O"] for row in rows]
+        marbles_turned = [[c for c in row if c in ".@O"] for row in turned]
+        assert marbles_turned == [row[::-1] for row in marbles[::-1]]
+        assert plain[-1] == flipped[-1]  # the same line about the game
+
+
+def test_plies_to_undo_goes_back_to_the_players_last_turn():
+    game = Game(Position.start("mini"))
+    assert plies_to_undo(game, BLACK) == 0
+    for _ in range(4):
+        game.push(game.position.legal_moves()[0])
+    assert plies_to_undo(game, BLACK) == 2  # at Black's turn: its last move and White's reply
+    assert plies_to_undo(game, 3 - BLACK) == 1
+
+
+def test_a_player_that_cannot_play_the_board_is_refused_before_the_game(monkeypatch, capsys):
+    code, out, err = play(monkeypatch, capsys, "resign\n", "--opponent", "perfect", "--no-db")
+    assert code != 0
+    assert err.count("\n") == 1 and "perfect" in err and "no solved table" in err
+    assert "Black>" not in out  # no move was asked for

@@ -39,7 +39,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from sumito.arena.errors import ArchiveError
-from sumito.arena.match import ArenaSettings, GameResult, start_position
+from sumito.arena.match import ArenaSettings, GameResult, GameTask, start_position
 from sumito.errors import SumitoError
 from sumito.fileio import claim_sqlite, load_json, process_alive, process_started
 from sumito.games.abalone import BLACK, WHITE, DrawRules, Game, GameRecord, get_layout
@@ -52,7 +52,7 @@ RESULTS = ("1-0", "0-1", "1/2-1/2")
 _SCHEMA = """
 CREATE TABLE runs (
     id INTEGER PRIMARY KEY,
-    kind TEXT NOT NULL,                -- 'match' or 'tournament'
+    kind TEXT NOT NULL,                -- 'match', 'tournament', 'web' or 'play'
     players TEXT NOT NULL,             -- JSON list of the player specs as given
     games_per_pair INTEGER NOT NULL,
     games_planned INTEGER NOT NULL,
@@ -122,11 +122,28 @@ _RUN_COLUMNS = [
 ]
 
 
+#: what :func:`default_db_path` is, for a command's help
+DEFAULT_DB_TEXT = "$XDG_DATA_HOME/sumito/games.sqlite or ~/.local/share/sumito/games.sqlite"
+
+
 def default_db_path() -> Path:
     """``$XDG_DATA_HOME/sumito/games.sqlite``, or ``~/.local/share/sumito/games.sqlite``."""
     base = os.environ.get("XDG_DATA_HOME", "").strip()
     root = Path(base) if base and os.path.isabs(base) else Path.home() / ".local" / "share"
     return root / "sumito" / "games.sqlite"
+
+
+def finished_game_fields(game: Game, layout: str | None, times: Sequence[float | None] = ()) -> dict:
+    """The fields :meth:`GameArchive.add_single_game` stores, from a finished ``game`` (``times``: the seconds
+    each ply took, none known when left out)."""
+    outcome = game.outcome()
+    if outcome is None:
+        raise ArchiveError("only a finished game is stored in the archive")
+    variant = game.start.variant
+    return dict(start=game.start.to_string(), win_threshold=variant.win_threshold, inline_only=variant.inline_only,
+                rules=game.rules, layout=layout, moves=[m.notation() for m in game.moves],
+                times=list(times) or [None] * game.plies, winner=outcome.winner, reason=outcome.reason,
+                lost=game.position.lost, final=game.position.to_string())
 
 
 def _now() -> str:
@@ -458,6 +475,24 @@ class GameArchive:
         names = ", ".join(row)
         marks = ", ".join("?" for _ in row)
         return self._write(f"INSERT INTO games ({names}) VALUES ({marks})", list(row.values()))
+
+    def add_single_game(self, kind: str, players: Sequence[str], *, start: str, win_threshold: int,
+                        inline_only: bool, rules: DrawRules, layout: str | None, moves: Sequence[str],
+                        times: Sequence[float | None], winner: int | None, reason: str, lost: Sequence[int],
+                        final: str) -> int:
+        """Store one finished game between ``players`` (Black's and White's specs) as a run of its own (``kind``:
+        ``web`` for the web page's games, ``play`` for the terminal's); returns the game's id. The fields are
+        plain values (:func:`finished_game_fields` takes them from a :class:`Game`), so that a caller can take
+        them from a game in progress and store them in another thread."""
+        common = dict(start=start, win_threshold=win_threshold, inline_only=inline_only, rules=rules)
+        settings = ArenaSettings(**common, opening_plies=0, layout=layout)
+        task = GameTask(black=players[0], white=players[1], **common, movetime=None, seed=0, index=0)
+        result = GameResult(task=task, moves=tuple(moves), times=tuple(0.0 if t is None else t for t in times),
+                            winner=winner, reason=reason, lost_black=lost[0], lost_white=lost[1], final=final)
+        run_id = self.start_run(kind, players, 1, 1, settings)
+        game_id = self.add_game(run_id, players, result, layout)
+        self.end_run(run_id, "finished")
+        return game_id
 
     # ----------------------------------------------------------------- reading
     def _query(self, sql: str, params: Sequence[object]) -> list[tuple]:

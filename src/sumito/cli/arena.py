@@ -23,7 +23,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from sumito.arena.db import GameArchive
+from sumito.arena.db import DEFAULT_DB_TEXT, GameArchive
 from sumito.arena.errors import ArenaError
 from sumito.arena.executor import Executor, add_backend_args, executor_from_args, make_executor, uses_ray
 from sumito.arena.match import (
@@ -113,7 +113,7 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:
     p.add_argument(
         "action", nargs="?", choices=("list", "export", "runs"), default="list", help="list (default), export or runs"
     )
-    p.add_argument("--db", default=None, metavar="PATH", help=f"the game database (default {_default_db_text()})")
+    p.add_argument("--db", default=None, metavar="PATH", help=f"the game database (default {DEFAULT_DB_TEXT})")
     p.add_argument("--id", type=count_arg(1, MAX_GAME_ID), nargs="+", default=None, metavar="N",
                    help="only these game ids")
     p.add_argument("--player", default=None, metavar="SUBSTR", help="games with a player spec containing SUBSTR")
@@ -125,10 +125,6 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:
                    help="at most N games, the newest (list default 50; 0 = all)")
     p.add_argument("--out", type=output_file, default=None, metavar="FILE", help="export: the record file to write")
     p.set_defaults(func=cmd_games)
-
-
-def _default_db_text() -> str:
-    return "$XDG_DATA_HOME/sumito/games.sqlite or ~/.local/share/sumito/games.sqlite"
 
 
 def _add_run_args(p: argparse.ArgumentParser, n_what: str) -> None:
@@ -168,7 +164,7 @@ def _add_run_args(p: argparse.ArgumentParser, n_what: str) -> None:
     p.add_argument("--seed", type=count_arg(0, MAX_SEED), default=None, metavar="S",
                    help="master seed (default: a random one, printed)")
     db = p.add_mutually_exclusive_group()
-    db.add_argument("--db", default=None, metavar="PATH", help=f"the game database (default {_default_db_text()})")
+    db.add_argument("--db", default=None, metavar="PATH", help=f"the game database (default {DEFAULT_DB_TEXT})")
     db.add_argument("--no-db", action="store_true", help="do not store the games")
     p.add_argument("--quiet", action="store_true",
                    help="no progress on stderr (a bar on a terminal, else a line every few seconds)")

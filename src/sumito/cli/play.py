@@ -4,8 +4,11 @@ Any two player specs can meet (``--black``/``--white``); ``--opponent SPEC --col
 is the short way to say "me against SPEC". A human's ``hint`` comes from the strongest engine,
 searching at least as long and as deep as the opponent (:func:`~sumito.players.strongest.hint_spec`)
 unless the spec names another (``human:hint=SPEC``). A human who resigns or quits (or whose input ends)
-loses by resignation. The final board, the result and the reason are printed at the end;
-``--out FILE`` writes the game record.
+loses by resignation; ``undo`` takes back the human's last move and the replies since, ``redo`` plays them again
+(until another move is played). Every computer player loads what its first move needs before the game starts
+(compiled kernels, a solved table), and one that cannot play the board says so then. The final board, the
+result and the reason are printed at the end, and the finished game is stored in the game archive
+(``sumito games`` lists it; ``--no-db`` not to); ``--out FILE`` writes the game record too.
 """
 
 from __future__ import annotations
@@ -13,6 +16,7 @@ from __future__ import annotations
 import argparse
 import sys
 
+from sumito.arena.db import DEFAULT_DB_TEXT, GameArchive, finished_game_fields
 from sumito.bounds import MAX_SEARCH_SECONDS
 from sumito.cliargs import (
     GAME_RULES,
@@ -24,10 +28,10 @@ from sumito.cliargs import (
     seconds_arg,
 )
 from sumito.errors import SumitoError
-from sumito.games.abalone import Game, GameRecord, render, write_records
+from sumito.games.abalone import LAYOUTS, Game, GameRecord, Move, Position, render, write_records
 from sumito.games.abalone.geometry import BLACK, COLOR_NAMES, WHITE, Color
-from sumito.players import game_history, make_player
-from sumito.players.human import HumanExit, HumanPlayer
+from sumito.players import game_history, make_player, warm_up
+from sumito.players.human import HumanExit, HumanPlayer, Redo, Undo
 from sumito.players.strongest import STRONGEST_ENGINE, hint_spec
 
 
@@ -52,6 +56,8 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:
     )
     add_rules_args(p, GAME_RULES)
     p.add_argument("--out", type=output_file, default=None, metavar="FILE", help="write the game record to FILE")
+    p.add_argument("--db", default=None, metavar="PATH", help=f"the game archive (default {DEFAULT_DB_TEXT})")
+    p.add_argument("--no-db", action="store_true", help="do not store the game in the archive")
     p.set_defaults(func=cmd_play)
 
 
@@ -65,6 +71,40 @@ def player_specs(args: argparse.Namespace) -> tuple[str, str]:
     return args.black or "human", args.white or STRONGEST_ENGINE
 
 
+def plies_to_undo(game: Game, color: int) -> int:
+    """How many plies ``undo`` by the player of ``color`` takes back: back to the last position where that player
+    was to move (its last move and every reply since); 0 before its first move."""
+    for back in range(1, game.plies + 1):
+        if game.positions[-1 - back].side_to_move == color:
+            return back
+    return 0
+
+
+def take_back(game: Game, request: Undo, redo: list[Move]) -> str:
+    """Answer a human's ``undo`` or ``redo`` on ``game`` (``redo``: the plies taken back, the last first)."""
+    who = COLOR_NAMES[request.color]
+    if isinstance(request, Redo):
+        if not redo:
+            return "nothing to redo"
+        played = 0
+        while redo and (played == 0 or game.position.side_to_move != request.color):
+            game.push(redo.pop())
+            played += 1
+        return f"{who} plays again {played} {'ply' if played == 1 else 'plies'} taken back"
+    plies = plies_to_undo(game, request.color)
+    if plies == 0:
+        return "nothing to undo"
+    for _ in range(plies):
+        redo.append(game.pop())
+    return f"{who} takes back {plies} {'ply' if plies == 1 else 'plies'} (redo plays them again)"
+
+
+def layout_of(position: Position) -> str | None:
+    """The name of the layout ``position`` is the start of, if it is one."""
+    text = position.to_string()
+    return next((name for name in LAYOUTS if Position.start(name).to_string() == text), None)
+
+
 def cmd_play(args: argparse.Namespace) -> int:
     if args.movetime is not None and args.movetime <= 0:
         raise SumitoError(f"--movetime must be more than 0 seconds, not {args.movetime}")
@@ -73,6 +113,10 @@ def cmd_play(args: argparse.Namespace) -> int:
 
     game = Game(position_from_args(args), rules_from_args(args))
     out = sys.stdout
+    archive = None if args.no_db else GameArchive(args.db)  # a database that cannot be opened: said before the game
+    for player in players.values():
+        if not isinstance(player, HumanPlayer):
+            warm_up(player, game.position)  # kernels, tables: before the first move, and a refusal before the game
     for color, player in players.items():
         if isinstance(player, HumanPlayer):
             player.game = game
@@ -81,6 +125,7 @@ def cmd_play(args: argparse.Namespace) -> int:
                 person = isinstance(players[other], HumanPlayer)
                 player.hint_spec = hint_spec(None if person else specs[other], movetime=args.movetime)
     print(f"Black: {specs[BLACK]}   White: {specs[WHITE]}   (type 'help' at your move)", file=out)
+    redo: list[Move] = []  # the plies an undo took back, the last first
     try:
         while not game.is_over():
             color = game.position.side_to_move
@@ -95,6 +140,10 @@ def cmd_play(args: argparse.Namespace) -> int:
                 print(exc, file=out)
                 game.resign(exc.color)
                 break
+            except Undo as request:
+                print(take_back(game, request, redo), file=out)
+                continue
+            redo.clear()  # a new move: what undo took back cannot be played again
             game.push(move)
             print(f"{COLOR_NAMES[color]} plays {move.notation()}", file=out, flush=True)
     except KeyboardInterrupt:
@@ -107,6 +156,11 @@ def cmd_play(args: argparse.Namespace) -> int:
     print(file=out)
     print(render(game.position), file=out)
     print(f"Result: {outcome.result}, {outcome.describe()} after {game.plies} plies", file=out)
+    if archive is not None:
+        with archive:
+            game_id = archive.add_single_game("play", [specs[BLACK], specs[WHITE]],
+                                              **finished_game_fields(game, layout_of(game.start)))
+        print(f"Stored as game {game_id} in {archive.path} (`sumito games --id {game_id}`)", file=out)
     if args.out:
         record = GameRecord.from_game(game, Black=specs[BLACK], White=specs[WHITE])
         write_records(args.out, [record])

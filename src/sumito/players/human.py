@@ -4,9 +4,12 @@ The player reads from an input stream (default: standard input, looked up at eac
 writes to an output stream (default: standard output). Besides moves it understands ``help``,
 ``moves`` (the legal moves), ``hint`` (a suggestion from a computer player: by default the
 strongest engine, at least as strong as the opponent, see :mod:`sumito.players.strongest`), ``board`` (draw the
-board again), ``resign`` and ``quit``. A malformed or illegal move gets the engine's one-line
-reason and the prompt again. ``resign`` raises :class:`Resign`, ``quit`` and the end of the input
-raise :class:`Quit`; whoever runs the game turns either into a resignation (``sumito play`` does).
+board again), ``flip`` (turn the board), ``undo`` and ``redo``, ``resign`` and ``quit``. The board is drawn as
+the side to move sees it: White's player sees it from White's side. A malformed or illegal move gets the
+engine's one-line reason and the prompt again. ``resign`` raises :class:`Resign`, ``quit`` and the end of the
+input raise :class:`Quit`; whoever runs the game turns either into a resignation (``sumito play`` does).
+``undo`` and ``redo`` raise :class:`Undo` and :class:`Redo`, which whoever runs the game answers by taking
+back the player's last move (and the replies since) or playing again what was taken back.
 """
 
 from __future__ import annotations
@@ -18,7 +21,7 @@ from typing import TYPE_CHECKING, TextIO
 
 from sumito.errors import SumitoError
 from sumito.games.abalone import DrawCounters, Move, Position, render
-from sumito.games.abalone.geometry import COLOR_NAMES
+from sumito.games.abalone.geometry import COLOR_NAMES, WHITE
 from sumito.players.base import Option, PlayerBase, PlayerKind, make_player, register
 from sumito.players.strongest import hint_spec
 
@@ -29,7 +32,8 @@ HELP = """\
 Type a move in notation: an inline move is the trailing marble's cell and the cell it moves to
 (a1b2, c3d3), a broadside move both end marbles and the first one's destination (c3c5d4).
 Commands: moves (list the legal moves), hint (suggest a move), board (draw the board again),
-help (this text), resign (give up the game), quit (leave; counts as resigning)."""
+flip (turn the board round), undo (take back your last move and the reply), redo (play again what
+undo took back), help (this text), resign (give up the game), quit (leave; counts as resigning)."""
 
 
 class HumanExit(Exception):
@@ -46,6 +50,18 @@ class Resign(HumanExit):
 
 class Quit(HumanExit):
     """The human typed ``quit`` or the input ended."""
+
+
+class Undo(Exception):
+    """The human typed ``undo``: ``color`` is the side they play."""
+
+    def __init__(self, color: int) -> None:
+        super().__init__("undo")
+        self.color = color
+
+
+class Redo(Undo):
+    """The human typed ``redo``."""
 
 
 class HumanPlayer(PlayerBase):
@@ -72,6 +88,7 @@ class HumanPlayer(PlayerBase):
         self.game: Game | None = None
         self._hinter = None
         self._left: Position | None = None  # the position after this player's last move
+        self.flipped: bool | None = None  # the board turned round: None, as the side to move sees it
 
     # ----------------------------------------------------------------- streams
     def _in(self) -> TextIO:
@@ -114,6 +131,13 @@ class HumanPlayer(PlayerBase):
                 self._say(self._hint(position, history, draw))
             elif command == "board":
                 self._show(position, board=True)
+            elif command == "flip":
+                self.flipped = not self._flipped(position)
+                self._show(position, board=True)
+            elif command == "undo":
+                raise Undo(color)
+            elif command == "redo":
+                raise Redo(color)
             elif command == "resign":
                 raise Resign(color, f"{who} resigns")
             elif command in ("quit", "exit"):
@@ -127,10 +151,13 @@ class HumanPlayer(PlayerBase):
                 self._left = position.play(move)
                 return move
 
+    def _flipped(self, position: Position) -> bool:
+        return position.side_to_move == WHITE if self.flipped is None else self.flipped
+
     def _show(self, position: Position, board: bool | None = None) -> None:
         if self.board if board is None else board:
             self._say()
-            self._say(render(position))
+            self._say(render(position, flipped=self._flipped(position)))
         last = self._last_move(position)
         if last is not None:
             self._say(f"Last move: {last}")

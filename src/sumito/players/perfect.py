@@ -74,6 +74,11 @@ class PerfectPlayer(PlayerBase):
         self.rng = np.random.default_rng(seed)
         self.name = "perfect" if seed is None else f"perfect:seed={seed}"
 
+    def warm_up(self, position: Position) -> None:
+        """The table of ``position``'s board, solved now if it is not yet (before any clock runs); on a board
+        without one, the one-line refusal a first move would give, before the game starts."""
+        solved_table(position.variant)
+
     def choose(
         self,
         position: Position,

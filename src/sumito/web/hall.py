@@ -54,6 +54,7 @@ from pathlib import Path
 from typing import Any
 
 from sumito.analysis import THRESHOLDS
+from sumito.arena.db import finished_game_fields
 from sumito.arena.match import DEFAULT_RULES
 from sumito.errors import SumitoError
 from sumito.games.abalone import (
@@ -700,22 +701,11 @@ class GameHall:
 
     async def _archive(self, session: GameSession, generation: int) -> None:
         game = session.game
-        outcome = game.outcome()
-        assert outcome is not None
         snapshot = {
             "black": session.seats[BLACK].spec,
             "white": session.seats[WHITE].spec,
-            "start": game.start.to_string(),
-            "win_threshold": game.start.variant.win_threshold,
-            "inline_only": game.start.variant.inline_only,
-            "rules": game.rules,
-            "layout": session.layout,
+            **finished_game_fields(game, session.layout, session.move_times),
             "moves": list(session.notations),
-            "times": list(session.move_times),
-            "winner": outcome.winner,
-            "reason": outcome.reason,
-            "lost": game.position.lost,
-            "final": game.position.to_string(),
         }
         try:
             archive_id = await asyncio.to_thread(archive_finished_game, self.archive_path, snapshot)

@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from sumito.arena.db import GameArchive, default_db_path
-from sumito.arena.match import ArenaSettings, GameResult, GameTask, start_position
+from sumito.arena.match import start_position
 from sumito.errors import SumitoError
 from sumito.fileio import claim_sqlite
 from sumito.games.abalone import (
@@ -248,40 +248,9 @@ class WebStore:
 
 
 def archive_finished_game(path: Path, snapshot: dict[str, Any]) -> int:
-    """Add a finished web game to the arena's game archive as a run of its own; returns its id there."""
-    rules: DrawRules = snapshot["rules"]
-    settings = ArenaSettings(
-        start=snapshot["start"],
-        win_threshold=snapshot["win_threshold"],
-        inline_only=snapshot["inline_only"],
-        rules=rules,
-        opening_plies=0,
-        layout=snapshot["layout"],
-    )
-    players = [snapshot["black"], snapshot["white"]]
-    task = GameTask(
-        black=players[0],
-        white=players[1],
-        start=snapshot["start"],
-        win_threshold=snapshot["win_threshold"],
-        inline_only=snapshot["inline_only"],
-        rules=rules,
-        movetime=None,
-        seed=0,
-        index=0,
-    )
-    result = GameResult(
-        task=task,
-        moves=tuple(snapshot["moves"]),
-        times=tuple(0.0 if t is None else t for t in snapshot["times"]),
-        winner=snapshot["winner"],
-        reason=snapshot["reason"],
-        lost_black=snapshot["lost"][0],
-        lost_white=snapshot["lost"][1],
-        final=snapshot["final"],
-    )
+    """Add a finished web game (its players' specs, ``black`` and ``white``, and the fields of
+    :func:`~sumito.arena.db.finished_game_fields`) to the arena's game archive as a run of its own; returns its
+    id there."""
+    fields = {key: value for key, value in snapshot.items() if key not in ("black", "white")}
     with GameArchive(path) as archive:
-        run_id = archive.start_run("web", players, 1, 1, settings)
-        game_id = archive.add_game(run_id, players, result, snapshot["layout"])
-        archive.end_run(run_id, "finished")
-    return game_id
+        return archive.add_single_game("web", [snapshot["black"], snapshot["white"]], **fields)
