@@ -105,6 +105,31 @@ def test_a_ctrl_c_while_the_interpreter_shuts_down_ends_the_program_as_interrupt
         assert done.returncode == 0 and "Exception ignored" in done.stderr
 
 
+#: a program that sends itself SIGINT the moment the module MODULE is imported, then starts the ``sumito`` program
+#: as its console script does (``sumito.__main__.run``): a Ctrl-C landing at that instant of the start-up
+INTERRUPT_WHEN_IMPORTED = """
+import importlib.abc, os, signal, sys
+class Tripwire(importlib.abc.MetaPathFinder):
+    def find_spec(self, name, path=None, target=None):
+        if name == MODULE:
+            os.kill(os.getpid(), signal.SIGINT)
+        return None
+sys.meta_path.insert(0, Tripwire())
+sys.argv = ["sumito", "perft", "--depth", "5"]
+from sumito.__main__ import run
+run()
+"""
+
+
+@pytest.mark.parametrize("module", ["sumito.cli", "sumito.cli.table", "sumito.cli.rules", "numpy", "numba"])
+def test_a_ctrl_c_during_the_start_up_is_one_line(module):
+    # from the program's first instruction: while the command line imports (sumito.__main__'s handler), then
+    # while a command's module and numpy and numba import (the command line's own handling)
+    program = INTERRUPT_WHEN_IMPORTED.replace("MODULE", repr(module))
+    done = subprocess.run([sys.executable, "-c", program], capture_output=True, text=True, timeout=120)
+    assert (done.returncode, done.stderr, done.stdout) == (130, "sumito: interrupted\n", "")
+
+
 # ------------------------------------------------------------------ Ctrl-C
 def interrupt_after(seconds, *argv):
     """Start ``sumito argv``, send it SIGINT after ``seconds``: (exit code, stderr, seconds it took to stop)."""
