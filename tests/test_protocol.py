@@ -64,6 +64,14 @@ def test_isready_and_quit_stop_reading():
     assert talk("isready", "quit", "isready") == ["readyok"]
 
 
+def test_isready_answers_readyok_after_a_player_that_cannot_play_the_board_says_so():
+    # perfect has no table for the standard board: its warm-up fails, which isready reports, and a GUI
+    # waiting for readyok still gets it
+    replies = talk("isready", player="perfect")
+    assert len(replies) == 2 and replies[1] == "readyok"
+    assert replies[0].startswith("info string error perfect: there is no solved table")
+
+
 def test_end_of_input_quits():
     assert talk() == []
     assert talk("isready") == ["readyok"]

@@ -353,7 +353,10 @@ class EngineProtocol:
     def cmd_isready(self, args: list[str]) -> None:
         _no_args("isready", args)
         if self._search is None:  # (during a search the kernels are loaded already, and readyok comes at once)
-            warm_up(self.player, self.game.position)  # a GUI's convention: ready means ready to search
+            try:
+                warm_up(self.player, self.game.position)  # a GUI's convention: ready means ready to search
+            except SumitoError as exc:  # a player that cannot play this position says so; readyok still comes
+                self._send_error(str(exc))
         self._send("readyok")
 
     def cmd_help(self, args: list[str]) -> None:
