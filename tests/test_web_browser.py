@@ -727,9 +727,10 @@ def test_the_archive_on_a_phone_shows_every_column_and_a_tap_opens_the_game(brow
 
 # --------------------------------------------------------------------------- the page on a laptop and a phone
 def test_a_message_does_not_outlive_the_game_it_was_about(screen, server):
-    # Black's a3b4 lets the computer (White) push a marble off and win; a tap while it thinks is
-    # explained in red, and the game's end takes that message away
-    body = {"black": "human", "white": "engine:time=3,nnue=builtin-nnue", "position": POSITION, "win_threshold": 1}
+    # a tap while the computer (White) thinks is explained in red, and the game's end (Black resigns while White
+    # still thinks: it has 30 s, so the end never comes before the tap, however loaded the machine) takes that
+    # message away
+    body = {"black": "human", "white": "engine:time=30,nnue=builtin-nnue", "position": POSITION, "win_threshold": 1}
     state = api(server, "POST", "api/games", body)
     page = screen
     page.goto(f"{server}#game={state['id']}")
@@ -740,6 +741,7 @@ def test_a_message_does_not_outlive_the_game_it_was_about(screen, server):
     press(cell(page, "a1"))
     assert "Not your turn" in message(page)
     assert page.get_attribute("#play-message", "data-tone") == "error"
+    api(server, "POST", f"api/games/{state['id']}/resign", {"side": "black"})
     wait_for_state(page, "over")
     assert "White (" in page.locator("#play-status").inner_text()
     assert message(page) == ""
