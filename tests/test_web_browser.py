@@ -728,17 +728,17 @@ def test_the_archive_on_a_phone_shows_every_column_and_a_tap_opens_the_game(brow
 # --------------------------------------------------------------------------- the page on a laptop and a phone
 def test_a_message_does_not_outlive_the_game_it_was_about(screen, server):
     # a tap while the computer (White) thinks is explained in red, and the game's end (Black resigns while White
-    # still thinks: it has 30 s, so the end never comes before the tap, however loaded the machine) takes that
-    # message away
+    # still thinks: it has 30 s, and after Black's a1b2 no push-off, so neither its move nor the game's end comes
+    # before the tap, however loaded the machine) takes that message away
     body = {"black": "human", "white": "engine:time=30,nnue=builtin-nnue", "position": POSITION, "win_threshold": 1}
     state = api(server, "POST", "api/games", body)
     page = screen
     page.goto(f"{server}#game={state['id']}")
     page.wait_for_function(YOUR_TURN_OR_OVER)
     legal = api(server, "GET", f"api/games/{state['id']}/legal")
-    click_move(page, next(m for m in legal if m["notation"] == "a3b4"), legal)
+    click_move(page, next(m for m in legal if m["notation"] == "a1b2"), legal)
     wait_for_state(page, "thinking")
-    press(cell(page, "a1"))
+    press(cell(page, "a3"))
     assert "Not your turn" in message(page)
     assert page.get_attribute("#play-message", "data-tone") == "error"
     api(server, "POST", f"api/games/{state['id']}/resign", {"side": "black"})
