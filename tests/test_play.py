@@ -7,7 +7,6 @@ import pytest
 
 from sumito.arena.db import GameArchive
 from sumito.cli import main
-from sumito.cli.play import plies_to_undo
 from sumito.games.abalone import BLACK, Game, Position, read_records, render
 from sumito.players import make_player, parse_spec, player_names
 from sumito.players.base import _REGISTRY, PlayerKind
@@ -347,11 +346,11 @@ def test_a_flipped_board_is_the_same_board_turned_half_a_circle():
 
 def test_plies_to_undo_goes_back_to_the_players_last_turn():
     game = Game(Position.start("mini"))
-    assert plies_to_undo(game, BLACK) == 0
+    assert game.plies_since_turn(BLACK) is None
     for _ in range(4):
         game.push(game.position.legal_moves()[0])
-    assert plies_to_undo(game, BLACK) == 2  # at Black's turn: its last move and White's reply
-    assert plies_to_undo(game, 3 - BLACK) == 1
+    assert game.plies_since_turn(BLACK) == 2  # at Black's turn: its last move and White's reply
+    assert game.plies_since_turn(3 - BLACK) == 1
 
 
 def test_a_player_that_cannot_play_the_board_is_refused_before_the_game(monkeypatch, capsys):

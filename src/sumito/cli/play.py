@@ -28,8 +28,9 @@ from sumito.cliargs import (
     seconds_arg,
 )
 from sumito.errors import SumitoError
-from sumito.games.abalone import LAYOUTS, Game, GameRecord, Move, Position, render, write_records
+from sumito.games.abalone import Game, GameRecord, Move, render, write_records
 from sumito.games.abalone.geometry import BLACK, COLOR_NAMES, WHITE, Color
+from sumito.games.abalone.variants import layout_of
 from sumito.players import game_history, make_player, warm_up
 from sumito.players.human import HumanExit, HumanPlayer, Redo, Undo
 from sumito.players.strongest import STRONGEST_ENGINE, hint_spec
@@ -56,8 +57,9 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:
     )
     add_rules_args(p, GAME_RULES)
     p.add_argument("--out", type=output_file, default=None, metavar="FILE", help="write the game record to FILE")
-    p.add_argument("--db", default=None, metavar="PATH", help=f"the game archive (default {DEFAULT_DB_TEXT})")
-    p.add_argument("--no-db", action="store_true", help="do not store the game in the archive")
+    db = p.add_mutually_exclusive_group()
+    db.add_argument("--db", default=None, metavar="PATH", help=f"the game archive (default {DEFAULT_DB_TEXT})")
+    db.add_argument("--no-db", action="store_true", help="do not store the game in the archive")
     p.set_defaults(func=cmd_play)
 
 
@@ -71,38 +73,22 @@ def player_specs(args: argparse.Namespace) -> tuple[str, str]:
     return args.black or "human", args.white or STRONGEST_ENGINE
 
 
-def plies_to_undo(game: Game, color: int) -> int:
-    """How many plies ``undo`` by the player of ``color`` takes back: back to the last position where that player
-    was to move (its last move and every reply since); 0 before its first move."""
-    for back in range(1, game.plies + 1):
-        if game.positions[-1 - back].side_to_move == color:
-            return back
-    return 0
-
-
-def take_back(game: Game, request: Undo, redo: list[Move]) -> str:
-    """Answer a human's ``undo`` or ``redo`` on ``game`` (``redo``: the plies taken back, the last first)."""
+def take_back(game: Game, request: Undo, redo: list[list[Move]]) -> str:
+    """Answer a human's ``undo`` or ``redo`` on ``game``: an undo takes back the player's last move and the replies
+    since (:meth:`Game.plies_since_turn`) as one group onto ``redo``, a redo plays the last group again."""
     who = COLOR_NAMES[request.color]
     if isinstance(request, Redo):
         if not redo:
             return "nothing to redo"
-        played = 0
-        while redo and (played == 0 or game.position.side_to_move != request.color):
-            game.push(redo.pop())
-            played += 1
-        return f"{who} plays again {played} {'ply' if played == 1 else 'plies'} taken back"
-    plies = plies_to_undo(game, request.color)
-    if plies == 0:
+        group = redo.pop()
+        for move in group:
+            game.push(move)
+        return f"{who} plays again {len(group)} {'ply' if len(group) == 1 else 'plies'} taken back"
+    plies = game.plies_since_turn(request.color)
+    if plies is None:
         return "nothing to undo"
-    for _ in range(plies):
-        redo.append(game.pop())
+    redo.append([game.pop() for _ in range(plies)][::-1])
     return f"{who} takes back {plies} {'ply' if plies == 1 else 'plies'} (redo plays them again)"
-
-
-def layout_of(position: Position) -> str | None:
-    """The name of the layout ``position`` is the start of, if it is one."""
-    text = position.to_string()
-    return next((name for name in LAYOUTS if Position.start(name).to_string() == text), None)
 
 
 def cmd_play(args: argparse.Namespace) -> int:
@@ -125,7 +111,7 @@ def cmd_play(args: argparse.Namespace) -> int:
                 person = isinstance(players[other], HumanPlayer)
                 player.hint_spec = hint_spec(None if person else specs[other], movetime=args.movetime)
     print(f"Black: {specs[BLACK]}   White: {specs[WHITE]}   (type 'help' at your move)", file=out)
-    redo: list[Move] = []  # the plies an undo took back, the last first
+    redo: list[list[Move]] = []  # the plies each undo took back, in the order they were played
     try:
         while not game.is_over():
             color = game.position.side_to_move

@@ -14,6 +14,7 @@ player is made.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import cache
 from typing import Any
 
 import numpy as np
@@ -37,6 +38,7 @@ OPTIONS = {
 REPETITIONS = 3  # the arena's draw rule, also inside the search
 
 
+@cache
 def stoppable_bot(mcts: Any) -> type:
     """OpenSpiel's ``MCTSBot`` whose simulations end soon after :data:`~sumito.stopping.STOP` is set.
 

@@ -705,7 +705,6 @@ class GameHall:
             "black": session.seats[BLACK].spec,
             "white": session.seats[WHITE].spec,
             **finished_game_fields(game, session.layout, session.move_times),
-            "moves": list(session.notations),
         }
         try:
             archive_id = await asyncio.to_thread(archive_finished_game, self.archive_path, snapshot)

@@ -11,18 +11,11 @@ import math
 from functools import cache
 from typing import Any
 
-from sumito.games.abalone import BLACK, LAYOUTS, WHITE, Move, Position
+from sumito.games.abalone import BLACK, WHITE, Move, Position
 from sumito.games.abalone.geometry import ROW_LETTERS, geometry
 
 COLOR_WORDS = {BLACK: "black", WHITE: "white"}
 ROW_HEIGHT = math.sqrt(3) / 2  # distance between the centres of two rows of hexagons, in cell widths
-
-
-def layout_of(position: Position) -> str | None:
-    """The name of the layout whose start ``position`` is, if any (``None`` for another position)."""
-    text = position.to_string()
-    side = position.variant.side
-    return next((n for n, lay in LAYOUTS.items() if lay.variant.side == side and lay.position_string == text), None)
 
 
 @cache

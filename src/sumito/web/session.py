@@ -22,10 +22,11 @@ from sumito.games.abalone import (
     Position,
 )
 from sumito.games.abalone.game import TIME
+from sumito.games.abalone.variants import layout_of
 from sumito.web.limits import ModelFolder
 from sumito.web.scheduler import Ticket
 from sumito.web.seats import Clock, Seat
-from sumito.web.serialize import COLOR_WORDS, board_json, layout_of
+from sumito.web.serialize import COLOR_WORDS, board_json
 from sumito.web.thinking import (
     ThinkRequest,
 )
@@ -117,12 +118,7 @@ class GameSession:
         if len(humans) == 2:
             return 1 if self.game.plies else None
         # against a computer: back to just before the person's last move
-        human = humans[0]
-        positions = self.game.positions
-        for i in range(self.game.plies - 1, -1, -1):
-            if positions[i].side_to_move == human:
-                return self.game.plies - i
-        return None
+        return self.game.plies_since_turn(humans[0])
 
     def state(self) -> dict[str, Any]:
         """The Game state object of the API."""

@@ -172,6 +172,14 @@ class Game:
         self._quiet.append(0 if move.is_push_off else self._quiet[-1] + 1)
         return move
 
+    def plies_since_turn(self, color: int) -> int | None:
+        """Plies played since ``color`` was last to move before now (its last move and the replies since: what an
+        undo takes back); ``None`` when it has not moved yet."""
+        for back in range(1, self.plies + 1):
+            if self.positions[-1 - back].side_to_move == color:
+                return back
+        return None
+
     def pop(self) -> Move:
         """Take back the last move (and any resignation)."""
         if not self.moves:

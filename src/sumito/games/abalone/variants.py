@@ -3,8 +3,12 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING
 
 from sumito.games.abalone.errors import LayoutError
+
+if TYPE_CHECKING:
+    from sumito.games.abalone.position import Position
 
 
 @dataclass(frozen=True)
@@ -153,3 +157,10 @@ def get_layout(name: str) -> Layout:
         return LAYOUTS[f"{key}-daisy"]
     shown = name if len(name) <= 40 else name[:37] + "..."
     raise LayoutError(f"unknown layout {shown!r}; known layouts: {', '.join(LAYOUTS)}")
+
+
+def layout_of(position: Position) -> str | None:
+    """The name of the layout whose start ``position`` is, if any (``None`` for another position)."""
+    text = position.to_string()
+    side = position.variant.side
+    return next((n for n, lay in LAYOUTS.items() if lay.variant.side == side and lay.position_string == text), None)

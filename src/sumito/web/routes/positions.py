@@ -7,8 +7,9 @@ from typing import Any
 from fastapi import APIRouter
 
 from sumito.games.abalone import LAYOUTS, Position
+from sumito.games.abalone.variants import layout_of
 from sumito.web.routing import CHANGES, PositionBody, errors
-from sumito.web.serialize import board_json, layout_of
+from sumito.web.serialize import board_json
 
 router = APIRouter(tags=["positions"])
 
