@@ -107,10 +107,11 @@ def per_game(fn: Callable[[], object], games: int) -> float:
 
 
 def game_costs(games: int) -> dict[str, float]:
+    from sumito.defaults import METHOD_PRESETS
     from sumito.learn.abalone_game import make_trainer
-    from sumito.learn.training import PRESETS, TrainingConfig
+    from sumito.learn.training import TrainingConfig
 
-    trainer = make_trainer(TrainingConfig(**{**PRESETS["method-II"], "seed": 1}))
+    trainer = make_trainer(TrainingConfig(**{**METHOD_PRESETS["method-II"], "seed": 1}))
     costs = {"abalone-train": per_game(trainer.play_game, games)}
     # observing (or playing) a searching expert: Wiering's regimes and Figure 3 against the 2-ply ABLA player
     expert = make_trainer(TrainingConfig(encoding="abalearn3", regime="observe", kappa=0.0, seed=1,

@@ -42,9 +42,10 @@ from pathlib import Path
 import numpy as np
 
 from bench_engine import midgame_positions  # the same positions as the engine benchmark
+from sumito.defaults import METHOD_PRESETS
 from sumito.learn.abalone_game import PlayerOpponent
 from sumito.learn.config import config_from_args
-from sumito.learn.training import PRESETS, Trainer, TrainingConfig
+from sumito.learn.training import Trainer, TrainingConfig
 from sumito.models.abalone_encodings import MAX_MOVES, encode_position, encode_position_successors
 from sumito.models.abalone_game import AbaloneLearningGame
 from sumito.models.network import ValueNetwork
@@ -53,7 +54,7 @@ from sumito.models.network import ValueNetwork
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--games", type=int, default=200)
-    parser.add_argument("--preset", default="method-II", choices=sorted(PRESETS))
+    parser.add_argument("--preset", default="method-II", choices=sorted(METHOD_PRESETS))
     parser.add_argument("--leaf-games", type=int, default=20, help="TD-Leaf depth-3 games to time (0: none)")
     parser.add_argument("--set", action="append", default=[], metavar="KEY=VALUE", help="a training option")
     parser.add_argument("--baseline", metavar="REV", help="also run this benchmark at git revision REV, side by side")

@@ -36,17 +36,11 @@ from rich.console import Console
 from rich.table import Table
 
 from sumito.arena.db import GameArchive
-from sumito.arena.executor import (
-    Executor,
-    InlineExecutor,
-    add_backend_args,
-    available_cores,
-    executor_from_args,
-    make_executor,
-)
+from sumito.arena.executor import Executor, InlineExecutor, available_cores, executor_from_args, make_executor
 from sumito.arena.journal import GameJournal, task_key
 from sumito.arena.match import ArenaSettings, derive_seed, schedule
 from sumito.arena.ratings import score_interval
+from sumito.cliargs import add_backend_args
 from sumito.errors import SumitoError
 from sumito.players import parse_spec
 from sumito.stopping import run_main

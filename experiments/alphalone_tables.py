@@ -77,10 +77,11 @@ from pathlib import Path
 
 import numpy as np
 
-from sumito.arena.executor import add_backend_args, check_shared_folder, executor_from_args
+from sumito.arena.executor import check_shared_folder, executor_from_args
 from sumito.arena.journal import GameJournal
 from sumito.arena.match import ArenaSettings, derive_seed, schedule, summarize_pair
 from sumito.arena.ratings import score_interval
+from sumito.cliargs import add_backend_args
 from sumito.errors import SumitoError
 from sumito.evaluation.alphalone import PUBLISHED_AGENTS, AlphaloneWeights
 from sumito.evaluation.features import ALPHALONE_FEATURES

@@ -28,11 +28,11 @@ import math
 import subprocess
 from pathlib import Path
 
-from sumito.arena.executor import add_backend_args, executor_from_args
+from sumito.arena.executor import executor_from_args
 from sumito.arena.journal import GameJournal
 from sumito.arena.match import ArenaSettings, derive_seed, play_game, schedule
 from sumito.arena.ratings import score_interval
-from sumito.cliargs import count_arg
+from sumito.cliargs import add_backend_args, count_arg
 from sumito.errors import SumitoError
 from sumito.fileio import atomic_write_text
 from sumito.stopping import run_main

@@ -23,10 +23,10 @@ import glob
 import json
 from pathlib import Path
 
-from sumito.arena.executor import add_backend_args, executor_from_args
+from sumito.arena.executor import executor_from_args
 from sumito.arena.journal import GameJournal
 from sumito.arena.match import GameTask, derive_seed
-from sumito.cliargs import count_arg
+from sumito.cliargs import add_backend_args, count_arg
 from sumito.errors import SumitoError
 from sumito.games.abalone import DrawRules, Position
 from sumito.games.abalone.kernels import count_pushes

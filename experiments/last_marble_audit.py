@@ -22,11 +22,11 @@ import argparse
 import json
 from pathlib import Path
 
-from sumito.arena.executor import add_backend_args, executor_from_args
+from sumito.arena.executor import executor_from_args
 from sumito.arena.journal import GameJournal, task_key
 from sumito.arena.match import ArenaSettings, schedule, start_position
 from sumito.arena.ratings import score_interval
-from sumito.cliargs import count_arg, number_arg
+from sumito.cliargs import add_backend_args, count_arg, number_arg
 from sumito.errors import SumitoError
 from sumito.fileio import atomic_write_text
 from sumito.games.abalone import Move, Position

@@ -48,7 +48,8 @@ from typing import Any
 import numpy as np
 
 from sumito.arena.executor import InlineExecutor
-from sumito.arena.yardstick import DEFAULT_SEED, DEFAULT_SUITE, build_suite, score_player
+from sumito.arena.yardstick import build_suite, score_player
+from sumito.defaults import METHOD_PRESETS, YARDSTICK_SEED, YARDSTICK_SUITE
 from sumito.fileio import atomic_write_rows, atomic_write_text, read_rows
 from sumito.games.abalone.variants import MINI
 from sumito.learn.abalone_game import make_trainer
@@ -58,7 +59,7 @@ from sumito.learn.bands import Estimate, iqm
 from sumito.learn.plot import save_figure
 from sumito.learn.run import load_checkpoint, save_checkpoint
 from sumito.learn.selftaught import LoopSettings, net_path, open_run, run_attempt
-from sumito.learn.training import PRESETS, TrainingConfig
+from sumito.learn.training import TrainingConfig
 from sumito.players.perfect import solved_table
 from sumito.stopping import run_main
 
@@ -95,10 +96,10 @@ REFERENCES = Path(__file__).resolve().parent.parent / "runs" / "solved" / "score
 
 
 def arms() -> tuple[Arm, ...]:
-    out = [Arm("method-I", "abalearn", {**PRESETS["method-I"]}),
-           Arm("method-Ia", "abalearn", {**PRESETS["method-Ia"]})]
+    out = [Arm("method-I", "abalearn", {**METHOD_PRESETS["method-I"]}),
+           Arm("method-Ia", "abalearn", {**METHOD_PRESETS["method-Ia"]})]
     for kappa in (-1.0, -0.8, -0.3, 0.0):
-        out.append(Arm(f"method-II κ={kappa:g}", "abalearn", {**PRESETS["method-II"], "kappa": kappa}))
+        out.append(Arm(f"method-II κ={kappa:g}", "abalearn", {**METHOD_PRESETS["method-II"], "kappa": kappa}))
     for eta in REPORT_ETAS:
         out.append(Arm(f"alphalone code η={eta:g}", "alphalone", {"eta": eta, "method": "code"}, ALPHALONE_PLAYERS,
                        seeded=False))
@@ -121,7 +122,7 @@ def suite_and_table(inline_only: bool):
     """The variant's table and its suite (built once a process)."""
     if inline_only not in _SUITES:
         table = solved_table(MINI.with_options(inline_only=True) if inline_only else MINI)
-        _SUITES[inline_only] = (table, build_suite(table, DEFAULT_SUITE, DEFAULT_SEED))
+        _SUITES[inline_only] = (table, build_suite(table, YARDSTICK_SUITE, YARDSTICK_SEED))
     return _SUITES[inline_only]
 
 
@@ -133,7 +134,7 @@ def score_rows(arm: Arm, seed: int, games: int, seconds: float, net: Path) -> li
     table, suite = suite_and_table(arm.inline_only)
     rows = []
     for player in arm.players:
-        s = score_player(player.format(net=net), suite, table, seed=DEFAULT_SEED)
+        s = score_player(player.format(net=net), suite, table, seed=YARDSTICK_SEED)
         rows.append(dict(arm=arm.label, seed=seed, games=games, player=player, positions=s.positions, kept=s.kept,
                          optimal=s.optimal, win_to_draw=s.win_to_draw, win_to_loss=s.win_to_loss,
                          draw_to_loss=s.draw_to_loss, train_seconds=f"{seconds:.1f}"))

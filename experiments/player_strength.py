@@ -18,9 +18,10 @@ import contextlib
 import json
 from pathlib import Path
 
-from sumito.arena.executor import add_backend_args, executor_from_args
+from sumito.arena.executor import executor_from_args
 from sumito.arena.match import ArenaSettings, derive_seed, play_game, schedule, summarize_pair
 from sumito.arena.ratings import score_interval
+from sumito.cliargs import add_backend_args
 from sumito.errors import SumitoError
 from sumito.fileio import atomic_write_text
 from sumito.stopping import run_main

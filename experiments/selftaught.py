@@ -20,7 +20,8 @@ import subprocess
 import sys
 from pathlib import Path
 
-from sumito.arena.executor import add_backend_args, executor_from_args
+from sumito.arena.executor import executor_from_args
+from sumito.cliargs import add_backend_args
 from sumito.learn.selftaught import CHANGEABLE, LoopSettings, open_run, run_attempt
 
 ROOT = Path(__file__).resolve().parent.parent

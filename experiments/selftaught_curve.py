@@ -33,13 +33,14 @@ import matplotlib
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt
 
-from sumito.arena.executor import add_backend_args, executor_from_args
+from sumito.arena.executor import executor_from_args
 from sumito.arena.journal import GameJournal
 from sumito.arena.match import ArenaSettings, Schedule, play_scheduled
-from sumito.arena.ratings import MAX_PRIOR_DRAWS, rating_method
+from sumito.arena.ratings import rating_method
 from sumito.arena.tournament import summarize_tournament
+from sumito.bounds import MAX_PRIOR_DRAWS
 from sumito.cli.arena import fmt_elo
-from sumito.cliargs import number_arg
+from sumito.cliargs import add_backend_args, number_arg
 from sumito.errors import SumitoError
 from sumito.fileio import read_json_file
 from sumito.games.abalone import Position

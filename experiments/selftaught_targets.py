@@ -28,10 +28,10 @@ import subprocess
 import sys
 from pathlib import Path
 
-from sumito.arena.executor import add_backend_args, executor_from_args
+from sumito.arena.executor import executor_from_args
 from sumito.arena.journal import GameJournal
 from sumito.arena.sprt import SprtBounds, play_sprt
-from sumito.cliargs import count_arg, number_arg
+from sumito.cliargs import add_backend_args, count_arg, number_arg
 from sumito.evaluation.nnue import load_network
 from sumito.fileio import atomic_write_text
 from sumito.learn.nnue import generate, load_samples

@@ -36,13 +36,14 @@ from pathlib import Path
 import numpy as np
 from learning_curves import evaluate
 
+from sumito.defaults import METHOD_PRESETS
 from sumito.learn.abalone_game import make_trainer
-from sumito.learn.training import PRESETS, TrainingConfig
+from sumito.learn.training import TrainingConfig
 from sumito.models.network import ValueNetwork
 from sumito.stopping import run_main
 
 DATA = Path(__file__).resolve().parent.parent / "src" / "sumito" / "data"
-RECIPE = dict(PRESETS["method-Ia"])
+RECIPE = dict(METHOD_PRESETS["method-Ia"])
 # the tdleaf experiment's first run: the split and exploration of before stage 3 of the reading search
 TDLEAF_RECIPE = dict(encoding="abalearn3", regime="self", kappa=0.0, search_depth=3, output="sigmoid", hidden=40,
                      epsilon_min=0.0)

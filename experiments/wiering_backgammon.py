@@ -55,8 +55,8 @@ from typing import Any
 import numpy as np
 
 from sumito.arena.backgammon import MatchResult
-from sumito.arena.executor import add_backend_args, check_shared_folder, executor_from_args
-from sumito.cliargs import count_arg
+from sumito.arena.executor import check_shared_folder, executor_from_args
+from sumito.cliargs import add_backend_args, count_arg
 from sumito.errors import SumitoError
 from sumito.learn.backgammon.run import BackgammonRun, BackgammonRunConfig, checkpoint_games
 from sumito.learn.bands import Estimate, interval_estimate, widened

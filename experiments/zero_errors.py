@@ -29,13 +29,14 @@ MARK = "zero-errors"
 
 
 def measure(net: str, sims: int) -> dict:
-    from sumito.arena.yardstick import DEFAULT_SEED, build_suite
+    from sumito.arena.yardstick import build_suite
+    from sumito.defaults import YARDSTICK_SEED
     from sumito.games.abalone import Position
     from sumito.players import make_player
     from sumito.players.perfect import solved_table
 
     table = solved_table(Position.start("mini").variant)
-    suite = build_suite(table, 1000, DEFAULT_SEED)
+    suite = build_suite(table, 1000, YARDSTICK_SEED)
     player = make_player(f"zero:net={net if Path(net).is_absolute() else ROOT / net},sims={sims}")
     blunders, slower, values = [], [], {"win": [], "draw": [], "loss": []}
     names = {1: "win", 0: "draw", -1: "loss"}

@@ -28,10 +28,11 @@ def td_abalone() -> str:
     """Method I(a)'s recipe (Abalearn 3, against random then self-play), 24 games: every encoding and the
     risk-sensitive update. The split and the exploration are fixed here (those before stage 3 of the reading
     search), so that the pinned digest does not move with the presets."""
+    from sumito.defaults import METHOD_PRESETS
     from sumito.learn.abalone_game import make_trainer
-    from sumito.learn.training import PRESETS, TrainingConfig
+    from sumito.learn.training import TrainingConfig
 
-    config = TrainingConfig(**{**PRESETS["method-Ia"], "encoding": "abalearn3", "epsilon_min": 0.0,
+    config = TrainingConfig(**{**METHOD_PRESETS["method-Ia"], "encoding": "abalearn3", "epsilon_min": 0.0,
                                "switch_after": 12, "max_plies": 120, "seed": 7})
     trainer = make_trainer(config)
     for _ in range(24):

@@ -4,17 +4,9 @@ import json
 
 import pytest
 
-from sumito.analysis import (
-    THRESHOLDS,
-    AnalysisError,
-    Score,
-    analyse_game,
-    analyse_position,
-    shown_loss,
-    throws_game,
-    verdict,
-)
+from sumito.analysis import AnalysisError, Score, analyse_game, analyse_position, shown_loss, throws_game, verdict
 from sumito.cli import main
+from sumito.defaults import THRESHOLDS
 from sumito.games.abalone import Game, GameRecord, Move, Position, write_records
 from sumito.players import make_player
 from sumito.search.context import WIN

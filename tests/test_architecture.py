@@ -102,7 +102,7 @@ LOOPS = [
     ("players/td.py", "from sumito.learn import training", "sumito.players.td -> sumito.learn.training"),
     ("evaluation/features.py", "from sumito.learn import config", "sumito.evaluation.features -> sumito.learn"),
     ("players/random.py", "from sumito.rl import gym_env", "sumito.players.random -> sumito.rl.gym_env"),
-    ("cliargs.py", "from sumito.arena import executor", "sumito.cliargs -> sumito.arena.executor"),
+    ("cliargs/__init__.py", "from sumito.arena import executor", "sumito.cliargs -> sumito.arena.executor"),
     ("bounds.py", "from sumito.games.abalone import errors", "sumito.bounds -> sumito.games.abalone.errors"),
     ("fileio.py", "from sumito.games.abalone import errors", "sumito.fileio -> sumito.games.abalone.errors"),
     ("learn/training.py", "from sumito.learn import actors", "No cycles are allowed in sumito.learn."),

@@ -27,8 +27,9 @@ from sumito.arena.match import (
     seeded_spec,
     summarize_pair,
 )
-from sumito.arena.ratings import MAX_PRIOR_DRAWS, elo_from_score, expected_score, fit_elo, score_interval
+from sumito.arena.ratings import elo_from_score, expected_score, fit_elo, score_interval
 from sumito.arena.tournament import summarize_tournament
+from sumito.bounds import MAX_PRIOR_DRAWS
 from sumito.cli import arena as commands
 from sumito.cli import main
 from sumito.games.abalone import BLACK, LAYOUTS, WHITE, Game, Position, read_records

@@ -326,7 +326,8 @@ def test_a_command_imports_only_its_own_module_of_the_command_line():
     probe = ("import sys\nfrom sumito.cli import main\nmain(['layouts'])\n"
              "print(sorted(m for m in sys.modules if m.startswith('sumito.cli.')))")
     out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=300, check=True)
-    assert out.stdout.strip().splitlines()[-1] == "['sumito.cli.rules', 'sumito.cli.table']"
+    assert out.stdout.strip().splitlines()[-1] == (
+        "['sumito.cli.options', 'sumito.cli.options.rules', 'sumito.cli.rules', 'sumito.cli.table']")
 
 
 def test_each_module_declares_exactly_the_commands_the_table_gives_it():
@@ -345,7 +346,7 @@ def test_each_module_declares_exactly_the_commands_the_table_gives_it():
 
     for module in sorted({c.module for c in COMMANDS.values()}):
         recorder = Recorder()
-        importlib.import_module(f"sumito.cli.{module}").add_parsers(recorder)
+        importlib.import_module(f"sumito.cli.options.{module}").add_parsers(recorder)
         assert sorted(recorder.names) == sorted(c.name for c in COMMANDS.values() if c.module == module), module
 
 

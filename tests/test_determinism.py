@@ -24,8 +24,9 @@ import numpy as np
 import pytest
 
 from sumito import nn
+from sumito.defaults import METHOD_PRESETS
 from sumito.learn.abalone_game import make_trainer
-from sumito.learn.training import PRESETS, TrainingConfig
+from sumito.learn.training import TrainingConfig
 from sumito.models.network import ValueNetwork
 
 PROBE = Path(__file__).resolve().parent / "determinism_probe.py"
@@ -148,7 +149,7 @@ def test_products_are_summed_in_index_order():
 def test_the_shipped_td_network_is_its_recipe_bit_for_bit():
     """experiments/train_shipped_network.py's recipe (Method I(a), seed 2010, 1,750 games) retrains the
     shipped `td` network exactly: here, and so on every CPU the test above accepts."""
-    trainer = make_trainer(TrainingConfig(**PRESETS["method-Ia"], seed=2010))
+    trainer = make_trainer(TrainingConfig(**METHOD_PRESETS["method-Ia"], seed=2010))
     while trainer.games < 1750:
         trainer.play_game()
     shipped = ValueNetwork.load(str(files("sumito") / "data" / "td-abalearn3.npz"))

@@ -123,7 +123,8 @@ run()
 """
 
 
-@pytest.mark.parametrize("module", ["sumito.cli", "sumito.cli.table", "sumito.cli.rules", "numpy", "numba"])
+@pytest.mark.parametrize("module", ["sumito.cli", "sumito.cli.table", "sumito.cli.options.rules", "sumito.cli.rules",
+                                    "numpy", "numba"])
 def test_a_ctrl_c_during_the_start_up_is_one_line(module):
     # from the program's first instruction: while the command line imports (sumito.__main__'s handler), then
     # while a command's module and numpy and numba import (the command line's own handling)

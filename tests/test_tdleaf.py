@@ -6,11 +6,12 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from sumito.defaults import METHOD_PRESETS
 from sumito.games.abalone import DrawRules, Game, Move, Position
 from sumito.games.abalone.kernels import PUSH_OFF_BIT
 from sumito.learn.abalone_game import PlayerOpponent
 from sumito.learn.run import load_checkpoint, save_checkpoint
-from sumito.learn.training import PRESETS, Trainer, TrainingConfig, TrainingError
+from sumito.learn.training import Trainer, TrainingConfig, TrainingError
 from sumito.models.abalone_encodings import encode_position
 from sumito.models.abalone_game import AbaloneLearningGame
 from sumito.models.network import ValueNetwork
@@ -227,7 +228,7 @@ def test_td_leaf_targets_use_the_leaf_value_and_material():
 @pytest.mark.parametrize("td_mode", ["online", "offline"])
 def test_td_leaf_resumes_exactly(tmp_path, td_mode):
     # TD-Leaf takes rewards of ±1 a marble (reward_scale is for one-ply training)
-    options = dict(**{**PRESETS["method-II"], "reward_scale": 1.0}, search_depth=3, seed=3, td_mode=td_mode,
+    options = dict(**{**METHOD_PRESETS["method-II"], "reward_scale": 1.0}, search_depth=3, seed=3, td_mode=td_mode,
                    max_plies=40)
     a = trainer(**options)
     for _ in range(4):

@@ -6,10 +6,11 @@ import numpy as np
 import pytest
 
 from sumito.cli import main
+from sumito.defaults import METHOD_PRESETS
 from sumito.games.abalone import DrawRules, Position
 from sumito.learn.abalone_game import PlayerOpponent
 from sumito.learn.run import RunFolder, load_checkpoint, save_checkpoint
-from sumito.learn.training import PRESETS, Trainer, TrainingConfig, TrainingError
+from sumito.learn.training import Trainer, TrainingConfig, TrainingError
 from sumito.models.abalone_game import AbaloneLearningGame
 from sumito.players import PlayerSpecError, make_player
 
@@ -24,9 +25,9 @@ def trainer(**options) -> Trainer:
     return Trainer(game, config, lambda spec, seed: PlayerOpponent(spec, seed))
 
 
-@pytest.mark.parametrize("preset", sorted(PRESETS))
+@pytest.mark.parametrize("preset", sorted(METHOD_PRESETS))
 def test_presets_train_and_change_the_network(preset):
-    t = trainer(**PRESETS[preset])
+    t = trainer(**METHOD_PRESETS[preset])
     before = t.network.theta.copy()
     for _ in range(5):
         stats = t.play_game()
@@ -36,10 +37,10 @@ def test_presets_train_and_change_the_network(preset):
 
 
 def test_same_seed_same_training_and_exact_resume(tmp_path):
-    a = trainer(**PRESETS["method-II"], seed=3)
+    a = trainer(**METHOD_PRESETS["method-II"], seed=3)
     for _ in range(6):
         a.play_game()
-    b = trainer(**PRESETS["method-II"], seed=3)
+    b = trainer(**METHOD_PRESETS["method-II"], seed=3)
     for _ in range(3):
         b.play_game()
     save_checkpoint(tmp_path / "c.npz", b)
@@ -172,7 +173,7 @@ def test_greedy_choice_by_value_or_with_the_immediate_reward():
 
 def test_training_against_random_learns_to_push(tmp_path):
     """A few hundred games against `random` on the mini board are enough to beat it."""
-    t = trainer(**PRESETS["method-I"], seed=1)
+    t = trainer(**METHOD_PRESETS["method-I"], seed=1)
     for _ in range(300):
         t.play_game()
     path = tmp_path / "net.npz"
@@ -187,7 +188,7 @@ def test_training_against_random_learns_to_push(tmp_path):
 
 
 def test_offline_td_and_expert_targets(tmp_path):
-    offline = trainer(**PRESETS["method-I"], td_mode="offline", seed=4)
+    offline = trainer(**METHOD_PRESETS["method-I"], td_mode="offline", seed=4)
     before = offline.network.theta.copy()
     for _ in range(3):
         offline.play_game()
@@ -195,7 +196,7 @@ def test_offline_td_and_expert_targets(tmp_path):
     assert offline.learners[1].steps == 0  # no online steps were taken
     expert_path = tmp_path / "expert.npz"
     offline.network.save(expert_path)
-    learner = trainer(encoding=PRESETS["method-I"]["encoding"], targets=str(expert_path), regime="observe",
+    learner = trainer(encoding=METHOD_PRESETS["method-I"]["encoding"], targets=str(expert_path), regime="observe",
                       opponent="greedy", seed=5)
     before = learner.network.theta.copy()
     learner.play_game()
@@ -220,7 +221,7 @@ def test_engine_searches_with_a_trained_network(tmp_path):
     from sumito.models.abalone_encodings import encode_position
     from sumito.models.learned import network_params
 
-    t = trainer(**PRESETS["method-II"], seed=6)
+    t = trainer(**METHOD_PRESETS["method-II"], seed=6)
     for _ in range(5):
         t.play_game()
     path = tmp_path / "net.npz"
@@ -320,7 +321,7 @@ def test_train_then_plot_works_with_the_defaults(tmp_path, capsys):
 
 def test_epsilon_starts_again_when_self_play_begins():
     def epsilons(schedule: str) -> list[float]:
-        config = TrainingConfig(**{**PRESETS["method-Ia"], "switch_after": 3, "max_plies": 20, "layout": "mini",
+        config = TrainingConfig(**{**METHOD_PRESETS["method-Ia"], "switch_after": 3, "max_plies": 20, "layout": "mini",
                                    "epsilon_schedule": schedule})
         trainer = Trainer(AbaloneLearningGame(config.encoding), config, lambda spec, seed: PlayerOpponent(spec, seed))
         out = []

@@ -8,7 +8,7 @@ import time
 
 import pytest
 
-from sumito.analysis import THRESHOLDS
+from sumito.defaults import THRESHOLDS
 from sumito.players import player_names
 from sumito.players.base import Option, PlayerKind, register
 from sumito.web.hall import MAX_ANALYSIS_PAGE

@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 
-from sumito.analysis import THRESHOLDS
+from sumito.defaults import THRESHOLDS
 
 from helpers import SUMITO_MAIN, served
 

@@ -17,8 +17,8 @@ import time
 
 import pytest
 
+from sumito.defaults import DEFAULT_MAX_GAMES
 from sumito.web.connections import CONNECTIONS_PER_ADDRESS, HEADER_SECONDS
-from sumito.web.limits import DEFAULT_MAX_GAMES
 
 from helpers import served
 

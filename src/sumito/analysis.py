@@ -32,6 +32,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from sumito.defaults import ANALYSE_GAME_DEPTH, ANALYSE_SECONDS, THRESHOLDS
 from sumito.errors import SumitoError
 from sumito.games.abalone import Game, Move, Position, Variant
 from sumito.games.abalone.geometry import COLOR_NAMES
@@ -43,14 +44,8 @@ from sumito.search.pvs import SearchResult, mate_moves
 
 #: a forced win or loss, in points, for the papers' evaluations (not in marbles)
 DECIDED_POINTS = 10.0
-#: the least loss (in marbles) of each verdict, worst first: the one source of the command line's
-#: verdicts and the web page's marks of a game's analysis
-THRESHOLDS = (("blunder", 0.8), ("mistake", 0.3), ("inaccuracy", 0.1))
 #: the decimals of a loss as shown (the command line's text, the web page's list), which its verdict judges
 LOSS_DECIMALS = 2
-#: defaults of ``sumito analyse``: seconds for one position, plies for each move of a game
-DEFAULT_SECONDS = 2.0
-DEFAULT_GAME_DEPTH = 6
 
 
 class AnalysisError(SumitoError):
@@ -319,11 +314,11 @@ def analyse_position(
     on_iteration: Callable[[SearchResult], None] | None = None,
 ) -> PositionAnalysis:
     """The best ``top`` moves of ``position`` (MultiPV) after ``seconds`` of search or at ``depth``
-    plies (default :data:`DEFAULT_SECONDS`); ``history`` holds the hashes of the game's earlier
+    plies (default :data:`ANALYSE_SECONDS`); ``history`` holds the hashes of the game's earlier
     positions (repetitions draw). ``on_iteration`` sees each completed iteration."""
     if not 1 <= top <= 256:
         raise AnalysisError(f"top must be from 1 to 256, not {top}")
-    seconds, max_depth = _limits(seconds, depth, DEFAULT_SECONDS)
+    seconds, max_depth = _limits(seconds, depth, ANALYSE_SECONDS)
     engine = analysis_engine(engine) if isinstance(engine, str) else engine
     side_name = COLOR_NAMES[position.side_to_move]
     over = _game_over(position)
@@ -398,11 +393,11 @@ def analyse_game(
     on_move: Callable[[MoveReview], None] | None = None,
 ) -> GameAnalysis:
     """Every move of ``game`` scored: from the position before it, the engine's best move after
-    ``seconds`` a move or at ``depth`` plies (default :data:`DEFAULT_GAME_DEPTH`), then the played
+    ``seconds`` a move or at ``depth`` plies (default :data:`ANALYSE_GAME_DEPTH`), then the played
     move searched alone to the same depth. ``on_move`` sees each review as it is done."""
     seconds, max_depth = _limits(seconds, depth, None)
     if seconds is None and depth is None:
-        max_depth = DEFAULT_GAME_DEPTH
+        max_depth = ANALYSE_GAME_DEPTH
     engine = analysis_engine(engine) if isinstance(engine, str) else engine
     unit = score_unit(engine)
     reviews = []

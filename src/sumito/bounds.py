@@ -55,6 +55,24 @@ _DIGITS = re.compile(r"[0-9]+")
 #: the point), an optional exponent of at most three digits; whole numbers without point or exponent
 _WHOLE = re.compile(r"[-+]?[0-9]{1,18}")
 _NUMBER = re.compile(r"[-+]?([0-9]{1,18}(\.[0-9]{0,18})?|\.[0-9]{1,18})([eE][-+]?[0-9]{1,3})?")
+#: virtual draws a pair of players may be given as a rating prior: far past any use, small enough to stay a prior
+MAX_PRIOR_DRAWS = 1000.0
+#: the largest Elo difference an SPRT's hypothesis names
+MAX_ELO = 1000.0
+#: the widest hidden layer of an NNUE (the search's 2,048-number work array holds the accumulator and the
+#: second layer: 2H + 2 + H2)
+MAX_NNUE_HIDDEN = 511
+#: the widest hidden layer of a zero learner's network, in a file or an option
+MAX_ZERO_HIDDEN = 4096
+#: the most simulations a zero search may be asked for
+MAX_SIMS = 100_000
+#: the most evaluations a learning curve pools into one point
+MAX_SMOOTH = 10_000
+#: the most `sumito serve --max-games/--max-queued/--max-human-games` may be set to (a few thousand sessions
+#: and queued jobs are still cheap)
+MAX_CLIENT_CAP = 1_000
+#: the most positions of `sumito solve score`'s suite
+MAX_SUITE = 100_000
 
 
 def parse_count(text: str, what: str, *, low: int = 0, high: int, error: type[Exception] | None = None) -> int:

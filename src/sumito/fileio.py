@@ -26,7 +26,7 @@ from typing import Any
 import numpy as np
 
 from sumito.bounds import MAX_JSON_DEPTH, MAX_JSON_FILE_BYTES, MAX_WEIGHT
-from sumito.errors import FileWriteError, SumitoError
+from sumito.errors import FileWriteError, SumitoError, shown_path
 
 #: our temporary files: ``.NAME.pidPID.XXXXXXXX.tmp`` (``.NAME.XXXXXXXX.tmp`` from older Sumitos, without the
 #: writer's pid); the 8 characters are random (older Sumitos: ``tempfile.mkstemp``'s)
@@ -40,8 +40,6 @@ STALE_TEMP_SECONDS = 60.0
 #: machine sharing the folder may have the same pid as a process that is gone here)
 DEAD_WRITER_TEMP_SECONDS = 2.0
 
-#: the longest file name an error message quotes in full
-MAX_SHOWN_PATH_CHARS = 100
 
 
 def _default_mode() -> int:
@@ -229,18 +227,6 @@ def claim_sqlite(
     if found != version:
         newer = " (written by a newer Sumito)" if found > version else ""
         raise error(f"{path} has schema version {found}{newer}; this Sumito reads version {version} of {what}")
-
-
-def shown_path(path: str | os.PathLike[str], limit: int = MAX_SHOWN_PATH_CHARS) -> str:
-    """``path`` as an error message quotes it: as it is when it is printable, else escaped as ``repr`` does
-    (``'a\\nb'``), so that a file name holding a newline still makes a one-line error; a name longer than
-    ``limit`` characters is cut in the middle (its start and its file name stay)."""
-    text = os.fsdecode(path) if isinstance(path, bytes) else str(path)
-    shown = text if text.isprintable() else repr(text)
-    if len(shown) > limit:
-        keep = (limit - 3) // 2
-        shown = shown[:keep] + "..." + shown[-keep:]
-    return shown
 
 
 def read_file_bounded(path: str | os.PathLike[str], max_bytes: int, what: str) -> bytes:

@@ -99,14 +99,14 @@ from sumito.bounds import (
     MAX_SEARCH_SECONDS,
     parse_number,
 )
-from sumito.cliargs import position_from_args
+from sumito.cliargs.position import position_from_args
+from sumito.defaults import STRONGEST_ENGINE
 from sumito.errors import SumitoError
 from sumito.games.abalone import WHITE, DrawRules, Game, Move, render
 from sumito.games.abalone.interop import is_playstrategy_fen
 from sumito.players import game_history, make_player, parse_spec, player_names
 from sumito.players.base import Player, set_option, warm_up
 from sumito.players.engine import EnginePlayer
-from sumito.players.strongest import STRONGEST_ENGINE
 from sumito.procs import available_cores
 from sumito.search.pvs import MAX_THREADS, SearchResult, mate_moves
 from sumito.search.timeman import move_time
@@ -118,9 +118,6 @@ _TOO_LONG = "\0too-long"
 ERROR_PREFIX = "info string error "
 #: the longest error line (an error quotes what it refuses, which may be a 64 KiB line)
 MAX_ERROR_CHARS = 300
-#: how long `sumito engine`'s search may go on after its input ended before it is stopped (a `go infinite`
-#: never ends by itself)
-EOF_GRACE_SECONDS = 1.0
 #: commands answered while a search runs (the others wait for its bestmove)
 _AT_ONCE = ("stop", "isready", "quit")
 #: the longest time ``go`` takes in milliseconds (movetime, clocks, increments)

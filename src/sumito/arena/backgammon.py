@@ -3,7 +3,7 @@ starts, scored as equity (points per game) with a 95% interval.
 
 This is the game-specific part; the work runs on the arena's own executors (:mod:`sumito.arena.executor`:
 inline, a local process pool that dies with its parent, or Ray), as Abalone's matches do. What stays
-backgammon's own, and why: the unit of work is a *chunk* of :data:`CHUNK_GAMES` games rather than one game
+backgammon's own, and why: the unit of work is a *chunk* of :data:`BACKGAMMON_CHUNK_GAMES` games rather than one game
 (a backgammon game takes about a millisecond, far less than handing a task to a worker), and the score is
 points per game (±1/2/3) rather than wins and draws, so Abalone's :class:`~sumito.arena.match.GameTask` and
 its Elo statistics do not fit.
@@ -22,11 +22,10 @@ from dataclasses import dataclass
 import numpy as np
 
 from sumito.arena.executor import Executor, make_executor
+from sumito.defaults import BACKGAMMON_CHUNK_GAMES
 from sumito.games.backgammon.board import BackgammonPosition
 from sumito.games.backgammon.game import Chooser, play_game
 from sumito.players.backgammon.players import make_bg_player
-
-CHUNK_GAMES = 20  # games per match chunk: fixed, so that results do not depend on the worker count
 
 
 @dataclass
@@ -117,8 +116,8 @@ def run_match(
     process pool, :func:`~sumito.arena.executor.make_executor`), and with an ``executor`` (e.g. Ray's), which then
     plays the chunks instead. ``progress(done)`` sees the number of games finished after each chunk."""
     jobs = [
-        (spec1, spec2, seed, c, start, min(start + CHUNK_GAMES, games))
-        for c, start in enumerate(range(0, games, CHUNK_GAMES))
+        (spec1, spec2, seed, c, start, min(start + BACKGAMMON_CHUNK_GAMES, games))
+        for c, start in enumerate(range(0, games, BACKGAMMON_CHUNK_GAMES))
     ]
     executor = executor or make_executor(min(max(workers, 1), max(len(jobs), 1)))
     chunks: list[list[int]] = [[] for _ in jobs]

@@ -122,8 +122,6 @@ _RUN_COLUMNS = [
 ]
 
 
-#: what :func:`default_db_path` is, for a command's help
-DEFAULT_DB_TEXT = "$XDG_DATA_HOME/sumito/games.sqlite or ~/.local/share/sumito/games.sqlite"
 
 
 def default_db_path() -> Path:

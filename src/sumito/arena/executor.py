@@ -48,6 +48,7 @@ from concurrent.futures.process import BrokenProcessPool
 from typing import Any, Protocol, TypeVar
 
 from sumito.arena.errors import ArenaError
+from sumito.defaults import BACKENDS
 from sumito.errors import SumitoError
 from sumito.fileio import load_json
 from sumito.procs import MAX_WORKERS, Reaper, available_cores, descendants, sigint_held, worker_start
@@ -228,7 +229,6 @@ def _cancel(ray: Any, refs: list, patience: float = 3.0) -> None:
 TASK_RETRIES = 3
 #: the CPUs of Ray's accounting a work item takes (the actors of ``--actors`` take none: sumito.learn.actors)
 TASK_CPUS = 1
-BACKENDS = ("process", "ray")
 RAY_ADDRESS_ENV = "SUMITO_RAY_ADDRESS"
 #: how long reaching a cluster may take before ``--address`` fails in one line (a TCP connection, then one
 #: request to its GCS); Ray itself would retry for 20 s or more, logging as it goes
@@ -387,26 +387,6 @@ def make_executor(workers: int | None = None, backend: str = "process", address:
 
 
 # --------------------------------------------------------------------------- command-line options
-def add_backend_args(p: argparse.ArgumentParser, what: str = "the games", note: str = "") -> None:
-    """``--backend {process,ray}`` and ``--address ADDR``: where ``what`` run (read by :func:`executor_from_args`);
-    ``note`` ends the help of ``--backend`` (what does not run on Ray, say)."""
-    p.add_argument(
-        "--backend",
-        choices=("process", "ray"),  # sumito.arena.executor.BACKENDS (not imported here: the CLI starts quickly)
-        default="process",
-        help=f"where {what} run: process (the default), a pool of local worker processes; ray, Ray tasks on a "
-        f"local Ray instance or on the Ray cluster at --address (pip install 'sumito[ray]'){note}",
-    )
-    p.add_argument(
-        "--address",
-        default=None,
-        metavar="ADDR",
-        help="with --backend ray: the Ray cluster to run on, e.g. 10.0.0.5:6379 (the address `ray start --head` "
-        "prints; default $SUMITO_RAY_ADDRESS, else a local Ray instance). Every node must have this Sumito "
-        "installed and see the files the work names (networks, weights, run folders) at the same paths",
-    )
-
-
 def executor_from_args(args: argparse.Namespace, workers: int | None, factory=None):
     """The executor ``--backend``/``--address`` name, for ``workers`` workers (None: all cores, or with Ray all
     the cluster's CPUs): ``make_executor(workers, args.backend, args.address)``. ``factory`` replaces

@@ -34,18 +34,17 @@ import numpy as np
 
 from sumito.arena.errors import ArenaError
 from sumito.arena.ratings import elo_from_score, score_interval
-from sumito.bounds import MAX_GAMES
+from sumito.bounds import MAX_GAMES, MAX_SEED
+from sumito.defaults import DEFAULT_OPENING_PLIES
 from sumito.errors import SumitoError
 from sumito.games.abalone import BLACK, LAYOUTS, WHITE, DrawRules, Game, Position, get_layout
+from sumito.games.abalone.draws import DEFAULT_RULES
 from sumito.games.abalone.game import TIME, Outcome
 from sumito.games.abalone.geometry import COLOR_NAMES
 from sumito.players import game_history, make_player, warm_up
 from sumito.players.base import seeded_spec
 from sumito.search.timeman import move_time
 
-DEFAULT_RULES = DrawRules(max_plies=400, repetitions=3, no_capture_plies=None, no_moves="draw")
-DEFAULT_OPENING_PLIES = 2
-MAX_SEED = 2**63 - 1  # seeds are stored as SQLite integers
 MAX_CLOCK_SECONDS = 86_400.0
 #: games made and handed to the workers at a time (a long run is played in batches of this many)
 SCHEDULE_BATCH = 2_000

@@ -43,11 +43,11 @@ from dataclasses import dataclass
 import numpy as np
 
 from sumito.arena.errors import ArenaError
+from sumito.bounds import MAX_PRIOR_DRAWS
 
 Z95 = 1.959963984540054  # two-sided 95% point of the standard normal
 CHI2_95 = Z95 * Z95  # 95% point of chi-squared with one degree of freedom
 ELO_PER_NAT = 400.0 / math.log(10.0)  # Elo points per unit of the natural logistic scale
-MAX_PRIOR_DRAWS = 1000.0  # virtual draws a pair: far past any use, small enough to stay a prior
 
 
 # --------------------------------------------------------------------------- scores and Elo

@@ -35,6 +35,7 @@ from sumito.arena.journal import GameJournal, task_key
 from sumito.arena.match import DEFAULT_RULES, ArenaSettings, GameTask, Schedule, play_game, play_scheduled
 from sumito.arena.openings import load_openings
 from sumito.arena.ratings import Z95, elo_from_score, expected_score
+from sumito.bounds import MAX_ELO
 from sumito.fileio import refuse_changed, shown_path
 from sumito.games.abalone import Position
 from sumito.progress import Progress
@@ -42,7 +43,6 @@ from sumito.progress import Progress
 #: a pair's score per game, for the pentanomial counts 0, ½, 1, 1½, 2 points over two games
 PAIR_SCORES = (0.0, 0.25, 0.5, 0.75, 1.0)
 REGULARISE = 1e-3  # what a zero count counts as (fishtest's)
-MAX_ELO = 1000.0  # the largest Elo difference a hypothesis names
 
 
 @dataclass(frozen=True)

@@ -18,9 +18,10 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from sumito.arena.ratings import score_interval
+from sumito.defaults import YARDSTICK_SEED, YARDSTICK_SUITE
 from sumito.errors import SumitoError
 from sumito.games.abalone import Game, Position
-from sumito.games.abalone.game import DrawRules
+from sumito.games.abalone.draws import DrawRules
 from sumito.games.abalone.geometry import geometry
 from sumito.games.abalone.variants import Variant, get_layout
 from sumito.players import make_player
@@ -42,9 +43,6 @@ SUITE_PAIRS = (
 )
 #: the longest game played for the suite
 SUITE_GAME_PLIES = 120
-DEFAULT_SUITE = 1000
-MAX_SUITE = 100_000
-DEFAULT_SEED = 41
 
 
 class YardstickError(SumitoError):
@@ -69,7 +67,9 @@ def decisive(table: SolvedTable, position: Position) -> bool:
     return value.result >= 0 and any(v.result != value.result for _, v in table.move_values(position))
 
 
-def build_suite(table: SolvedTable, size: int = DEFAULT_SUITE, seed: int = DEFAULT_SEED) -> list[tuple[str, Position]]:
+def build_suite(
+    table: SolvedTable, size: int = YARDSTICK_SUITE, seed: int = YARDSTICK_SEED
+) -> list[tuple[str, Position]]:
     """``size`` positions where the choice matters: half uniform over the table, half from games (each
     labelled ``uniform`` or ``games``), the same for the same seed."""
     rng = np.random.default_rng(seed)
@@ -135,7 +135,7 @@ class Score:
         return score_interval(count, 0, self.positions - count)
 
 
-def score_player(spec: str, suite: list[tuple[str, Position]], table: SolvedTable, seed: int = DEFAULT_SEED,
+def score_player(spec: str, suite: list[tuple[str, Position]], table: SolvedTable, seed: int = YARDSTICK_SEED,
                  progress: Progress | None = None) -> Score:
     player = make_player(seeded_spec(spec, seed))
     out = Score(player=spec)

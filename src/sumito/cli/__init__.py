@@ -1,8 +1,10 @@
 """The ``sumito`` command line: it parses first, then imports only the command it runs.
 
-:data:`~sumito.cli.table.GROUPS` names every command, the module of this package that declares its
-arguments and runs it, and its documentation page. Before parsing, only the named command's module is
-imported (with the layers it uses): ``sumito --help`` and ``--version`` import no command at all.
+:data:`~sumito.cli.table.GROUPS` names every command, the module of this package that runs it, and its
+documentation page; :mod:`sumito.cli.options` has, under the same module name, what it accepts. Parsing
+imports only the named command's options, which are light (the standard library and Sumito's light
+modules): ``sumito --help``, ``--version`` and ``sumito COMMAND --help`` load no numpy, numba or engine.
+Only then is the command's module imported, with the layers it uses, and its handler run.
 Every error a user can cause is one line and exit status 2; Ctrl-C is one line and 130.
 """
 
@@ -15,7 +17,7 @@ import os
 import re
 import signal
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any, NoReturn
 
 from sumito import __version__
@@ -51,7 +53,7 @@ class _Parser(argparse.ArgumentParser):
 
 
 class _Declared:
-    """The subparsers action as a command's module sees it: the module declares its commands with
+    """The subparsers action as a command's options module sees it: the module declares its commands with
     ``add_parser`` as argparse has it, the one line of help of each comes from the table, and only the
     commands in ``names`` are kept (the others were declared from the table already)."""
 
@@ -76,8 +78,8 @@ def _command_list() -> str:
 
 def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
     """The ``sumito`` parser, with the arguments of the command ``argv`` names and only that command's (the
-    others are names in the list, their modules not imported); ``argv`` ``None``: every command's arguments
-    (which imports every command's module: for tests and documentation)."""
+    others are names in the list, their options not imported); ``argv`` ``None``: every command's arguments
+    (for tests and documentation). Each command's parser sets ``run``, the name of its handler in its module."""
     parser = _Parser(prog="sumito", description="Abalone engine and self-play learning lab.",
                      epilog=_command_list(), formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--version", action="version", version=f"sumito {__version__}")
@@ -92,8 +94,14 @@ def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
         if command.name not in chosen:
             sub.add_parser(command.name)  # no help: the epilog lists the commands, in their groups
     for module in dict.fromkeys(COMMANDS[name].module for name in chosen):
-        importlib.import_module(f"sumito.cli.{module}").add_parsers(_Declared(sub, chosen))
+        importlib.import_module(f"sumito.cli.options.{module}").add_parsers(_Declared(sub, chosen))
     return parser
+
+
+def handler(args: argparse.Namespace) -> Callable[[argparse.Namespace], int]:
+    """The function that runs the command ``args`` parsed: ``run`` in the command's module, imported now."""
+    module = importlib.import_module(f"sumito.cli.{COMMANDS[args.command].module}")
+    return getattr(module, args.run)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -105,7 +113,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             stream.reconfigure(errors="replace" if stream is sys.stdin else "backslashreplace")
     try:
         args = build_parser(argv).parse_args(argv)
-        return args.func(args)
+        return handler(args)(args)
     except SumitoError as exc:
         print(f"sumito: error: {one_line(str(exc))}", file=sys.stderr)
         return 2

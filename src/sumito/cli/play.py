@@ -16,51 +16,17 @@ from __future__ import annotations
 import argparse
 import sys
 
-from sumito.arena.db import DEFAULT_DB_TEXT, GameArchive, finished_game_fields
-from sumito.bounds import MAX_SEARCH_SECONDS
-from sumito.cliargs import (
-    GAME_RULES,
-    add_position_args,
-    add_rules_args,
-    output_file,
-    position_from_args,
-    rules_from_args,
-    seconds_arg,
-)
+from sumito.arena.db import GameArchive, finished_game_fields
+from sumito.cliargs import rules_from_args
+from sumito.cliargs.position import position_from_args
+from sumito.defaults import STRONGEST_ENGINE
 from sumito.errors import SumitoError
 from sumito.games.abalone import Game, GameRecord, Move, render, write_records
 from sumito.games.abalone.geometry import BLACK, COLOR_NAMES, WHITE, Color
 from sumito.games.abalone.variants import layout_of
 from sumito.players import game_history, make_player, warm_up
 from sumito.players.human import HumanExit, HumanPlayer, Redo, Undo
-from sumito.players.strongest import STRONGEST_ENGINE, hint_spec
-
-
-def add_parsers(sub: argparse._SubParsersAction) -> None:
-    """Add the ``play`` subcommand to the ``sumito`` parser's subcommands."""
-    p = sub.add_parser("play")
-    add_position_args(p)
-    p.add_argument("--black", default=None, metavar="SPEC", help="player spec for Black (default human)")
-    p.add_argument("--white", default=None, metavar="SPEC",
-                   help=f"player spec for White (default {STRONGEST_ENGINE}, the strongest engine, 1 s a move)")
-    p.add_argument("--opponent", default=None, metavar="SPEC",
-                   help=f"you (human) against this player (default {STRONGEST_ENGINE})")
-    p.add_argument(
-        "--color", choices=("black", "white"), default=None, help="the colour you play with --opponent (default black)"
-    )
-    p.add_argument(
-        "--movetime",
-        type=seconds_arg(MAX_SEARCH_SECONDS),
-        default=None,
-        metavar="SECONDS",
-        help="time per move for the computer players",
-    )
-    add_rules_args(p, GAME_RULES)
-    p.add_argument("--out", type=output_file, default=None, metavar="FILE", help="write the game record to FILE")
-    db = p.add_mutually_exclusive_group()
-    db.add_argument("--db", default=None, metavar="PATH", help=f"the game archive (default {DEFAULT_DB_TEXT})")
-    db.add_argument("--no-db", action="store_true", help="do not store the game in the archive")
-    p.set_defaults(func=cmd_play)
+from sumito.players.strongest import hint_spec
 
 
 def player_specs(args: argparse.Namespace) -> tuple[str, str]:

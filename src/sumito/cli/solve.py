@@ -7,25 +7,14 @@ import json
 import sys
 from dataclasses import asdict
 
-from sumito.arena.yardstick import (
-    DEFAULT_SEED,
-    DEFAULT_SUITE,
-    MAX_SUITE,
-    YardstickError,
-    build_suite,
-    print_summary,
-    score_player,
-    summarise,
-    verify_table,
-)
-from sumito.cliargs import count_arg, output_file, seconds_arg
+from sumito.arena.yardstick import YardstickError, build_suite, print_summary, score_player, summarise, verify_table
 from sumito.games.abalone.geometry import geometry
-from sumito.games.abalone.variants import MINI, Variant
+from sumito.games.abalone.variants import Variant
 from sumito.players import make_player, parse_spec
 from sumito.players.perfect import solved_table
 from sumito.progress import Progress
 from sumito.solve.index import space
-from sumito.solve.solver import CHECKPOINT_EVERY, NO_MOVES_RULES, LevelReport
+from sumito.solve.solver import LevelReport
 from sumito.solve.table import SolvedTable, describe
 
 
@@ -87,39 +76,6 @@ def cmd_score(args: argparse.Namespace, variant: Variant) -> int:
         print(f"{r.player[:40]:40} {_percent(r.share(r.kept)):>24} {_percent(r.share(r.optimal)):>24}  "
               f"{r.win_to_draw:8d} {r.win_to_loss:8d} {r.draw_to_loss:9d}")
     return 0
-
-
-def add_parsers(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser(
-        "solve",
-        description="Solve every position of a small Abalone variant by retrograde analysis (the table is kept in "
-        "$SUMITO_SOLVED_DIR, else ~/.cache/sumito/solved) and print what the board is; `solve score PLAYER...` "
-        "scores players against perfect play.",
-    )
-    p.add_argument("--side", type=count_arg(2, 3), default=MINI.side, help="board side (default 3, the mini board)")
-    p.add_argument("--marbles", type=count_arg(1, 9), default=MINI.marbles, help="marbles a side (default 5)")
-    p.add_argument("--win", type=count_arg(1, 9), default=MINI.win_threshold,
-                   help="marbles to push off to win (default 2)")
-    p.add_argument("--inline-only", action="store_true", help="the reduced game with inline moves only")
-    p.add_argument("--no-moves", choices=NO_MOVES_RULES, default="draw",
-                   help="a side with no legal move draws (the arena's default) or loses")
-    p.add_argument("--json", action="store_true", help="print the summary (or the scores) as JSON")
-    p.add_argument("--verify", action="store_true", help="recompute every position from its successors")
-    p.add_argument("--force", action="store_true", help="solve again even when the table is cached")
-    p.add_argument("--checkpoint-every", type=seconds_arg(24 * 3600.0), default=CHECKPOINT_EVERY,
-                   metavar="S", help="seconds of solving between two checkpoints (default "
-                   f"{CHECKPOINT_EVERY:g}; 0: after every level). A stopped solve (Ctrl-C, a kill) goes on from "
-                   "its last checkpoint when the same command runs again")
-    p.add_argument("--out", type=output_file, default=None, metavar="FILE", help="also write the table to FILE")
-    p.set_defaults(func=cmd_solve, solve_command=None)
-    subs = p.add_subparsers(dest="solve_command", metavar="score")
-    s = subs.add_parser("score", help="score players against perfect play on a suite of positions")
-    s.add_argument("players", nargs="*", metavar="PLAYER", help="player specs")
-    s.add_argument("--positions", type=count_arg(2, MAX_SUITE), default=DEFAULT_SUITE,
-                   help=f"positions in the suite (default {DEFAULT_SUITE})")
-    s.add_argument("--seed", type=count_arg(0, 2**31), default=DEFAULT_SEED,
-                   help=f"the suite's and the players' seed (default {DEFAULT_SEED})")
-    s.add_argument("--json", action="store_true", help="print the scores as JSON")
 
 
 def _percent(triple: tuple[float, float, float]) -> str:

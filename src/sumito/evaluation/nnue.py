@@ -63,6 +63,7 @@ from pathlib import Path
 
 import numpy as np
 
+from sumito.bounds import MAX_NNUE_HIDDEN
 from sumito.errors import SumitoError
 from sumito.fileio import atomic_write_bytes, check_weights, read_file_bounded, read_npz_with_header, shown_path
 from sumito.games.abalone.geometry import geometry, symmetries
@@ -76,7 +77,6 @@ FORMAT = "sumito-nnue"
 FORMAT_VERSION = 1
 ARRAY_NAMES = ("W1", "b1", "W2", "b2", "w3", "b3", "material", "psqt", "base")
 MAX_NNUE_BYTES = 64 * 2**20
-MAX_HIDDEN = 511  # the search's 2,048-number work array holds the accumulator and the second layer: 2H + 2 + H2
 BUILTIN_NNUE = "builtin-nnue"
 #: ``engine:nnue=none``: the hand-set evaluation instead of the shipped network the engine plays with by default
 NO_NNUE = "none"
@@ -304,8 +304,8 @@ class NNUE:
         for name, (got, want) in shapes.items():
             if got != want:
                 raise NNUEError(f"{source}: {name} has shape {got}; this network needs {want}")
-        if not 1 <= h <= MAX_HIDDEN or h2 > MAX_HIDDEN:
-            raise NNUEError(f"{source}: layer sizes {h} and {h2} are outside 1..{MAX_HIDDEN}")
+        if not 1 <= h <= MAX_NNUE_HIDDEN or h2 > MAX_NNUE_HIDDEN:
+            raise NNUEError(f"{source}: layer sizes {h} and {h2} are outside 1..{MAX_NNUE_HIDDEN}")
         # finite, and within MAX_WEIGHT: a bias of 1e30 is finite, but the search then reports a "win" in a
         # number of moves hundreds of digits long
         check_weights({name: getattr(self, name) for name in ARRAY_NAMES if getattr(self, name) is not None},

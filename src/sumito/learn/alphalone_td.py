@@ -66,6 +66,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from sumito.bounds import MAX_WEIGHT
+from sumito.defaults import ALPHALONE_GAMMA, ALPHALONE_TD_CLIP, ALPHALONE_TD_GAMES
 from sumito.errors import SumitoError
 from sumito.evaluation.alphalone import FEATURE_SETS, AlphaloneWeights, WeightsError, feature_vector, score
 from sumito.evaluation.features import work_arrays
@@ -75,11 +76,8 @@ from sumito.jit import njit
 from sumito.nn import dot
 from sumito.search.context import WIN, SearchContext
 
-GAMMA = 0.2  # the report's discount
 WIN_UTILITY = 160.0  # the default N makes a win worth this: N = WIN_UTILITY / win_threshold⁴
-DEFAULT_GAMES = 100  # the report's "100 iterations"
 DEFAULT_MAX_PLIES = {"code": 500, "afterstates": 200}  # the code's AbaloneGame(500); ours
-DEFAULT_CLIP = 100.0
 DEFAULT_EXPLORE = {"code": 0.0, "afterstates": 0.5}  # chance of the second-best move instead of the best
 METHODS = ("code", "afterstates")
 WHITE_SIDES = ("code", "mirror")
@@ -126,8 +124,8 @@ def td_update(
     f_next: np.ndarray | None,
     *,
     eta: float,
-    gamma: float = GAMMA,
-    clip: float | None = DEFAULT_CLIP,
+    gamma: float = ALPHALONE_GAMMA,
+    clip: float | None = ALPHALONE_TD_CLIP,
 ) -> tuple[np.ndarray, float]:
     """One TD(0) step of the linear value ``w·f``: the new weights and the TD error δ.
 
@@ -146,13 +144,13 @@ def td_update(
 @dataclass(frozen=True)
 class TDConfig:
     eta: float = 1e-3
-    games: int = DEFAULT_GAMES
+    games: int = ALPHALONE_TD_GAMES
     layout: str = "mini"
     seed: int = 0
-    gamma: float = GAMMA
+    gamma: float = ALPHALONE_GAMMA
     scale: float | None = None  # N; None: default_scale(the layout's win threshold)
     max_plies: int | None = None  # None: 500 (code) or 200 (afterstates)
-    clip: float = DEFAULT_CLIP
+    clip: float = ALPHALONE_TD_CLIP
     explore: float | None = None  # None: 0 (code) or 0.5 (afterstates)
     inline_only: bool = True  # the authors' engine has inline moves only
     method: str = "code"

@@ -22,9 +22,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from sumito.defaults import BAND_STATISTICS
 from sumito.errors import SumitoError
 
-STATISTICS = ("iqm", "median", "mean")
 #: Student's t, 97.5% quantile, by degrees of freedom (index); the last entry stands for df >= 30
 T975 = (np.inf, 12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228, 2.201, 2.179, 2.160,
         2.145, 2.131, 2.120, 2.110, 2.101, 2.093, 2.086, 2.080, 2.074, 2.069, 2.064, 2.060, 2.056, 2.052,
@@ -60,7 +60,7 @@ def statistic(values: np.ndarray, name: str, axis: int = -1) -> np.ndarray:
         return np.median(values, axis=axis)
     if name == "mean":
         return np.mean(values, axis=axis)
-    raise BandError(f"unknown statistic {name!r}; choose from {', '.join(STATISTICS)}")
+    raise BandError(f"unknown statistic {name!r}; choose from {', '.join(BAND_STATISTICS)}")
 
 
 def interval_estimate(values, name: str = "iqm", resamples: int = RESAMPLES, seed: int = SEED) -> Estimate:

@@ -11,8 +11,9 @@ import re
 import tomllib
 from typing import Any
 
+from sumito.defaults import METHOD_PRESETS
 from sumito.fileio import read_file_bounded, shown_path
-from sumito.learn.training import PRESETS, TrainingConfig, TrainingError
+from sumito.learn.training import TrainingConfig, TrainingError
 
 FIELDS = {f.name: f for f in dataclasses.fields(TrainingConfig)}
 
@@ -84,7 +85,7 @@ def read_config(path: str) -> dict[str, Any]:
 def options_from_args(args: argparse.Namespace) -> tuple[dict[str, Any], dict[str, str]]:
     """The options the command line sets (a preset's, a config file's, ``--set``'s, ``--seed``), and how each
     was set (for a message about it)."""
-    options: dict[str, Any] = dict(PRESETS.get(args.preset, {})) if args.preset else {}
+    options: dict[str, Any] = dict(METHOD_PRESETS.get(args.preset, {})) if args.preset else {}
     flags = {key: f"{key} (--preset {args.preset})" for key in options}
     if args.config:
         data = read_config(args.config)

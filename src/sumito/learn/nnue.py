@@ -1,7 +1,7 @@
 """Data for the engine's NNUE (:mod:`sumito.evaluation.nnue`): self-play games with search scores and results.
 
 :func:`generate` (``sumito nnue gen``) plays self-play games of a search player (by default
-:data:`DATA_PLAYER`: the hand-set linear evaluation and the search the shipped data came from, the
+:data:`NNUE_DATA_PLAYER`: the hand-set linear evaluation and the search the shipped data came from, the
 search without the threat search, the game's draw rules or converting, one thread), each from an opening of the suite
 (:mod:`sumito.arena.openings`) followed by a few uniformly random quiet plies so that no two
 games are alike. Every position before a move is kept with the search's score of it (for the side
@@ -31,6 +31,7 @@ import numpy as np
 
 from sumito.arena.executor import InlineExecutor
 from sumito.arena.openings import load_openings, random_quiet_moves
+from sumito.defaults import NNUE_DATA_PLAYER
 from sumito.fileio import atomic_write_bytes, read_file_bounded, read_npz_with_header, refuse_changed, shown_path
 from sumito.games.abalone import Game, Move, Position
 from sumito.games.abalone.kernels import MAX_MOVES, generate_push_offs
@@ -43,8 +44,6 @@ CHUNK_FORMAT = "sumito-nnue-data"
 MAX_CHUNK_BYTES = 256 * 2**20
 SCORE_CLIP = 8000.0  # a won or lost score counts as 8 marbles (more than any game has in hand)
 
-#: the player whose searches made the shipped NNUE's data (no threat search, any repetition a draw, no converting)
-DATA_PLAYER = "engine:depth=4,prune=0,threats=0,rules=0,trade=0,threads=1,nnue=none"
 
 
 
@@ -149,7 +148,7 @@ def chunk_path(folder: str | Path, index: int) -> Path:
     return Path(folder) / f"chunk-{index:05d}.npz"
 
 
-def generate(folder: str | Path, games: int, player: str = DATA_PLAYER, seed: int = 1,
+def generate(folder: str | Path, games: int, player: str = NNUE_DATA_PLAYER, seed: int = 1,
              chunk: int = 20, random_plies: int = 6, max_plies: int = 300, openings: Sequence[str] | None = None,
              executor=None, progress: Callable[[int, int], None] | None = None) -> int:
     """Play ``games`` self-play games into ``folder`` in chunks of ``chunk``; chunks already there are

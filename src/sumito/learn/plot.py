@@ -27,11 +27,11 @@ from pathlib import Path
 import numpy as np
 
 from sumito.arena.ratings import score_interval
+from sumito.defaults import PLOT_METRICS
 from sumito.errors import SumitoError
 from sumito.fileio import atomic_write_bytes
 from sumito.learn.bands import Estimate, interval_estimate
 
-METRICS = ("score", "wins", "draws")
 FORMATS = {".png": "png", ".svg": "svg"}
 REQUIRED = ("games", "wins", "draws", "losses")
 METRIC_NAMES = {"score": "score", "wins": "win rate", "draws": "draw rate"}
@@ -170,8 +170,8 @@ def _pooled(values: np.ndarray, k: int) -> np.ndarray:
 
 def series(curve: Curve, metric: str = "score", smooth: int = 1) -> Series:
     """The line of one run: ``metric`` with its 95% interval, pooled over ``smooth`` evaluations."""
-    if metric not in METRICS:
-        raise PlotError(f"unknown metric {metric!r}; choose from {', '.join(METRICS)}")
+    if metric not in PLOT_METRICS:
+        raise PlotError(f"unknown metric {metric!r}; choose from {', '.join(PLOT_METRICS)}")
     if smooth < 1:
         raise PlotError(f"--smooth must be 1 or more, not {smooth}")
     w, d, lo = (_pooled(a, smooth) for a in (curve.wins, curve.draws, curve.losses))
@@ -337,5 +337,3 @@ def plot_runs(
     return lines
 
 
-#: the most evaluations pooled into one point
-MAX_SMOOTH = 10_000

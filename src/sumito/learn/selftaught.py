@@ -64,6 +64,7 @@ from sumito.fileio import (
     shown_path,
 )
 from sumito.learn.nnue import generate, load_samples
+from sumito.learn.settings import LoopSettings
 from sumito.models.nnue_fit import FitSettings, fit, normal
 
 STATE_FORMAT = "sumito-selftaught"
@@ -71,30 +72,6 @@ STATE_FORMAT = "sumito-selftaught"
 
 class SelfTaughtError(SumitoError):
     """A self-taught run's folder or settings are not usable (one line)."""
-
-
-@dataclass(frozen=True)
-class LoopSettings:
-    """What a run keeps the same from attempt to attempt (recorded in state.json; a resumed run must
-    be given the same, or none)."""
-
-    games: int = 200  # self-play games an attempt
-    depth: int = 3  # the search's fixed depth, in self-play and in the gate
-    window: int = 4  # attempts whose data a candidate trains on
-    hidden: int = 32
-    hidden2: int = 16
-    epochs: int = 10
-    lam: float = 0.5  # mix: the search score's weight against the result; tdleaf: TD(λ)'s λ
-    targets: str = "mix"  # what a candidate is fitted to (sumito.models.nnue_fit.TARGETS)
-    lr: float = 1e-3
-    gate_games: int = 200  # at most, an attempt's gate (0: no gate, every candidate accepted)
-    elo0: float = 0.0
-    elo1: float = 50.0
-    random_plies: int = 6
-    max_plies: int = 300
-    chunk: int = 10
-    seed: int = 1
-    side: int = 5  # the board: the standard one
 
 
 @dataclass

@@ -191,16 +191,6 @@ class TrainingConfig:
             )
 
 
-PRESETS: dict[str, dict[str, Any]] = {
-    # Abalearn (Campos & Langlois 2003), section 6
-    "method-I": dict(encoding="abalearn2-c012", regime="opponent-then-self", opponent="random", switch_after=1000,
-                     kappa=0.0),
-    "method-Ia": dict(encoding="abalearn3-c012", regime="opponent-then-self", opponent="random", switch_after=1000,
-                      kappa=0.0),
-    # Method II's output and reward scale: stage 3's Method II part (docs/reproductions.md) chose the paper's
-    # sigmoid with rewards of ±0.1 a marble, the one reading under which κ = 0 loses most games (§6.2)
-    "method-II": dict(encoding="abalearn3-c012", regime="self", kappa=-1.0, output="sigmoid", reward_scale=0.1),
-}
 
 
 @dataclass

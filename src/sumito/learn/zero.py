@@ -32,6 +32,7 @@ from typing import Any
 import numpy as np
 
 from sumito.arena.executor import Executor, InlineExecutor
+from sumito.defaults import ZERO_SEARCH_MODES
 from sumito.errors import SumitoError
 from sumito.fileio import atomic_write_bytes, read_file_bounded, read_npz_with_header
 from sumito.games.abalone import kernels as K
@@ -39,9 +40,9 @@ from sumito.games.abalone.geometry import geometry, symmetries
 from sumito.games.abalone.position import Position
 from sumito.games.abalone.variants import get_layout
 from sumito.learn.runfolder import RunFolder
-from sumito.models.zero.agent import C_PUCT, C_SCALE, C_VISIT, CONSIDERED, DIRICHLET_ALPHA, DIRICHLET_FRAC
+from sumito.learn.settings import ZeroSettings
 from sumito.models.zero.network import PolicyValueNetwork, adam_step, batch_gradient
-from sumito.models.zero.search import MODES, workspace
+from sumito.models.zero.search import workspace
 from sumito.models.zero.selfplay import play_game, random_position
 from sumito.rlcore.actions import action_space
 from sumito.rlcore.symmetry import board_symmetries
@@ -55,44 +56,6 @@ FORMAT = 1
 
 class ZeroRunError(SumitoError):
     """A zero run that cannot start or go on (a bad folder, a changed setting, a damaged checkpoint)."""
-
-
-@dataclass(frozen=True)
-class ZeroSettings:
-    """A run's settings: every one is written to config.json, and a resume must give the same. The defaults
-    are ours (docs/zero.md says why)."""
-
-    layout: str = "mini"
-    inline_only: bool = False
-    h1: int = 256
-    h2: int = 128
-    mode: str = "puct"  # docs/zero.md: PUCT learned faster than the Gumbel root on the mini board
-    sims: int = 32
-    considered: int = CONSIDERED
-    c_visit: float = C_VISIT
-    c_scale: float = C_SCALE
-    c_puct: float = C_PUCT
-    dirichlet_alpha: float = DIRICHLET_ALPHA
-    dirichlet_frac: float = DIRICHLET_FRAC
-    sample_plies: int = 10
-    games: int = 200  # self-play games an iteration
-    chunk: int = 25  # games a work item
-    steps: int = 100  # Adam steps an iteration
-    batch: int = 256
-    lr: float = 1e-3
-    weight_decay: float = 1e-4
-    value_weight: float = 1.0
-    value_mix: float = 0.5  # the value target: (1 - mix) × the game's result + mix × the search's root value
-    discount: float = 1.0  # a result n plies away counts discount ** n, in the targets and in the search
-    lr_drop_at: int = 20_000  # from this many games on, the step size is lr × lr_drop (0: never)
-    lr_drop: float = 0.1
-    window: int = 100_000  # positions in the replay window
-    random_starts: float = 0.5
-    max_plies: int = 150
-    seed: int = 1
-
-    def start(self) -> Position:
-        return Position.start(self.layout, inline_only=self.inline_only)
 
 
 def discount_powers(discount: float, n: int) -> np.ndarray:
@@ -180,7 +143,7 @@ def play_chunk(chunk: Chunk) -> ChunkResult:
     """Play one chunk's self-play games (a module-level function: the executor sends it to its workers)."""
     started = time.process_time()
     s = chunk.settings
-    start = s.start()
+    start = Position.start(s.layout, inline_only=s.inline_only)
     v = start.variant
     geo = geometry(v.side)
     net = PolicyValueNetwork(v.side, v.win_threshold, s.h1, s.h2, chunk.theta)
@@ -198,7 +161,7 @@ def play_chunk(chunk: Chunk) -> ChunkResult:
     root_values = np.zeros(cap)
     state = np.zeros(1, dtype=np.uint64)
     parts, winners, plies = [], [], []
-    mode = MODES.index(s.mode)
+    mode = ZERO_SEARCH_MODES.index(s.mode)
     for g in range(chunk.first, chunk.first + chunk.n):
         state[0] = np.uint64(game_seed(s.seed, chunk.iteration, g))
         board = geo.empty_grid
@@ -231,7 +194,7 @@ class Learner:
 
     def __init__(self, settings: ZeroSettings) -> None:
         self.settings = s = settings
-        v = s.start().variant
+        v = Position.start(s.layout, inline_only=s.inline_only).variant
         self.network = PolicyValueNetwork(v.side, v.win_threshold, s.h1, s.h2, seed=s.seed)
         self.m = np.zeros_like(self.network.theta)
         self.v = np.zeros_like(self.network.theta)

@@ -29,6 +29,7 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
+from sumito.defaults import NNUE_TARGETS
 from sumito.errors import SumitoError
 from sumito.evaluation import LINEAR_DEFAULT, named_evaluation
 from sumito.evaluation.features import evaluate, work_arrays
@@ -239,9 +240,6 @@ def td_leaf_targets(score: np.ndarray, result: np.ndarray, game: np.ndarray, k: 
     return target
 
 
-#: what a network is fitted to: ``mix``, λ·σ(its own search's score / K) + (1 − λ)·result (Stockfish's
-#: trainer's); ``tdleaf``, TD-Leaf(λ)'s λ-returns of the following searches' values (:func:`td_leaf_targets`)
-TARGETS = ("mix", "tdleaf")
 
 
 @dataclass(frozen=True)
@@ -260,7 +258,7 @@ class FitSettings:
     scale_k: float | None = None  #: K, the scale of the win probability; None: fitted to the data
     base: bool = True  #: a correction of the hand-set linear evaluation (else from its PSQT alone)
     decay: float = 1e-3  #: the weight decay
-    targets: str = "mix"  #: what the network is fitted to (:data:`TARGETS`)
+    targets: str = "mix"  #: what the network is fitted to (:data:`NNUE_TARGETS`)
 
 
 def fit(samples: Samples, settings: FitSettings = FitSettings(), *, init: NNUE | None = None,
@@ -271,7 +269,7 @@ def fit(samples: Samples, settings: FitSettings = FitSettings(), *, init: NNUE |
     without, it starts from the linear evaluation's cell terms alone (its PSQT) and a marble's value;
     with ``init`` (a network without a base, of the sizes asked for), from that network's weights (a
     warm start: the self-taught line's, :mod:`sumito.learn.selftaught`, which knows no hand-set term).
-    ``targets`` (:data:`TARGETS`) says what the network is fitted to, ``lam`` its λ.
+    ``targets`` (:data:`NNUE_TARGETS`) says what the network is fitted to, ``lam`` its λ.
     ``progress(done, total)`` is called after each batch: the batches done, and those of all the epochs."""
     hidden, hidden2, epochs, lam, lr, batch = (settings.hidden, settings.hidden2, settings.epochs, settings.lam,
                                               settings.lr, settings.batch)
@@ -279,8 +277,8 @@ def fit(samples: Samples, settings: FitSettings = FitSettings(), *, init: NNUE |
     base, decay, targets = settings.base, settings.decay, settings.targets
     start = time.perf_counter()
     log = log or (lambda _: None)
-    if targets not in TARGETS:
-        raise NNUEDataError(f"targets {targets!r}: expected one of {', '.join(TARGETS)}")
+    if targets not in NNUE_TARGETS:
+        raise NNUEDataError(f"targets {targets!r}: expected one of {', '.join(NNUE_TARGETS)}")
     if targets == "tdleaf":  # the λ-returns need every position of a game, in order: before the quiet ones are kept
         k_all = scale_k or fit_scale(samples.score.astype(np.float64), samples.result.astype(np.float64))
         returns = td_leaf_targets(samples.score, samples.result, samples.game, k_all, lam).astype(np.float32)

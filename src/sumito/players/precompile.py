@@ -21,9 +21,9 @@ import argparse
 import sys
 import time
 
-from sumito.cliargs import GAME_RULES
 from sumito.errors import SumitoError
 from sumito.games.abalone import Game, Position
+from sumito.games.abalone.draws import GAME_RULES
 from sumito.players.base import game_history, make_player
 
 #: the players of the README's first command, ``sumito game --black engine:depth=4 --white abla:depth=3``

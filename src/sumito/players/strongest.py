@@ -10,11 +10,10 @@ the advice of a weaker player than the one it is played against. The spec names
 
 from __future__ import annotations
 
+from sumito.defaults import STRONGEST_ENGINE
 from sumito.players.base import parse_spec, set_option
 from sumito.players.engine import DEFAULT_TIME
 
-#: the strongest engine: the learned evaluation (docs/strength-ledger.md), the hand-set one on other boards
-STRONGEST_ENGINE = "engine:nnue=builtin-nnue"
 #: the least a hint searches, in seconds (the terminal's hint; the web page asks for less, and gets
 #: the opponent's time when that is more)
 HINT_SECONDS = 1.0

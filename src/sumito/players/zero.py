@@ -16,10 +16,11 @@ from importlib.resources import files
 
 import numpy as np
 
+from sumito.bounds import MAX_SIMS
+from sumito.defaults import ZERO_SEARCH_MODES
 from sumito.games.abalone import DrawCounters, Move, Position
-from sumito.models.zero.agent import MAX_SIMS, ZeroAgent
+from sumito.models.zero.agent import ZeroAgent
 from sumito.models.zero.network import PolicyValueNetwork
-from sumito.models.zero.search import MODES
 from sumito.players.base import MAX_SEARCH_SECONDS, Option, PlayerBase, PlayerKind, PlayerSpecError, register
 
 #: the shipped networks: net=NAME → a file of sumito/data
@@ -44,7 +45,7 @@ def _trained(network: PolicyValueNetwork, key: str):
 def trained_mode(network: PolicyValueNetwork) -> str:
     """The root search a network was trained with (its file's settings; Gumbel where it says none)."""
     mode = _trained(network, "mode")
-    return mode if mode in MODES else "gumbel"
+    return mode if mode in ZERO_SEARCH_MODES else "gumbel"
 
 
 def trained_discount(network: PolicyValueNetwork) -> float:
@@ -61,8 +62,8 @@ class ZeroPlayer(PlayerBase):
         network = PolicyValueNetwork.load(zero_network_path(net))
         trained = trained_mode(network)
         mode = mode or trained
-        if mode not in MODES:
-            raise PlayerSpecError(f"zero mode must be one of {', '.join(MODES)}, not {mode!r}")
+        if mode not in ZERO_SEARCH_MODES:
+            raise PlayerSpecError(f"zero mode must be one of {', '.join(ZERO_SEARCH_MODES)}, not {mode!r}")
         self.agent = ZeroAgent(network, mode, discount=trained_discount(network))
         self.sims = sims
         self.time = time

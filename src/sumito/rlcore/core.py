@@ -43,6 +43,7 @@ import numpy as np
 
 from sumito.games.abalone import BLACK, DrawCounters, DrawRules, IllegalMoveError, Position
 from sumito.games.abalone import kernels as K
+from sumito.games.abalone.draws import DEFAULT_RULES
 from sumito.games.abalone.game import PLY_CAP, Outcome, judge
 from sumito.games.abalone.geometry import geometry
 from sumito.jit import njit
@@ -52,7 +53,6 @@ CHANNELS = 10
 ILLEGAL_ACTION = "illegal-action"  # why a game ended that a side forfeited by an illegal action
 
 #: the arena's draw rules: threefold repetition, a draw after 400 plies
-DEFAULT_RULES = DrawRules(max_plies=400, repetitions=3)
 
 
 class IllegalActionError(IllegalMoveError, ValueError):

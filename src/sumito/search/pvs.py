@@ -49,7 +49,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from sumito.evaluation.features import EVAL_NETWORK, EVAL_NNUE, work_arrays
-from sumito.games.abalone.game import DrawCounters
+from sumito.games.abalone.draws import DrawCounters
 from sumito.games.abalone.kernels import (
     MAX_MOVES,
     generate_moves,

@@ -12,6 +12,7 @@ from pathlib import Path
 
 import numpy as np
 
+from sumito.defaults import NO_MOVES_RULES, SOLVE_CHECKPOINT_EVERY
 from sumito.errors import SumitoError
 from sumito.fileio import atomic_write_bytes, check_npz_inflated, load_json
 from sumito.games.abalone.geometry import geometry
@@ -24,11 +25,8 @@ from sumito.stopping import STOP, call_stoppable
 CHUNK = 1 << 16
 #: positions of a level taken back per chunk of :func:`retrograde.expand_level` (each has dozens of predecessors)
 LEVEL_CHUNK = 1 << 10
-NO_MOVES_RULES = ("draw", "loss")
 #: the most positions solved: 3 bytes each while solving (values and counters), about 6 GB, inside 8 GiB
 MAX_ENTRIES = 2_000_000_000
-#: seconds of solving between two checkpoints (each written at the end of a level)
-CHECKPOINT_EVERY = 30.0
 CHECKPOINT_FORMAT = "sumito-solve-checkpoint-1"
 
 
@@ -93,7 +91,7 @@ def solve_values(
     on_level: Callable[[LevelReport], None] | None = None,
     max_entries: int = MAX_ENTRIES,
     checkpoint: str | os.PathLike[str] | None = None,
-    checkpoint_every: float = CHECKPOINT_EVERY,
+    checkpoint_every: float = SOLVE_CHECKPOINT_EVERY,
     on_resume: Callable[[int], None] | None = None,
 ) -> np.ndarray:
     """Every entry's value (see :mod:`sumito.solve.retrograde`) for ``variant``; ``no_moves`` is what a

@@ -21,6 +21,7 @@ from pathlib import Path
 
 import numpy as np
 
+from sumito.defaults import NO_MOVES_RULES, SOLVE_CHECKPOINT_EVERY
 from sumito.errors import SumitoError
 from sumito.fileio import atomic_write_bytes, read_file_bounded, read_npz_with_header, shown_path
 from sumito.games.abalone.geometry import geometry
@@ -29,7 +30,7 @@ from sumito.games.abalone.position import Position
 from sumito.games.abalone.variants import MINI, Variant
 from sumito.solve import retrograde as R
 from sumito.solve.index import rank, space
-from sumito.solve.solver import CHECKPOINT_EVERY, NO_MOVES_RULES, LevelReport, kernel_args, solve_values
+from sumito.solve.solver import LevelReport, kernel_args, solve_values
 
 #: the table format's version (a table of another version is solved again)
 FORMAT = 1
@@ -165,7 +166,7 @@ class SolvedTable:
     @classmethod
     def solve(cls, variant: Variant, no_moves: str = "draw",
               on_level: Callable[[LevelReport], None] | None = None, *,
-              checkpoint: str | os.PathLike[str] | None = None, checkpoint_every: float = CHECKPOINT_EVERY,
+              checkpoint: str | os.PathLike[str] | None = None, checkpoint_every: float = SOLVE_CHECKPOINT_EVERY,
               on_resume: Callable[[int], None] | None = None) -> SolvedTable:
         """``variant`` solved (resumably with ``checkpoint``: :func:`~sumito.solve.solver.solve_values`)."""
         start = time.perf_counter()
@@ -218,7 +219,7 @@ class SolvedTable:
                     on_solve: Callable[[Variant], None] | None = None,
                     on_resume: Callable[[int], None] | None = None,
                     on_wait: Callable[[Variant], None] | None = None,
-                    checkpoint_every: float = CHECKPOINT_EVERY, force: bool = False) -> SolvedTable:
+                    checkpoint_every: float = SOLVE_CHECKPOINT_EVERY, force: bool = False) -> SolvedTable:
         """The cached table of ``variant``, solved and saved first when there is none or with ``force``
         (``on_solve`` is told); the solve keeps a checkpoint in the cache folder, so a stopped one goes on
         where it stood. One solve of a variant runs at a time (:func:`solve_lock`): another process's solve

@@ -53,9 +53,9 @@ import time
 from pathlib import Path
 from typing import Any
 
-from sumito.analysis import THRESHOLDS
 from sumito.arena.db import finished_game_fields
 from sumito.arena.match import DEFAULT_RULES
+from sumito.defaults import THRESHOLDS
 from sumito.errors import SumitoError
 from sumito.games.abalone import (
     BLACK,

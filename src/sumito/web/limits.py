@@ -20,23 +20,19 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from sumito.bounds import MAX_HASH_MB, MAX_SEARCH_DEPTH, MAX_SEARCH_SECONDS
+from sumito.bounds import MAX_CLIENT_CAP, MAX_HASH_MB, MAX_SEARCH_DEPTH, MAX_SEARCH_SECONDS
+from sumito.defaults import (
+    DEFAULT_MAX_DEPTH,
+    DEFAULT_MAX_GAMES,
+    DEFAULT_MAX_HASH_MB,
+    DEFAULT_MAX_HUMAN_GAMES,
+    DEFAULT_MAX_QUEUED,
+    DEFAULT_MAX_TIME,
+)
 from sumito.evaluation.nnue import NO_NNUE, SHIPPED_NNUE
 from sumito.models.network import BUILTINS
 from sumito.players import PlayerSpecError, parse_spec
 
-#: defaults of ``sumito serve --max-depth/--max-time/--max-hash``
-DEFAULT_MAX_DEPTH = 12
-DEFAULT_MAX_TIME = 30.0
-DEFAULT_MAX_HASH_MB = 256
-#: defaults of ``sumito serve --max-games/--max-queued/--max-human-games``: an address's games with a
-#: computer playing (one to move, or two computers), its searches (moves, hints, analyses) queued or
-#: running, and its games between two people in progress
-DEFAULT_MAX_GAMES = 8
-DEFAULT_MAX_QUEUED = 16
-DEFAULT_MAX_HUMAN_GAMES = 64
-#: the most either option may be set to (a few thousand sessions and queued jobs are still cheap)
-MAX_CLIENT_CAP = 1_000
 #: analyses (hints, the evaluation bar, a game's analysis) running at once over the server
 ANALYSES_AT_ONCE = 2
 #: seconds a worker gets beyond a move's time before it is killed and replaced

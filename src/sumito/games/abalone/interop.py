@@ -104,6 +104,7 @@ import re
 from typing import TYPE_CHECKING, NamedTuple
 
 from sumito.bounds import MAX_NOTATION_CHARS, MAX_POSITION_CHARS, parse_count
+from sumito.defaults import NOTATIONS
 from sumito.games.abalone.errors import IllegalMoveError, NotationError, PositionError
 from sumito.games.abalone.game import Game
 from sumito.games.abalone.geometry import BLACK, COLOR_NAMES, EMPTY, OFF, ROW_LETTERS, Geometry, board_name, geometry
@@ -130,9 +131,6 @@ __all__ = [
     "read_playstrategy_fen",
 ]
 
-#: the move notations :func:`parse_move_as` reads: Sumito's (= AbaPro's), PlayStrategy's, and any of
-#: AbaPro / Nacre / PlayStrategy with ambiguous tokens refused
-NOTATIONS = ("sumito", "playstrategy", "auto")
 #: cell naming: ``standard`` (row letter, diagonal number: AbaPro, PlayStrategy today, Sumito),
 #: ``nacre`` (letter and number swapped: Nacre's proposal, PlayStrategy's early moves), or ``either``
 #: (both tried; only :func:`parse_foreign_move` takes it)

@@ -34,8 +34,9 @@ from pathlib import Path
 from sumito.bounds import MAX_LINE_CHARS, MAX_RECORD_BYTES, MAX_RECORD_PLIES
 from sumito.errors import SumitoError
 from sumito.fileio import atomic_write_text
+from sumito.games.abalone.draws import DrawRules
 from sumito.games.abalone.errors import RecordError
-from sumito.games.abalone.game import DECLARED_REASONS, REASONS, DrawRules, Game, Outcome
+from sumito.games.abalone.game import DECLARED_REASONS, REASONS, Game, Outcome
 from sumito.games.abalone.geometry import BLACK, WHITE
 from sumito.games.abalone.position import Position
 from sumito.games.abalone.variants import LAYOUTS, get_layout

@@ -7,25 +7,16 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from sumito.bounds import MAX_SIMS
+from sumito.defaults import C_PUCT, C_SCALE, C_VISIT, CONSIDERED, DIRICHLET_ALPHA, DIRICHLET_FRAC, ZERO_SEARCH_MODES
 from sumito.evaluation.zero_value import encode
 from sumito.games.abalone import kernels as K
 from sumito.games.abalone.geometry import geometry
 from sumito.games.abalone.position import Position
 from sumito.models.zero.network import PolicyValueNetwork, ZeroNetworkError, evaluate, softmax
-from sumito.models.zero.search import GUMBEL, MODES, one_ply, search, workspace
+from sumito.models.zero.search import GUMBEL, one_ply, search, workspace
 from sumito.rlcore.actions import action_space
 from sumito.stopping import STOP, call_stoppable
-
-#: the search's constants (ours, docs/zero.md): Gumbel's σ transform (the paper's c_visit and c_scale), the
-#: actions a Gumbel root considers, PUCT's exploration constant and its root noise
-C_VISIT = 50.0
-C_SCALE = 0.1
-CONSIDERED = 16
-C_PUCT = 1.5
-DIRICHLET_ALPHA = 0.3
-DIRICHLET_FRAC = 0.25
-#: the most simulations a search may be asked for
-MAX_SIMS = 100_000
 
 
 @dataclass(frozen=True)
@@ -59,10 +50,10 @@ class ZeroAgent:
                  c_visit: float = C_VISIT, c_scale: float = C_SCALE, c_puct: float = C_PUCT,
                  dirichlet_alpha: float = DIRICHLET_ALPHA, dirichlet_frac: float = DIRICHLET_FRAC,
                  discount: float = 1.0) -> None:
-        if mode not in MODES:
-            raise ZeroNetworkError(f"search mode must be one of {', '.join(MODES)}, not {mode!r}")
+        if mode not in ZERO_SEARCH_MODES:
+            raise ZeroNetworkError(f"search mode must be one of {', '.join(ZERO_SEARCH_MODES)}, not {mode!r}")
         self.network = network
-        self.mode = MODES.index(mode)
+        self.mode = ZERO_SEARCH_MODES.index(mode)
         self.considered = considered
         self.c_visit, self.c_scale, self.c_puct = c_visit, c_scale, c_puct
         self.dirichlet_alpha, self.dirichlet_frac = dirichlet_alpha, dirichlet_frac
@@ -139,4 +130,4 @@ class ZeroAgent:
                               logits, a1, a2))
 
 
-__all__ = ["GUMBEL", "MODES", "MoveViews", "SearchResult", "ZeroAgent"]
+__all__ = ["GUMBEL", "ZERO_SEARCH_MODES", "MoveViews", "SearchResult", "ZeroAgent"]

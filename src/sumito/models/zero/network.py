@@ -27,6 +27,7 @@ from typing import Any
 import numpy as np
 
 from sumito import nn
+from sumito.bounds import MAX_ZERO_HIDDEN
 from sumito.errors import SumitoError
 from sumito.evaluation.zero_value import ENCODING_ZERO, ZERO_SCALE, dot, hidden_layers
 from sumito.fileio import atomic_write_bytes, check_weights, read_file_bounded, read_npz_with_header, shown_path
@@ -208,8 +209,6 @@ def adam_step(theta, grad, m, v, lr, beta1, beta2, eps, weight_decay, power1, po
 FORMAT = 1
 #: the largest network file read
 MAX_NETWORK_BYTES = 64 * 2**20
-#: the widest hidden layer a file may ask for
-MAX_HIDDEN = 4096
 
 
 class ZeroNetworkError(SumitoError):
@@ -277,7 +276,7 @@ class PolicyValueNetwork:
             side, win, h1, h2 = (int(header[k]) for k in ("side", "win", "h1", "h2"))
         except (KeyError, TypeError, ValueError):
             raise ZeroNetworkError(f"{shown}: the header does not say the board and layer sizes") from None
-        if not (3 <= side <= 5 and 1 <= win <= 6 and 1 <= h1 <= MAX_HIDDEN and 1 <= h2 <= MAX_HIDDEN):
+        if not (3 <= side <= 5 and 1 <= win <= 6 and 1 <= h1 <= MAX_ZERO_HIDDEN and 1 <= h2 <= MAX_ZERO_HIDDEN):
             raise ZeroNetworkError(f"{shown}: a network for side {side}, {win} to win, {h1}×{h2} units is not one "
                                    "Sumito makes")
         if "theta" not in arrays:

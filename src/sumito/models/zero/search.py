@@ -36,7 +36,6 @@ from sumito.rlcore.actions import move_key
 
 GUMBEL = 0
 PUCT = 1
-MODES = ("gumbel", "puct")
 
 # node fields (int64 [nodes, N_NODE_INT])
 _SIDE, _LOST_BLACK, _LOST_WHITE, _EDGE0, _N_EDGES, _TERMINAL = range(6)

@@ -1,19 +1,21 @@
-"""Command-line options shared by several ``sumito`` commands: the start position, the variant
-and the draw rules. One definition each, so that ``game``, ``play``, ``match`` and
-``tournament`` spell and check them alike."""
+"""Command-line options shared by several ``sumito`` commands: the start position, the variant, the draw
+rules, where work runs, and the types that check numbers, seconds and files. One definition each, so that
+``game``, ``play``, ``match`` and ``tournament`` spell and check them alike.
+
+Light (the standard library and Sumito's light modules): ``sumito COMMAND --help`` declares its options
+with these and loads no engine. :mod:`sumito.cliargs.position` reads the start position they name.
+"""
 
 from __future__ import annotations
 
 import argparse
 
 from sumito.bounds import MAX_SEARCH_SECONDS, parse_count, read_number
-from sumito.errors import SumitoError
-from sumito.fileio import shown_path
-from sumito.games.abalone import LAYOUTS, DrawRules, NotationError, Position
-from sumito.games.abalone.interop import NOTATIONS, from_playstrategy_fen, is_playstrategy_fen, parse_move_as
-from sumito.games.abalone.position import positions_after
+from sumito.defaults import BACKENDS, NOTATIONS
+from sumito.errors import SumitoError, shown_path
+from sumito.games.abalone.draws import DrawRules
+from sumito.games.abalone.variants import LAYOUTS
 
-GAME_RULES = DrawRules(max_plies=1000, repetitions=3)  # the defaults of `sumito game` and `sumito play`
 #: the largest ply count a draw rule may name
 MAX_RULE_PLIES = 10**6
 #: the longest time a move may be given (``--movetime``, the players' ``time=``): a day, as documented
@@ -167,41 +169,31 @@ def add_rules_args(p: argparse.ArgumentParser, defaults: DrawRules) -> None:
     )
 
 
-def position_from_args(args: argparse.Namespace) -> Position:
-    """The start position the options name, with the variant options applied and ``--moves`` played."""
-    opts = {"win_threshold": args.win, "inline_only": True if args.inline_only else None}
-    if args.position is not None:
-        base = read_position(args.position)
-        variant = base.variant.with_options(**opts)
-        start = read_position(args.position, variant)
-    else:
-        start = Position.start(args.layout or "standard", **opts)
-    moves = getattr(args, "moves", [])
-    notation = getattr(args, "notation", "sumito")
-    if notation == "sumito":
-        return positions_after(start, moves)
-    pos = start
-    for i, text in enumerate(moves, 1):
-        try:
-            move = parse_move_as(pos, text, notation)
-        except NotationError as exc:
-            raise type(exc)(f"move {i}: {exc}") from None
-        pos = pos.play(move)
-    return pos
-
-
-def read_position(text: str, variant=None) -> Position:
-    """A Sumito position string or a PlayStrategy FEN, told apart by their form (5 fields and b/w marbles,
-    or 6 fields and S/s marbles; see :func:`~sumito.games.abalone.interop.is_playstrategy_fen`)."""
-    if is_playstrategy_fen(text):
-        return from_playstrategy_fen(text, variant)
-    return Position.from_string(text, variant)
-
-
 def rules_from_args(args: argparse.Namespace) -> DrawRules:
     return DrawRules(
         max_plies=args.max_plies or None,
         repetitions=args.repetitions or None,
         no_capture_plies=args.no_capture or None,
         no_moves=args.no_moves,
+    )
+
+
+def add_backend_args(p: argparse.ArgumentParser, what: str = "the games", note: str = "") -> None:
+    """``--backend {process,ray}`` and ``--address ADDR``: where ``what`` run (read by
+    :func:`sumito.arena.executor.executor_from_args`); ``note`` ends the help of ``--backend`` (what does not
+    run on Ray, say)."""
+    p.add_argument(
+        "--backend",
+        choices=BACKENDS,
+        default="process",
+        help=f"where {what} run: process (the default), a pool of local worker processes; ray, Ray tasks on a "
+        f"local Ray instance or on the Ray cluster at --address (pip install 'sumito[ray]'){note}",
+    )
+    p.add_argument(
+        "--address",
+        default=None,
+        metavar="ADDR",
+        help="with --backend ray: the Ray cluster to run on, e.g. 10.0.0.5:6379 (the address `ray start --head` "
+        "prints; default $SUMITO_RAY_ADDRESS, else a local Ray instance). Every node must have this Sumito "
+        "installed and see the files the work names (networks, weights, run folders) at the same paths",
     )
