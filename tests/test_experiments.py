@@ -277,7 +277,7 @@ def test_the_defaults_follow_stage_3_of_the_reading_search():
     best = lc.stage3_distances(rows, exp.checkpoints)[0]
     for preset, method in (("method-I", "Method I"), ("method-Ia", "Method I(a)")):
         options = next(a.options for a in exp.arms if a.label == f"{method} | {best.reading}")
-        assert lc.PRESETS[preset]["encoding"] == options["encoding"]
+        assert lc.METHOD_PRESETS[preset]["encoding"] == options["encoding"]
     default = lc.TrainingConfig()
     assert default.epsilon_min == options.get("epsilon_min", 0.0)
     assert default.epsilon_schedule == options.get("epsilon_schedule", "game")
@@ -288,7 +288,7 @@ def test_the_defaults_follow_stage_3_of_the_reading_search():
     options = next(a.options for a in method2.arms if a.label.endswith(f"| {chosen.reading}"))
     assert chosen.claim2 and not chosen.claim1  # κ = 0 loses most; κ = −1 is not among the best
     for name in ("output", "reward_scale"):
-        assert lc.PRESETS["method-II"][name] == options[name], name
+        assert lc.METHOD_PRESETS["method-II"][name] == options[name], name
 
 
 def test_probe_kills_runs_its_cheapest_probe():

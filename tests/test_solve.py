@@ -444,7 +444,7 @@ def test_mini_perfect_scores_learners_against_the_table_and_goes_on_from_its_las
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "experiments"))
     import mini_perfect as mp
 
-    monkeypatch.setattr(mp, "DEFAULT_SUITE", 60)
+    monkeypatch.setattr(mp, "YARDSTICK_SUITE", 60)
     monkeypatch.setattr(mp, "_SUITES", {})
     monkeypatch.setattr(mp, "solved_table", lambda variant: mini_table)
     arm = next(a for a in mp.arms() if a.label == "method-Ia")

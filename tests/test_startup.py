@@ -69,7 +69,7 @@ def test_every_command_names_a_handler_its_module_has():
     parser = build_parser()
     checked = 0
     for name, sub in subparsers(parser):
-        run = sub.get_default("run")
+        run = sub.get_default("command_handler")
         if run is None:
             continue  # a group of subcommands (bg, nnue, zero): each of its own names a handler
         top = name.split()[0]

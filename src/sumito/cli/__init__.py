@@ -79,7 +79,8 @@ def _command_list() -> str:
 def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
     """The ``sumito`` parser, with the arguments of the command ``argv`` names and only that command's (the
     others are names in the list, their options not imported); ``argv`` ``None``: every command's arguments
-    (for tests and documentation). Each command's parser sets ``run``, the name of its handler in its module."""
+    (for tests and documentation). Each command's parser sets ``command_handler``, the name of its handler in
+    its module."""
     parser = _Parser(prog="sumito", description="Abalone engine and self-play learning lab.",
                      epilog=_command_list(), formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--version", action="version", version=f"sumito {__version__}")
@@ -99,9 +100,10 @@ def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
 
 
 def handler(args: argparse.Namespace) -> Callable[[argparse.Namespace], int]:
-    """The function that runs the command ``args`` parsed: ``run`` in the command's module, imported now."""
+    """The function that runs the command ``args`` parsed: its ``command_handler``, in the command's module,
+    imported now."""
     module = importlib.import_module(f"sumito.cli.{COMMANDS[args.command].module}")
-    return getattr(module, args.run)
+    return getattr(module, args.command_handler)
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -44,4 +44,4 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:
         "--out", type=output_file, default=None, metavar="FILE", help="the weights file to write (JSON; required)"
     )
     p.add_argument("--quiet", action="store_true", help="print only the file written (no progress either)")
-    p.set_defaults(run="cmd_alphalone_td")
+    p.set_defaults(command_handler="cmd_alphalone_td")

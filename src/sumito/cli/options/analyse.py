@@ -32,4 +32,4 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--engine", default="engine", metavar="SPEC",
                    help="the engine spec (its eval, weights, net, hash, contempt apply; default engine)")
     p.add_argument("--json", action="store_true", help="print the analysis as JSON")
-    p.set_defaults(run="cmd_analyse")
+    p.set_defaults(command_handler="cmd_analyse")

@@ -43,7 +43,7 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:
     p.add_argument("a", metavar="A", help="player spec, e.g. random:seed=3")
     p.add_argument("b", metavar="B", help="player spec")
     _add_run_args(p, "games")
-    p.set_defaults(run="cmd_match")
+    p.set_defaults(command_handler="cmd_match")
 
     p = sub.add_parser(
         "tournament",
@@ -60,7 +60,7 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:
         help="add K virtual draws to every pair before rating (a prior, as BayesElo's: every rating finite, pulled "
         "towards its opponents'); default 0, maximum likelihood",
     )
-    p.set_defaults(run="cmd_tournament")
+    p.set_defaults(command_handler="cmd_tournament")
 
     p = sub.add_parser(
         "games",
@@ -82,7 +82,7 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--limit", type=count_arg(0, MAX_GAME_ID), default=None, metavar="N",
                    help="at most N games, the newest (list default 50; 0 = all)")
     p.add_argument("--out", type=output_file, default=None, metavar="FILE", help="export: the record file to write")
-    p.set_defaults(run="cmd_games")
+    p.set_defaults(command_handler="cmd_games")
 
 
 def _add_run_args(p: argparse.ArgumentParser, n_what: str) -> None:

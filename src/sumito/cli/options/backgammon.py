@@ -28,19 +28,19 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:
 
     p = bg.add_parser("show", help="draw a position and print its GNU Backgammon position ID")
     p.add_argument("--id", default=None, metavar="POSITION_ID", help="a position ID (default: the starting position)")
-    p.set_defaults(run="cmd_show")
+    p.set_defaults(command_handler="cmd_show")
 
     p = bg.add_parser("moves", help="list the legal plays for a roll, one a line, with the position ID after each")
     p.add_argument("--id", default=None, metavar="POSITION_ID", help="a position ID (default: the starting position)")
     p.add_argument("--dice", required=True, help="the roll, e.g. 3-1 or 31")
-    p.set_defaults(run="cmd_moves")
+    p.set_defaults(command_handler="cmd_moves")
 
     p = bg.add_parser("game", help="play one game between two players, printing every turn")
     p.add_argument("player1", metavar="PLAYER1", help="player spec for X (side 0), e.g. pubeval or random:seed=1")
     p.add_argument("player2", metavar="PLAYER2", help="player spec for O (side 1)")
     p.add_argument("--seed", type=count_arg(0, MAX_SEED), default=None,
                    help="seed for the dice (default: a random one, printed)")
-    p.set_defaults(run="cmd_game")
+    p.set_defaults(command_handler="cmd_game")
 
     p = bg.add_parser(
         "match",
@@ -60,7 +60,7 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:
                    f"{BACKGAMMON_CHUNK_GAMES} games played at once (default: all the Ray cluster's CPUs)")
     add_backend_args(p, note=f"; the games go in chunks of {BACKGAMMON_CHUNK_GAMES}, with the same results either way")
     p.add_argument("--json", action="store_true", help="print a machine-readable summary instead of the table")
-    p.set_defaults(run="cmd_match")
+    p.set_defaults(command_handler="cmd_match")
 
     p = bg.add_parser(
         "train",
@@ -118,10 +118,10 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--address", default=None, metavar="ADDR",
                    help="with --actors: the Ray cluster to run the actors on (default $SUMITO_RAY_ADDRESS, else a "
                    "local Ray instance)")
-    p.set_defaults(run="cmd_train")
+    p.set_defaults(command_handler="cmd_train")
 
     p = bg.add_parser("play", help="play against a computer player in the terminal (you are X)")
     p.add_argument("player", metavar="PLAYER", nargs="?", default="pubeval", help="your opponent (default pubeval)")
     p.add_argument("--seed", type=count_arg(0, MAX_SEED), default=None,
                    help="seed for the dice (default: a random one)")
-    p.set_defaults(run="cmd_play")
+    p.set_defaults(command_handler="cmd_play")

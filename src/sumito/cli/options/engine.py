@@ -13,4 +13,4 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:
     p.add_argument(
         "--player", default=None, metavar="SPEC", help="the player to start with (default engine, else random)"
     )
-    p.set_defaults(run="cmd_engine")
+    p.set_defaults(command_handler="cmd_engine")

@@ -47,7 +47,7 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:
     g.add_argument("--workers", type=count_arg(1, MAX_WORKERS_ARG), default=None, metavar="K",
                    help=f"processes (at most {MAX_WORKERS}; with --backend ray, work items at once)")
     add_backend_args(g)
-    g.set_defaults(run="cmd_gen")
+    g.set_defaults(command_handler="cmd_gen")
 
     t = nsub.add_parser("train", help="fit an NNUE to data folders from `sumito nnue gen`")
     t.add_argument("data", nargs="+", metavar="DIR", help="data folders")
@@ -74,7 +74,7 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:
                    help="a network alone, not a correction of the hand-set linear evaluation (the default)")
     t.add_argument("--decay", type=number_arg(0, 1, "--decay"), default=1e-3, metavar="D",
                    help="weight decay of the output weights and the PSQT (default 1e-3)")
-    t.set_defaults(run="cmd_train")
+    t.set_defaults(command_handler="cmd_train")
 
     d = LoopSettings()
     s = nsub.add_parser("selfplay", help="the self-taught line: generations of self-play, training and an SPRT gate, "
@@ -113,4 +113,4 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:
     s.add_argument("--workers", type=count_arg(1, MAX_WORKERS_ARG), default=None, metavar="K",
                    help=f"processes (at most {MAX_WORKERS}; with --backend ray, work items at once)")
     add_backend_args(s)
-    s.set_defaults(run="cmd_selfplay")
+    s.set_defaults(command_handler="cmd_selfplay")

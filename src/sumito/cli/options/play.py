@@ -36,4 +36,4 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:
     db = p.add_mutually_exclusive_group()
     db.add_argument("--db", default=None, metavar="PATH", help=f"the game archive (default {DEFAULT_DB_TEXT})")
     db.add_argument("--no-db", action="store_true", help="do not store the game in the archive")
-    p.set_defaults(run="cmd_play")
+    p.set_defaults(command_handler="cmd_play")

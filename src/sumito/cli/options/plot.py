@@ -33,4 +33,4 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--statistic", choices=BAND_STATISTICS, default="iqm",
                    help="with --average: iqm (the default, the mean of the middle half of the runs), median or mean")
     p.add_argument("--title", default=None, help="the figure's title (default: the metric and opponent)")
-    p.set_defaults(run="cmd_plot")
+    p.set_defaults(command_handler="cmd_plot")

@@ -25,19 +25,19 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--depth", type=count_arg(0, MAX_PERFT_DEPTH), required=True,
                    help=f"plies to look ahead (0 to {MAX_PERFT_DEPTH}; Ctrl-C stops a long count)")
     p.add_argument("--divide", action="store_true", help="also print the count below each legal move")
-    p.set_defaults(run="cmd_perft")
+    p.set_defaults(command_handler="cmd_perft")
 
     p = sub.add_parser("moves")
     add_position_args(p)
     p.add_argument("--successors", action="store_true", help="print the position string after each move too")
-    p.set_defaults(run="cmd_moves")
+    p.set_defaults(command_handler="cmd_moves")
 
     p = sub.add_parser("show")
     add_position_args(p)
-    p.set_defaults(run="cmd_show")
+    p.set_defaults(command_handler="cmd_show")
 
     p = sub.add_parser("layouts")
-    p.set_defaults(run="cmd_layouts")
+    p.set_defaults(command_handler="cmd_layouts")
 
     p = sub.add_parser("game")
     add_position_args(p)
@@ -46,11 +46,11 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:
     add_rules_args(p, GAME_RULES)
     p.add_argument("--out", type=output_file, default=None, metavar="FILE", help="also write the record to FILE")
     p.add_argument("--quiet", action="store_true", help="print only the record")
-    p.set_defaults(run="cmd_game")
+    p.set_defaults(command_handler="cmd_game")
 
     p = sub.add_parser("players")
     p.add_argument("--game", choices=("abalone", "backgammon", "both"), default="both")
-    p.set_defaults(run="cmd_players")
+    p.set_defaults(command_handler="cmd_players")
 
     p = sub.add_parser("replay")
     p.add_argument("file", nargs="?", default=None, help="a record file (or give --id)")
@@ -62,4 +62,4 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:
     p.add_argument(
         "--ply", type=count_arg(0, 10**6), default=None, help="the position after this many plies (default: the end)"
     )
-    p.set_defaults(run="cmd_replay")
+    p.set_defaults(command_handler="cmd_replay")

@@ -83,4 +83,4 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:
         help="comma-separated host names the browser may use for this server besides localhost, 127.0.0.1, "
         "[::1] and --host ('*': any; needed behind another name, e.g. with --host 0.0.0.0)",
     )
-    p.set_defaults(run="cmd_serve")
+    p.set_defaults(command_handler="cmd_serve")

@@ -34,7 +34,7 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:
                    f"{SOLVE_CHECKPOINT_EVERY:g}; 0: after every level). A stopped solve (Ctrl-C, a kill) goes on from "
                    "its last checkpoint when the same command runs again")
     p.add_argument("--out", type=output_file, default=None, metavar="FILE", help="also write the table to FILE")
-    p.set_defaults(run="cmd_solve", solve_command=None)
+    p.set_defaults(command_handler="cmd_solve", solve_command=None)
     subs = p.add_subparsers(dest="solve_command", metavar="score")
     s = subs.add_parser("score", help="score players against perfect play on a suite of positions")
     s.add_argument("players", nargs="*", metavar="PLAYER", help="player specs")

@@ -58,4 +58,4 @@ def add_parsers(sub: Any) -> None:
     p.add_argument("--workers", type=count_arg(1, MAX_WORKERS_ARG), default=None, metavar="K",
                    help="games at once (default: all cores)")
     add_backend_args(p)
-    p.set_defaults(run="cmd_sprt")
+    p.set_defaults(command_handler="cmd_sprt")

@@ -66,4 +66,4 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:
                    "then played with weights up to about N + K games old")
     p.add_argument("--quiet", action="store_true",
                    help="no progress on stderr (a bar on a terminal, else a line every few seconds)")
-    p.set_defaults(run="cmd_train")
+    p.set_defaults(command_handler="cmd_train")

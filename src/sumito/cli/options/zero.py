@@ -80,11 +80,11 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:
     t.add_argument("--workers", type=count_arg(1, MAX_WORKERS_ARG), default=None, metavar="K",
                    help=f"processes for the self-play games (at most {MAX_WORKERS})")
     add_backend_args(t)
-    t.set_defaults(run="cmd_train")
+    t.set_defaults(command_handler="cmd_train")
 
     r = zsub.add_parser("report", help="a run's curve: losses and scores against perfect play")
     r.add_argument("run", metavar="DIR")
-    r.set_defaults(run="cmd_report")
+    r.set_defaults(command_handler="cmd_report")
 
     a = zsub.add_parser("analyse", help="a network's policy, value and search of every move of a position")
     a.add_argument("--net", default="builtin", help="the network (default: the shipped mini-board one)")
@@ -92,4 +92,4 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:
     a.add_argument("--mode", choices=ZERO_SEARCH_MODES, default=None,
                    help="the root search (default: as the network was trained)")
     add_position_args(a, moves=False)
-    a.set_defaults(run="cmd_analyse")
+    a.set_defaults(command_handler="cmd_analyse")
