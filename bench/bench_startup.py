@@ -73,14 +73,14 @@ def main() -> None:
             ratio[name].append(c / peer_cpu if peer_cpu > 0 else float("inf"))
     print(f"{platform.python_implementation()} {platform.python_version()} on {os.cpu_count()} CPUs; "
           f"{args.runs} rounds; medians")
-    print(f"{'command':<24}{'CPU s':>8}{'wall s':>8}{'CPU / peer':>12}")
-    print(f"{'python -c import chess':<24}{statistics.median(cpu['peer']):8.3f}{statistics.median(wall['peer']):8.3f}"
+    print(f"{'command':<28}{'CPU s':>8}{'wall s':>8}{'CPU / peer':>12}")
+    print(f"{'python -c import chess':<28}{statistics.median(cpu['peer']):8.3f}{statistics.median(wall['peer']):8.3f}"
           f"{'1.00':>12}")
     worst = 0.0
     for name in cases:
         r = statistics.median(ratio[name])
         worst = max(worst, r)
-        print(f"{'sumito ' + name:<24}{statistics.median(cpu[name]):8.3f}{statistics.median(wall[name]):8.3f}"
+        print(f"{'sumito ' + name:<28}{statistics.median(cpu[name]):8.3f}{statistics.median(wall[name]):8.3f}"
               f"{r:12.2f}")
     print(f"worst ratio {worst:.2f} (goal: at most 2.00)")
 
