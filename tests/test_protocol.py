@@ -10,7 +10,7 @@ from sumito.cli import main
 from sumito.games.abalone import LAYOUTS, Move, Position
 from sumito.players import player_names
 from sumito.players.base import _REGISTRY, Option, PlayerKind
-from sumito.protocol import EngineProtocol, default_spec, run_engine, spec_with_depth
+from sumito.protocol import ERROR_PREFIX, EngineProtocol, default_spec, run_engine, spec_with_depth
 
 from helpers import position_with
 
@@ -865,3 +865,97 @@ def test_read_number_is_the_one_syntax(text, whole, expected):
     from sumito.bounds import read_number
 
     assert read_number(text, whole) == expected
+
+
+class _SlowLoad(Probe):
+    """A probe whose warm-up (the protocol's load) takes ``seconds``."""
+
+    def __init__(self, seconds):
+        super().__init__()
+        self.seconds = seconds
+        self.loads = 0
+
+    def warm_up(self, position):
+        import time
+
+        self.loads += 1
+        time.sleep(self.seconds)
+
+
+def _slow_kind(monkeypatch, seconds):
+    player_names()
+    kind = PlayerKind("slowload", lambda: _SlowLoad(seconds), {}, "test player")
+    monkeypatch.setitem(_REGISTRY, "slowload", kind)
+
+
+def test_a_long_load_is_announced_and_isready_and_go_wait_for_it(monkeypatch):
+    # the load (kernels, a table) runs when the player or position is set; one of more than a second says so,
+    # and isready and go come after it, so that no move's clock pays for it
+    monkeypatch.setenv("SUMITO_COMPILE_NOTICE", "1")
+    _slow_kind(monkeypatch, 1.3)
+    lines = talk("position startpos layout mini", "isready", "go", player="slowload")
+    assert lines[0].startswith("info string preparing slowload on the side-5 board: loading its search"), lines
+    assert lines[1].startswith("info string slowload ready after "), lines
+    assert lines[2].startswith("info string preparing slowload on the side-3 board"), lines
+    assert lines[3].startswith("info string slowload ready after "), lines
+    assert lines[4] == "readyok" and lines[-1].startswith("bestmove "), lines
+
+
+def test_a_load_is_quiet_when_compile_notices_are_off(monkeypatch):
+    monkeypatch.setenv("SUMITO_COMPILE_NOTICE", "0")
+    _slow_kind(monkeypatch, 1.2)
+    assert talk("isready", player="slowload") == ["readyok"]
+
+
+def test_quit_during_a_load_leaves_at_once_and_uci_is_answered_during_it(monkeypatch):
+    import time
+
+    _slow_kind(monkeypatch, 30)
+    started = time.monotonic()
+    lines = talk("uci", "quit", player="slowload")
+    assert time.monotonic() - started < 5  # (the load would take 30 s)
+    assert lines[-1] == "uciok", lines
+
+
+def test_a_scripts_commands_after_a_load_are_answered_before_its_quit(monkeypatch):
+    # quit waits for the commands sent before it (a script's isready and go), which wait for the load
+    _slow_kind(monkeypatch, 0.3)
+    lines = talk("position startpos layout mini", "isready", "go", "quit", player="slowload")
+    assert "readyok" in lines and lines[-1].startswith("bestmove "), lines
+
+
+#: every evaluation the engine searches with: the network (default), the hand-set and the papers' evaluations,
+#: a value network and a policy-value network (on the boards it does not know, the hand-set evaluation)
+ENGINE_EVALUATIONS = ["engine", "engine:eval=linear", "engine:eval=heuristic", "engine:eval=abla",
+                      "engine:net=builtin", "engine:zero=builtin"]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("spec", ENGINE_EVALUATIONS)
+def test_the_first_move_on_each_board_after_isready_keeps_to_its_movetime(spec):
+    # what a first move needs (the compiled search for the board and evaluation, the table) loads when the
+    # position is set, and isready waits for it: the first go movetime 500 on each board answers within 1.5x
+    import time
+
+    session = _Session(spec)
+    try:
+        for layout in ("mini", "small", "standard"):
+            session.send(f"position startpos layout {layout}", "isready")
+            session.until("readyok", timeout=300)
+            sent = session.send("go movetime 500")
+            lines = session.until("bestmove", timeout=60)
+            answered = time.monotonic() - sent
+            assert answered < 0.75, (layout, answered, lines)
+            assert not any(line.startswith(ERROR_PREFIX) for line in lines), lines
+    finally:
+        session.close()
+
+
+def test_quit_after_a_position_during_a_load_leaves_at_once(monkeypatch):
+    # a quit behind only state changes (no go, no isready) does not wait for their loads
+    import time
+
+    _slow_kind(monkeypatch, 30)
+    started = time.monotonic()
+    assert talk("position startpos layout mini", "setoption name MaxPlies value 100", "quit", player="slowload") == []
+    assert time.monotonic() - started < 5

@@ -24,8 +24,8 @@ from numba import njit, objmode, prange
 from numba.core import event
 from numba.core.caching import UserProvidedCacheLocator
 
-__all__ = ["COMPILE_NOTICE", "COMPILE_SECONDS", "PackageCacheLocator", "compile_seconds", "njit", "numba_cache_dir",
-           "objmode", "prange"]
+__all__ = ["COMPILE_NOTICE", "COMPILE_SECONDS", "PackageCacheLocator", "compile_seconds", "compiling", "njit",
+           "numba_cache_dir", "objmode", "prange"]
 
 #: the package's folder: the cache keys on the source below it
 _ROOT = Path(__file__).resolve().parent
@@ -50,6 +50,11 @@ def compile_seconds() -> float:
     """Seconds this process has spent compiling kernels so far (numba's compile events, outermost only):
     what a caller takes off a move's time so that the first move is not charged with the compile."""
     return _compile["seconds"]
+
+
+def compiling() -> bool:
+    """Whether a kernel is compiling in this process now (what a caller that waits for it tells its user)."""
+    return _compile["depth"] > 0
 
 
 def numba_cache_dir() -> str:

@@ -3,9 +3,21 @@
 One command a line; replies are lines too, and stdout is flushed after each reply. Commands
 that only change state (``player``, ``position``, ``newgame``, ``setoption``) answer nothing when
 they work, like UCI; ``isready`` answers ``readyok`` once everything before it is done and the
-player has loaded its compiled search (so that no move's time pays for it; a first ``go`` without
-``isready`` loads it before its clock starts). The clock never stops a search before its first
+player has loaded its compiled search. The clock never stops a search before its first
 iteration: every ``go`` reports at least depth 1.
+
+What a first move needs (the compiled search for the board and the evaluation, from numba's cache or
+compiled on a first use; the engine's table; a solved table) loads in the background as soon as the player
+or the position is set (at start, ``player``, ``setoption``, ``position``, ``newgame``), so that no move's
+clock pays for it. The commands that come meanwhile wait for it, ``isready`` and ``go`` among them, except
+``quit``, ``stop``, ``uci``, ``help``, ``moves`` and ``d`` when no other command waits before them; ``quit``
+then leaves at once. A load of more than a second says so, and every 5 s how long it has taken::
+
+    info string preparing engine on the side-3 board (evaluation linear ..., threads 2): compiling its search ...
+    info string preparing engine: 6 s (compiling)
+    info string engine ready after 9.2 s (8.9 s compiling)
+
+(``SUMITO_COMPILE_NOTICE=0`` silences these lines, as it does the compile notice.)
 
 ::
 
@@ -82,6 +94,8 @@ repetition draws), so ``go`` in a finished game answers ``bestmove none`` with a
 from __future__ import annotations
 
 import argparse
+import contextlib
+import os
 import queue
 import sys
 import threading
@@ -104,6 +118,7 @@ from sumito.defaults import STRONGEST_ENGINE
 from sumito.errors import SumitoError
 from sumito.games.abalone import WHITE, DrawRules, Game, Move, render
 from sumito.games.abalone.interop import is_playstrategy_fen
+from sumito.jit import compile_seconds, compiling
 from sumito.players import game_history, make_player, parse_spec, player_names
 from sumito.players.base import Player, set_option, warm_up
 from sumito.players.engine import EnginePlayer
@@ -120,6 +135,14 @@ ERROR_PREFIX = "info string error "
 MAX_ERROR_CHARS = 300
 #: commands answered while a search runs (the others wait for its bestmove)
 _AT_ONCE = ("stop", "isready", "quit")
+#: commands answered while the player loads its compiled search when no other command waits (the others,
+#: isready too, wait for it): those that change nothing (a GUI's uci at start-up is answered at once)
+_DURING_LOAD = ("quit", "stop", "uci", "help", "moves", "d", "show")
+#: seconds a load runs before it is announced (loading from numba's cache takes about one; a compile, more),
+#: and between the lines that say it goes on
+LOAD_NOTICE_AFTER = 1.0
+LOAD_PROGRESS_EVERY = 5.0
+_LOAD_THREAD = "sumito-load"
 #: the longest time ``go`` takes in milliseconds (movetime, clocks, increments)
 _MAX_MS = MAX_SEARCH_SECONDS * 1000
 #: the shortest time for a move (``movetime 0``, an empty clock): the engine still answers a legal move
@@ -214,7 +237,14 @@ class EngineProtocol:
         self.game = Game("standard", self.rules)
         self._derived: tuple[str, Player] | None = None  # the player for go depth/movetime/clock/infinite
         self._lines: queue.Queue[str | None] = queue.Queue()
+        # the search thread, or the thread loading the player's compiled search for the position (a load):
+        # while either runs, the commands that come wait for it, except those it answers at once
         self._search: threading.Thread | None = None
+        self._loading = False
+        self._load_started = 0.0
+        self._load_said = 0.0  # when a load last said it goes on (0: not yet)
+        self._load_compiled = 0.0  # compile_seconds() when the load began
+        self._in_loop = False  # a load starts in the background only under run(): handle() alone stays in order
         self._announced: str | None = None  # the evaluation and threads the last go's info string named
         self._out_lock = threading.Lock()
 
@@ -225,11 +255,18 @@ class EngineProtocol:
         threading.Thread(target=self._read_lines, name="sumito-protocol-reader", daemon=True).start()
         waiting: deque[str] = deque()  # commands that came during a search, in order
         end_of_input = False
+        self._in_loop = True
+        self._prepare()  # the default player, for the standard start
         try:
             while True:
                 if self._search is not None and not self._search.is_alive():
                     self._search.join()
                     self._search = None
+                    self._end_load()
+                if self._loading:
+                    self._tell_load()
+                    if _quit_first(waiting):
+                        return 0
                 if self._search is None and waiting:
                     if not self._dispatch(waiting.popleft()):
                         return 0
@@ -237,6 +274,9 @@ class EngineProtocol:
                 if end_of_input:
                     if self._search is None:
                         return 0
+                    if self._loading:  # the commands that came after it wait for it, as they would in a session
+                        self._search.join(0.1)
+                        continue
                     # nobody is left to say stop (a GUI that crashed, a script that ended): a search gets a
                     # moment to end by itself, then it is stopped as `stop` would (its bestmove still comes)
                     self._search.join(self.eof_grace)
@@ -252,13 +292,24 @@ class EngineProtocol:
                 elif self._search is None:
                     if not self._dispatch(line):
                         return 0
-                elif _first_word(line) in _AT_ONCE:
+                elif self._answers_now(_first_word(line), waiting):
                     if not self.handle(line):
                         return 0
                 else:
                     waiting.append(line)
         finally:
+            self._in_loop = False
             self._stop_search()
+
+    def _answers_now(self, word: str, waiting: deque[str]) -> bool:
+        """Whether a command that comes while the search or a load runs is answered now, not in its turn:
+        during a search ``stop``, ``isready`` and ``quit``; during a load those that change nothing when no
+        command waits before them (a ``d`` shows the position set before it). A ``quit`` during a load
+        leaves at once unless a ``go`` or ``isready`` waits before it (a script's ``go`` is answered):
+        :func:`_quit_first`."""
+        if not self._loading:
+            return word in _AT_ONCE
+        return word in _DURING_LOAD and not waiting
 
     def _read_lines(self) -> None:
         """Feed the queue with the input's lines, bounded, as text (bytes that are not UTF-8 become
@@ -297,11 +348,57 @@ class EngineProtocol:
         return True
 
     def _stop_search(self) -> None:
+        """Stop a search and wait for its bestmove; a load (a compile cannot be cut short) is left to end by
+        itself, in its daemon thread, so that ``quit`` and Ctrl-C leave at once."""
+        if self._loading:
+            self._search, self._loading = None, False
         if self._search is not None:
             request_stop()
             self._search.join()
             self._search = None
             clear_stop()
+
+    def _prepare(self) -> None:
+        """Have the player load what its first move from the position needs (compiled kernels, from numba's
+        cache or compiled on a first use; a table) in the background, as soon as the player or the position
+        is set: ``isready`` and ``go`` wait for it, so that no move's clock pays for it, and a load of more
+        than :data:`LOAD_NOTICE_AFTER` seconds says so (and how long it has taken, every
+        :data:`LOAD_PROGRESS_EVERY` s). A player that cannot play the position says so at ``isready`` or
+        ``go``. Only in :meth:`run`'s loop: without it the first move loads its search before its clock."""
+        if not self._in_loop or self._search is not None:
+            return
+        player, position = self.player, self.game.position
+        self._loading, self._load_started, self._load_said = True, time.perf_counter(), 0.0
+        self._load_compiled = compile_seconds()
+        self._search = threading.Thread(target=_load_quietly, args=(player, position), name=_LOAD_THREAD,
+                                        daemon=True)
+        self._search.start()
+        self._search.join(0.05)  # a loaded player is ready before the next command is looked at
+
+    def _tell_load(self) -> None:
+        """The load's progress lines: the first after :data:`LOAD_NOTICE_AFTER` s, then every few seconds."""
+        now = time.perf_counter()
+        elapsed = now - self._load_started
+        if os.environ.get("SUMITO_COMPILE_NOTICE", "1") == "0":
+            return  # (as the compile notice: the test suite's output does not depend on numba's cache)
+        if not self._load_said and elapsed >= LOAD_NOTICE_AFTER:
+            what = _in_use(self.player, self.game.position)
+            doing = ("compiling its search (once for this version of Sumito, then cached)" if compiling()
+                     else "loading its search and table")
+            self._send(f"info string preparing {self.spec} on the side-{self.game.position.variant.side} board"
+                       + (f" ({what})" if what else "") + f": {doing}")
+            self._load_said = now
+        elif self._load_said and now - self._load_said >= LOAD_PROGRESS_EVERY:
+            self._send(f"info string preparing {self.spec}: {elapsed:.0f} s"
+                       + (" (compiling)" if compiling() else ""))
+            self._load_said = now
+
+    def _end_load(self) -> None:
+        if self._loading and self._load_said:
+            compiled = compile_seconds() - self._load_compiled
+            self._send(f"info string {self.spec} ready after {time.perf_counter() - self._load_started:.1f} s"
+                       + (f" ({compiled:.1f} s compiling)" if compiled >= 0.5 else ""))
+        self._loading = False
 
     def handle(self, line: str) -> bool:
         """Answer one command line; ``False`` when it was ``quit``. (``go`` runs to its end here.)"""
@@ -344,7 +441,7 @@ class EngineProtocol:
 
     def cmd_stop(self, args: list[str]) -> None:
         _no_args("stop", args)
-        if self._search is not None:  # stop with no search running is ignored, as in UCI
+        if self._search is not None and not self._loading:  # stop with no search running is ignored, as in UCI
             request_stop()
 
     def cmd_isready(self, args: list[str]) -> None:
@@ -366,12 +463,14 @@ class EngineProtocol:
         spec = " ".join(args)
         player = self._build(spec)
         self.spec, self.player, self._derived = spec, player, None
+        self._prepare()
 
     def cmd_newgame(self, args: list[str]) -> None:
         _no_args("newgame", args)
         player = self._build(self.spec)
         self.game = Game("standard", self.rules)
         self.player, self._derived = player, None
+        self._prepare()
 
     def cmd_position(self, args: list[str]) -> None:
         lowered = [a.lower() for a in args]
@@ -410,6 +509,7 @@ class EngineProtocol:
             except SumitoError as exc:
                 raise ProtocolError(f"move {i} ({move}): {exc}") from None
         self.game = game
+        self._prepare()
 
     def cmd_go(self, args: list[str]) -> None:
         self._think(*self._plan_go(args))
@@ -568,6 +668,7 @@ class EngineProtocol:
         spec = set_option(self.spec, key, int(number) if whole else f"{number * unit:g}")
         player = self._build(spec)  # (a failure leaves the player as it was)
         self.spec, self.player, self._derived = spec, player, None
+        self._prepare()
         if note is not None:
             self._send(f"info string {note}")
 
@@ -587,6 +688,7 @@ class EngineProtocol:
         spec = set_option(spec, "nnue", value)
         player = self._build(spec)
         self.spec, self.player, self._derived = spec, player, None
+        self._prepare()
 
     def cmd_uci(self, args: list[str]) -> None:
         _no_args("uci", args)
@@ -678,6 +780,31 @@ def _without(spec: str, key: str) -> str:
     name, _, opts = spec.partition(":")
     kept = [o.strip() for o in opts.split(",") if o.strip() and o.partition("=")[0].strip().lower() != key]
     return f"{name}:{','.join(kept)}" if kept else name
+
+
+def _quit_first(waiting: deque[str]) -> bool:
+    """Whether a ``quit`` waits with no ``go`` or ``isready`` before it (what a script expects answered):
+    during a load it leaves at once, not after the ``position`` and ``setoption`` before it, which it would
+    undo."""
+    for line in waiting:
+        word = _first_word(line)
+        if word == "quit":
+            return True
+        if word in ("go", "isready"):
+            return False
+    return False
+
+
+def loading() -> bool:
+    """Whether a load the protocol started (:meth:`EngineProtocol._prepare`) is still running in this process."""
+    return any(thread.name == _LOAD_THREAD and thread.is_alive() for thread in threading.enumerate())
+
+
+def _load_quietly(player: Player, position) -> None:
+    """A load in the background (:meth:`EngineProtocol._prepare`): a failure is said by the ``isready`` or
+    ``go`` that meets it again, in its one line; here it is dropped."""
+    with contextlib.suppress(Exception):  # (said at isready or go, which meet it again)
+        warm_up(player, position)
 
 
 def _no_args(command: str, args: list[str]) -> None:

@@ -60,6 +60,13 @@ class AlphaBetaPlayer(PlayerBase):
         self.rng = np.random.default_rng(seed)
         self.last_nodes = 0
 
+    def warm_up(self, position: Position) -> None:
+        """Load the compiled alpha-beta search (one kernel for every evaluation) with a one-ply search,
+        before any clock runs."""
+        codes = legal_codes(position)
+        if len(codes):
+            search(SearchContext.of(position), codes, 1, self.evaluation.kind, self.evaluation.params)
+
     def choose(
         self,
         position: Position,
