@@ -85,6 +85,14 @@ def pytest_collection_modifyitems(config, items):
 _XDG_TOPS = (".cache", ".config", ".local/share", ".local/state")
 
 
+def _other_versions_kernels(folder: str) -> bool:
+    """Whether ``folder`` is numba's cache for another version of Sumito's source in the real home: what
+    another checkout or a command run beside the suite writes there, not this suite (whose kernels, had its
+    cache folder leaked, would go to this version's folder, which is checked)."""
+    parent = os.path.join(REAL_HOME, ".cache", "sumito", "numba")
+    return os.path.dirname(folder) == parent and os.path.basename(folder) != _OWN_KERNELS
+
+
 def _home_snapshot() -> dict[str, tuple[int, int]]:
     found: dict[str, tuple[int, int]] = {}
     for top in ("", *_XDG_TOPS):
@@ -94,7 +102,8 @@ def _home_snapshot() -> dict[str, tuple[int, int]]:
                     found[entry.path] = (0, 0)  # the names only: a file there may change for its own reasons
         except OSError:
             continue
-        for folder, _, files in os.walk(REAL_HOME / top / "sumito") if top else ():
+        for folder, subfolders, files in os.walk(REAL_HOME / top / "sumito") if top else ():
+            subfolders[:] = [d for d in subfolders if not _other_versions_kernels(os.path.join(folder, d))]
             for name in files:
                 try:
                     st = os.stat(os.path.join(folder, name))
@@ -104,6 +113,9 @@ def _home_snapshot() -> dict[str, tuple[int, int]]:
     return found
 
 
+from sumito.jit import numba_cache_dir  # noqa: E402  (after NUMBA_CACHE_DIR is set above)
+
+_OWN_KERNELS = os.path.basename(numba_cache_dir())  # this source version's folder name in a numba cache
 _HOME_BEFORE = _home_snapshot()
 
 
