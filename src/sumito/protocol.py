@@ -61,7 +61,7 @@ meaning, so ``player`` shows them): ``MultiPV`` 1-256 (the engine's ``multipv``)
 MB (``hash``; a new, empty table, made here: ``go`` never makes or empties one), ``Contempt`` -10000 to
 10000 hundredths of a marble, as ``cp`` (``contempt``, in marbles: what a draw costs the engine),
 ``Threads`` 1-64 (``threads``; default the cores available, at most 8; more than the cores this process may
-use is taken as that many, which an ``info string`` says), ``EvalFile`` (``nnue``: an NNUE file, a shipped
+use is taken as that many, which an ``info string`` says, as are a ``player`` spec's ``threads``), ``EvalFile`` (``nnue``: an NNUE file, a shipped
 network's name, or ``none`` for the hand-set evaluation), and the game's draw rules, which the
 engine's search plays to: ``MaxPlies`` (a draw after that many plies) and ``NoCapture`` (a draw
 after that many plies without a push-off), 0-100000, 0 = off (the default: only threefold
@@ -230,7 +230,8 @@ class EngineProtocol:
         self.eof_grace = eof_grace
         self.instream = instream if instream is not None else sys.stdin
         self.outstream = outstream if outstream is not None else sys.stdout
-        self.spec = player or default_spec()
+        self._out_lock = threading.Lock()
+        self.spec = self._capped(player or default_spec())
         self.player = self._build(self.spec)
         # the draw rules of the games it is given (setoption MaxPlies/NoCapture), which its search plays to
         self.rules = DrawRules()
@@ -246,7 +247,6 @@ class EngineProtocol:
         self._load_compiled = 0.0  # compile_seconds() when the load began
         self._in_loop = False  # a load starts in the background only under run(): handle() alone stays in order
         self._announced: str | None = None  # the evaluation and threads the last go's info string named
-        self._out_lock = threading.Lock()
 
     # ----------------------------------------------------------------- the loop
     def run(self) -> int:
@@ -460,7 +460,7 @@ class EngineProtocol:
         if not args:
             self._send(f"info player {self.spec}")
             return
-        spec = " ".join(args)
+        spec = self._capped(" ".join(args))
         player = self._build(spec)
         self.spec, self.player, self._derived = spec, player, None
         self._prepare()
@@ -730,6 +730,17 @@ class EngineProtocol:
         if kind.name == "human":
             raise ProtocolError("the human player cannot be driven through the engine protocol")
         return make_player(spec)
+
+    def _capped(self, spec: str) -> str:
+        """``spec`` with its ``threads`` at most the cores this process may use, as ``setoption name Threads``
+        takes it (more threads than cores only slow the search, and its stop), said in an ``info string``."""
+        kind, options = parse_spec(spec)
+        threads, cores = options.get("threads"), available_cores()
+        if "threads" not in kind.options or threads is None or threads <= cores:
+            return spec
+        self._send(f"info string threads={threads} is more than the {cores} core{'s' if cores > 1 else ''} here; "
+                   f"using {cores}")
+        return set_option(spec, "threads", cores)
 
     def _player_without_limit(self) -> Player:
         """The player for ``go infinite``: the engine searching to its deepest with no clock (until
