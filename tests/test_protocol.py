@@ -790,7 +790,7 @@ def test_a_specs_threads_beyond_the_cores_are_capped_as_setoptions_are():
         plural = "s" if cores > 1 else ""
         said = f"info string threads=64 is more than the {cores} core{plural} here; using {cores}"
         assert lines.count(said) == 2, lines  # (the --player spec, and the player command's)
-        assert f"info player engine:threads={cores},time=1" in lines, lines
+        assert f"info player engine:time=1,threads={cores}" in lines, lines
         latencies = _stop_latencies(session)
         assert max(latencies) < 1.0, latencies
     finally:
