@@ -56,19 +56,18 @@ and ``winc``/``binc`` their increments, all in milliseconds, and the side to mov
 both ``movetime`` and the clock's share cap the search, as does ``depth``. ``go`` with no limit
 uses the player as its spec says (the engine: 1 s). ``movetime 0`` means 1 ms.
 
-Options (``setoption``, names case-insensitive; the engine player's spec options of the same
-meaning, so ``player`` shows them): ``MultiPV`` 1-256 (the engine's ``multipv``), ``Hash`` 1-4096
-MB (``hash``; a new, empty table, made here: ``go`` never makes or empties one), ``Contempt`` -10000 to
-10000 hundredths of a marble, as ``cp`` (``contempt``, in marbles: what a draw costs the engine),
-``Threads`` 1-64 (``threads``; default the cores available, at most 8; more than the cores this process may
-use is taken as that many, which an ``info string`` says, as are a ``player`` spec's ``threads``), ``EvalFile`` (``nnue``: an NNUE file, a shipped
-network's name, or ``none`` for the hand-set evaluation), and the game's draw rules, which the
-engine's search plays to: ``MaxPlies`` (a draw after that many plies) and ``NoCapture`` (a draw
-after that many plies without a push-off), 0-100000, 0 = off (the default: only threefold
-repetition). A player without the option answers an error. A ``setoption`` or ``player`` that fails
-(a bad value, a missing or damaged network file) leaves the player as it was. Numbers are ASCII digits
-with an optional sign, point and exponent (:func:`sumito.bounds.read_number`, as in player specs): not
-``1_0``, ``nan`` or ``inf``.
+Options (``setoption``, names case-insensitive; the engine player's spec options of the same meaning, so
+``player`` shows them): ``MultiPV`` 1-256 (the engine's ``multipv``), ``Hash`` 1-4096 MB (``hash``; a new,
+empty table, made here: ``go`` never makes or empties one), ``Contempt`` -10000 to 10000 hundredths of a
+marble, as ``cp`` (``contempt``, in marbles: what a draw costs the engine), ``Threads`` 1-64 (``threads``;
+default the cores available, at most 8; more than the cores this process may use is taken as that many, which
+an ``info string`` says, as are a ``player`` spec's ``threads``), ``EvalFile`` (``nnue``: an NNUE file, a
+shipped network's name, or ``none`` for the hand-set evaluation), and the game's draw rules, which the
+engine's search plays to: ``MaxPlies`` (a draw after that many plies) and ``NoCapture`` (a draw after that
+many plies without a push-off), 0-100000, 0 = off (the default: only threefold repetition). A player without
+the option answers an error. A ``setoption`` or ``player`` that fails (a bad value, a missing or damaged
+network file) leaves the player as it was. Numbers are ASCII digits with an optional sign, point and exponent
+(:func:`sumito.bounds.read_number`, as in player specs): not ``1_0``, ``nan`` or ``inf``.
 
 The first ``go`` says what the player searches with, and so does the next ``go`` after that changes:
 ``info string evaluation nnue builtin-nnue, threads 2`` (players with an evaluation).
