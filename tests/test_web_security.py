@@ -262,9 +262,48 @@ def test_the_host_header_must_name_this_server(make_client):
         assert client.get("/api/presets", headers={"host": host}).status_code == 200
     r = client.post("/api/games", json={}, headers={"origin": "http://attacker.example"})
     assert "another site" in error(r, 403)
-    assert client.post("/api/games", json={"black": "human"}, headers={"origin": "http://127.0.0.1:8000"}).is_success
+    assert client.post("/api/games", json={"black": "human"}, headers={"origin": "http://127.0.0.1"}).is_success
     named = make_client(limits=WebLimits(allowed_hosts=("abalone.lan",)), base_url="http://abalone.lan:8000")
     assert named.get("/api/presets").status_code == 200
+
+
+def test_same_origin_means_the_same_port_too(make_client):
+    # a page of another server on the same machine (a dev server on :3000, a notebook on :8888) is another
+    # origin: it may read nothing and change nothing
+    client = make_client(base_url="http://127.0.0.1:8000")
+    for origin in ("http://127.0.0.1:3000", "http://localhost:8000", "http://127.0.0.1:8888", "null",
+                   "http://127.0.0.1", "file://", "http://127.0.0.1:8000/path", "http://127.0.0.1:80000"):
+        r = client.post("/api/games", json={"black": "human"}, headers={"origin": origin})
+        assert "another host or port" in error(r, 403), origin
+    assert client.post("/api/games", json={"black": "human"}, headers={"origin": "http://127.0.0.1:8000"}).is_success
+    # behind a proxy that ends TLS the Host names no port and the page's origin is https
+    bare = make_client(base_url="http://127.0.0.1")
+    assert bare.post("/api/games", json={"black": "human"}, headers={"origin": "https://127.0.0.1"}).is_success
+    other_port = bare.post("/api/games", json={"black": "human"}, headers={"origin": "http://127.0.0.1:3000"})
+    assert other_port.status_code == 403
+
+
+def test_every_answer_carries_the_security_headers(make_client):
+    client = make_client()
+    answers = {
+        "page": client.get("/"),
+        "api": client.get("/api/presets"),
+        "missing": client.get("/api/no-such-thing"),
+        "static": client.get("/style.css"),
+        "guard": client.get("/api/presets", headers={"host": "attacker.example"}),
+        "cross-origin": client.post("/api/games", json={}, headers={"origin": "http://127.0.0.1:3000"}),
+    }
+    assert answers["guard"].status_code == 400 and answers["cross-origin"].status_code == 403
+    for what, r in answers.items():
+        policy = r.headers.get("content-security-policy", "")
+        assert "frame-ancestors 'none'" in policy and "default-src 'self'" in policy, what
+        assert "unsafe-inline" not in policy, what
+        assert r.headers.get("x-content-type-options") == "nosniff", what
+        assert r.headers.get("x-frame-options") == "DENY", what
+    # FastAPI's API pages load Swagger UI from its CDN: a policy of their own, framed by nobody all the same
+    docs = client.get("/docs")
+    assert "cdn.jsdelivr.net" in docs.headers["content-security-policy"]
+    assert "frame-ancestors 'none'" in docs.headers["content-security-policy"]
 
 
 # ------------------------------------------------------------------ kill -9 of sumito serve

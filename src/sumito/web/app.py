@@ -38,7 +38,7 @@ from fastapi.staticfiles import StaticFiles
 from sumito.arena.db import default_db_path
 from sumito.errors import SumitoError
 from sumito.web.hall import GameHall
-from sumito.web.limits import MAX_IMPORT_BYTES, WebLimits
+from sumito.web.limits import MAX_IMPORT_BYTES, WebLimits, same_origin
 from sumito.web.routes import ROUTERS
 from sumito.web.session import one_line
 from sumito.web.store import WebStore, default_web_db_path
@@ -123,6 +123,7 @@ class RequestGuard:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
+        send = _with_security_headers(send, scope.get("path", ""))
         headers = {k.lower(): v for k, v in scope.get("headers", [])}
         host = headers.get(b"host", b"").decode("latin-1")
         if host and not self.limits.host_allowed(host):
@@ -130,11 +131,12 @@ class RequestGuard:
             await _answer(send, 400, f"the host {shown!r} is not this server's (sumito serve --allowed-hosts)")
             return
         origin = headers.get(b"origin")
-        if origin is not None and scope.get("method", "GET").encode() not in SAFE_METHODS:
-            origin_host = origin.decode("latin-1").partition("://")[2]
-            if not origin_host or not self.limits.host_allowed(origin_host):
-                await _answer(send, 403, "a page of another site may not change games on this server")
-                return
+        changes = scope.get("method", "GET").encode() not in SAFE_METHODS
+        if origin is not None and changes and not same_origin(origin.decode("latin-1"), host,
+                                                               scope.get("scheme", "http")):
+            await _answer(send, 403, "a page of another site (another host or port) may not change games on "
+                                     "this server")
+            return
         limit = MAX_RECORD_BODY_BYTES if scope.get("path") == "/api/records" else MAX_BODY_BYTES
         too_large = f"the request body is larger than this server takes ({limit} bytes)"
         length = headers.get(b"content-length")
@@ -174,6 +176,36 @@ class RequestGuard:
             await self.app(scope, counted_receive, guarded_send)
         if exceeded and not started:
             await _answer(send, 413, too_large)
+
+
+#: what a browser may load for the page: its own files only (no inline script or style, no other site), and
+#: no page may frame it (clickjacking)
+PAGE_POLICY = ("default-src 'self'; object-src 'none'; base-uri 'none'; frame-ancestors 'none'")
+#: FastAPI's API pages (/docs, /redoc) load Swagger UI and ReDoc from their CDN, with inline script and style
+API_PAGES_POLICY = ("default-src 'self'; script-src 'self' 'unsafe-inline' https://cdn.jsdelivr.net; "
+                    "style-src 'self' 'unsafe-inline' https://cdn.jsdelivr.net https://fonts.googleapis.com; "
+                    "font-src https://fonts.gstatic.com; img-src 'self' data: https:; worker-src blob:; "
+                    "object-src 'none'; base-uri 'none'; frame-ancestors 'none'")
+#: on every answer: the policy, no guessing of content types, no framing for browsers without CSP, and no
+#: address of this server's pages in requests to others
+SECURITY_HEADERS = ((b"x-content-type-options", b"nosniff"), (b"x-frame-options", b"DENY"),
+                    (b"referrer-policy", b"same-origin"))
+
+
+def _with_security_headers(send: Send, path: str) -> Send:
+    """``send`` with the security headers added to the start of every answer (the app's and the guard's)."""
+    policy = (API_PAGES_POLICY if path in ("/docs", "/redoc") or path.startswith("/docs/") else PAGE_POLICY).encode()
+
+    async def secured(message: MutableMapping[str, Any]) -> None:
+        if message.get("type") == "http.response.start":
+            headers = list(message.get("headers", []))
+            present = {name.lower() for name, _ in headers}
+            headers += [(name, value) for name, value in ((b"content-security-policy", policy), *SECURITY_HEADERS)
+                        if name not in present]
+            message = {**message, "headers": headers}
+        await send(message)
+
+    return secured
 
 
 async def _answer(send: Send, status: int, detail: str) -> None:

@@ -154,6 +154,45 @@ class WebLimits:
         return "*" in allowed or name in allowed
 
 
+def _authority(text: str) -> tuple[str, int | None]:
+    """``example.com:8000`` → (``example.com``, 8000); ``[::1]`` → (``::1``, None); a port that is not a
+    number is kept as -1, which matches no port."""
+    text = text.strip().lower()
+    if text.startswith("["):
+        name, _, rest = text[1:].partition("]")
+        port = rest[1:] if rest.startswith(":") else ""
+    elif text.count(":") == 1:
+        name, _, port = text.partition(":")
+    else:
+        name, port = text, ""
+    if not port:
+        return name, None
+    return name, int(port) if port.isascii() and port.isdigit() and len(port) <= 5 else -1
+
+
+#: the port a URL of each scheme means when it names none
+DEFAULT_PORTS = {"http": 80, "https": 443}
+
+
+def same_origin(origin: str, host_header: str, scheme: str) -> bool:
+    """Whether a request's ``Origin`` is the server's own: the same host name and the same port as the
+    request's ``Host`` (the port a URL's scheme means where one names none; with no port in ``Host``, a
+    proxy in front may have changed the scheme, so either default port). ``null`` and other schemes are
+    another origin. This is what lets a page change games: a page of another site, or of another server
+    on the same host (another port), may not."""
+    origin_scheme, sep, authority = origin.strip().lower().partition("://")
+    if not sep or origin_scheme not in DEFAULT_PORTS or "/" in authority:
+        return False
+    origin_name, origin_port = _authority(authority)
+    host_name, host_port = _authority(host_header)
+    if not origin_name or origin_name != host_name:
+        return False
+    origin_port = DEFAULT_PORTS[origin_scheme] if origin_port is None else origin_port
+    if host_port is None:
+        return origin_port in ({DEFAULT_PORTS.get(scheme, 80)} | set(DEFAULT_PORTS.values()))
+    return origin_port == host_port
+
+
 def _host_name(header: str) -> str:
     """``example.com:8000`` → ``example.com``; ``[::1]:8000`` → ``::1``."""
     header = header.strip().lower()
