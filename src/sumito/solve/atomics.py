@@ -1,8 +1,9 @@
-"""Atomic updates of one array element, for numba's parallel loops: the solver's threads settle the
-positions a level decides directly, in any order, and still reach the same values.
+"""Atomic updates of one array element, for numba's parallel loops: the solver's threads lower the move
+counts of a level's predecessors directly, in any order, and still reach the same values.
 
-numba has no atomic operations on arrays for the CPU, so these two are LLVM's ``atomicrmw`` and
-``cmpxchg`` on the element's address (sequentially consistent; contiguous 1-d arrays, no bounds check).
+numba has no atomic operations on arrays for the CPU, so this is LLVM's ``atomicrmw`` on the element's
+address (sequentially consistent; contiguous 1-d arrays, no bounds check). (The won predecessors need
+none: every thread writes them the same value.)
 """
 
 from __future__ import annotations
@@ -30,23 +31,5 @@ def atomic_decrement(typingctx, array, index):
         ptr = _element_pointer(context, builder, signature.args[0], args[0], args[1], signature.args[1])
         one = ir.Constant(context.get_value_type(signature.args[0].dtype), 1)
         return builder.atomic_rmw("sub", ptr, one, "seq_cst")
-
-    return sig, codegen
-
-
-@intrinsic
-def atomic_claim(typingctx, array, index, value):
-    """Set ``array[index]`` to ``value`` if it is 0, atomically; returns whether this call set it."""
-    if not isinstance(array, types.Array) or array.ndim != 1 or not isinstance(index, types.Integer):
-        return None
-    sig = types.boolean(array, index, value)
-
-    def codegen(context, builder, signature, args):
-        arr_t = signature.args[0]
-        ptr = _element_pointer(context, builder, arr_t, args[0], args[1], signature.args[1])
-        new = context.cast(builder, args[2], signature.args[2], arr_t.dtype)
-        zero = ir.Constant(context.get_value_type(arr_t.dtype), 0)
-        pair = builder.cmpxchg(ptr, zero, new, "seq_cst", "seq_cst")
-        return builder.extract_value(pair, 1)
 
     return sig, codegen

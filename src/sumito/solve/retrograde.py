@@ -40,7 +40,7 @@ from sumito.games.abalone.kernels import (
     unmake_move,
 )
 from sumito.jit import njit, prange
-from sumito.solve.atomics import atomic_claim, atomic_decrement
+from sumito.solve.atomics import atomic_decrement
 from sumito.solve.index import rank, unrank
 
 #: the largest move count an entry can keep (the counters are one byte)
@@ -140,21 +140,25 @@ def _each_predecessor(grid, x_count, cells, offsets, zobrist, binom, block_start
 def expand_level(level, code, values, counters, cells, offsets, zobrist, binom, block_start, marbles, win,
                  inline_only, grid_template, chunk, stop):
     """Take back every move into the positions of ``level`` (all stored as ``code``); decide the
-    predecessors that this settles, as the next level's code. Returns how many were decided.
+    predecessors that this settles, as the next level's code. (The driver counts the next level from the
+    values, so nothing is returned.)
 
-    The threads share the level out by chunks and settle each predecessor at once, atomically: a
-    predecessor of a lost position is claimed as a win (:func:`atomic_claim`: the first claim sets it,
-    later ones see it set), a predecessor of a won one has its count lowered (:func:`atomic_decrement`:
+    The threads share the level out by chunks and settle each predecessor at once. A predecessor of a
+    lost position is won: an undecided one is set with a plain store, since every value written at this
+    level is ``next_code`` — two threads that both see it undecided write the same value, so no atomic
+    is needed. A predecessor of a won one has its count lowered atomically (:func:`atomic_decrement`:
     the thread that takes it from 1 to 0 decides it as a loss). Which thread gets there first changes
-    nothing: every value set at this level is ``next_code``, and each count falls once for every move
-    into the level. (A count can wrap below zero after its entry is decided: decided entries' counts
-    are never read again.)
+    nothing: each count falls once for every move into the level. (A count can wrap below zero after
+    its entry is decided: decided entries' counts are never read again.)
+
+    The predecessors of one position are read in one loop and only the undecided ones kept, before any
+    atomic: a locked instruction waits for the loads before it, so reading and decrementing in one loop
+    took the values' cache misses one at a time; read first, the misses overlap.
     """
     lost_below = code < 0
     next_code = np.int16(-code + 1 if lost_below else -(code + 1))
     n_level = level.shape[0]
     n_chunks = (n_level + chunk - 1) // chunk
-    got = np.zeros(n_chunks, dtype=np.int64)
     for ci in prange(n_chunks):
         if stop[0]:
             continue
@@ -162,23 +166,26 @@ def expand_level(level, code, values, counters, cells, offsets, zobrist, binom, 
         free = np.empty(cells.shape[0], dtype=np.int64)
         moves = np.empty(MAX_MOVES, dtype=np.int32)
         out = np.empty(4 * MAX_MOVES, dtype=np.int64)
-        decided = 0
         for t in range(ci * chunk, min(n_level, (ci + 1) * chunk)):
             a, _b = unrank(level[t], grid, cells, binom, block_start, marbles, win, free)
             n = _each_predecessor(grid, a, cells, offsets, zobrist, binom, block_start, marbles, win, inline_only,
                                   moves, out)
+            if lost_below:
+                for i in range(n):
+                    p = out[i]
+                    if values[p] == 0:
+                        values[p] = next_code
+                continue
+            m = 0
             for i in range(n):
                 p = out[i]
-                if values[p] != 0:
-                    continue
-                if lost_below:
-                    if atomic_claim(values, p, next_code):
-                        decided += 1
-                elif atomic_decrement(counters, p) == 1:
+                if values[p] == 0:
+                    out[m] = p
+                    m += 1
+            for i in range(m):
+                p = out[i]
+                if atomic_decrement(counters, p) == 1:
                     values[p] = next_code
-                    decided += 1
-        got[ci] = decided
-    return got.sum()
 
 
 @njit(cache=True, nogil=True, parallel=True)
