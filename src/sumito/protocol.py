@@ -376,10 +376,10 @@ class EngineProtocol:
 
     def _tell_load(self) -> None:
         """The load's progress lines: the first after :data:`LOAD_NOTICE_AFTER` s, then every few seconds."""
-        now = time.perf_counter()
-        elapsed = now - self._load_started
         if os.environ.get("SUMITO_COMPILE_NOTICE", "1") == "0":
             return  # (as the compile notice: the test suite's output does not depend on numba's cache)
+        now = time.perf_counter()
+        elapsed = now - self._load_started
         if not self._load_said and elapsed >= LOAD_NOTICE_AFTER:
             what = _in_use(self.player, self.game.position)
             doing = ("compiling its search (once for this version of Sumito, then cached)" if compiling()
@@ -660,10 +660,8 @@ class EngineProtocol:
         if key not in kind.options:
             raise ProtocolError(f"player {kind.name} has no {shown} option")
         note = None
-        cores = available_cores()
-        if key == "threads" and number > cores:  # more threads than cores only slow the search (and stop)
-            note = f"{shown} {number:.0f} is more than the {cores} core{'s' if cores > 1 else ''} here; using {cores}"
-            number = cores
+        if key == "threads":
+            number, note = _within_cores(f"{shown} {number:.0f}", int(number))
         spec = set_option(self.spec, key, int(number) if whole else f"{number * unit:g}")
         player = self._build(spec)  # (a failure leaves the player as it was)
         self.spec, self.player, self._derived = spec, player, None
@@ -734,12 +732,14 @@ class EngineProtocol:
         """``spec`` with its ``threads`` at most the cores this process may use, as ``setoption name Threads``
         takes it (more threads than cores only slow the search, and its stop), said in an ``info string``."""
         kind, options = parse_spec(spec)
-        threads, cores = options.get("threads"), available_cores()
-        if "threads" not in kind.options or threads is None or threads <= cores:
+        threads = options.get("threads")
+        if "threads" not in kind.options or threads is None:
             return spec
-        self._send(f"info string threads={threads} is more than the {cores} core{'s' if cores > 1 else ''} here; "
-                   f"using {cores}")
-        return set_option(spec, "threads", cores)
+        capped, note = _within_cores(f"threads={threads}", threads)
+        if note is None:
+            return spec
+        self._send(f"info string {note}")
+        return set_option(spec, "threads", capped)
 
     def _player_without_limit(self) -> Player:
         """The player for ``go infinite``: the engine searching to its deepest with no clock (until
@@ -792,10 +792,18 @@ def _without(spec: str, key: str) -> str:
     return f"{name}:{','.join(kept)}" if kept else name
 
 
+def _within_cores(shown: str, threads: int) -> tuple[int, str | None]:
+    """``threads`` at most the cores this process may use (more only slow the search, and its stop), and the
+    note that says so when it was more (``shown``: the setting as the user wrote it)."""
+    cores = available_cores()
+    if threads <= cores:
+        return threads, None
+    return cores, f"{shown} is more than the {cores} core{'s' if cores > 1 else ''} here; using {cores}"
+
+
 def _quit_first(waiting: deque[str]) -> bool:
     """Whether a ``quit`` waits with no ``go`` or ``isready`` before it (what a script expects answered):
-    during a load it leaves at once, not after the ``position`` and ``setoption`` before it, which it would
-    undo."""
+    during a load it then leaves at once, without applying the ``position`` or ``setoption`` before it."""
     for line in waiting:
         word = _first_word(line)
         if word == "quit":

@@ -43,6 +43,10 @@ TIE_OPTIONS = {  # the tie-break options of every AlphaBetaPlayer kind
 }
 
 
+#: whether this process has run the alpha-beta kernel (loaded it from numba's cache, or compiled it)
+_SEARCH_LOADED = False
+
+
 class AlphaBetaPlayer(PlayerBase):
     """Fixed-depth alpha-beta over an evaluation; ties to the first best move in generation
     order, or to a random one of the best (``ties="random"``, seeded)."""
@@ -62,10 +66,12 @@ class AlphaBetaPlayer(PlayerBase):
 
     def warm_up(self, position: Position) -> None:
         """Load the compiled alpha-beta search (one kernel for every evaluation) with a one-ply search,
-        before any clock runs."""
+        before any clock runs: once a process (the protocol warms up at every position)."""
+        global _SEARCH_LOADED
         codes = legal_codes(position)
-        if len(codes):
+        if not _SEARCH_LOADED and len(codes):
             search(SearchContext.of(position), codes, 1, self.evaluation.kind, self.evaluation.params)
+            _SEARCH_LOADED = True
 
     def choose(
         self,

@@ -83,7 +83,9 @@ class ZeroPlayer(PlayerBase):
             self.name += ("," if ":" in self.name else ":") + extra
 
     def warm_up(self, position: Position) -> None:
-        if position.variant.side == self.agent.network.side and position.count_legal_moves():
+        # a first timed search loads the kernels and measures the rate; once is enough (the protocol warms up at
+        # every position, and each search after it measures the rate again)
+        if self._rate is None and position.variant.side == self.agent.network.side and position.count_legal_moves():
             self._timed_search(position, MIN_TIMED_SIMS)
 
     def _timed_search(self, position: Position, sims: int):

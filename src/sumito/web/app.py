@@ -132,8 +132,7 @@ class RequestGuard:
             return
         origin = headers.get(b"origin")
         changes = scope.get("method", "GET").encode() not in SAFE_METHODS
-        if origin is not None and changes and not same_origin(origin.decode("latin-1"), host,
-                                                               scope.get("scheme", "http")):
+        if origin is not None and changes and not same_origin(origin.decode("latin-1"), host):
             await _answer(send, 403, "a page of another site (another host or port) may not change games on "
                                      "this server")
             return

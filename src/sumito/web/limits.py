@@ -174,10 +174,10 @@ def _authority(text: str) -> tuple[str, int | None]:
 DEFAULT_PORTS = {"http": 80, "https": 443}
 
 
-def same_origin(origin: str, host_header: str, scheme: str) -> bool:
+def same_origin(origin: str, host_header: str) -> bool:
     """Whether a request's ``Origin`` is the server's own: the same host name and the same port as the
-    request's ``Host`` (the port a URL's scheme means where one names none; with no port in ``Host``, a
-    proxy in front may have changed the scheme, so either default port). ``null`` and other schemes are
+    request's ``Host`` (the port a URL's scheme means where the origin names none; with no port in ``Host``,
+    either default port: a proxy in front may have changed the scheme). ``null`` and other schemes are
     another origin. This is what lets a page change games: a page of another site, or of another server
     on the same host (another port), may not."""
     origin_scheme, sep, authority = origin.strip().lower().partition("://")
@@ -189,18 +189,13 @@ def same_origin(origin: str, host_header: str, scheme: str) -> bool:
         return False
     origin_port = DEFAULT_PORTS[origin_scheme] if origin_port is None else origin_port
     if host_port is None:
-        return origin_port in ({DEFAULT_PORTS.get(scheme, 80)} | set(DEFAULT_PORTS.values()))
+        return origin_port in DEFAULT_PORTS.values()
     return origin_port == host_port
 
 
 def _host_name(header: str) -> str:
     """``example.com:8000`` → ``example.com``; ``[::1]:8000`` → ``::1``."""
-    header = header.strip().lower()
-    if header.startswith("["):
-        return header[1:].partition("]")[0]
-    if header.count(":") == 1:
-        return header.partition(":")[0]
-    return header
+    return _authority(header)[0]
 
 
 def _expected_seconds(kind: str, options: dict[str, Any], max_time: float) -> float:
