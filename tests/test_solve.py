@@ -15,12 +15,13 @@ from sumito.arena.yardstick import YardstickError, build_suite, position_of, sco
 from sumito.cli import main
 from sumito.games.abalone import Position
 from sumito.games.abalone.geometry import geometry
+from sumito.games.abalone.kernels import count_moves, has_push_off
 from sumito.games.abalone.variants import MINI, Variant
 from sumito.players import make_player
 from sumito.players.base import PlayerSpecError
 from sumito.solve import retrograde as R
 from sumito.solve import table as T
-from sumito.solve.index import rank, space, unrank
+from sumito.solve.index import rank, rank_bits, space, unrank, unrank_bits
 from sumito.solve.solver import kernel_args, solve_values
 from sumito.solve.table import NotSolvedError, SolvedTable, Value
 from sumito.stopping import STOP
@@ -71,6 +72,53 @@ def test_rank_and_unrank_are_inverse_over_every_entry(v):
     assert len(seen) == sp.size  # every entry a different placement
 
 
+def _bitboards(v: Variant, idx: int, memo: np.ndarray, free_cells: np.ndarray) -> tuple[int, int, int, int]:
+    sp = space(v)
+    geo = geometry(v.side)
+    return unrank_bits(idx, geo.cells, sp.binom, sp.block_start, v.marbles, v.win_threshold, sp.subsets, memo,
+                       free_cells)
+
+
+@pytest.mark.parametrize("v", [*SMALL, MID, MINI])
+def test_the_bitboard_index_is_the_grids(v):
+    """The solver's bitboard unrank and rank give the grid's placement and entry, walking entries in index order
+    (the mover's set kept between calls) and jumping about (every call a new one)."""
+    sp = space(v)
+    geo = geometry(v.side)
+    grid = geo.empty_grid
+    free = np.empty(geo.n_cells, dtype=np.int64)
+    board = sum(1 << int(c) for c in geo.cells)
+    cell_of_grid = geo.cell_of_grid.astype(np.int64)
+    memo, free_cells = np.full(2, -1, dtype=np.int64), np.empty(geo.n_cells, dtype=np.int64)
+    rng = np.random.default_rng(3)
+    walk = np.arange(min(sp.size, 40_000))
+    for idx in np.concatenate([walk, rng.integers(0, sp.size, 2_000)]):
+        idx = int(idx)
+        x, o, a, b = _bitboards(v, idx, memo, free_cells)
+        unrank(idx, grid, geo.cells, sp.binom, sp.block_start, v.marbles, v.win_threshold, free)
+        assert x == sum(1 << int(c) for c in geo.cells if grid[c] == 1) and (x | o) & ~board == 0
+        assert o == sum(1 << int(c) for c in geo.cells if grid[c] == 2) and (a, b) == (x.bit_count(), o.bit_count())
+        assert rank_bits(x, o, a, b, cell_of_grid, geo.n_cells, sp.binom, sp.block_start, v.marbles,
+                         v.win_threshold) == idx
+
+
+@pytest.mark.parametrize("v", [MID, MINI, MINI.with_options(inline_only=True)])
+def test_the_first_pass_counts_the_engines_moves(v):
+    """The bitboard count of the first pass is the engine's move count, and its push-off test the engine's."""
+    sp = space(v)
+    geo = geometry(v.side)
+    grid = geo.empty_grid
+    free = np.empty(geo.n_cells, dtype=np.int64)
+    board = sum(1 << int(c) for c in geo.cells)
+    memo, free_cells = np.full(2, -1, dtype=np.int64), np.empty(geo.n_cells, dtype=np.int64)
+    for idx in np.random.default_rng(5).integers(0, sp.size, 3_000):
+        x, o, _a, _b = _bitboards(v, int(idx), memo, free_cells)
+        unrank(int(idx), grid, geo.cells, sp.binom, sp.block_start, v.marbles, v.win_threshold, free)
+        n, push_off = R._moves_and_push_off(x, o, board, geo.offsets, v.inline_only)
+        assert n == count_moves(grid, 1, geo.offsets, geo.cells, v.inline_only)
+        assert push_off == has_push_off(grid, 1, geo.offsets, geo.edge_cells)
+
+
 def test_the_mini_boards_index_counts_every_placement_once():
     sp = space(MINI)
     expected = sum(comb(19, a) * comb(19 - a, b) for a in (4, 5) for b in (4, 5))
@@ -102,12 +150,12 @@ def test_each_take_back_is_a_move_forward_and_each_move_is_taken_back(v):
     rng = np.random.default_rng(7)
     for idx in rng.integers(0, space(v).size, 150):
         idx = int(idx)
-        for p in R.predecessors_of(idx, **a):
+        for p in R.predecessors_of(idx, subsets=space(v).subsets, **a):
             succ, _ = R.successors_of(int(p), **a)
             assert idx in succ
         succ, _ = R.successors_of(idx, **a)
         for s in set(succ.tolist()) - {-1}:
-            back = R.predecessors_of(s, **a)
+            back = R.predecessors_of(s, subsets=space(v).subsets, **a)
             assert (back == idx).sum() == (succ == s).sum()
 
 

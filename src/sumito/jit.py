@@ -20,12 +20,14 @@ import time
 from pathlib import Path
 
 import numba
+from llvmlite import ir
 from numba import njit, objmode, prange
 from numba.core import event
 from numba.core.caching import UserProvidedCacheLocator
+from numba.extending import intrinsic
 
-__all__ = ["COMPILE_NOTICE", "COMPILE_SECONDS", "PackageCacheLocator", "compile_seconds", "compiling", "njit",
-           "numba_cache_dir", "objmode", "prange"]
+__all__ = ["COMPILE_NOTICE", "COMPILE_SECONDS", "PackageCacheLocator", "bit_count", "compile_seconds", "compiling",
+           "lowest_bit", "njit", "numba_cache_dir", "objmode", "prange"]
 
 #: the package's folder: the cache keys on the source below it
 _ROOT = Path(__file__).resolve().parent
@@ -74,6 +76,23 @@ def numba_cache_dir() -> str:
         os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache"), "sumito", "numba"
     )
     return os.path.join(base, digest.hexdigest()[:16])
+
+
+@intrinsic
+def bit_count(typingctx, x):  # type: ignore[no-untyped-def]
+    """The number of set bits of an integer (inside kernels only): LLVM's ``ctpop``, one instruction where
+    the CPU has one (bitboards count marbles and cells with it)."""
+    def codegen(context, builder, signature, args):  # type: ignore[no-untyped-def]
+        return builder.ctpop(args[0])
+    return x(x), codegen
+
+
+@intrinsic
+def lowest_bit(typingctx, x):  # type: ignore[no-untyped-def]
+    """The index of the lowest set bit of a non-zero integer (inside kernels only): LLVM's ``cttz``."""
+    def codegen(context, builder, signature, args):  # type: ignore[no-untyped-def]
+        return builder.cttz(args[0], ir.Constant(ir.IntType(1), 1))  # 1: undefined at 0, which is never asked
+    return x(x), codegen
 
 
 def _configure_numba() -> None:

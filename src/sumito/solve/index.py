@@ -16,13 +16,14 @@ the tests check it over whole blocks.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, cached_property
+from itertools import combinations
 
 import numpy as np
 
 from sumito.games.abalone.geometry import EMPTY, geometry
 from sumito.games.abalone.variants import Variant
-from sumito.jit import njit
+from sumito.jit import bit_count, lowest_bit, njit
 
 
 @dataclass(frozen=True)
@@ -34,6 +35,19 @@ class Space:
     low: int  # fewest marbles a side can have on the board while the game goes on
     binom: np.ndarray  # binom[n, k] = C(n, k), int64
     block_start: np.ndarray  # block b's first entry; b = (marbles - mover) * win + (marbles - other)
+
+    @cached_property
+    def subsets(self) -> np.ndarray:
+        """``subsets[k, r]``: the ``k``-set of colex rank ``r`` as a bitmask of places (bit ``i``: the ``i``-th
+        cell, or the ``i``-th free cell), for every ``k`` up to the marbles and ``r`` below C(cells, k). Colex
+        ranks do not depend on how many places there are, so one table unranks both sides
+        (:func:`unrank_bits`)."""
+        m = self.variant.marbles
+        out = np.zeros((m + 1, int(self.binom[self.n_cells, :m + 1].max())), dtype=np.int64)
+        for k in range(1, m + 1):
+            ordered = sorted(combinations(range(self.n_cells), k), key=lambda c: c[::-1])  # colex order
+            out[k, :len(ordered)] = [sum(1 << i for i in c) for c in ordered]
+        return out
 
     @property
     def size(self) -> int:
@@ -129,3 +143,66 @@ def unrank(index, grid, cells, binom, block_start, marbles, win, free):
         r2 -= binom[c, j]
         c -= 1
     return a, b
+
+
+@njit(cache=True, nogil=True, inline="always")
+def rank_bits(mover, other, n_mover, n_other, cell_of_grid, n_cells, binom, block_start, marbles, win):
+    """:func:`rank` of a position held as two bitboards (bit ``g`` set: a marble on grid cell ``g``): the
+    mover's and the other side's, with their marble counts. The cells' order in ``geometry.cells`` is the
+    grid's, so the cells before cell ``g`` are the set bits below bit ``g``: the loops run over the marbles
+    (a few) instead of the cells."""
+    r1 = 0
+    j = 0
+    x = mover
+    while x:
+        j += 1
+        r1 += binom[cell_of_grid[lowest_bit(x)], j]
+        x &= x - 1
+    r2 = 0
+    j = 0
+    x = other
+    while x:
+        j += 1
+        g = lowest_bit(x)
+        # the other side's cells are ranked among the cells the mover leaves free
+        r2 += binom[cell_of_grid[g] - bit_count(mover & ((1 << g) - 1)), j]
+        x &= x - 1
+    blk = (marbles - n_mover) * win + (marbles - n_other)
+    return block_start[blk] + r1 * binom[n_cells - n_mover, n_other] + r2
+
+
+@njit(cache=True, nogil=True, inline="always")
+def unrank_bits(index, cells, binom, block_start, marbles, win, subsets, memo, free_cells):
+    """Entry ``index`` as bitboards (:func:`rank_bits`): the side to move's marbles, the other side's and
+    their two counts. ``memo`` (two ``int64``, first ``-1``) and ``free_cells`` (as many as cells) keep the
+    mover's set of the last call: entries in index order share it for thousands of entries at a time."""
+    n = cells.shape[0]
+    blk = 0
+    while block_start[blk + 1] <= index:
+        blk += 1
+    a = marbles - blk // win
+    b = marbles - blk % win
+    local = index - block_start[blk]
+    per = binom[n - a, b]
+    r1 = local // per
+    r2 = local - r1 * per
+    key = r1 * (marbles + 1) + a
+    if memo[0] != key:
+        memo[0] = key
+        chosen = subsets[a, r1]
+        mover = 0
+        k = 0
+        for i in range(n):
+            if (chosen >> i) & 1:
+                mover |= 1 << cells[i]
+            else:
+                free_cells[k] = cells[i]
+                k += 1
+        memo[1] = mover
+    # the other side's set is ranked over the cells the mover leaves free
+    chosen = subsets[b, r2]
+    other = 0
+    while chosen:
+        other |= 1 << free_cells[lowest_bit(chosen)]
+        chosen &= chosen - 1
+    return memo[1], other, a, b

@@ -28,46 +28,102 @@ from __future__ import annotations
 
 import numpy as np
 
-from sumito.games.abalone.geometry import EMPTY, OFF
 from sumito.games.abalone.kernels import (
     MAX_MOVES,
     PUSH_OFF_BIT,
-    PUSH_SHIFT,
-    count_moves,
     generate_moves,
-    has_push_off,
     make_move,
     unmake_move,
 )
-from sumito.jit import njit, prange
+from sumito.jit import bit_count, lowest_bit, njit, prange
 from sumito.solve.atomics import atomic_decrement
-from sumito.solve.index import rank, unrank
+from sumito.solve.index import rank, rank_bits, unrank, unrank_bits
 
 #: the largest move count an entry can keep (the counters are one byte)
 MAX_COUNTED_MOVES = 255
 
 
+@njit(cache=True, nogil=True)
+def _bitboard_tables(cells, grid_size):
+    """The board's cells as a bitboard (bit ``g``: grid cell ``g``; the grid of a side-2 or side-3 board has
+    at most 64 cells) and each grid cell's place in ``cells`` (-1 off the board)."""
+    board = 0
+    cell_of_grid = np.full(grid_size, -1, dtype=np.int64)
+    for i in range(cells.shape[0]):
+        board |= 1 << cells[i]
+        cell_of_grid[cells[i]] = i
+    return board, cell_of_grid
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _toward(cells, step):
+    """The cells ``t`` of a bitboard's set whose cell ``t + step`` is in it (``step``: a grid step, or a
+    multiple of one): the set moved by ``-step``."""
+    return cells >> step if step >= 0 else cells << -step
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _moves_and_push_off(x, o, board, offsets, inline_only):
+    """Side 1's legal moves on the bitboards ``x`` (its marbles) and ``o`` (side 2's), counted as
+    :func:`~sumito.games.abalone.kernels.count_moves` counts them, and whether one of them pushes a marble
+    off (:func:`~sumito.games.abalone.kernels.has_push_off`)."""
+    empty = board & ~(x | o)
+    taken = x | o
+    n = 0
+    push_off = False
+    for d in range(6):
+        s = offsets[d]
+        # the run of side 1's marbles from a trailing marble t: 1, 2 or 3 long (a longer one cannot move)
+        two = x & _toward(x, s)
+        three = two & _toward(x, 2 * s)
+        n += bit_count(x & _toward(empty, s)) + bit_count(two & _toward(empty, 2 * s))
+        n += bit_count(three & _toward(empty, 3 * s))
+        # pushes: 2 against 1, 3 against 1 or 2, the pushed run followed by an empty cell or the edge
+        two_on_one = two & _toward(o, 2 * s)
+        three_on_one = three & _toward(o, 3 * s)
+        three_on_two = three_on_one & _toward(o, 4 * s)
+        n += bit_count(two_on_one & ~_toward(taken, 3 * s)) + bit_count(three_on_one & ~_toward(taken, 4 * s))
+        n += bit_count(three_on_two & ~_toward(taken, 5 * s))
+        if (two_on_one & ~_toward(board, 3 * s)) | (three_on_one & ~_toward(board, 4 * s)) \
+                | (three_on_two & ~_toward(board, 5 * s)):
+            push_off = True
+    if not inline_only:
+        # broadside moves: 2 or 3 in a line along a positive axis, moved sideways into empty cells
+        for a in range(3):
+            ls = offsets[a]
+            pair = x & _toward(x, ls)
+            triple = pair & _toward(x, 2 * ls)
+            for d in range(6):
+                if d == a or d == a + 3:
+                    continue
+                s = offsets[d]
+                into = pair & _toward(empty, s) & _toward(empty, ls + s)
+                n += bit_count(into) + bit_count(into & triple & _toward(empty, 2 * ls + s))
+    return n, push_off
+
+
 @njit(cache=True, nogil=True, parallel=True)
 def initial_values(values, counters, cells, offsets, edge_cells, binom, block_start, marbles, win,
-                   inline_only, no_moves_loss, grid_template, chunk, stop):
+                   inline_only, no_moves_loss, grid_template, subsets, chunk, stop):
     """Score the entries decided at once and count every other entry's legal moves; return the most
     moves any entry has (a count over :data:`MAX_COUNTED_MOVES` means the counters cannot hold it)."""
     size = values.shape[0]
     low = marbles - win + 1
     n_chunks = (size + chunk - 1) // chunk
     most = np.zeros(n_chunks, dtype=np.int64)
+    board, _cell_of_grid = _bitboard_tables(cells, grid_template.shape[0])
     for ci in prange(n_chunks):
         if stop[0]:
             continue
-        grid = grid_template.copy()
-        free = np.empty(cells.shape[0], dtype=np.int64)
+        memo = np.full(2, -1, dtype=np.int64)
+        free_cells = np.empty(cells.shape[0], dtype=np.int64)
         top = 0
         for idx in range(ci * chunk, min(size, (ci + 1) * chunk)):
-            _a, b = unrank(idx, grid, cells, binom, block_start, marbles, win, free)
-            if b == low and has_push_off(grid, 1, offsets, edge_cells):
+            x, o, _a, b = unrank_bits(idx, cells, binom, block_start, marbles, win, subsets, memo, free_cells)
+            k, push_off = _moves_and_push_off(x, o, board, offsets, inline_only)
+            if b == low and push_off:
                 values[idx] = 2  # wins in 1: the push-off that wins
                 continue
-            k = count_moves(grid, 1, offsets, cells, inline_only)
             if k > top:
                 top = k
             counters[idx] = min(k, MAX_COUNTED_MOVES)
@@ -78,67 +134,94 @@ def initial_values(values, counters, cells, offsets, edge_cells, binom, block_st
 
 
 @njit(cache=True, nogil=True, inline="always")
-def _each_predecessor(grid, x_count, cells, offsets, zobrist, binom, block_start, marbles, win, inline_only,
-                      moves, out):
-    """Write into ``out`` the entry of every position from which one move of side 2 gives ``grid``
-    (side 1 to move, ``x_count`` of its marbles on the board); once for each such move. Returns how
-    many. ``grid`` is left as it was."""
+def _each_predecessor(x, o, x_count, o_count, board, offsets, cell_of_grid, binom, block_start, marbles, win,
+                      inline_only, out):
+    """Write into ``out`` the entry of every position from which one move of side 2 gives the position of
+    the bitboards ``x`` (side 1's marbles, ``x_count`` of them; side 1 to move) and ``o`` (side 2's);
+    once for each such move. Returns how many.
+
+    Each kind of move back is found for all cells at once: a shifted bitboard says for every cell
+    whether the cell ``k`` steps along holds a marble of a side (or is empty, or off the board), so a
+    few ANDs give every cell a move back starts from, and only those are visited."""
+    n_cells = binom.shape[0] - 1  # binom has a row for 0 .. every cell
+    empty = board & ~(x | o)
     n = 0
-    # pushless inline and broadside moves: undone by side 2's pushless move back
-    k_moves = generate_moves(grid, 2, offsets, cells, inline_only, moves)
-    for i in range(k_moves):
-        mv = moves[i]
-        if (mv >> PUSH_SHIFT) & 3:
-            continue
-        make_move(grid, mv, 2, offsets, zobrist)
-        out[n] = rank(grid, 2, cells, binom, block_start, marbles, win)
-        n += 1
-        unmake_move(grid, mv, 2, offsets)
-    # pushes: an empty cell m, k = 2 or 3 of side 2's marbles after it, then side 1's
-    for ci in range(cells.shape[0]):
-        m = cells[ci]
-        if grid[m] != EMPTY:
-            continue
+    for d in range(6):
+        s = offsets[d]
+        # an inline move of k of side 2's marbles that pushed nothing: trailing marble t, the cell k steps
+        # on empty; undone by the move back, which gives one predecessor each
+        line = o
+        for k in range(1, 4):
+            starts = line & _toward(empty, k * s)
+            while starts:
+                t = lowest_bit(starts)
+                starts &= starts - 1
+                out[n] = rank_bits(o ^ (1 << t) ^ (1 << (t + k * s)), x, o_count, x_count, cell_of_grid, n_cells,
+                                   binom, block_start, marbles, win)
+                n += 1
+            line &= _toward(o, k * s)
+        # a push (sumito) undone by pulling: an empty cell m, exactly k = 2 or 3 of side 2's marbles after it,
+        # then p < k of side 1's that were pushed one cell, or p - 1 and the edge (the last was pushed off)
+        pull = empty & _toward(o, s) & _toward(o, 2 * s)
+        for k in range(2, 4):
+            if k == 3:
+                pull &= _toward(o, 3 * s)
+            exact = pull & ~_toward(o, (k + 1) * s)
+            front = k * s
+            pushed = exact
+            for p in range(1, k):
+                pushed &= _toward(x, (k + p) * s)
+                starts = pushed
+                while starts:
+                    m = lowest_bit(starts)
+                    starts &= starts - 1
+                    back = x ^ (1 << (m + front)) ^ (1 << (m + (k + p) * s))
+                    out[n] = rank_bits(o ^ (1 << m) ^ (1 << (m + front)), back, o_count, x_count, cell_of_grid,
+                                       n_cells, binom, block_start, marbles, win)
+                    n += 1
+            if x_count < marbles:
+                pushed = exact
+                for j in range(k - 1):
+                    if j:
+                        pushed &= _toward(x, (k + j) * s)
+                    starts = pushed & ~_toward(board, (k + j + 1) * s)
+                    while starts:
+                        m = lowest_bit(starts)
+                        starts &= starts - 1
+                        out[n] = rank_bits(o ^ (1 << m) ^ (1 << (m + front)), x | (1 << (m + front)), o_count,
+                                           x_count + 1, cell_of_grid, n_cells, binom, block_start, marbles, win)
+                        n += 1
+    if inline_only:
+        return n
+    # broadside moves: a line of 2 or 3 of side 2's marbles along a positive axis moved sideways into empty
+    # cells; undone by the broadside move back
+    for a in range(3):
+        ls = offsets[a]
+        pair = o & _toward(o, ls)
+        triple = pair & _toward(o, 2 * ls)
         for d in range(6):
-            s = offsets[d]
-            k = 0
-            c = m + s
-            while grid[c] == 2 and k < 4:
-                k += 1
-                c += s
-            if k < 2 or k > 3:
+            if d == a or d == a + 3:
                 continue
-            front = m + k * s  # side 2's front marble; c is the cell after it
-            j = 0
-            e = c
-            while grid[e] == 1:
-                j += 1
-                e += s
-            # p of side 1's marbles were pushed one cell and are still on the board (p <= j, p < k)
-            for p in range(1, min(k - 1, j) + 1):
-                last = front + p * s
-                grid[m] = 2
-                grid[front] = 1
-                grid[last] = EMPTY
-                out[n] = rank(grid, 2, cells, binom, block_start, marbles, win)
-                n += 1
-                grid[m] = EMPTY
-                grid[front] = 2
-                grid[last] = 1
-            # or the run reached the edge and p = j + 1 were pushed, the last off the board
-            if grid[e] == OFF and j + 1 < k and x_count < marbles:
-                grid[m] = 2
-                grid[front] = 1
-                out[n] = rank(grid, 2, cells, binom, block_start, marbles, win)
-                n += 1
-                grid[m] = EMPTY
-                grid[front] = 2
+            s = offsets[d]
+            into = _toward(empty, s) & _toward(empty, ls + s)
+            for length in range(2, 4):
+                starts = pair & into if length == 2 else triple & into & _toward(empty, 2 * ls + s)
+                while starts:
+                    f = lowest_bit(starts)
+                    starts &= starts - 1
+                    cells = (1 << f) | (1 << (f + ls))
+                    if length == 3:
+                        cells |= 1 << (f + 2 * ls)
+                    moved = cells << s if s >= 0 else cells >> -s
+                    out[n] = rank_bits(o ^ cells ^ moved, x, o_count, x_count, cell_of_grid, n_cells, binom,
+                                       block_start, marbles, win)
+                    n += 1
     return n
 
 
 @njit(cache=True, nogil=True, parallel=True)
 def expand_level(level, code, values, counters, cells, offsets, zobrist, binom, block_start, marbles, win,
-                 inline_only, grid_template, chunk, stop):
+                 inline_only, grid_template, subsets, chunk, stop):
     """Take back every move into the positions of ``level`` (all stored as ``code``); decide the
     predecessors that this settles, as the next level's code. (The driver counts the next level from the
     values, so nothing is returned.)
@@ -159,17 +242,17 @@ def expand_level(level, code, values, counters, cells, offsets, zobrist, binom, 
     next_code = np.int16(-code + 1 if lost_below else -(code + 1))
     n_level = level.shape[0]
     n_chunks = (n_level + chunk - 1) // chunk
+    board, cell_of_grid = _bitboard_tables(cells, grid_template.shape[0])
     for ci in prange(n_chunks):
         if stop[0]:
             continue
-        grid = grid_template.copy()
-        free = np.empty(cells.shape[0], dtype=np.int64)
-        moves = np.empty(MAX_MOVES, dtype=np.int32)
         out = np.empty(4 * MAX_MOVES, dtype=np.int64)
+        memo = np.full(2, -1, dtype=np.int64)
+        free_cells = np.empty(cells.shape[0], dtype=np.int64)
         for t in range(ci * chunk, min(n_level, (ci + 1) * chunk)):
-            a, _b = unrank(level[t], grid, cells, binom, block_start, marbles, win, free)
-            n = _each_predecessor(grid, a, cells, offsets, zobrist, binom, block_start, marbles, win, inline_only,
-                                  moves, out)
+            x, o, a, b = unrank_bits(level[t], cells, binom, block_start, marbles, win, subsets, memo, free_cells)
+            n = _each_predecessor(x, o, a, b, board, offsets, cell_of_grid, binom, block_start, marbles, win,
+                                  inline_only, out)
             if lost_below:
                 for i in range(n):
                     p = out[i]
@@ -213,15 +296,16 @@ def entries_at(values, code, chunk):
 
 
 @njit(cache=True, nogil=True)
-def predecessors_of(index, cells, offsets, zobrist, binom, block_start, marbles, win, inline_only, grid_template):
+def predecessors_of(index, cells, offsets, zobrist, binom, block_start, marbles, win, inline_only, grid_template,
+                    subsets):
     """The predecessors of one entry (for the tests: each must have a move to it)."""
-    grid = grid_template.copy()
-    free = np.empty(cells.shape[0], dtype=np.int64)
-    moves = np.empty(MAX_MOVES, dtype=np.int32)
+    board, cell_of_grid = _bitboard_tables(cells, grid_template.shape[0])
     out = np.empty(4 * MAX_MOVES, dtype=np.int64)
-    a, _b = unrank(index, grid, cells, binom, block_start, marbles, win, free)
-    n = _each_predecessor(grid, a, cells, offsets, zobrist, binom, block_start, marbles, win, inline_only,
-                          moves, out)
+    memo = np.full(2, -1, dtype=np.int64)
+    x, o, a, b = unrank_bits(index, cells, binom, block_start, marbles, win, subsets, memo,
+                             np.empty(cells.shape[0], dtype=np.int64))
+    n = _each_predecessor(x, o, a, b, board, offsets, cell_of_grid, binom, block_start, marbles, win, inline_only,
+                          out)
     return out[:n].copy()
 
 
