@@ -75,15 +75,22 @@ The first ``go`` says what the player searches with, and so does the next ``go``
 Anything malformed or impossible (an unknown command, a bad spec, a bad position string, an
 illegal move, a line of more than 64 KiB, bytes that are not UTF-8) gets exactly one line
 ``info string error <reason>`` (which GUIs show; they ignore lines they do not know) and the engine goes
-on. End of input quits: ``sumito engine`` gives a running search a
-second to end by itself, then stops it as ``stop`` does (its ``bestmove`` is still written), so a ``go
+on. End of input quits once the commands before it are answered: ``sumito engine`` gives each search left
+a second to end by itself, then stops it as ``stop`` does (its ``bestmove`` is still written), so a ``go
 infinite`` whose GUI went away never leaves a process searching on (:func:`run_engine` on other streams
-waits for the search unless given ``eof_grace``).
+waits for each search unless given ``eof_grace``).
 
-The search runs beside the command reader, as in UCI: while it thinks, ``stop`` ends it (the
-``bestmove`` then comes at once, from the deepest finished iteration: every search thread reads the stop
-flag at each node), ``isready`` is answered at
-once and ``quit`` stops it and leaves; any other command waits until the ``bestmove`` is out.
+The search runs beside the command reader, as in UCI, and the commands are taken in the order they come, as
+Stockfish takes them: while it thinks, ``stop`` ends it (the ``bestmove`` then comes at once, from the
+deepest finished iteration: every search thread reads the stop flag at each node), ``isready`` is answered
+at once and ``quit`` stops it (its ``bestmove`` still comes) and leaves, when their turn comes; any other
+command, ``go`` too, waits until the ``bestmove`` is out. So every ``go`` is answered by one ``bestmove``:
+five ``go depth 3`` and a ``quit`` piped in are five, the fifth stopped by the ``quit`` if it still runs (a ``go`` refused
+as malformed searches nothing: its error line is its answer; a player that fails answers its error line and
+``bestmove none``). A ``position`` sent during a search is for the next ``go``. A ``go infinite`` is stopped
+by the first ``stop`` or ``quit`` read after it, even when other commands wait between them (they could not
+run before it ends); that ``stop`` is then spent, and that ``quit`` still stops the search running in its
+turn. Commands after a ``quit`` are never read.
 ``go depth`` is at most 64 plies, ``movetime`` and the clocks at most a day; ``go infinite``
 searches (the ``engine`` player) until ``stop``.
 The game history (start position and moves) is kept, with the default draw rules (threefold
@@ -197,7 +204,8 @@ commands (one a line; replies are lines):
   isready                   -> readyok
   newgame | ucinewgame      the standard start again, with a fresh player
   help                      this text
-  quit                      leave (so does the end of the input)
+  quit                      stop the running search (its bestmove comes) and leave (so does the end of
+                            the input); commands are taken in order: a go waits for the bestmove before it
 score cp: hundredths of a marble for the side to move; mate M: wins in M moves (M < 0: loses)
 anything wrong gets one line: info string error <reason>"""
 
