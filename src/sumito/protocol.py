@@ -85,12 +85,12 @@ Stockfish takes them: while it thinks, ``stop`` ends it (the ``bestmove`` then c
 deepest finished iteration: every search thread reads the stop flag at each node), ``isready`` is answered
 at once and ``quit`` stops it (its ``bestmove`` still comes) and leaves, when their turn comes; any other
 command, ``go`` too, waits until the ``bestmove`` is out. So every ``go`` is answered by one ``bestmove``:
-five ``go depth 3`` and a ``quit`` piped in are five, the fifth stopped by the ``quit`` if it still runs (a ``go`` refused
-as malformed searches nothing: its error line is its answer; a player that fails answers its error line and
-``bestmove none``). A ``position`` sent during a search is for the next ``go``. A ``go infinite`` is stopped
-by the first ``stop`` or ``quit`` read after it, even when other commands wait between them (they could not
-run before it ends); that ``stop`` is then spent, and that ``quit`` still stops the search running in its
-turn. Commands after a ``quit`` are never read.
+five ``go depth 3`` and a ``quit`` piped in are five, the fifth stopped by the ``quit`` if it still runs
+(a ``go`` refused as malformed searches nothing: its error line is its answer; a player that fails answers
+its error line and ``bestmove none``). A ``position`` sent during a search is for the next ``go``. A ``go
+infinite`` is stopped by the first ``stop`` or ``quit`` read after it, even when other commands wait between
+them (they could not run before it ends); that ``stop`` is then spent, and that ``quit`` still stops the
+search running in its turn. Commands after a ``quit`` are never read.
 ``go depth`` is at most 64 plies, ``movetime`` and the clocks at most a day; ``go infinite``
 searches (the ``engine`` player) until ``stop``.
 The game history (start position and moves) is kept, with the default draw rules (threefold
