@@ -6,6 +6,8 @@ import subprocess
 import sys
 import time
 
+import pytest
+
 from sumito.games.abalone import Position
 from sumito.protocol import EngineProtocol
 from sumito.stopping import stop_requested
@@ -135,6 +137,7 @@ def test_quit_right_after_a_go_stops_it_and_it_answers():
     assert len(bestmoves(lines)) == 1 and stopped(calls) == [True], lines
 
 
+@pytest.mark.slow  # (a process that loads the engine's compiled search)
 def test_a_piped_script_of_five_gos_and_quit_gets_five_bestmoves():
     # the script, through a pipe, with the real engine
     script = "position startpos\n" + "go depth 3\n" * 5 + "quit\n"
