@@ -333,7 +333,8 @@ def test_a_failing_player_is_reported(monkeypatch):
     proto = EngineProtocol("random", io.StringIO("go\nisready\n"), out)
     proto.player = Broken()
     proto.run()
-    assert out.getvalue().splitlines() == ["info string error RuntimeError: out of ideas", "readyok"]
+    # the go is still answered (a GUI waits for its bestmove)
+    assert out.getvalue().splitlines() == ["info string error RuntimeError: out of ideas", "bestmove none", "readyok"]
 
 
 def test_an_illegal_move_from_the_player_is_refused():
@@ -347,8 +348,9 @@ def test_an_illegal_move_from_the_player_is_refused():
     proto = EngineProtocol("random", io.StringIO("position startpos moves a1b1\ngo\n"), out)
     proto.player = Cheat()
     proto.run()
-    (line,) = out.getvalue().splitlines()
+    line, answer = out.getvalue().splitlines()
     assert line.startswith("info string error player random chose") and "not legal" in line
+    assert answer == "bestmove none"
 
 
 class FlushCounter(io.StringIO):

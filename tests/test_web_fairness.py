@@ -140,12 +140,16 @@ def test_watch_games_leave_a_worker_to_a_persons_reply(make_client):
 def test_games_with_a_computer_playing_are_capped_per_client(make_client):
     client = make_client(limits=WebLimits(max_time=60, grace=60, max_games=2, max_queued=5), workers=1)
     watch = {"black": SLEEPER, "white": SLEEPER}
+    person = client.post("/api/games", json={"black": "human", "white": SLEEPER}).json()["id"]  # made while free
     first = [client.post("/api/games", json=watch).json()["id"] for _ in range(2)]
     detail = error(client.post("/api/games", json=watch), 429)
-    assert "--max-games" in detail and "2 games" in detail
-    assert len(client.get("/api/games").json()) == 2  # the refused game was not made
-    # a person's move that would give a computer the move is refused too, and changes nothing
-    person = client.post("/api/games", json={"black": "human", "white": SLEEPER}).json()["id"]
+    assert "--max-games" in detail and "2 games" in detail and "another player" not in detail  # all its own
+    assert len(client.get("/api/games").json()) == 3  # the refused game was not made
+    # so is a game whose person moves first: its computer could not take its turn after that move
+    detail = error(client.post("/api/games", json={"black": "human", "white": SLEEPER}), 429)
+    assert detail.startswith("no game was made") and "--max-games" in detail
+    # a person's move that would give a computer the move is refused too (the cap filled after the game was
+    # made), and changes nothing
     assert "--max-games" in error(client.post(f"/api/games/{person}/moves", json={"move": "a1b2"}), 429)
     assert client.get(f"/api/games/{person}").json()["ply"] == 0
     # two people need no computer: not in this cap; another token of the same address shares it, another
@@ -161,6 +165,46 @@ def test_games_with_a_computer_playing_are_capped_per_client(make_client):
     assert client.post(f"/api/games/{person}/moves", json={"move": "a1b2"}).status_code == 200
     for game in (first[1], person):
         client.delete(f"/api/games/{game}")
+
+
+def test_a_second_player_behind_the_address_is_refused_at_creation_not_at_each_move(make_client):
+    # two people behind one address (one NAT), each with an owner token of their own: the first one's watch
+    # games fill --max-games; the second one's game against a computer, the person to move first, is refused
+    # when it is made, with a line that says why, not made and then refused at each move
+    first = make_client(limits=WebLimits(max_time=60, grace=60, max_games=2, max_queued=5), workers=1)
+    watch = [first.post("/api/games", json={"black": SLEEPER, "white": SLEEPER}).json()["id"] for _ in range(2)]
+    second = peer_client(first, "testclient", OTHER)  # the same address as the first, another token
+    detail = error(second.post("/api/games", json={"black": "human", "white": SLEEPER}), 429)
+    assert detail.startswith("no game was made, as its computer could not play now:"), detail
+    assert "--max-games" in detail and "all of them another player's at the same address" in detail, detail
+    assert second.get("/api/games").json() == []
+    # a game of two people needs no computer: made, as its moves are played
+    people = second.post("/api/games", json={"black": "human", "white": "human"})
+    assert people.status_code == 201, people.text
+    # once the first player's game is gone, the second one's is made and its move is played
+    first.delete(f"/api/games/{watch[0]}")
+    made = second.post("/api/games", json={"black": "human", "white": SLEEPER})
+    assert made.status_code == 201, made.text
+    assert second.post(f"/api/games/{made.json()['id']}/moves", json={"move": "a1b2"}).status_code == 200
+    # and the first is told whose games fill the cap now: one of its own, one the second player's
+    detail = error(first.post("/api/games", json={"black": SLEEPER, "white": SLEEPER}), 429)
+    assert "1 of them another player's at the same address" in detail and "of yours first" in detail, detail
+    for game in (watch[1],):
+        first.delete(f"/api/games/{game}")
+    for game in (made.json()["id"], people.json()["id"]):
+        second.delete(f"/api/games/{game}")
+
+
+def test_a_second_player_behind_the_address_is_told_whose_searches_fill_max_queued(make_client):
+    first = make_client(limits=WebLimits(max_time=60, grace=60, max_games=5, max_queued=2), workers=1)
+    watch = [first.post("/api/games", json={"black": SLEEPER, "white": SLEEPER}).json()["id"] for _ in range(2)]
+    second = peer_client(first, "testclient", OTHER)
+    detail = error(second.post("/api/games", json={"black": "human", "white": SLEEPER}), 429)
+    assert detail.startswith("no game was made") and "--max-queued" in detail, detail
+    assert "all of them another player's at the same address" in detail, detail
+    assert second.get("/api/games").json() == []
+    for game in watch:
+        first.delete(f"/api/games/{game}")
 
 
 def test_requests_without_a_token_are_one_client_per_address(make_client):

@@ -75,15 +75,22 @@ The first ``go`` says what the player searches with, and so does the next ``go``
 Anything malformed or impossible (an unknown command, a bad spec, a bad position string, an
 illegal move, a line of more than 64 KiB, bytes that are not UTF-8) gets exactly one line
 ``info string error <reason>`` (which GUIs show; they ignore lines they do not know) and the engine goes
-on. End of input quits: ``sumito engine`` gives a running search a
-second to end by itself, then stops it as ``stop`` does (its ``bestmove`` is still written), so a ``go
+on. End of input quits once the commands before it are answered: ``sumito engine`` gives each search left
+a second to end by itself, then stops it as ``stop`` does (its ``bestmove`` is still written), so a ``go
 infinite`` whose GUI went away never leaves a process searching on (:func:`run_engine` on other streams
-waits for the search unless given ``eof_grace``).
+waits for each search unless given ``eof_grace``).
 
-The search runs beside the command reader, as in UCI: while it thinks, ``stop`` ends it (the
-``bestmove`` then comes at once, from the deepest finished iteration: every search thread reads the stop
-flag at each node), ``isready`` is answered at
-once and ``quit`` stops it and leaves; any other command waits until the ``bestmove`` is out.
+The search runs beside the command reader, as in UCI, and the commands are taken in the order they come, as
+Stockfish takes them: while it thinks, ``stop`` ends it (the ``bestmove`` then comes at once, from the
+deepest finished iteration: every search thread reads the stop flag at each node), ``isready`` is answered
+at once and ``quit`` stops it (its ``bestmove`` still comes) and leaves, when their turn comes; any other
+command, ``go`` too, waits until the ``bestmove`` is out. So every ``go`` is answered by one ``bestmove``:
+five ``go depth 3`` and a ``quit`` piped in are five, the fifth stopped by the ``quit`` if it still runs
+(a ``go`` refused as malformed searches nothing: its error line is its answer; a player that fails answers
+its error line and ``bestmove none``). A ``position`` sent during a search is for the next ``go``. A ``go
+infinite`` is stopped by the first ``stop`` or ``quit`` read after it, even when other commands wait between
+them (they could not run before it ends); that ``stop`` is then spent, and that ``quit`` still stops the
+search running in its turn. Commands after a ``quit`` are never read.
 ``go depth`` is at most 64 plies, ``movetime`` and the clocks at most a day; ``go infinite``
 searches (the ``engine`` player) until ``stop``.
 The game history (start position and moves) is kept, with the default draw rules (threefold
@@ -197,7 +204,8 @@ commands (one a line; replies are lines):
   isready                   -> readyok
   newgame | ucinewgame      the standard start again, with a fresh player
   help                      this text
-  quit                      leave (so does the end of the input)
+  quit                      stop the running search (its bestmove comes) and leave (so does the end of
+                            the input); commands are taken in order: a go waits for the bestmove before it
 score cp: hundredths of a marble for the side to move; mate M: wins in M moves (M < 0: loses)
 anything wrong gets one line: info string error <reason>"""
 
@@ -241,6 +249,7 @@ class EngineProtocol:
         # while either runs, the commands that come wait for it, except those it answers at once
         self._search: threading.Thread | None = None
         self._loading = False
+        self._unbounded = False  # the search running is a go infinite's, which only a stop or quit ends
         self._load_started = 0.0
         self._load_said = 0.0  # when a load last said it goes on (0: not yet)
         self._load_compiled = 0.0  # compile_seconds() when the load began
@@ -250,9 +259,16 @@ class EngineProtocol:
     # ----------------------------------------------------------------- the loop
     def run(self) -> int:
         """Answer commands until ``quit`` or the end of the input. The input is read in a thread of
-        its own, so that ``stop``, ``isready`` and ``quit`` are answered while a search runs."""
+        its own, so that ``stop``, ``isready`` and ``quit`` are answered while a search runs.
+
+        Commands are taken in the order they are read (:meth:`_takes_turn`): a ``go`` that comes while a
+        search runs waits for its ``bestmove``, as Stockfish's does, so every ``go`` is answered; a ``stop``,
+        ``isready`` or ``quit`` whose turn comes while a search runs is answered then, the others after the
+        ``bestmove``. A ``go infinite``, which no command before the next ``stop`` could end, is stopped by
+        the first ``stop`` or ``quit`` read after it, even with other commands waiting between them
+        (:meth:`_end_unbounded`)."""
         threading.Thread(target=self._read_lines, name="sumito-protocol-reader", daemon=True).start()
-        waiting: deque[str] = deque()  # commands that came during a search, in order
+        waiting: deque[str] = deque()  # commands read and not taken yet, in order
         end_of_input = False
         self._in_loop = True
         self._prepare()  # the default player, for the standard start
@@ -260,24 +276,27 @@ class EngineProtocol:
             while True:
                 if self._search is not None and not self._search.is_alive():
                     self._search.join()
-                    self._search = None
+                    self._search, self._unbounded = None, False
                     self._end_load()
+                if waiting and self._takes_turn(waiting[0]):
+                    if not self._dispatch(waiting.popleft()):
+                        return 0
+                    continue
                 if self._loading:
                     self._tell_load()
                     if _quit_first(waiting):
                         return 0
-                if self._search is None and waiting:
-                    if not self._dispatch(waiting.popleft()):
-                        return 0
-                    continue
+                if self._unbounded and waiting:
+                    self._end_unbounded(waiting)
                 if end_of_input:
                     if self._search is None:
                         return 0
                     if self._loading:  # the commands that came after it wait for it, as they would in a session
                         self._search.join(0.1)
                         continue
-                    # nobody is left to say stop (a GUI that crashed, a script that ended): a search gets a
-                    # moment to end by itself, then it is stopped as `stop` would (its bestmove still comes)
+                    # nobody is left to say stop (a GUI that crashed, a script that ended): each search gets a
+                    # moment to end by itself, then it is stopped as `stop` would (its bestmove still comes), and
+                    # the commands read after it take their turns
                     self._search.join(self.eof_grace)
                     if self._search.is_alive():
                         self._stop_search()  # (which clears the stop flag again: the next search, in-process, runs)
@@ -288,27 +307,33 @@ class EngineProtocol:
                     continue
                 if line is None:
                     end_of_input = True
-                elif self._search is None:
-                    if not self._dispatch(line):
-                        return 0
-                elif self._answers_now(_first_word(line), waiting):
-                    if not self.handle(line):
-                        return 0
                 else:
                     waiting.append(line)
         finally:
             self._in_loop = False
             self._stop_search()
 
-    def _answers_now(self, word: str, waiting: deque[str]) -> bool:
-        """Whether a command that comes while the search or a load runs is answered now, not in its turn:
-        during a search ``stop``, ``isready`` and ``quit``; during a load those that change nothing when no
-        command waits before them (a ``d`` shows the position set before it). A ``quit`` during a load
-        leaves at once unless a ``go`` or ``isready`` waits before it (a script's ``go`` is answered):
-        :func:`_quit_first`."""
-        if not self._loading:
-            return word in _AT_ONCE
-        return word in _DURING_LOAD and not waiting
+    def _takes_turn(self, line: str) -> bool:
+        """Whether the first command waiting (``line``) is answered now: always when nothing runs; during a
+        search ``stop``, ``isready`` and ``quit``; during a load those that change nothing (a ``d`` shows the
+        position set before it). A ``quit`` during a load behind only state changes leaves at once, and one
+        behind a ``go`` or ``isready`` waits for their answers: :func:`_quit_first`."""
+        if self._search is None:
+            return True
+        return _first_word(line) in (_DURING_LOAD if self._loading else _AT_ONCE)
+
+    def _end_unbounded(self, waiting: deque[str]) -> None:
+        """A ``go infinite`` runs, and a command waits that cannot be answered before it ends: the first
+        ``stop`` or ``quit`` in ``waiting`` stops it now (a ``stop`` is then spent; a ``quit`` keeps its turn,
+        and stops the search that runs then before it leaves), so that every ``go`` before it is answered."""
+        for i, line in enumerate(waiting):
+            word = _first_word(line)
+            if word in ("stop", "quit"):
+                request_stop()
+                self._unbounded = False
+                if word == "stop":
+                    del waiting[i]
+                return
 
     def _read_lines(self) -> None:
         """Feed the queue with the input's lines, bounded, as text (bytes that are not UTF-8 become
@@ -341,6 +366,7 @@ class EngineProtocol:
             self._send_error(str(exc))
             return True
         clear_stop()
+        self._unbounded = "infinite" in line.lower().split()
         self._search = threading.Thread(target=self._think_safely, args=plan, name="sumito-search", daemon=True)
         self._search.start()
         self._search.join(0.2)  # a quick player answers before the next command is even looked at
@@ -354,7 +380,7 @@ class EngineProtocol:
         if self._search is not None:
             request_stop()
             self._search.join()
-            self._search = None
+            self._search, self._unbounded = None, False
             clear_stop()
 
     def _prepare(self) -> None:
@@ -511,7 +537,7 @@ class EngineProtocol:
         self._prepare()
 
     def cmd_go(self, args: list[str]) -> None:
-        self._think(*self._plan_go(args))
+        self._think_safely(*self._plan_go(args))  # (a go refused by _plan_go searches nothing: its error only)
 
     def _plan_go(self, args: list[str]) -> tuple[Player, float | None]:
         """The player and time (seconds) for ``go ARGS``, or a :class:`ProtocolError`."""
@@ -582,13 +608,16 @@ class EngineProtocol:
         return self._derived[1]
 
     def _think_safely(self, player: Player, movetime: float | None) -> None:
-        """:meth:`_think` in the search thread: every failure is an error line, as in :meth:`handle`."""
+        """:meth:`_think` (in the search thread from :meth:`run`): every failure is an error line, as in
+        :meth:`handle`, and then ``bestmove none``, so that a GUI waiting for the ``go``'s answer gets one."""
         try:
             self._think(player, movetime)
         except SumitoError as exc:
             self._send_error(str(exc))
+            self._send("bestmove none")
         except Exception as exc:  # a broken player must not take the engine down
             self._send_error(f"{type(exc).__name__}: {exc}")
+            self._send("bestmove none")
 
     def _think(self, player: Player, movetime: float | None) -> None:
         outcome = self.game.outcome()

@@ -21,7 +21,10 @@ Owner tokens cost nothing, so they only divide an address's share among its game
 never add to it. Each address may have at most ``--max-games`` games in which a computer is
 playing (one to move, or two computers in watch mode), ``--max-queued`` searches queued or running
 (moves, hints, analyses) and ``--max-human-games`` games between two people in progress: a request
-that would go past one is a 429 and changes nothing. The worker pool serves the addresses'
+that would go past one is a 429 and changes nothing, its line saying how much of the cap is another
+owner token's (another player behind the same address). A new game with a computer is refused so when
+its computer could not take its turn now, even when the person moves first, so that nobody gets a game
+whose every move is refused. The worker pool serves the addresses'
 searches round-robin (:mod:`sumito.web.scheduler`), and a game whose computer waits for a worker
 says how many searches are ahead of it (``queued`` in its state).
 
@@ -207,47 +210,39 @@ class GameHall:
         return out
 
     # ----------------------------------------------------------------- each client's caps
-    def playing(self, client: str, besides: GameSession | None = None) -> int:
-        """The games of ``client``'s address in which a computer is playing now (to move, or watch mode)."""
-        group = group_of(client)
-        return sum(
-            1 for s in self.sessions.values() if s.thinking and s is not besides and group_of(s.client) == group
-        )
-
-    def people_playing(self, client: str) -> int:
-        """The games between two people in progress of ``client``'s address (in memory: recent ones)."""
-        group = group_of(client)
-        return sum(
-            1
-            for s in self.sessions.values()
-            if len(s.humans()) == 2 and s.game.outcome() is None and group_of(s.client) == group
-        )
-
     def admit_people(self, client: str) -> None:
         """Refuse (429) a new game between two people past ``--max-human-games`` of ``client``'s address."""
-        games = self.people_playing(client)
-        if games >= self.limits.max_human_games:
-            raise TooBusyError(
-                f"this address has {games} games between two people in progress, this server's limit "
-                "(sumito serve --max-human-games); finish, resign or delete one first"
-            )
+        group = group_of(client)
+        held = [
+            s
+            for s in self.sessions.values()
+            if len(s.humans()) == 2 and s.game.outcome() is None and group_of(s.client) == group
+        ]
+        if len(held) >= self.limits.max_human_games:
+            others = sum(1 for s in held if s.client != client)
+            raise TooBusyError(_cap_message(f"{len(held)} games between two people in progress", len(held),
+                                            "--max-human-games", others, "finish, resign or delete one"))
 
-    def admit(self, client: str, session: GameSession | None = None) -> None:
-        """Refuse (429) a change that would give a computer of ``client`` the move, past its caps.
+    def admit(self, client: str, session: GameSession | None = None, doing: str = "") -> None:
+        """Refuse (429) a change that would give a computer of ``client`` the move, past its caps; the
+        message says how many of what fills the cap are another player's at the same address (another
+        owner token), who share its caps. ``doing``: what the refusal is of, said first (a new game's).
 
         ``session``: the game changed, which is not counted (it may be thinking already). Call it
         with the game's lock held and no ``await`` before the change, so that no other request of
         the client slips in between.
         """
-        games = self.playing(client, session)
-        if games >= self.limits.max_games:
-            raise TooBusyError(
-                f"this address has {games} games with a computer playing, this server's limit "
-                "(sumito serve --max-games); finish, resign or delete one first"
-            )
+        group = group_of(client)
+        playing = [
+            s for s in self.sessions.values() if s.thinking and s is not session and group_of(s.client) == group
+        ]
+        if len(playing) >= self.limits.max_games:
+            others = sum(1 for s in playing if s.client != client)
+            raise TooBusyError(doing + _cap_message(f"{len(playing)} games with a computer playing", len(playing),
+                                                    "--max-games", others, "finish, resign or delete one"))
         queued = self.pool.load(client)
         if queued >= self.limits.max_queued:
-            raise TooBusyError(_busy_message(queued))
+            raise TooBusyError(doing + _busy_message(queued, queued - self.pool.scheduler.load(client)))
 
     # ----------------------------------------------------------------- creation
     async def check_player(self, seat: Seat) -> None:
@@ -310,10 +305,12 @@ class GameHall:
             _new_id(), Game(start, DEFAULT_RULES), seats, speed=speed, owner=owner_hash(token), clock=timer,
             client=client or token_client(token),
         )
-        # no await from here to the change: the counts stay true
-        if not seats[start.side_to_move].human:
-            self.admit(session.client)
-        elif seats[BLACK].human and seats[WHITE].human:
+        # no await from here to the change: the counts stay true. A game with a computer is refused now when
+        # its computer could not take its turn now (it moves first, or after the person's first move), so that
+        # a person behind an address whose caps another player fills is told here, not at each move
+        if not (seats[BLACK].human and seats[WHITE].human):
+            self.admit(session.client, doing="no game was made, as its computer could not play now: ")
+        else:
             self.admit_people(session.client)
         self._remember(session)
         async with session.lock:
@@ -481,7 +478,7 @@ class GameHall:
         try:
             found = await self.pool.analyse(request, deadline, client=client, limit=self.limits.max_queued)
         except PoolBusy as exc:
-            raise TooBusyError(_busy_message(exc.load)) from None
+            raise TooBusyError(_busy_message(exc.load, exc.load - self.pool.scheduler.load(client))) from None
         except ThinkTimeout:
             raise WebError(f"the analysis did not finish within {deadline:g} s; it was stopped") from None
         except WorkerDied:
@@ -721,8 +718,24 @@ def _new_id() -> str:
     return "g-" + secrets.token_hex(8)
 
 
-def _busy_message(queued: int) -> str:
-    return (
-        f"this address has {queued} searches queued or running, this server's limit "
-        "(sumito serve --max-queued); wait for them to finish"
-    )
+def _cap_message(held: str, count: int, option: str, others: int, advice: str) -> str:
+    """The one line of a 429 past a cap of an address: what it holds (``held``, ``count`` of it), the
+    cap's ``option``, whose it is when ``others`` of it are another player's at the same address (another
+    owner token: people behind one address share its caps), and what the requester can do (``advice``, of
+    its own games)."""
+    line = f"this address has {held}, this server's limit (sumito serve {option})"
+    if others >= count:
+        return f"{line}, all of them another player's at the same address (another owner token); wait for theirs to end"
+    if others:
+        return (f"{line}, {others} of them another player's at the same address (another owner token); "
+                f"{advice} of yours first, or wait for theirs to end")
+    return f"{line}; {advice} first"
+
+
+def _busy_message(queued: int, others: int = 0) -> str:
+    """The 429 past ``--max-queued``: ``queued`` searches of the address, ``others`` of them another token's."""
+    line = f"this address has {queued} searches queued or running, this server's limit (sumito serve --max-queued)"
+    if others:
+        whose = "all" if others >= queued else str(others)
+        line += f", {whose} of them another player's at the same address (another owner token)"
+    return f"{line}; wait for them to finish"
