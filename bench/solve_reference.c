@@ -43,7 +43,7 @@
 #include <string.h>
 
 #define MAX_CELLS 64
-#define MAX_PRED 1024 /* more take-backs than a position of side <= 4 with <= 64 marbles can have */
+#define MAX_PRED 4096 /* more take-backs than any position of side <= 4 has (under 18 per empty cell and 24 per marble) */
 
 typedef uint64_t bb;
 
@@ -334,6 +334,41 @@ typedef struct {
     size_t n, cap;
 } buffer;
 
+/* One entry: its value and its move counter side by side, so that the counter a take-back lowers is in the
+   cache line its value was just read from. */
+typedef struct {
+    int8_t v;
+    uint8_t c;
+} entry;
+
+static void push(buffer *b, uint32_t i) {
+    if (b->n == b->cap) {
+        b->cap = b->cap ? 2 * b->cap : 4096;
+        b->data = realloc(b->data, b->cap * sizeof(uint32_t));
+        if (!b->data) fail("out of memory");
+    }
+    b->data[b->n++] = i;
+}
+
+/* append to `b` the entries first .. last - 1 whose value is `code`, four at a time past those without */
+static void scan(const entry *e, int64_t first, int64_t last, int code, buffer *b) {
+    int64_t i = first;
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    const uint64_t lows = 0x00ff00ff00ff00ffull, carries = 0x0100010001000100ull;
+    const uint64_t want = (uint64_t)(uint8_t)code * 0x0001000100010001ull;
+    for (; i + 4 <= last; i += 4) {
+        uint64_t w;
+        memcpy(&w, e + i, 8);
+        uint64_t x = (w & lows) ^ want; /* four 16-bit lanes, each 0 where that value is `code` */
+        if (((x + lows) & carries) == carries) continue; /* every lane is non-zero: no match */
+        for (int j = 0; j < 4; j++)
+            if (e[i + j].v == code) push(b, (uint32_t)(i + j));
+    }
+#endif
+    for (; i < last; i++)
+        if (e[i].v == code) push(b, (uint32_t)i);
+}
+
 int main(int argc, char **argv) {
     int side = 3, marbles = 5, win = 2, inline_only = 0, no_moves_loss = 0;
     for (int i = 1; i < argc; i++) {
@@ -345,15 +380,17 @@ int main(int argc, char **argv) {
                  "the histogram of values).");
             return 0;
         }
-        if (i + 1 >= argc) { fprintf(stderr, "solve_reference: %s needs a value (or is unknown)\n", o); return 2; }
+        if (strcmp(o, "--side") && strcmp(o, "--marbles") && strcmp(o, "--win") && strcmp(o, "--no-moves")) {
+            fprintf(stderr, "solve_reference: unknown option %s (see --help)\n", o);
+            return 2;
+        }
+        if (i + 1 >= argc) { fprintf(stderr, "solve_reference: %s needs a value\n", o); return 2; }
         const char *v = argv[++i];
         if (!strcmp(o, "--side")) side = parse_int(v, "--side", 2, 4);
         else if (!strcmp(o, "--marbles")) marbles = parse_int(v, "--marbles", 1, 32);
         else if (!strcmp(o, "--win")) win = parse_int(v, "--win", 1, 32);
-        else if (!strcmp(o, "--no-moves")) {
-            if (!strcmp(v, "loss")) no_moves_loss = 1;
-            else if (strcmp(v, "draw")) fail("--no-moves must be 'draw' or 'loss'");
-        } else { fprintf(stderr, "solve_reference: unknown option %s\n", o); return 2; }
+        else if (!strcmp(v, "loss")) no_moves_loss = 1;
+        else if (strcmp(v, "draw")) fail("--no-moves must be 'draw' or 'loss'");
     }
     if (win > marbles) fail("--win must be at most --marbles");
     init_geometry(side);
@@ -367,9 +404,8 @@ int main(int argc, char **argv) {
 
     int threads = omp_get_max_threads();
     double t0 = omp_get_wtime();
-    int8_t *values = calloc(SIZE ? SIZE : 1, 1);
-    uint8_t *counters = calloc(SIZE ? SIZE : 1, 1);
-    if (!values || !counters) fail("out of memory");
+    entry *e = calloc(SIZE ? SIZE : 1, sizeof(entry));
+    if (!e) fail("out of memory");
 
     /* the first pass */
     int64_t n_chunks = (SIZE + CHUNK - 1) / CHUNK;
@@ -383,13 +419,13 @@ int main(int argc, char **argv) {
             if (idx == cu.end) unrank(&cu, idx);
             else if (idx > first) advance(&cu, idx);
             if (cu.b == LOW && has_push_off(cu.me, cu.op)) {
-                values[idx] = 2; /* wins in 1: the push-off that wins */
+                e[idx].v = 2; /* wins in 1: the push-off that wins */
                 continue;
             }
             int k = count_moves(cu.me, cu.op);
             if (k > most) most = k;
-            counters[idx] = (uint8_t)(k > 255 ? 255 : k);
-            if (k == 0 && NO_MOVES_LOSS) values[idx] = -1;
+            e[idx].c = (uint8_t)(k > 255 ? 255 : k);
+            if (k == 0 && NO_MOVES_LOSS) e[idx].v = -1;
         }
     }
     if (most > 255) fail("a position has more than 255 legal moves; the counters are one byte");
@@ -410,18 +446,11 @@ int main(int argc, char **argv) {
             int tid = omp_get_thread_num();
             buffer *b = &bufs[tid];
             b->n = 0;
-#pragma omp for schedule(static)
+            /* dynamic: a thread the machine holds up does not hold the level up (the list's order is free) */
+#pragma omp for schedule(dynamic, 4)
             for (int64_t ci = 0; ci < n_chunks; ci++) {
                 int64_t first = ci * CHUNK, last = first + CHUNK < SIZE ? first + CHUNK : SIZE;
-                for (int64_t i = first; i < last; i++)
-                    if (values[i] == code) {
-                        if (b->n == b->cap) {
-                            b->cap = b->cap ? 2 * b->cap : 4096;
-                            b->data = realloc(b->data, b->cap * sizeof(uint32_t));
-                            if (!b->data) fail("out of memory");
-                        }
-                        b->data[b->n++] = (uint32_t)i;
-                    }
+                scan(e, first, last, code, b);
             }
 #pragma omp single
             {
@@ -450,17 +479,17 @@ int main(int argc, char **argv) {
                     int n = predecessors(cu.me, cu.op, out);
                     if (lost_below) {
                         for (int i = 0; i < n; i++)
-                            if (__atomic_load_n(&values[out[i]], __ATOMIC_RELAXED) == 0)
-                                __atomic_store_n(&values[out[i]], next, __ATOMIC_RELAXED);
+                            if (__atomic_load_n(&e[out[i]].v, __ATOMIC_RELAXED) == 0)
+                                __atomic_store_n(&e[out[i]].v, next, __ATOMIC_RELAXED);
                         continue;
                     }
                     /* read every predecessor's value before the first atomic, so the cache misses overlap */
                     int m = 0;
                     for (int i = 0; i < n; i++)
-                        if (__atomic_load_n(&values[out[i]], __ATOMIC_RELAXED) == 0) out[m++] = out[i];
+                        if (__atomic_load_n(&e[out[i]].v, __ATOMIC_RELAXED) == 0) out[m++] = out[i];
                     for (int i = 0; i < m; i++)
-                        if (__atomic_fetch_sub(&counters[out[i]], 1, __ATOMIC_RELAXED) == 1)
-                            __atomic_store_n(&values[out[i]], next, __ATOMIC_RELAXED);
+                        if (__atomic_fetch_sub(&e[out[i]].c, 1, __ATOMIC_RELAXED) == 1)
+                            __atomic_store_n(&e[out[i]].v, next, __ATOMIC_RELAXED);
                 }
             }
         }
@@ -477,7 +506,7 @@ int main(int argc, char **argv) {
     {
         int64_t h[256] = {0};
 #pragma omp for schedule(static)
-        for (int64_t i = 0; i < SIZE; i++) h[(uint8_t)values[i]]++;
+        for (int64_t i = 0; i < SIZE; i++) h[(uint8_t)e[i].v]++;
 #pragma omp critical
         for (int v = 0; v < 256; v++) hist[v] += h[v];
     }
@@ -497,7 +526,6 @@ int main(int argc, char **argv) {
     free(bufs);
     free(offs);
     free(level);
-    free(values);
-    free(counters);
+    free(e);
     return 0;
 }
