@@ -43,7 +43,7 @@
 #include <string.h>
 
 #define MAX_CELLS 64
-#define MAX_PRED 4096 /* more take-backs than any position of side <= 4 has (under 18 per empty cell and 24 per marble) */
+#define MAX_PRED 4096 /* more take-backs than any position of side <= 4 has (under 48 per empty cell and 24 per marble) */
 
 typedef uint64_t bb;
 
