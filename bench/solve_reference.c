@@ -43,9 +43,17 @@
 #include <string.h>
 
 #define MAX_CELLS 64
-#define MAX_PRED 4096 /* more take-backs than any position of side <= 4 has (under 48 per empty cell and 24 per marble) */
+/* more take-backs than any position of side <= 4 has (under 48 per empty cell and 24 per marble) */
+#define MAX_PRED 4096
 
 typedef uint64_t bb;
+
+/* One entry: its value and its move counter side by side, so that the counter a take-back lowers is in the
+   cache line its value was just read from. */
+typedef struct {
+    int8_t v;
+    uint8_t c;
+} entry;
 
 /* ------------------------------------------------------------------------------------------ geometry */
 static int SIDE, W, NCELLS;
@@ -105,22 +113,15 @@ static void init_index(void) {
         }
 }
 
-/* the entry of the position with `me` to move against `op` */
+/* the entry of the position with `me` to move against `op` (no branch on which side a cell holds: the
+   loops run b and a times) */
 static inline uint32_t rank(bb me, bb op) {
-    bb occ = me | op;
-    int cm = 0, co = 0;
-    int64_t r_me = 0, r_op = 0;
-    while (occ) {
-        int bit = lowbit(occ);
-        occ &= occ - 1;
-        int c = CELLNO[bit];
-        if ((op >> bit) & 1) {
-            co++;
-            r_op += C[c][co];
-        } else {
-            cm++;
-            r_me += C[c - co][cm];
-        }
+    int co = 0, cm = 0;
+    int64_t r_op = 0, r_me = 0;
+    for (bb it = op; it; it &= it - 1) r_op += C[CELLNO[lowbit(it)]][++co];
+    for (bb it = me; it; it &= it - 1) {
+        bb low = it & -it; /* its cell's number among the cells without `op` */
+        r_me += C[CELLNO[lowbit(it)] - pc(op & (low - 1))][++cm];
     }
     return (uint32_t)(START[cm][co] + r_op * C[NCELLS - co][cm] + r_me);
 }
@@ -245,8 +246,15 @@ static inline int has_push_off(bb me, bb op) {
 }
 
 /* The entry of every position from which one move of `y` gives the position with `x` to move (`x` to
-   move, `y` just moved); once for each such move. Returns how many. */
-static inline int predecessors(bb x, bb y, uint32_t *out) {
+   move, `y` just moved); once for each such move. Returns how many. Each entry's cache line in `e` is
+   fetched as soon as its index is known. */
+#define EMIT(r)                                                                                             \
+    do {                                                                                                    \
+        uint32_t r_ = (r);                                                                                  \
+        out[n++] = r_;                                                                                      \
+        __builtin_prefetch(e + r_, 1, 3);                                                                   \
+    } while (0)
+static inline int predecessors(bb x, bb y, uint32_t *out, const entry *e) {
     bb E = BOARD & ~(x | y);
     int n = 0;
     int x_may_grow = pc(x) < MARBLES; /* a take-back may return a pushed-off marble of x */
@@ -259,7 +267,7 @@ static inline int predecessors(bb x, bb y, uint32_t *out) {
         for (int k = 1; k <= 3 && m; k++) {
             for (bb it = m; it; it &= it - 1) {
                 bb t = it & -it;
-                out[n++] = rank(y ^ t ^ MV(t, s, k), x);
+                EMIT(rank(y ^ t ^ MV(t, s, k), x));
             }
             m &= k == 1 ? y2 : y3;
         }
@@ -267,24 +275,24 @@ static inline int predecessors(bb x, bb y, uint32_t *out) {
         bb t2 = E & y1 & y2 & ~y3, t3 = E & y1 & y2 & y3 & ~y4;
         for (bb it = t2 & x3; it; it &= it - 1) { /* 2 pushed 1, still on the board */
             bb t = it & -it, f = MV(t, s, 2);
-            out[n++] = rank(y ^ t ^ f, x ^ f ^ MV(t, s, 3));
+            EMIT(rank(y ^ t ^ f, x ^ f ^ MV(t, s, 3)));
         }
         for (bb it = t3 & x4; it; it &= it - 1) { /* 3 pushed 1 */
             bb t = it & -it, f = MV(t, s, 3);
-            out[n++] = rank(y ^ t ^ f, x ^ f ^ MV(t, s, 4));
+            EMIT(rank(y ^ t ^ f, x ^ f ^ MV(t, s, 4)));
         }
         for (bb it = t3 & x4 & x5; it; it &= it - 1) { /* 3 pushed 2 */
             bb t = it & -it, f = MV(t, s, 3);
-            out[n++] = rank(y ^ t ^ f, x ^ f ^ MV(t, s, 5));
+            EMIT(rank(y ^ t ^ f, x ^ f ^ MV(t, s, 5)));
         }
         if (x_may_grow) { /* the last pushed marble went off the board: x had one more */
             for (bb it = t2 & ~REACH[d][3]; it; it &= it - 1) {
                 bb t = it & -it, f = MV(t, s, 2);
-                out[n++] = rank(y ^ t ^ f, x | f);
+                EMIT(rank(y ^ t ^ f, x | f));
             }
             for (bb it = t3 & (~REACH[d][4] | (x4 & ~REACH[d][5])); it; it &= it - 1) {
                 bb t = it & -it, f = MV(t, s, 3);
-                out[n++] = rank(y ^ t ^ f, x | f);
+                EMIT(rank(y ^ t ^ f, x | f));
             }
         }
     }
@@ -300,11 +308,11 @@ static inline int predecessors(bb x, bb y, uint32_t *out) {
                 bb ed = R(E, sd), eda = R(ed, sa), edaa = R(eda, sa);
                 for (bb it = p2 & ed & eda; it; it &= it - 1) {
                     bb c = it & -it, line = c | MV(c, sa, 1);
-                    out[n++] = rank(y ^ line ^ MV(line, sd, 1), x);
+                    EMIT(rank(y ^ line ^ MV(line, sd, 1), x));
                 }
                 for (bb it = p3 & ed & eda & edaa; it; it &= it - 1) {
                     bb c = it & -it, line = c | MV(c, sa, 1) | MV(c, sa, 2);
-                    out[n++] = rank(y ^ line ^ MV(line, sd, 1), x);
+                    EMIT(rank(y ^ line ^ MV(line, sd, 1), x));
                 }
             }
         }
@@ -334,13 +342,6 @@ typedef struct {
     size_t n, cap;
 } buffer;
 
-/* One entry: its value and its move counter side by side, so that the counter a take-back lowers is in the
-   cache line its value was just read from. */
-typedef struct {
-    int8_t v;
-    uint8_t c;
-} entry;
-
 static void push(buffer *b, uint32_t i) {
     if (b->n == b->cap) {
         b->cap = b->cap ? 2 * b->cap : 4096;
@@ -367,6 +368,26 @@ static void scan(const entry *e, int64_t first, int64_t last, int code, buffer *
 #endif
     for (; i < last; i++)
         if (e[i].v == code) push(b, (uint32_t)i);
+}
+
+/* decide what the take-backs into one position of the level settle: a predecessor of a lost position
+   (lost_below) is won, a predecessor of a won one has its counter lowered and is lost when it reaches 0 */
+static inline void settle(entry *e, uint32_t *p, int n, int lost_below, int8_t next) {
+    if (lost_below) {
+        for (int i = 0; i < n; i++)
+            if (__atomic_load_n(&e[p[i]].v, __ATOMIC_RELAXED) == 0)
+                __atomic_store_n(&e[p[i]].v, next, __ATOMIC_RELAXED);
+        return;
+    }
+    /* every value read before the first atomic (a locked instruction waits for the loads before it) */
+    int m = 0;
+    for (int i = 0; i < n; i++) {
+        p[m] = p[i];
+        m += __atomic_load_n(&e[p[i]].v, __ATOMIC_RELAXED) == 0;
+    }
+    for (int i = 0; i < m; i++)
+        if (__atomic_fetch_sub(&e[p[i]].c, 1, __ATOMIC_RELAXED) == 1)
+            __atomic_store_n(&e[p[i]].v, next, __ATOMIC_RELAXED);
 }
 
 int main(int argc, char **argv) {
@@ -470,27 +491,21 @@ int main(int argc, char **argv) {
             if (total && !over) {
                 int lost_below = code < 0;
                 int8_t next = (int8_t)(lost_below ? -code + 1 : -(code + 1));
-                uint32_t out[MAX_PRED];
-#pragma omp for schedule(dynamic, 256)
+                /* two buffers: a position's predecessors are settled after the next position's are found,
+                   so that their prefetched cache lines have arrived */
+                uint32_t buf[2][MAX_PRED];
+                int cur = 0, pending = 0;
+#pragma omp for schedule(dynamic, 256) nowait
                 for (size_t t = 0; t < total; t++) {
                     cursor cu;
                     unrank(&cu, level[t]);
                     /* cu.me is to move and lost/won; cu.op moved last: the predecessors have cu.op to move */
-                    int n = predecessors(cu.me, cu.op, out);
-                    if (lost_below) {
-                        for (int i = 0; i < n; i++)
-                            if (__atomic_load_n(&e[out[i]].v, __ATOMIC_RELAXED) == 0)
-                                __atomic_store_n(&e[out[i]].v, next, __ATOMIC_RELAXED);
-                        continue;
-                    }
-                    /* read every predecessor's value before the first atomic, so the cache misses overlap */
-                    int m = 0;
-                    for (int i = 0; i < n; i++)
-                        if (__atomic_load_n(&e[out[i]].v, __ATOMIC_RELAXED) == 0) out[m++] = out[i];
-                    for (int i = 0; i < m; i++)
-                        if (__atomic_fetch_sub(&e[out[i]].c, 1, __ATOMIC_RELAXED) == 1)
-                            __atomic_store_n(&e[out[i]].v, next, __ATOMIC_RELAXED);
+                    int n = predecessors(cu.me, cu.op, buf[cur], e);
+                    settle(e, buf[cur ^ 1], pending, lost_below, next);
+                    cur ^= 1;
+                    pending = n;
                 }
+                settle(e, buf[cur ^ 1], pending, lost_below, next);
             }
         }
         if (over) fail("a win or loss is more than 125 plies long; the values are one byte");
