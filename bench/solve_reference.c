@@ -22,7 +22,8 @@
  * move wins in d plies, -(d + 1) = it loses in d plies, 0 = a draw. The solve: a first pass scores the
  * positions with a winning push-off (2) and, under --no-moves loss, those without a move (-1), and stores
  * every other position's number of legal moves in a one-byte counter. Then level by level every position
- * decided at the level is taken back one move in every way: a predecessor of a lost position wins one
+ * decided at the level is taken back one move in every way (a value and its counter side by side, each
+ * predecessor's cache line prefetched as it is found): a predecessor of a lost position wins one
  * ply later, a predecessor of a won one has its counter lowered (atomically) and loses when it reaches
  * zero. What is never decided is a draw.
  *
