@@ -131,6 +131,7 @@ def test_with_one_worker_a_long_job_takes_it_and_a_quick_one_goes_next():
     for a in range(8):
         for i in range(8):
             scheduler.submit(f"127.0.0.{a + 2}|t{i}", "long", long=True)
+    assert len(set(dispatch_order(scheduler, 1, 8))) == 8  # each address's first long move has had its turn
     running = scheduler.next()
     assert running is not None and running.long  # no spare to keep: else no long move would ever run
     quick = scheduler.submit("127.0.0.250", "greedy")
