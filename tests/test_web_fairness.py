@@ -429,3 +429,24 @@ def test_a_workers_cached_engines_share_one_memory_budget(monkeypatch):
     thinking.build_player("engine:depth=1,hash=1024")  # one bigger than the budget (a --max-hash above it) alone
     assert [spec for spec, _ in thinking._players] == ["engine:depth=1,hash=1024"]
     assert thinking.hash_mb("greedy") == 0 and thinking.hash_mb("engine") == 32
+
+
+@pytest.mark.parametrize(
+    ("spec", "long"),
+    [
+        ("greedy", False),
+        ("perfect", False),  # a table look-up, although its deadline is --max-time
+        ("engine", False),  # a bare engine searches 1 s
+        ("engine:depth=4", False),
+        ("engine:depth=6", False),
+        ("engine:depth=7", True),  # beyond the quick depths: the server's clock
+        ("engine:depth=4,time=5", True),
+        ("engine:nodes=1000", True),
+        ("engine:time=1", False),
+        ("engine:time=30", True),
+        ("heuristic:depth=3", False),
+        ("alphalone", True),
+    ],
+)
+def test_which_moves_count_as_long(spec, long):
+    assert WebLimits(max_time=30).long_move(spec) is long
