@@ -66,7 +66,7 @@ class Admission:
     ``shed`` an idle connection the caller closes to make room (already out of the book)."""
 
     refused: str | None = None
-    shed: Any = None
+    shed: Idle | None = None
 
 
 class ConnectionBook:
@@ -106,8 +106,8 @@ class ConnectionBook:
         if len(self._open) >= self.limit:
             shed = self._idle_over_share(share)
             if shed is None:
-                return Admission(f"this server has {len(self._open)} connections open, its most, none of them "
-                                 "idle beyond its address's share; try again shortly")
+                return Admission(f"this server has {len(self._open)} connections open, its most, and none idle "
+                                 "that an address holds beyond its share; try again shortly")
             self.release(shed)
         self._open[connection] = address
         self.by_address[address] += 1
@@ -158,7 +158,7 @@ class BoundedH11Protocol(H11Protocol):
             transport.close()
             return
         self._admitted = True
-        if admission.shed is not None:
+        if isinstance(admission.shed, BoundedH11Protocol):  # the book holds this server's connections only
             admission.shed.shed()
         self._arm(HEADER_SECONDS)
 
