@@ -6,8 +6,9 @@ Starts `sumito serve` in a subprocess on a free port (temporary databases). Clie
 the reply is visible: first on an idle server (unloaded), then while client A (address 127.0.0.2,
 its games spread over ``--flood-tokens`` owner tokens) floods the server with engine-against-engine
 watch games at speed 0, all thinking at once (loaded). It prints both side by side; the goal is
-loaded ≤ max(2 × unloaded, unloaded + 2 s), since B's first search takes the next free worker
-whatever A has queued under however many tokens (:mod:`sumito.web.scheduler`). The two addresses
+loaded ≤ max(2 × unloaded, unloaded + 2 s), since B's replies are quick moves, which find the worker
+that A's watch games may not take, and go first whatever A has queued under however many tokens
+(:mod:`sumito.web.scheduler`). The two addresses
 are loopback ones, so this runs on Linux (where all of 127.0.0.0/8 is this machine).
 
 The server is started with ``--max-games``/``--max-queued`` high enough for the whole flood (as

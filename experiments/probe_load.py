@@ -1,12 +1,23 @@
 """Load and abuse that a careless or hostile user can cause, and whether Sumito holds.
 
     python experiments/probe_load.py [--count 10] [--file-rounds 2] [--seed 7] [--kinds flood,...,stop]
+        [--attackers 8,20] [--requests 40] [--spread 30]
 
 * **flood** — ``sumito serve --workers 2``: one address (127.0.0.2) floods it with watch games of
   ``engine:time=30`` under 2, 20 and 200 owner tokens in turn, as many as its caps allow; another address
   (127.0.0.3) times a person's reply from ``greedy``, ``engine:depth=4`` and ``engine:time=1``, first
   unloaded, then ``--count`` times under each flood. Held: the reply within max(2 × unloaded, unloaded + 2 s)
   and no 503.
+* **addresses** — ``sumito serve --workers 2``: 8, then 20 addresses (``--attackers``; 127.0.0.10 on) each
+  at its caps of ``engine:time=30`` watch games; another address (127.0.0.3) times a person's reply from
+  ``greedy``, ``perfect`` (mini board), ``engine:depth=4`` and ``engine:time=1``, unloaded, then ``--count``
+  times each under the attack. Held: each reply within max(2 × unloaded, unloaded + 2 s). The replies' times
+  follow the table. ``perfect`` needs the mini board's table: where it is not cached, the probe solves it once
+  into its scratch folder (about 46 s on two cores).
+* **addresses-idle** — 8, then 20 addresses each opening connections that never send a request, as many as
+  the server keeps, and another as soon as one is closed (refused, closed for a newcomer or past the header
+  timeout); another address makes ``--requests`` requests over ``--spread`` seconds. Held: each answered 200;
+  at least 95 % answered is the bar the docs quote.
 * **idle** — 600 connections from one address that never send a request, then ``--count`` requests from
   another address. Held: each answered 200 (never 503), and every idle connection closed by the server
   within the header timeout + 2 s.
@@ -29,12 +40,17 @@ failure's details on stderr; docs/reliability.md's figures come from it.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import http.client
 import json
 import random
+import selectors
 import shutil
 import socket
+import statistics
+import sys
 import tempfile
+import threading
 import time
 import zipfile
 from pathlib import Path
@@ -42,13 +58,18 @@ from pathlib import Path
 import numpy as np
 from probe_kills import ENV, Proc, Tally, chosen_kinds, report_failures, start_table, tail
 
+from sumito.games.abalone import Position
+from sumito.players.perfect import table_on_disk
 from sumito.stopping import run_main
 from sumito.web.connections import CONNECTIONS_PER_ADDRESS, HEADER_SECONDS
 
 FLOOD, OTHER, IDLE = "127.0.0.2", "127.0.0.3", "127.0.0.4"
 REPLIES = ("greedy", "engine:depth=4", "engine:time=1")
 FLOOD_SPEC = "engine:time=30"
-KINDS = ("flood", "idle", "slow", "resume", "files", "stop")
+#: a person's reply from each, and the layout of its game (perfect play needs the mini board's table)
+VICTIM_REPLIES = (("greedy", "standard"), ("perfect", "mini"), ("engine:depth=4", "standard"),
+                  ("engine:time=1", "standard"))
+KINDS = ("flood", "addresses", "addresses-idle", "idle", "slow", "resume", "files", "stop")
 STOP_LIMIT = 1.0  # seconds from `stop` to `bestmove`
 
 
@@ -82,14 +103,17 @@ class Server:
         finally:
             connection.close()
 
-    def reply_seconds(self, spec: str, token: str = "probe-load-other-client-01") -> tuple[float, str | None]:
+    def reply_seconds(self, spec: str, token: str = "probe-load-other-client-01", layout: str = "standard",
+                      ) -> tuple[float, str | None]:
         """Seconds from a person's first move to ``spec``'s reply, from :data:`OTHER`; and what went wrong."""
-        status, game = self.call(OTHER, "POST", "/api/games", {"black": "human", "white": spec}, token)
+        new = {"black": "human", "white": spec, "layout": layout}
+        status, game = self.call(OTHER, "POST", "/api/games", new, token)
         if status != 201:
             return float("nan"), f"new game: {status} {game}"
+        first = Position.start(layout).legal_moves()[0].notation()
         started = time.monotonic()
         try:
-            status, state = self.call(OTHER, "POST", f"/api/games/{game['id']}/moves", {"move": "a1b2"}, token)
+            status, state = self.call(OTHER, "POST", f"/api/games/{game['id']}/moves", {"move": first}, token)
             while status == 200 and state["ply"] < 2 and state["error"] is None:
                 if time.monotonic() - started > 90:
                     return float("nan"), "no reply in 90 s"
@@ -143,6 +167,158 @@ def run_flood(count: int, scratch: Path) -> list[Tally]:
         return tallies
     finally:
         server.close()
+
+
+def attacker_addresses(count: int, first: int = 10) -> list[str]:
+    """``count`` loopback addresses from 127.0.0.``first`` on (Linux routes all of 127/8 to ``lo``)."""
+    return [f"127.0.0.{first + k}" for k in range(count)]
+
+
+def ensure_mini_table(scratch: Path) -> None:
+    """The mini board's solved table for ``perfect``: the cached one, else solved once into ``scratch``."""
+    if table_on_disk(Position.start("mini").variant):
+        return
+    ENV["SUMITO_SOLVED_DIR"] = str(scratch / "solved")
+    print("probe_load: solving the mini board once for `perfect` (about 46 s on two cores)", file=sys.stderr,
+          flush=True)
+    solve = Proc(["solve"], scratch)
+    if solve.finish(900) != 0:
+        raise SystemExit(f"sumito solve failed: {tail(solve.stderr)}")
+
+
+def run_addresses(count: int, attackers: list[int], scratch: Path) -> tuple[list[Tally], list[str]]:
+    """Another address's replies under 8 (then 20) addresses at their caps of 30 s watch games: the tallies,
+    and the Markdown rows of the replies' times."""
+    ensure_mini_table(scratch)
+    server = Server(scratch / "addresses")
+    tallies, times = [], []
+    try:
+        for _ in range(30):  # until both workers have loaded their kernels
+            seconds, _ = server.reply_seconds("greedy")
+            if seconds < 1:
+                break
+        unloaded = {}
+        for spec, layout in VICTIM_REPLIES:
+            took = [server.reply_seconds(spec, layout=layout) for _ in range(3)]
+            wrong = next((w for _, w in took if w is not None), None)
+            if wrong is not None:
+                raise SystemExit(f"unloaded {spec}: {wrong}")
+            unloaded[spec] = min(t for t, _ in took)
+        made: list[tuple[str, str, str]] = []
+        held_by = 0
+        for n in attackers:
+            tally = Tally(f"another address's reply under {n} addresses at their caps of `{FLOOD_SPEC}` watch games")
+            t0 = time.monotonic()
+            for k, source in enumerate(attacker_addresses(n)[held_by:], start=held_by):
+                token = f"probe-attacker-token-{k:04d}"
+                while True:  # as many watch games as the address's caps allow
+                    watch = {"black": FLOOD_SPEC, "white": FLOOD_SPEC}
+                    status, answer = server.call(source, "POST", "/api/games", watch, token)
+                    if status != 201:
+                        break
+                    made.append((source, answer["id"], token))
+            held_by = n
+            loaded: dict[str, list[float]] = {spec: [] for spec, _ in VICTIM_REPLIES}
+            for k in range(count * len(VICTIM_REPLIES)):
+                spec, layout = VICTIM_REPLIES[k % len(VICTIM_REPLIES)]
+                seconds, wrong = server.reply_seconds(spec, layout=layout)
+                bound = max(2 * unloaded[spec], unloaded[spec] + 2)
+                if wrong is None:
+                    loaded[spec].append(seconds)
+                    if seconds > bound:
+                        wrong = f"{n} addresses, {spec}: {seconds:.2f} s, over {bound:.2f} s (unloaded " \
+                                f"{unloaded[spec]:.2f} s)"
+                tally.record(wrong, spec)
+            tally.seconds = time.monotonic() - t0
+            tallies.append(tally)
+            for spec, _ in VICTIM_REPLIES:
+                got = loaded[spec]
+                shown = (f"{statistics.median(got):.2f} / {max(got):.2f}" if got else "none")
+                times.append(f"| {n} | {spec} | {unloaded[spec]:.2f} | {shown} | "
+                             f"{max(2 * unloaded[spec], unloaded[spec] + 2):.2f} |")
+        games = len(made)
+        for source, game, token in made:
+            server.call(source, "DELETE", f"/api/games/{game}", token=token)
+        print(f"probe_load: {games} watch games of {held_by} addresses", file=sys.stderr, flush=True)
+        return tallies, times
+    finally:
+        server.close()
+
+
+class Holders(threading.Thread):
+    """Loopback addresses each opening connections that never send a request, as many as the server keeps,
+    and more whenever some are closed (closed for a newcomer, past the header timeout): up to 8 an address
+    every 0.1 s, one while the server refuses its last ones (a 503)."""
+
+    def __init__(self, server: tuple[str, int], addresses: list[str]) -> None:
+        super().__init__(daemon=True)
+        self.server = server
+        self.addresses = addresses
+        self.held = dict.fromkeys(addresses, 0)
+        self.burst = dict.fromkeys(addresses, 8)
+        self.done = threading.Event()
+        self.selector = selectors.DefaultSelector()
+
+    def run(self) -> None:
+        try:
+            while not self.done.is_set():
+                for address in self.addresses:
+                    for _ in range(self.burst[address]):
+                        try:
+                            sock = socket.create_connection(self.server, timeout=2, source_address=(address, 0))
+                        except OSError:
+                            continue
+                        sock.setblocking(False)
+                        self.selector.register(sock, selectors.EVENT_READ, address)
+                        self.held[address] += 1
+                refused = set()
+                until = time.monotonic() + 0.1
+                while (left := until - time.monotonic()) > 0:
+                    for key, _ in self.selector.select(timeout=left):
+                        data = b""
+                        with contextlib.suppress(OSError):
+                            data = key.fileobj.recv(4096)  # a 503, or the end: the server closed it either way
+                        if data.startswith(b"HTTP/1.1 503"):
+                            refused.add(key.data)
+                        self.selector.unregister(key.fileobj)
+                        key.fileobj.close()
+                        self.held[key.data] -= 1
+                self.burst = {address: 1 if address in refused else 8 for address in self.addresses}
+        finally:
+            for key in list(self.selector.get_map().values()):
+                key.fileobj.close()
+            self.selector.close()
+
+    def stop(self) -> None:
+        self.done.set()
+        self.join(timeout=10)
+
+
+def run_addresses_idle(attackers: list[int], requests: int, spread: float, scratch: Path) -> list[Tally]:
+    server = Server(scratch / "addresses-idle")
+    tallies = []
+    try:
+        for n in attackers:
+            tally = Tally(f"{n} addresses holding all the idle connections they may; another address's requests")
+            holders = Holders(server.address, attacker_addresses(n, first=40))
+            holders.start()
+            t0 = time.monotonic()
+            try:
+                time.sleep(2)  # the server fills
+                for _ in range(requests):
+                    status, answer = server.call(OTHER, "GET", "/api/layouts")
+                    tally.record(None if status == 200 else f"{n} addresses: {status} {answer}", "another address")
+                    time.sleep(spread / requests)
+                held = sum(holders.held.values())
+            finally:
+                holders.stop()
+            tally.seconds = time.monotonic() - t0
+            print(f"probe_load: {n} addresses held about {held} connections at the end", file=sys.stderr, flush=True)
+            tallies.append(tally)
+            time.sleep(HEADER_SECONDS + 1)  # their connections closed before the next round
+    finally:
+        server.close()
+    return tallies
 
 
 def run_idle(count: int, scratch: Path) -> Tally:
@@ -371,10 +547,25 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--count", type=int, default=10, help="tries of each probe (default 10)")
     parser.add_argument("--file-rounds", type=int, default=2, help="hostile files for each reader (default 2)")
     parser.add_argument("--seed", type=int, default=7)
+    parser.add_argument("--attackers", default="8,20",
+                        help="addresses of the addresses probes, comma-separated (default 8,20; at most 80)")
+    parser.add_argument("--requests", type=int, default=40,
+                        help="another address's requests in the addresses-idle probe (default 40)")
+    parser.add_argument("--spread", type=float, default=30.0,
+                        help="seconds those requests are spread over (default 30)")
     parser.add_argument("--kinds", default=",".join(KINDS),
                         help=f"which probes, comma-separated among {', '.join(KINDS)} (default all)")
     args = parser.parse_args(argv)
     kinds = chosen_kinds(parser, args.kinds, KINDS)
+    try:
+        attackers = sorted({int(n) for n in args.attackers.split(",") if n.strip()})
+    except ValueError:
+        parser.error(f"--attackers: numbers of addresses, comma-separated, not {args.attackers[:40]!r}")
+    if not attackers or not all(1 <= n <= 80 for n in attackers):
+        parser.error("--attackers: from 1 to 80 addresses each")
+    if args.requests < 1 or not 0 <= args.spread <= 3600:
+        parser.error("--requests must be at least 1 and --spread from 0 to 3600 s")
+    times: list[str] = []
     rng = random.Random(args.seed)
     tallies: list[Tally] = []
     with tempfile.TemporaryDirectory(prefix="probe-load-") as tmp:
@@ -383,6 +574,14 @@ def main(argv: list[str] | None = None) -> int:
         show = start_table(tallies)
         if "flood" in kinds:
             for tally in run_flood(args.count, scratch):
+                show(tally)
+        if "addresses" in kinds:
+            tallies_times = run_addresses(args.count, attackers, scratch)
+            for tally in tallies_times[0]:
+                show(tally)
+            times = tallies_times[1]
+        if "addresses-idle" in kinds:
+            for tally in run_addresses_idle(attackers, args.requests, args.spread, scratch):
                 show(tally)
         if "idle" in kinds:
             show(run_idle(args.count, scratch))
@@ -394,6 +593,10 @@ def main(argv: list[str] | None = None) -> int:
             show(run_files(args.file_rounds, rng, scratch))
         if "stop" in kinds:
             show(run_stop(args.count, rng, scratch))
+    if times:
+        print("\n| attacking addresses | reply | unloaded s | under attack s (median / max) | bound s |")
+        print("|---|---|---|---|---|")
+        print("\n".join(times), flush=True)
     return report_failures(tallies)
 
 

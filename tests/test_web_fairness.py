@@ -78,19 +78,65 @@ def test_clients_take_turns_round_robin():
     assert "".join(dispatch_order(scheduler, 1, 9)) == "ABCABCABC"
 
 
-def test_long_jobs_leave_a_worker_but_not_to_the_flooding_client():
+def test_long_jobs_leave_a_worker_whoever_asks():
     scheduler: FairScheduler[int] = FairScheduler(2, analyses=2)
     for i in range(20):
         scheduler.submit("A", i, long=True)
     first = scheduler.next()
     assert first is not None and first.client == "A"
     assert scheduler.next() is None  # A's second long move would take the last worker
-    quick = scheduler.submit("A", 99)
-    assert scheduler.next() is quick  # a quick move of anyone still finds it
-    scheduler.finish(quick)
     other = scheduler.submit("B", 0, long=True)
-    assert scheduler.next() is other  # B's first long move does not queue behind A's 19 (the reported stall)
-    assert scheduler.load("A") == 20 and scheduler.load("B") == 1
+    assert scheduler.next() is None  # and so would B's first: nobody's long move takes it
+    quick = scheduler.submit("A", 99)
+    assert scheduler.next() is quick  # a quick move of anyone finds it
+    scheduler.finish(quick)
+    scheduler.finish(first)
+    assert scheduler.next() is other  # B's first long move takes the next long slot, not A's 19 waiting
+    assert scheduler.load("A") == 19 and scheduler.load("B") == 1
+
+
+@pytest.mark.parametrize("workers", [2, 4])
+@pytest.mark.parametrize("addresses", [8, 20])
+def test_a_quick_job_starts_at_once_whatever_the_addresses_at_their_caps_of_long_ones(addresses, workers):
+    """The reported stall: each address with nothing running could start a long move, so eight addresses'
+    watch games took every worker. Now they hold all but one, and another address's quick move starts."""
+    scheduler: FairScheduler[str] = FairScheduler(workers, analyses=2)
+    for a in range(addresses):
+        for i in range(8):  # --max-games watch games each, one move of each waiting
+            scheduler.submit(f"127.0.0.{a + 2}|token-{i}", f"long-{a}-{i}", long=True)
+    running = [scheduler.next() for _ in range(workers - 1)]
+    assert all(t is not None and t.long for t in running) and scheduler.next() is None
+    assert {t.group for t in running if t is not None} == {f"127.0.0.{a + 2}" for a in range(workers - 1)}
+    for kind in ("greedy", "perfect", "engine:depth=4", "engine:time=1"):
+        quick = scheduler.submit("127.0.0.250|victim", kind)
+        assert scheduler.next() is quick, kind  # at once, on the worker kept for quick jobs
+        assert scheduler.next() is None  # and the long moves still wait for a long slot
+        scheduler.finish(quick)
+    assert scheduler.long_running == workers - 1
+
+
+def test_long_slots_go_round_the_addresses():
+    scheduler: FairScheduler[str] = FairScheduler(2, analyses=2)
+    for a in "ABCDEFGH":
+        for i in range(8):
+            scheduler.submit(f"{a}|t{i}", f"{a}{i}", long=True)
+    order = dispatch_order(scheduler, 1, 24)  # one long slot: each long move ends before the next starts
+    assert "".join(c[0] for c in order) == "ABCDEFGH" * 3
+    scheduler.submit("Z|t0", "z0", long=True)  # a newcomer's first long move: next, not 41st
+    assert dispatch_order(scheduler, 1, 1) == ["Z|t0"]
+
+
+def test_with_one_worker_a_long_job_takes_it_and_a_quick_one_goes_next():
+    scheduler: FairScheduler[str] = FairScheduler(1, analyses=2)
+    for a in range(8):
+        for i in range(8):
+            scheduler.submit(f"127.0.0.{a + 2}|t{i}", "long", long=True)
+    assert len(set(dispatch_order(scheduler, 1, 8))) == 8  # each address's first long move has had its turn
+    running = scheduler.next()
+    assert running is not None and running.long  # no spare to keep: else no long move would ever run
+    quick = scheduler.submit("127.0.0.250", "greedy")
+    scheduler.finish(running)  # the pool asks for the next job once its only worker is free
+    assert scheduler.next() is quick  # first: its address was served least recently
 
 
 def test_analyses_run_at_most_so_many_at_once_and_withdrawn_jobs_are_forgotten():
@@ -105,18 +151,24 @@ def test_analyses_run_at_most_so_many_at_once_and_withdrawn_jobs_are_forgotten()
 
 
 # ------------------------------------------------------------------ the pool, through the API
-def test_a_clients_first_long_move_does_not_wait_behind_anothers(make_client):
-    """Client A fills the pool's long-move share with sleepers; B's long move starts at once."""
+def test_an_addresss_first_long_move_goes_before_anothers_queue(make_client):
+    """A's watch games of 3 s sleepers hold the long slot; B's long move takes it as soon as A's first ends,
+    ahead of A's other two."""
     flood = make_client(workers=2)  # one app; B's requests come from another address
-    games = [flood.post("/api/games", json={"black": SLEEPER, "white": SLEEPER}).json() for _ in range(3)]
-    time.sleep(0.5)
+    watch = {"black": f"{SLEEPER}:seconds=3", "white": f"{SLEEPER}:seconds=3"}
+    games = [flood.post("/api/games", json=watch).json() for _ in range(3)]
+    until_running = time.monotonic() + 10
+    while pool(flood).scheduler.long_running < 1 and time.monotonic() < until_running:
+        time.sleep(0.05)
     assert pool(flood).scheduler.long_running == 1 and pool(flood).load(request_client("testclient", TOKEN)) == 3
     other = peer_client(flood, "127.0.0.9", OTHER)
     r = other.post("/api/games", json={"black": f"{SLEEPER}:seconds=0.1", "white": "human"})
     assert r.status_code == 201, r.text
-    started = time.monotonic()
-    state = until(flood, r.json()["id"], lambda s: s["ply"] == 1, seconds=20)
-    assert state["ply"] == 1 and time.monotonic() - started < 10  # before: a wait of A's 60 s moves
+    assert pool(flood).scheduler.long_running == 1  # B's long move waits: the other worker is kept for quick ones
+    state = until(other, r.json()["id"], lambda s: s["ply"] == 1, seconds=20)
+    assert state["ply"] == 1 and state["error"] is None
+    plies = sum(flood.get(f"/api/games/{g['id']}").json()["ply"] for g in games)
+    assert plies <= 1, plies  # A's second 3 s move did not go first
     for game in games:
         flood.delete(f"/api/games/{game['id']}")
 
@@ -356,9 +408,11 @@ def test_an_address_with_a_long_move_running_does_not_take_the_last_worker_under
     first = scheduler.submit("address:A|token:1", "a", long=True)
     scheduler.submit("address:A|token:2", "a2", long=True)
     assert scheduler.next() is first
-    assert scheduler.next() is None  # before: token 2 had nothing running and was exempt
+    assert scheduler.next() is None  # token 2 has nothing running, but its address has
     late = scheduler.submit("address:B", "b", long=True)
-    assert scheduler.next() is late  # another address's first long move takes the spare worker
+    assert scheduler.next() is None  # another address's first long move waits for the long slot too
+    scheduler.finish(first)
+    assert scheduler.next() is late  # and takes it before A's second
 
 
 def test_a_waiting_job_knows_about_how_many_are_ahead():
@@ -419,3 +473,24 @@ def test_a_workers_cached_engines_share_one_memory_budget(monkeypatch):
     thinking.build_player("engine:depth=1,hash=1024")  # one bigger than the budget (a --max-hash above it) alone
     assert [spec for spec, _ in thinking._players] == ["engine:depth=1,hash=1024"]
     assert thinking.hash_mb("greedy") == 0 and thinking.hash_mb("engine") == 32
+
+
+@pytest.mark.parametrize(
+    ("spec", "long"),
+    [
+        ("greedy", False),
+        ("perfect", False),  # a table look-up, although its deadline is --max-time
+        ("engine", False),  # a bare engine searches 1 s
+        ("engine:depth=4", False),
+        ("engine:depth=6", False),
+        ("engine:depth=7", True),  # beyond the quick depths: the server's clock
+        ("engine:depth=4,time=5", True),
+        ("engine:nodes=1000", True),
+        ("engine:time=1", False),
+        ("engine:time=30", True),
+        ("heuristic:depth=3", False),
+        ("alphalone", True),
+    ],
+)
+def test_which_moves_count_as_long(spec, long):
+    assert WebLimits(max_time=30).long_move(spec) is long

@@ -108,13 +108,14 @@ def cmd_serve(args: argparse.Namespace) -> int:
     import uvicorn
 
     from sumito.web.app import create_app
-    from sumito.web.connections import CONNECTIONS_IN_ALL, protocol_class
+    from sumito.web.connections import UVICORN_LIMIT, protocol_class
 
     proxies = trusted_proxies(args.trusted_proxy)
     # a bad database fails before the port opens
     app = create_app(args.db, args.archive, workers=workers, limits=limits)
     sock = open_socket(args.host, args.port)
-    # limit_concurrency: past that many open connections, new ones get a 503 rather than piling up. A client
+    # the protocol holds at most CONNECTIONS_IN_ALL connections, a share for each address (limit_concurrency is
+    # uvicorn's own limit, a backstop above it: connections.UVICORN_LIMIT). A client
     # names its own address (X-Forwarded-For) only through a proxy the command line trusts: uvicorn's default
     # trusts one from this machine, which would let any local page choose its share of the workers
     config = uvicorn.Config(
@@ -122,7 +123,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
         log_level="warning",
         access_log=False,
         lifespan="on",
-        limit_concurrency=CONNECTIONS_IN_ALL,
+        limit_concurrency=UVICORN_LIMIT,
         timeout_keep_alive=5,
         http=protocol_class(proxies),
         proxy_headers=bool(proxies),

@@ -476,7 +476,10 @@ class GameHall:
         )
         deadline = self.limits.deadline(expected)
         try:
-            found = await self.pool.analyse(request, deadline, client=client, limit=self.limits.max_queued)
+            # a hint as long as a long move (it searches as long as the opponent may) is one
+            found = await self.pool.analyse(
+                request, deadline, client=client, limit=self.limits.max_queued, long=expected > LONG_MOVE
+            )
         except PoolBusy as exc:
             raise TooBusyError(_busy_message(exc.load, exc.load - self.pool.scheduler.load(client))) from None
         except ThinkTimeout:
@@ -654,8 +657,8 @@ class GameHall:
         started = time.monotonic()
         try:
             # a watch-mode move counts as long: nobody waits for it at the board, so it may not take the
-            # worker kept for quick moves (else one client's watch games could hold every worker)
-            long = expected > LONG_MOVE or session.watching
+            # worker kept for quick moves (else others' watch games could hold every worker)
+            long = session.watching or self.limits.long_move(spec)
             try:
                 notation = await self.pool.think(
                     request, deadline, long=long, client=session.client, queued=session.wait_in

@@ -39,6 +39,10 @@ ANALYSES_AT_ONCE = 2
 DEFAULT_GRACE = 10.0
 #: a move expected to take longer than this is "long": long moves may use all workers but one
 LONG_MOVE = 2.0
+#: the deepest fixed-depth engine search that counts as quick (not long), although its clock is the server's
+#: ``--max-time``: on one core, depth 4 takes about 0.02 s on the standard board, depth 6 0.05-0.2 s, depth 8
+#: up to a second
+QUICK_ENGINE_DEPTH = 6
 #: the biggest record a client may import, and its most plies (far above any real game: the
 #: arena's default ends games at 400 plies)
 MAX_IMPORT_BYTES = 256 * 1024
@@ -142,6 +146,20 @@ class WebLimits:
             )
         full = {key: option.default for key, option in kind.options.items()} | options
         return min(self.max_time, _expected_seconds(kind.name, full, self.max_time))
+
+    def long_move(self, spec: str) -> bool:
+        """Whether a move of ``spec`` counts as long (it may not take the worker kept for quick moves): one
+        that may think more than :data:`LONG_MOVE` seconds by its spec. A table look-up (``perfect``) and a
+        fixed-depth engine search to :data:`QUICK_ENGINE_DEPTH` plies are quick, although their deadline is
+        ``--max-time`` (a rare slow search is not cut short)."""
+        kind, options = parse_spec(spec)
+        if kind.name == "perfect":
+            return False
+        if kind.name == "engine" and options.get("time") is None and options.get("nodes") is None:
+            depth = options.get("depth")
+            if depth is not None and depth <= QUICK_ENGINE_DEPTH:
+                return False
+        return self.check_spec(spec) > LONG_MOVE
 
     def deadline(self, expected: float) -> float:
         """Seconds after which a worker still thinking on a move is killed and replaced."""

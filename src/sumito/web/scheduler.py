@@ -9,13 +9,24 @@ one served longest ago; inside that address, from its token with the fewest runn
 the one served longest ago. So an address's hundredth game waits behind every other address's
 first, however many games and tokens it has.
 
-Two kinds of job are limited over the whole server: *long* ones (a move expected to take more
-than :data:`~sumito.web.limits.LONG_MOVE` seconds, and every move of a watch-mode game, which
-nobody waits for at the board) hold at most all workers but one, so that quick moves always
-find a worker; *analyses* (hints, the evaluation bar, a game's analysis) run
-at most ``analyses`` at once. An address with nothing running is exempt from the first limit: its
-first job, long or not, takes the next free worker, else one address's long moves would hold the
-spare worker and every other address's long move would wait behind them.
+Two kinds of job are limited over the whole server. *Long* ones (a move expected to take more
+than :data:`~sumito.web.limits.LONG_MOVE` seconds, an analysis as long, and every move of a
+watch-mode game, which nobody waits for at the board) hold at most all workers but one, whoever
+asks: the last free worker is kept for quick jobs, so a person's quick reply always finds one
+however many addresses queue long moves. *Analyses* (hints, the evaluation bar, a game's analysis)
+run at most ``analyses`` at once.
+
+The long slots (all workers but one) are handed out in the same turn as every job, so they go
+round the addresses: when one frees, the waiting long move of the address with the fewest jobs
+running, among equals the one served longest ago, takes it. An address's first long move
+therefore waits for the quickest of the long moves running to end, and then goes ahead of every
+address that has one running or was served since; it never waits behind another address's queue.
+An address's quick jobs pass its own long ones waiting.
+
+With one worker there is no spare to keep: long jobs may take the only worker (else none would
+ever run), and a quick job waits for the job running to end, then goes first if its address has
+been served least recently. So ``sumito serve --workers 1`` keeps turns fair but cannot promise
+quick replies while others' long moves run; two workers or more can.
 
 Plain bookkeeping without I/O or asyncio, so that its fairness is tested deterministically with
 fake jobs.
@@ -66,6 +77,7 @@ class FairScheduler(Generic[T]):
     def __init__(self, workers: int, analyses: int) -> None:
         if workers < 1 or analyses < 1:
             raise ValueError("a scheduler needs at least one worker and one analysis at a time")
+        # all workers but one, so that quick jobs always find one; the only worker when there is one
         self.long_limit = max(1, workers - 1)
         self.analysis_limit = analyses
         self._queues: dict[str, deque[Ticket[T]]] = {}
@@ -191,7 +203,7 @@ class FairScheduler(Generic[T]):
     def _may_start(self, ticket: Ticket[T]) -> bool:
         if ticket.analysis and self.analyses_running >= self.analysis_limit:
             return False
-        return not (ticket.long and self.long_running >= self.long_limit and self._group_running[ticket.group] > 0)
+        return not (ticket.long and self.long_running >= self.long_limit)
 
     def _forget(self, client: str) -> None:
         """Keep memory bounded by the clients with work: an idle client's turn counts from scratch."""

@@ -11,9 +11,9 @@ A search cannot be interrupted from outside, so the pool is our own rather than
 ``concurrent.futures``': each worker is one process on one pipe, and a move that runs past its
 deadline, or whose game no longer wants it (an undo, a resignation, a deleted game), costs its
 worker: the process is killed and a fresh one forked in its place. Which waiting request a free
-worker takes is up to :class:`~sumito.web.scheduler.FairScheduler`: round-robin between clients,
-long moves on all workers but one (so that quick players always get a turn), a client's first
-request never behind another client's flood. Workers die with the server (``kill -9``
+worker takes is up to :class:`~sumito.web.scheduler.FairScheduler`: round-robin between addresses,
+long moves on all workers but one whoever asks (so that quick players always find a worker), an
+address's first request never behind another address's queue. Workers die with the server (``kill -9``
 included) and close the sockets they inherited, so they never hold the port or a client's
 connection.
 """
@@ -376,12 +376,19 @@ class ThinkingPool:
         return str(await self.run(request, deadline, long, client=client, queued=queued))
 
     async def analyse(
-        self, request: AnalyseRequest, deadline: float, *, client: str = "", limit: int | None = None
+        self,
+        request: AnalyseRequest,
+        deadline: float,
+        *,
+        client: str = "",
+        limit: int | None = None,
+        long: bool = False,
     ) -> dict[str, Any]:
         """The engine's analysis of one position (see :func:`analyse_position`), with the same
         deadline, worker replacement and cancellation as a move; at most ``ANALYSES_AT_ONCE`` run
-        at once. :class:`PoolBusy` when ``client`` has ``limit`` requests queued or running already."""
-        return dict(await self.run(request, deadline, long=False, client=client, limit=limit, analysis=True))
+        at once, and a ``long`` one never on the last free worker. :class:`PoolBusy` when ``client``
+        has ``limit`` requests queued or running already."""
+        return dict(await self.run(request, deadline, long=long, client=client, limit=limit, analysis=True))
 
     async def run(
         self,
