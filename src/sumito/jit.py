@@ -22,12 +22,12 @@ from pathlib import Path
 import numba
 from llvmlite import ir
 from numba import njit, objmode, prange
-from numba.core import event
+from numba.core import cgutils, event, types
 from numba.core.caching import UserProvidedCacheLocator
 from numba.extending import intrinsic
 
 __all__ = ["COMPILE_NOTICE", "COMPILE_SECONDS", "PackageCacheLocator", "bit_count", "compile_seconds", "compiling",
-           "lowest_bit", "njit", "numba_cache_dir", "objmode", "prange"]
+           "lowest_bit", "njit", "numba_cache_dir", "objmode", "prange", "prefetch"]
 
 #: the package's folder: the cache keys on the source below it
 _ROOT = Path(__file__).resolve().parent
@@ -93,6 +93,24 @@ def lowest_bit(typingctx, x):  # type: ignore[no-untyped-def]
     def codegen(context, builder, signature, args):  # type: ignore[no-untyped-def]
         return builder.cttz(args[0], ir.Constant(ir.IntType(1), 1))  # 1: undefined at 0, which is never asked
     return x(x), codegen
+
+
+@intrinsic
+def prefetch(typingctx, array, index):  # type: ignore[no-untyped-def]
+    """Ask the CPU to bring ``array[index]`` into its cache, to be written soon (inside kernels only): LLVM's
+    ``prefetch``. A kernel that will touch many scattered entries asks for them all first, so that their cache
+    misses overlap instead of coming one at a time; it changes no value."""
+    def codegen(context, builder, signature, args):  # type: ignore[no-untyped-def]
+        array_type = signature.args[0]
+        view = context.make_array(array_type)(context, builder, args[0])
+        pointer = cgutils.get_item_pointer(context, builder, array_type, view, [args[1]], wraparound=False)
+        byte_pointer, i32 = ir.IntType(8).as_pointer(), ir.IntType(32)
+        function = cgutils.get_or_insert_function(
+            builder.module, ir.FunctionType(ir.VoidType(), [byte_pointer, i32, i32, i32]), "llvm.prefetch.p0")
+        # to be written, kept in every cache level, a data (not instruction) fetch
+        builder.call(function, [builder.bitcast(pointer, byte_pointer), i32(1), i32(3), i32(1)])
+        return context.get_dummy_value()
+    return types.void(array, index), codegen
 
 
 def _configure_numba() -> None:

@@ -35,7 +35,7 @@ from sumito.games.abalone.kernels import (
     make_move,
     unmake_move,
 )
-from sumito.jit import bit_count, lowest_bit, njit, prange
+from sumito.jit import bit_count, lowest_bit, njit, prange, prefetch
 from sumito.solve.atomics import atomic_decrement
 from sumito.solve.index import rank, rank_bits, unrank, unrank_bits
 
@@ -236,7 +236,9 @@ def expand_level(level, code, values, counters, cells, offsets, zobrist, binom, 
 
     The predecessors of one position are read in one loop and only the undecided ones kept, before any
     atomic: a locked instruction waits for the loads before it, so reading and decrementing in one loop
-    took the values' cache misses one at a time; read first, the misses overlap.
+    took the values' cache misses one at a time; read first, the misses overlap. And each position's
+    predecessors are found one position ahead of settling them, their entries asked into the cache
+    (:func:`~sumito.jit.prefetch`) in between, so the misses are mostly over by the time they are read.
     """
     lost_below = code < 0
     next_code = np.int16(-code + 1 if lost_below else -(code + 1))
@@ -246,13 +248,26 @@ def expand_level(level, code, values, counters, cells, offsets, zobrist, binom, 
     for ci in prange(n_chunks):
         if stop[0]:
             continue
+        # two lists of predecessors: one position's are fetched into the cache while the one before it is settled
+        ahead = np.empty(4 * MAX_MOVES, dtype=np.int64)
         out = np.empty(4 * MAX_MOVES, dtype=np.int64)
         memo = np.full(2, -1, dtype=np.int64)
         free_cells = np.empty(cells.shape[0], dtype=np.int64)
-        for t in range(ci * chunk, min(n_level, (ci + 1) * chunk)):
-            x, o, a, b = unrank_bits(level[t], cells, binom, block_start, marbles, win, subsets, memo, free_cells)
-            n = _each_predecessor(x, o, a, b, board, offsets, cell_of_grid, binom, block_start, marbles, win,
-                                  inline_only, out)
+        first, last = ci * chunk, min(n_level, (ci + 1) * chunk)
+        n_ahead = 0
+        for t in range(first, last + 1):
+            ahead, out = out, ahead
+            n = n_ahead
+            if t < last:
+                x, o, a, b = unrank_bits(level[t], cells, binom, block_start, marbles, win, subsets, memo, free_cells)
+                n_ahead = _each_predecessor(x, o, a, b, board, offsets, cell_of_grid, binom, block_start, marbles, win,
+                                            inline_only, ahead)
+                for i in range(n_ahead):
+                    prefetch(values, ahead[i])
+                    if not lost_below:
+                        prefetch(counters, ahead[i])
+            if t == first:
+                continue
             if lost_below:
                 for i in range(n):
                     p = out[i]
