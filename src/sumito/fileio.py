@@ -110,10 +110,32 @@ def atomic_write_rows(path: str | os.PathLike[str], fields: Sequence[str], rows:
     atomic_write_text(path, out.getvalue())
 
 
-def read_rows(path: str | os.PathLike[str]) -> list[dict[str, str]]:
-    """The rows of a CSV file written by :func:`atomic_write_rows`, as text."""
-    with open(path, newline="") as f:
-        return list(csv.DictReader(f))
+#: the largest CSV file read whole (a run's curve, an experiment's rows: well under a kilobyte a row)
+MAX_CSV_BYTES = 64 * 2**20
+
+
+def read_text_file(path: str | os.PathLike[str], what: str, *, max_bytes: int = MAX_CSV_BYTES) -> str:
+    """The UTF-8 text of the file ``path``, a ``what`` (e.g. ``"training curve"``), read bounded
+    (:func:`read_file_bounded`: a regular file of at most ``max_bytes``); anything wrong is a one-line
+    :class:`~sumito.errors.SumitoError` naming the file."""
+    try:
+        data = read_file_bounded(path, max_bytes, what)
+    except ValueError as exc:
+        raise SumitoError(str(exc)) from None
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError:
+        raise SumitoError(f"{shown_path(path)}: not a {what} (not UTF-8 text)") from None
+
+
+def read_rows(path: str | os.PathLike[str], what: str = "CSV file") -> list[dict[str, str]]:
+    """The rows of a CSV file written by :func:`atomic_write_rows`, as text (read by :func:`read_text_file`;
+    a file that is not CSV is a one-line :class:`~sumito.errors.SumitoError`)."""
+    text = read_text_file(path, what)
+    try:
+        return list(csv.DictReader(io.StringIO(text, newline="")))
+    except csv.Error as exc:
+        raise SumitoError(f"{shown_path(path)}: not a {what} ({exc})") from None
 
 
 def _proc_stat(pid: int) -> tuple[str, str] | None:
@@ -264,6 +286,24 @@ def open_regular(path: str | os.PathLike[str], max_bytes: int, what: str) -> Bin
         if isinstance(exc, OSError):
             raise ValueError(f"{source}: cannot read ({exc.strerror or exc})") from None
         raise
+
+
+def refuse_irregular(path: str | os.PathLike[str], what: str) -> None:
+    """A one-line :class:`ValueError` when something other than a regular file is at ``path`` (a FIFO, a
+    device, a folder; links followed); nothing when a regular file or nothing is there. For files another
+    library opens itself (SQLite's databases, which it reads a page at a time and may grow without bound):
+    ``stat`` never blocks, where an open of a FIFO waits for a writer and SQLite's first read of one for ever."""
+    try:
+        info = os.stat(path)
+    except FileNotFoundError:
+        return
+    except (OSError, ValueError) as exc:
+        reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
+        raise ValueError(f"{shown_path(path)}: cannot read ({reason})") from None
+    if stat.S_ISDIR(info.st_mode):
+        raise ValueError(f"{shown_path(path)}: not a {what} (a folder, not a regular file)")
+    if not stat.S_ISREG(info.st_mode):
+        raise ValueError(f"{shown_path(path)}: not a {what} (not a regular file)")
 
 
 def read_file_bounded(path: str | os.PathLike[str], max_bytes: int, what: str) -> bytes:
