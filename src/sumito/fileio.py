@@ -383,6 +383,10 @@ _DECODE_ERRORS = (zipfile.BadZipFile, zlib.error, EOFError, OSError, ValueError,
                   struct.error, NotImplementedError, OverflowError, RuntimeError, MemoryError, SyntaxError)
 
 
+#: the bytes an array's data is read in at a time
+_READ_PIECE = 1 << 20
+
+
 class NpzArchive:
     """A ``.npz`` archive (numpy's zip of ``.npy`` arrays) read defensively: the sizes its zip directory
     declares are bounded before anything is inflated, each array's ``.npy`` header is read and checked (its
@@ -461,8 +465,8 @@ class NpzArchive:
                 buffer = bytearray(nbytes)
                 view = memoryview(buffer)
                 got = 0
-                while got < nbytes:
-                    n = member.readinto(view[got:])
+                while got < nbytes:  # in pieces: one large read of a deflated member joins its bytes over and over
+                    n = member.readinto(view[got:got + _READ_PIECE])
                     if not n:
                         raise ValueError(f"{name} is cut short")
                     got += n

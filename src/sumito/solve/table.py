@@ -260,13 +260,14 @@ class SolvedTable:
         except ValueError as exc:
             raise TableCheckError(str(exc)) from None
         table = cls(variant, no_moves, values, _seconds(header.get("seconds")))
-        if header.get("digest") != table.digest():
+        digest = table.digest()
+        if header.get("digest") != digest:
             raise TableCheckError(f"{where}: the values do not match the digest in the header (a damaged file)")
         if check:
-            bad, first = table.sample_check()
+            bad, first = table.sample_check(seed=int(digest, 16))
             if bad:
                 raise TableCheckError(f"{where}: {bad:,} of {min(CHECK_SAMPLE, size):,} entries checked differ from "
-                                      f"their successors' values (entry {first:,} first): a table written wrong")
+                                      f"their successors' values, entry {first:,} the first: a table written wrong")
         return table, found
 
     def sample_check(self, n: int = CHECK_SAMPLE, seed: int | None = None) -> tuple[int, int]:
