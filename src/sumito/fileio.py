@@ -1,4 +1,9 @@
-"""Writing files so that a crash or kill never leaves a half-written one.
+"""Writing files so that a crash or kill never leaves a half-written one, and reading them back defensively.
+
+Every reader of a file that a crash, a disk or a person may have damaged or replaced opens it with
+:func:`open_regular` (a regular file of bounded size, opened without blocking), reads ``.npz`` archives with
+:class:`NpzArchive` (every header checked before memory is taken; any damage one line) and renames a damaged
+cache or checkpoint aside with :func:`set_aside`.
 
 :func:`atomic_write_bytes` writes ``.NAME.pidPID.XXXXXXXX.tmp`` beside ``NAME`` and renames it over
 ``NAME``; a ``kill -9`` between the two leaves that temporary file behind (never a half-written
