@@ -416,7 +416,8 @@ class NpzArchive:
         if inflated > max_bytes:
             raise ValueError(f"{self.source}: its arrays would take {inflated:,} bytes; at most {max_bytes:,} for a "
                              f"{what}")
-        self._members = {info.filename.removesuffix(".npy"): info for info in infos}
+        # the arrays: a member that is not a .npy file (another program's zip) is no array of ours
+        self._members = {info.filename.removesuffix(".npy"): info for info in infos if info.filename.endswith(".npy")}
 
     def __enter__(self) -> NpzArchive:
         return self
@@ -440,7 +441,7 @@ class NpzArchive:
         """The array ``name``; with ``dtypes`` and ``shape``, refused (one line) unless it is of one of those
         types (byte order included) and of that shape, before its data is read."""
         info = self._members.get(name)
-        if info is None or not info.filename.endswith(".npy"):
+        if info is None:
             raise ValueError(f"{self.source}: not a {self.what} (no '{name}' array)")
         try:
             with self._zip.open(info) as member:
