@@ -54,7 +54,7 @@ from sumito.models.nnue_fit import NNUEDataError
 from sumito.players import make_player
 from sumito.players.base import PlayerSpecError
 from sumito.search.context import WIN_BOUND
-from sumito.solve.solver import read_checkpoint, write_checkpoint
+from sumito.solve.solver import DamagedCheckpoint, read_checkpoint, resumable_state, write_checkpoint
 from sumito.solve.table import SolvedTable
 
 HOSTILE = settings(max_examples=12, deadline=None,
@@ -301,9 +301,14 @@ def test_a_solve_checkpoint_nested_deep_is_a_fresh_start(tmp_path):
     assert read_checkpoint(path, {"size": 3}) is not None
     path.write_bytes(npz(meta=np.array("[" * 100_000 + "]" * 100_000), values=np.zeros(3, np.int16),
                          counters=np.zeros(3, np.uint8)))
-    assert read_checkpoint(path, {"size": 3}) is None
+    with pytest.raises(DamagedCheckpoint, match="nests more than"):
+        read_checkpoint(path, {"size": 3})
     path.write_bytes(npz(meta=np.array("[1]"), values=np.zeros(3, np.int16), counters=np.zeros(3, np.uint8)))
-    assert read_checkpoint(path, {"size": 3}) is None  # not an object: a fresh start, not an AttributeError
+    with pytest.raises(DamagedCheckpoint, match="not a JSON object"):  # not an AttributeError
+        read_checkpoint(path, {"size": 3})
+    told: list[str] = []
+    assert resumable_state(path, {"size": 3}, told.append) is None  # a fresh start, the file set aside
+    assert not path.exists() and (tmp_path / "solve.npz.damaged").exists() and len(told) == 1
 
 
 def _bomb(path: Path, declared: int) -> None:
@@ -342,7 +347,9 @@ def test_checkpoints_that_would_inflate_past_their_bound_are_refused_before_infl
     one_line(caught.value)
     assert "would take" in str(caught.value)
     monkeypatch.setattr(solver, "np", Inflating)
-    assert read_checkpoint(bomb, {"size": 1000}) is None
+    monkeypatch.setattr(fileio, "np", Inflating)
+    with pytest.raises(DamagedCheckpoint, match="would take"):
+        read_checkpoint(bomb, {"size": 1000})
 
 
 # ------------------------------------------------------------------ huge weights, loader by loader

@@ -389,7 +389,8 @@ def test_the_web_offers_perfect_play_on_the_solved_mini_board_with_exact_values(
 
 def test_a_stopped_solve_goes_on_from_its_checkpoint_to_the_same_values(tmp_path):
     """A solve stopped mid-way (here at level 9) leaves a checkpoint; the next one goes on from it and gives
-    the values of a solve that never stopped, then removes the file. A foreign or damaged file is ignored."""
+    the values of a solve that never stopped, then removes the file. A checkpoint of another solve, or a damaged
+    one, is set aside (said in one line) and the solve starts afresh."""
     v = Variant(side=3, marbles=3, win_threshold=3)
     whole = solve_values(v)
     path = tmp_path / "solve.partial.npz"
@@ -409,9 +410,14 @@ def test_a_stopped_solve_goes_on_from_its_checkpoint_to_the_same_values(tmp_path
         solve_values(Variant(side=3, marbles=3, win_threshold=2), checkpoint=path, checkpoint_every=0,
                      on_level=stop_at_nine)
     resumed.clear()
-    assert np.array_equal(solve_values(v, checkpoint=path, on_resume=resumed.append), whole) and resumed == []
+    told: list[str] = []
+    assert np.array_equal(solve_values(v, checkpoint=path, on_resume=resumed.append, on_set_aside=told.append),
+                          whole) and resumed == []
+    assert (tmp_path / "solve.partial.npz.other").exists() and "of another solve" in told[-1]
     path.write_bytes(b"not a checkpoint")
-    assert np.array_equal(solve_values(v, checkpoint=path, on_resume=resumed.append), whole) and resumed == []
+    assert np.array_equal(solve_values(v, checkpoint=path, on_resume=resumed.append, on_set_aside=told.append),
+                          whole) and resumed == []
+    assert (tmp_path / "solve.partial.npz.damaged").read_bytes() == b"not a checkpoint" and "damaged" in told[-1]
 
 
 def test_a_second_solve_of_a_variant_waits_for_the_first_and_uses_its_table(tmp_path, monkeypatch):

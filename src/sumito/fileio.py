@@ -1,4 +1,9 @@
-"""Writing files so that a crash or kill never leaves a half-written one.
+"""Writing files so that a crash or kill never leaves a half-written one, and reading them back defensively.
+
+Every reader of a file that a crash, a disk or a person may have damaged or replaced opens it with
+:func:`open_regular` (a regular file of bounded size, opened without blocking), reads ``.npz`` archives with
+:class:`NpzArchive` (every header checked before memory is taken; any damage one line) and renames a damaged
+cache or checkpoint aside with :func:`set_aside`.
 
 :func:`atomic_write_bytes` writes ``.NAME.pidPID.XXXXXXXX.tmp`` beside ``NAME`` and renames it over
 ``NAME``; a ``kill -9`` between the two leaves that temporary file behind (never a half-written
@@ -12,16 +17,19 @@ import csv
 import errno
 import io
 import json
+import math
 import os
 import re
 import secrets
 import sqlite3
 import stat
+import struct
 import time
 import zipfile
+import zlib
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO
 
 import numpy as np
 
@@ -107,10 +115,32 @@ def atomic_write_rows(path: str | os.PathLike[str], fields: Sequence[str], rows:
     atomic_write_text(path, out.getvalue())
 
 
-def read_rows(path: str | os.PathLike[str]) -> list[dict[str, str]]:
-    """The rows of a CSV file written by :func:`atomic_write_rows`, as text."""
-    with open(path, newline="") as f:
-        return list(csv.DictReader(f))
+#: the largest CSV file read whole (a run's curve, an experiment's rows: well under a kilobyte a row)
+MAX_CSV_BYTES = 64 * 2**20
+
+
+def read_text_file(path: str | os.PathLike[str], what: str, *, max_bytes: int = MAX_CSV_BYTES) -> str:
+    """The UTF-8 text of the file ``path``, a ``what`` (e.g. ``"training curve"``), read bounded
+    (:func:`read_file_bounded`: a regular file of at most ``max_bytes``); anything wrong is a one-line
+    :class:`~sumito.errors.SumitoError` naming the file."""
+    try:
+        data = read_file_bounded(path, max_bytes, what)
+    except ValueError as exc:
+        raise SumitoError(str(exc)) from None
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError:
+        raise SumitoError(f"{shown_path(path)}: not a {what} (not UTF-8 text)") from None
+
+
+def read_rows(path: str | os.PathLike[str], what: str = "CSV file") -> list[dict[str, str]]:
+    """The rows of a CSV file written by :func:`atomic_write_rows`, as text (read by :func:`read_text_file`;
+    a file that is not CSV is a one-line :class:`~sumito.errors.SumitoError`)."""
+    text = read_text_file(path, what)
+    try:
+        return list(csv.DictReader(io.StringIO(text, newline="")))
+    except csv.Error as exc:
+        raise SumitoError(f"{shown_path(path)}: not a {what} ({exc})") from None
 
 
 def _proc_stat(pid: int) -> tuple[str, str] | None:
@@ -229,13 +259,14 @@ def claim_sqlite(
         raise error(f"{path} has schema version {found}{newer}; this Sumito reads version {version} of {what}")
 
 
-def read_file_bounded(path: str | os.PathLike[str], max_bytes: int, what: str) -> bytes:
-    """The bytes of ``path``, read only when it is a regular file of at most ``max_bytes``; otherwise a
-    one-line :class:`ValueError` naming the file as ``what``.
+def open_regular(path: str | os.PathLike[str], max_bytes: int, what: str) -> BinaryIO:
+    """``path`` open for reading (binary), once it is known to be a regular file of at most ``max_bytes``;
+    otherwise a one-line :class:`ValueError` naming the file as ``what``. Every reader of a file that a
+    crash, a disk or a person may have damaged or replaced opens it here.
 
     The file is opened without blocking and checked on the open descriptor (``fstat``), so a FIFO (which
     would block the open until a writer comes), ``/dev/zero`` (endless) or a folder is refused at once,
-    even when it replaced a regular file between a check and the open."""
+    even when it replaced a regular file between a check and the open. The caller closes the file."""
     source = shown_path(path)
     try:
         fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0))
@@ -254,60 +285,228 @@ def read_file_bounded(path: str | os.PathLike[str], max_bytes: int, what: str) -
             raise ValueError(f"{source}: not a {what} (not a regular file)")
         if info.st_size > max_bytes:
             raise ValueError(f"{source}: larger than {_size_text(max_bytes)}; not a {what} of ours")
-        with os.fdopen(fd, "rb", closefd=False) as fh:
-            data = fh.read(max_bytes + 1)  # the file may have grown since fstat
-    except OSError as exc:
-        raise ValueError(f"{source}: cannot read ({exc.strerror or exc})") from None
-    finally:
+        return os.fdopen(fd, "rb")
+    except BaseException as exc:
         os.close(fd)
+        if isinstance(exc, OSError):
+            raise ValueError(f"{source}: cannot read ({exc.strerror or exc})") from None
+        raise
+
+
+def refuse_irregular(path: str | os.PathLike[str], what: str) -> None:
+    """A one-line :class:`ValueError` when something other than a regular file is at ``path`` (a FIFO, a
+    device, a folder; links followed); nothing when a regular file or nothing is there. For files another
+    library opens itself (SQLite's databases, which it reads a page at a time and may grow without bound):
+    ``stat`` never blocks, where an open of a FIFO waits for a writer and SQLite's first read of one for ever."""
+    try:
+        info = os.stat(path)
+    except FileNotFoundError:
+        return
+    except (OSError, ValueError) as exc:
+        reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
+        raise ValueError(f"{shown_path(path)}: cannot read ({reason})") from None
+    if stat.S_ISDIR(info.st_mode):
+        raise ValueError(f"{shown_path(path)}: not a {what} (a folder, not a regular file)")
+    if not stat.S_ISREG(info.st_mode):
+        raise ValueError(f"{shown_path(path)}: not a {what} (not a regular file)")
+
+
+def read_file_bounded(path: str | os.PathLike[str], max_bytes: int, what: str) -> bytes:
+    """The bytes of ``path``, read only when it is a regular file of at most ``max_bytes``
+    (:func:`open_regular`); otherwise a one-line :class:`ValueError` naming the file as ``what``."""
+    source = shown_path(path)
+    with open_regular(path, max_bytes, what) as fh:
+        try:
+            data = fh.read(max_bytes + 1)  # the file may have grown since fstat
+        except OSError as exc:
+            raise ValueError(f"{source}: cannot read ({exc.strerror or exc})") from None
     if len(data) > max_bytes:
         raise ValueError(f"{source}: larger than {_size_text(max_bytes)}; not a {what} of ours")
     return data
+
+
+def reason_of(exc: BaseException, path: str | os.PathLike[str], what: str | None = None) -> str:
+    """A file reader's one-line error without the file's name in front, for a line that names the file (and
+    says it is ``what``) itself: ``PATH: damaged or truncated WHAT (Bad CRC-32)`` is ``Bad CRC-32``."""
+    text = str(exc)
+    prefix = shown_path(path) + ": "
+    text = text[len(prefix):] if text.startswith(prefix) else text
+    if what is not None:
+        for wrapper in (f"damaged or truncated {what} (", f"not a {what} ("):
+            if text.startswith(wrapper) and text.endswith(")"):
+                return text[len(wrapper):-1]
+    return text
+
+
+def set_aside(path: str | os.PathLike[str], suffix: str = "damaged", *,
+              same_as: os.stat_result | None = None) -> Path | None:
+    """Rename ``path`` (a file, a link, a FIFO, a folder: whatever is there) to ``PATH.SUFFIX``, or
+    ``PATH.SUFFIX.2``, ``.3``... when that is taken, so that an earlier one is never overwritten; returns
+    the new name. ``None`` when there is nothing to set aside: ``path`` is gone (another process set it aside
+    first) or, with ``same_as`` (the ``stat`` of the file that was found wrong), it is another file now (one
+    written since, which was not checked). An :class:`OSError` when it cannot be renamed."""
+    source = Path(path)
+    try:
+        found = [source.lstat()]
+    except FileNotFoundError:
+        return None
+    with contextlib.suppress(OSError):  # a link: the file it names is what a reader checked
+        found.append(source.stat())
+    if same_as is not None and (same_as.st_dev, same_as.st_ino) not in {(f.st_dev, f.st_ino) for f in found}:
+        return None
+    for n in range(1, 10_000):
+        target = source.with_name(f"{source.name}.{suffix}" + (f".{n}" if n > 1 else ""))
+        try:
+            # a hard link fails where the name is taken (a rename would replace it); a folder cannot be linked
+            os.link(source, target, follow_symlinks=False)
+        except FileExistsError:
+            continue
+        except FileNotFoundError:
+            return None
+        except OSError:
+            if os.path.lexists(target):
+                continue
+            os.rename(source, target)  # a folder, or a file system without hard links
+            return target
+        try:
+            os.unlink(source)
+        except FileNotFoundError:  # another process set it aside at the same moment: our link is a copy
+            with contextlib.suppress(OSError):
+                os.unlink(target)
+            return None
+        return target
+    raise OSError(errno.EEXIST, f"{shown_path(source)}.{suffix}.N: every name is taken")
 
 
 def _size_text(n: int) -> str:
     return f"{n // 2**20} MB" if n >= 2**20 else f"{n // 1024} KB" if n >= 1024 else f"{n} bytes"
 
 
-def _declared_bytes(archive_file: str | os.PathLike[str] | io.BytesIO) -> int:
-    """What the arrays of a zip archive (an ``.npz``) say they inflate to, read from its directory alone."""
-    with zipfile.ZipFile(archive_file) as archive:
-        return sum(info.file_size for info in archive.infolist())
+#: what decoding a damaged zip archive or ``.npy`` header can raise: a cut or changed byte surfaces as any of
+#: these (a flipped compression method: ``NotImplementedError``; a flipped deflate stream: ``zlib.error``)
+_DECODE_ERRORS = (zipfile.BadZipFile, zlib.error, EOFError, OSError, ValueError, KeyError, IndexError, TypeError,
+                  struct.error, NotImplementedError, OverflowError, RuntimeError, MemoryError, SyntaxError)
 
 
-def check_npz_inflated(path: str | os.PathLike[str], max_bytes: int, what: str) -> None:
-    """Refuse, in one line (:class:`ValueError`), a ``.npz`` file whose arrays would inflate to more than
-    ``max_bytes``: the sizes its zip directory declares are read before anything is inflated (no zip bombs),
-    for archives too large to read into memory first (:func:`read_npz_arrays` does that for small ones). A file
-    that is no zip archive at all is left to the loader, which names what is wrong in its own words."""
-    source = shown_path(path)
-    try:
-        inflated = _declared_bytes(path)
-    except (zipfile.BadZipFile, EOFError, OSError, ValueError):
-        return
-    if inflated > max_bytes:
-        raise ValueError(f"{source}: its arrays would take {inflated:,} bytes; at most {max_bytes:,} for a {what}")
+#: the bytes an array's data is read in at a time
+_READ_PIECE = 1 << 20
+
+
+class NpzArchive:
+    """A ``.npz`` archive (numpy's zip of ``.npy`` arrays) read defensively: the sizes its zip directory
+    declares are bounded before anything is inflated, each array's ``.npy`` header is read and checked (its
+    type, its shape, and that its data fits in what the archive holds for it) before its memory is taken,
+    pickles are refused, and whatever a damaged file raises is a one-line :class:`ValueError` naming
+    ``source`` (``SOURCE: damaged or truncated WHAT (reason)``). ``file``: the archive's bytes, or a file open
+    for reading (:func:`open_regular`), which the archive does not close."""
+
+    def __init__(self, file: bytes | BinaryIO, source: str | os.PathLike[str], max_bytes: int, what: str) -> None:
+        self.source = shown_path(source)
+        self.what = what
+        if isinstance(file, bytes | bytearray | memoryview):
+            if not bytes(file[:4]) == b"PK\x03\x04":
+                raise ValueError(f"{self.source}: not a {what} (expected a .npz archive)")
+            file = io.BytesIO(file)
+        try:
+            self._zip = zipfile.ZipFile(file)
+            infos = self._zip.infolist()
+        except _DECODE_ERRORS as exc:
+            raise self._damaged(exc) from None
+        inflated = sum(info.file_size for info in infos)
+        if inflated > max_bytes:
+            raise ValueError(f"{self.source}: its arrays would take {inflated:,} bytes; at most {max_bytes:,} for a "
+                             f"{what}")
+        # the arrays: a member that is not a .npy file (another program's zip) is no array of ours
+        self._members = {info.filename.removesuffix(".npy"): info for info in infos if info.filename.endswith(".npy")}
+
+    def __enter__(self) -> NpzArchive:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def close(self) -> None:
+        self._zip.close()
+
+    @property
+    def names(self) -> list[str]:
+        return list(self._members)
+
+    def _damaged(self, exc: BaseException) -> ValueError:
+        lines = str(exc).strip().splitlines()
+        reason = lines[0] if lines else type(exc).__name__
+        return ValueError(f"{self.source}: damaged or truncated {self.what} ({reason[:200]})")
+
+    def array(self, name: str, dtypes: Sequence[Any] | None = None, shape: tuple[int, ...] | None = None) -> np.ndarray:
+        """The array ``name``; with ``dtypes`` and ``shape``, refused (one line) unless it is of one of those
+        types (byte order included) and of that shape, before its data is read."""
+        info = self._members.get(name)
+        if info is None:
+            raise ValueError(f"{self.source}: not a {self.what} (no '{name}' array)")
+        try:
+            with self._zip.open(info) as member:
+                version = np.lib.format.read_magic(member)
+                if version == (1, 0):
+                    found_shape, fortran, dtype = np.lib.format.read_array_header_1_0(member)
+                elif version == (2, 0):
+                    found_shape, fortran, dtype = np.lib.format.read_array_header_2_0(member)
+                else:
+                    raise ValueError(f"an array of .npy format {version[0]}.{version[1]}")
+                if dtype.hasobject:
+                    raise ValueError(f"{self.source}: {name} holds Python objects (a pickle); not a {self.what} "
+                                     "of ours")
+                if dtypes is not None and not any(dtype == np.dtype(d) and dtype.str == np.dtype(d).str
+                                                  for d in dtypes):
+                    wanted = " or ".join(str(np.dtype(d)) for d in dtypes)
+                    raise ValueError(f"{self.source}: {name} holds {dtype.str} values, not {wanted}; not a "
+                                     f"{self.what} of ours")
+                if shape is not None and tuple(found_shape) != tuple(shape):
+                    raise ValueError(f"{self.source}: {name} has shape {tuple(found_shape)}, not {tuple(shape)}; not "
+                                     f"a {self.what} of ours")
+                count = math.prod(found_shape)
+                nbytes = count * dtype.itemsize
+                if nbytes > info.file_size:  # the header promises more than the archive holds: never allocated
+                    raise ValueError(f"{self.source}: damaged {self.what} (the header of {name} declares "
+                                     f"{nbytes:,} bytes; the archive holds {info.file_size:,})")
+                buffer = bytearray(nbytes)
+                view = memoryview(buffer)
+                got = 0
+                while got < nbytes:  # in pieces: one large read of a deflated member joins its bytes over and over
+                    n = member.readinto(view[got:got + _READ_PIECE])
+                    if not n:
+                        raise ValueError(f"{name} is cut short")
+                    got += n
+                if member.read(1):  # at the end the archive checks the data's CRC
+                    raise ValueError(f"{name} holds more than its header declares")
+        except ValueError as exc:
+            if str(exc).startswith(self.source + ":"):
+                raise
+            raise self._damaged(exc) from None
+        except _DECODE_ERRORS as exc:
+            raise self._damaged(exc) from None
+        if count == 0:
+            return np.zeros(found_shape, dtype=dtype)
+        flat = np.frombuffer(buffer, dtype=dtype, count=count)
+        return flat.reshape(found_shape, order="F" if fortran else "C")
+
+    def text(self, name: str, max_chars: int = 1 << 20) -> str:
+        """The string array ``name`` (a JSON header, say), refused unless it is one string of at most
+        ``max_chars``."""
+        info = self._members.get(name)
+        if info is not None and info.file_size > 4 * max_chars + 1024:
+            raise ValueError(f"{self.source}: the '{name}' header is larger than a {self.what} holds")
+        value = self.array(name)
+        if value.shape != () or value.dtype.kind != "U":
+            raise ValueError(f"{self.source}: the '{name}' header is not a JSON string")
+        return str(value[()])
 
 
 def read_npz_arrays(data: bytes, source: str, max_bytes: int, what: str) -> dict:
-    """Every array of the ``.npz`` archive in ``data``: the sizes the archive declares are checked before
-    anything is inflated (no zip bombs), pickles are refused, and anything wrong is a one-line
-    :class:`ValueError` naming ``source``."""
-    source = shown_path(source)
-    if not data.startswith(b"PK\x03\x04"):
-        raise ValueError(f"{source}: not a {what} (expected a .npz archive)")
-    try:
-        inflated = _declared_bytes(io.BytesIO(data))
-        if inflated > max_bytes:
-            raise ValueError(f"{source}: its arrays would take {inflated:,} bytes; at most {max_bytes:,}")
-        with np.load(io.BytesIO(data), allow_pickle=False) as npz:
-            return {name: npz[name] for name in npz.files}
-    except (zipfile.BadZipFile, EOFError, OSError, ValueError, KeyError) as exc:
-        if isinstance(exc, ValueError) and str(exc).startswith(source):
-            raise
-        lines = str(exc).strip().splitlines()
-        reason = lines[0] if lines else type(exc).__name__
-        raise ValueError(f"{source}: damaged or truncated {what} ({reason})") from None
+    """Every array of the ``.npz`` archive in ``data`` (:class:`NpzArchive`: bounded, checked before any
+    array's memory is taken, pickles refused, anything wrong a one-line :class:`ValueError` naming
+    ``source``)."""
+    with NpzArchive(data, source, max_bytes, what) as archive:
+        return {name: archive.array(name) for name in archive.names}
 
 
 def read_npz_with_header(data: bytes, source: str, max_bytes: int, names: tuple[str, ...] | None, what: str) -> tuple[

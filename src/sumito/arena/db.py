@@ -41,7 +41,7 @@ from pathlib import Path
 from sumito.arena.errors import ArchiveError
 from sumito.arena.match import ArenaSettings, GameResult, GameTask, start_position
 from sumito.errors import SumitoError
-from sumito.fileio import claim_sqlite, load_json, process_alive, process_started
+from sumito.fileio import claim_sqlite, load_json, process_alive, process_started, refuse_irregular
 from sumito.games.abalone import BLACK, WHITE, DrawRules, Game, GameRecord, get_layout
 from sumito.games.abalone.game import DECLARED_REASONS, Outcome
 
@@ -312,6 +312,10 @@ class GameArchive:
         path = self.path
         if path.is_dir():
             raise ArchiveError(f"{path} is a folder, not a game database")
+        try:
+            refuse_irregular(path, "game database")  # a FIFO or a device: SQLite's first read would block
+        except ValueError as exc:
+            raise ArchiveError(str(exc)) from None
         try:
             if create:
                 path.parent.mkdir(parents=True, exist_ok=True)

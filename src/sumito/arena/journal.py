@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
+import io
 import json
 import os
 from collections.abc import Iterator, Sequence
@@ -25,7 +26,7 @@ from typing import Any
 from sumito.arena.errors import ArenaError
 from sumito.arena.executor import Executor
 from sumito.arena.match import GameResult, GameTask, play_game
-from sumito.fileio import load_json, shown_path
+from sumito.fileio import MAX_JSON_FILE_BYTES, load_json, open_regular, reason_of, shown_path
 from sumito.games.abalone import DrawRules
 
 
@@ -50,6 +51,18 @@ def result_from_json(data: dict[str, Any]) -> GameResult:
     return GameResult(task=GameTask(**task), **row)
 
 
+
+def _bounded_lines(fh: io.TextIOBase, limit: int = MAX_JSON_FILE_BYTES) -> Iterator[str]:
+    """The lines of ``fh``; a line longer than ``limit`` characters is read past in pieces rather than held
+    whole, and comes as a placeholder that holds no game (counted as skipped)."""
+    while line := fh.readline(limit):
+        if len(line) >= limit and not line.endswith("\n"):
+            while (rest := fh.readline(limit)) and not rest.endswith("\n"):
+                pass
+            line = "<too long>\n"
+        yield line
+
+
 class GameJournal:
     """Finished games by task key, kept in a JSON-lines file."""
 
@@ -61,8 +74,15 @@ class GameJournal:
             if self.path.exists() and not self.path.is_file():
                 raise ArenaError(f"games journal {shown_path(self.path)}: not a regular file")
             if self.path.exists():
-                with self.path.open(encoding="utf-8", errors="replace") as fh:
-                    for line in fh:
+                # opened without blocking and checked on the descriptor (open_regular); read a line at a time, a
+                # line bounded (one longer than any game's is skipped, not held whole)
+                try:
+                    raw = open_regular(self.path, 2**62, "games journal")
+                except ValueError as exc:  # replaced by a FIFO or a device since the check above
+                    reason = reason_of(exc, self.path, "games journal")
+                    raise ArenaError(f"games journal {shown_path(self.path)}: {reason}") from None
+                with raw, io.TextIOWrapper(raw, encoding="utf-8", errors="replace") as fh:
+                    for line in _bounded_lines(fh):
                         try:
                             row = load_json(line, self.path, "a journal line")  # its nesting bounded
                             self.done[row["key"]] = result_from_json(row["result"])

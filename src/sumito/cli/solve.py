@@ -32,7 +32,8 @@ def cmd_solve(args: argparse.Namespace) -> int:
 
     table = SolvedTable.for_variant(variant, args.no_moves, on_level=_print_level,
                                     on_solve=lambda v: print("solving (level by level):", file=sys.stderr),
-                                    on_resume=resumed, on_wait=_tell_waiting, checkpoint_every=args.checkpoint_every,
+                                    on_resume=resumed, on_wait=_tell_waiting, on_set_aside=_tell_set_aside,
+                                    checkpoint_every=args.checkpoint_every,
                                     force=args.force)
     if args.out is not None:
         table.save(args.out)
@@ -98,6 +99,11 @@ def _variant(args: argparse.Namespace) -> Variant:
 def _print_level(r: LevelReport) -> None:
     """A solve's progress on stderr: a line a level."""
     print(f"  {r.plies:3d} plies: {r.decided:>11,} positions decided ({r.seconds:6.1f} s)", file=sys.stderr, flush=True)
+
+
+def _tell_set_aside(line: str) -> None:
+    """A damaged checkpoint or table renamed aside, in the solve's own words (the solve goes on afresh)."""
+    print(line, file=sys.stderr, flush=True)
 
 
 def _tell_waiting(variant: Variant) -> None:

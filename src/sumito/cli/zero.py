@@ -14,7 +14,6 @@ training, search and selection never see it.
 from __future__ import annotations
 
 import argparse
-import csv
 import sys
 import time
 from dataclasses import fields, replace
@@ -26,6 +25,7 @@ from sumito.arena.executor import check_shared_folder, executor_from_args
 from sumito.arena.yardstick import build_suite, score_player
 from sumito.cliargs.position import position_from_args
 from sumito.defaults import YARDSTICK_SEED
+from sumito.fileio import read_rows
 from sumito.games.abalone.move import Move
 from sumito.games.abalone.position import Position
 from sumito.games.abalone.variants import get_layout
@@ -152,8 +152,7 @@ def cmd_report(args: argparse.Namespace) -> int:
     curve = run / "curve.csv"
     if not curve.exists():
         raise ZeroRunError(f"{run}: no curve.csv (a run trained with --score-every has one)")
-    with curve.open(newline="") as fh:
-        rows = list(csv.DictReader(fh))
+    rows = read_rows(curve, "zero run's curve")  # a regular file of bounded size
     print(f"{'games':>9} {'CPU h':>7} {'player':16} {'keeps':>7} {'perfect':>8} {'blunders':>9}")
     for r in rows:
         n = int(r["suite"])

@@ -29,7 +29,7 @@ import numpy as np
 from sumito.arena.ratings import score_interval
 from sumito.defaults import PLOT_METRICS
 from sumito.errors import SumitoError
-from sumito.fileio import atomic_write_bytes
+from sumito.fileio import MAX_CSV_BYTES, atomic_write_bytes, read_file_bounded
 from sumito.learn.bands import Estimate, interval_estimate
 
 FORMATS = {".png": "png", ".svg": "svg"}
@@ -110,11 +110,11 @@ def load_curve(path: str | Path, label: str | None = None) -> Curve:
     if source.is_dir():
         raise PlotError(f"{source}: a folder, not a curve file")
     try:
-        text = source.read_text(encoding="utf-8")
+        text = read_file_bounded(source, MAX_CSV_BYTES, "curve file").decode("utf-8")
     except UnicodeDecodeError:
         raise PlotError(f"{source}: not a text (UTF-8) CSV file") from None
-    except OSError as exc:
-        raise PlotError(f"{source}: cannot read ({exc.strerror})") from None
+    except ValueError as exc:  # not a regular file (a FIFO, a device), too large, unreadable
+        raise PlotError(str(exc)) from None
     if not text.strip():
         raise PlotError(f"{source}: empty file (no header, no evaluations)")
     try:

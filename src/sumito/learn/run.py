@@ -17,13 +17,14 @@ from __future__ import annotations
 import io
 import json
 import math
+import os
 from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
-from sumito.fileio import atomic_write_bytes, check_npz_inflated, check_weights, load_json
+from sumito.fileio import NpzArchive, atomic_write_bytes, check_weights, load_json, open_regular, reason_of, shown_path
 from sumito.learn.runfolder import RunFolder as Folder
 from sumito.learn.training import Trainer, TrainingConfig, TrainingError
 
@@ -65,18 +66,17 @@ MAX_CHECKPOINT_BYTES = 512 * 2**20
 
 def load_checkpoint(path: Path) -> dict[str, Any]:
     """The checkpoint's contents: ``config`` (a dict) and the trainer ``state``."""
+    if not os.path.lexists(path):
+        raise TrainingError(f"no checkpoint at {path}")
     try:
-        check_npz_inflated(path, MAX_CHECKPOINT_BYTES, "training checkpoint")  # before anything is inflated
+        # a regular file, opened without blocking; the sizes its arrays declare bounded before any is inflated
+        with open_regular(path, MAX_CHECKPOINT_BYTES, "training checkpoint") as fh, \
+                NpzArchive(fh, path, MAX_CHECKPOINT_BYTES, "training checkpoint") as archive:
+            header = archive.text("meta")
+            arrays = {k: archive.array(k) for k in archive.names if k != "meta"}
     except ValueError as exc:
-        raise TrainingError(str(exc)) from None
-    try:
-        with np.load(path, allow_pickle=False) as data:
-            header = str(data["meta"])
-            arrays = {k: data[k] for k in data.files if k != "meta"}
-    except FileNotFoundError:
-        raise TrainingError(f"no checkpoint at {path}") from None
-    except Exception as exc:
-        raise TrainingError(f"{path}: not a readable training checkpoint ({type(exc).__name__})") from None
+        reason = reason_of(exc, path, "training checkpoint")
+        raise TrainingError(f"{shown_path(path)}: not a readable training checkpoint ({reason})") from None
     try:
         meta = load_json(header, path, "the training checkpoint's 'meta' header")  # its nesting bounded
     except ValueError as exc:

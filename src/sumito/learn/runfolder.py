@@ -16,12 +16,20 @@ from __future__ import annotations
 import csv
 import io
 import json
+import os
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
 from sumito.errors import SumitoError
-from sumito.fileio import atomic_write_text, read_json_file, refuse_changed, remove_stale_temps
+from sumito.fileio import (
+    atomic_write_text,
+    read_json_file,
+    read_rows,
+    read_text_file,
+    refuse_changed,
+    remove_stale_temps,
+)
 
 
 class RunFolder:
@@ -84,10 +92,9 @@ class RunFolder:
         return data
 
     def curve_rows(self) -> list[dict[str, str]]:
-        if not self.curve.exists():
+        if not os.path.lexists(self.curve):
             return []
-        with self.curve.open(newline="") as fh:
-            return list(csv.DictReader(fh))
+        return read_rows(self.curve, "training curve")  # a regular file of bounded size
 
     def write_curve(self, rows: Sequence[dict[str, Any]]) -> None:
         """The whole curve, rewritten atomically (the header and then ``rows``)."""
@@ -100,7 +107,8 @@ class RunFolder:
     def append_curve(self, row: dict[str, Any]) -> None:
         """Add one evaluation row (rewriting the file atomically, so a kill never leaves half a row). A curve
         begun by an older Sumito keeps its own columns."""
-        text = self.curve.read_text() if self.curve.exists() else ",".join(self.curve_fields) + "\n"
+        text = read_text_file(self.curve, "training curve") if os.path.lexists(self.curve) \
+            else ",".join(self.curve_fields) + "\n"
         header = next(csv.reader(io.StringIO(text)), None) or list(self.curve_fields)
         out = io.StringIO()
         csv.DictWriter(out, header, lineterminator="\n", extrasaction="ignore").writerow(row)

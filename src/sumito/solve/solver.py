@@ -5,6 +5,7 @@ from __future__ import annotations
 import io
 import json
 import os
+import sys
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -14,7 +15,7 @@ import numpy as np
 
 from sumito.defaults import NO_MOVES_RULES, SOLVE_CHECKPOINT_EVERY
 from sumito.errors import SumitoError
-from sumito.fileio import atomic_write_bytes, check_npz_inflated, load_json
+from sumito.fileio import NpzArchive, atomic_write_bytes, load_json, open_regular, reason_of, set_aside, shown_path
 from sumito.games.abalone.geometry import geometry
 from sumito.games.abalone.variants import Variant
 from sumito.solve import retrograde as R
@@ -28,6 +29,8 @@ LEVEL_CHUNK = 1 << 10
 #: the most positions solved: 3 bytes each while solving (values and counters), about 6 GB, inside 8 GiB
 MAX_ENTRIES = 2_000_000_000
 CHECKPOINT_FORMAT = "sumito-solve-checkpoint-1"
+#: a checkpoint's bytes beyond its two arrays: the JSON header and the archive's own records
+CHECKPOINT_SLACK_BYTES = 1 << 20
 
 
 class SolveError(SumitoError):
@@ -64,24 +67,88 @@ def write_checkpoint(path: Path, meta: dict, plies: int, values: np.ndarray, cou
     atomic_write_bytes(path, buf.getvalue())
 
 
+class CheckpointError(SolveError):
+    """A checkpoint file that cannot be used: :attr:`reason` says why, in a few words."""
+
+    #: what the file is set aside as (``PATH.damaged``, ``PATH.other``)
+    suffix = "damaged"
+    #: the checkpoint in words, for the line that says it was set aside
+    state = "damaged"
+
+    def __init__(self, path: Path, reason: str) -> None:
+        self.path = path
+        self.reason = reason
+        super().__init__(f"{shown_path(path)}: {reason}")
+
+
+class DamagedCheckpoint(CheckpointError):
+    """A checkpoint file that is not one whole checkpoint: cut, changed, not a regular file, too large."""
+
+
+class OtherSolveCheckpoint(CheckpointError):
+    """A whole checkpoint of another solve (another variant, rule, size or format)."""
+
+    suffix = "other"
+    state = "of another solve"
+
+
+def checkpoint_bytes(size: int) -> int:
+    """The largest checkpoint file of ``size`` entries: 2 + 1 bytes an entry (values and counters), the
+    header and the archive's own records."""
+    return 3 * size + CHECKPOINT_SLACK_BYTES
+
+
 def read_checkpoint(path: Path, meta: dict) -> tuple[int, np.ndarray, np.ndarray] | None:
-    """The state a checkpoint holds (level, values, counters), or ``None`` when there is none, or it is of
-    another solve, or damaged (the solve then starts afresh)."""
-    if not path.exists():
+    """The state a checkpoint holds (level, values, counters), or ``None`` when there is no file at ``path``.
+    A file that is not one whole checkpoint is a :class:`DamagedCheckpoint`, a checkpoint of another solve an
+    :class:`OtherSolveCheckpoint` (each one line, never a traceback: whatever the file holds, it is opened
+    without blocking and read within its bound, :func:`~sumito.fileio.open_regular`)."""
+    if not os.path.lexists(path):
         return None
+    size = int(meta["size"])
     try:
-        # the state's two arrays (2 + 1 bytes an entry) and a header: nothing larger is inflated
-        check_npz_inflated(path, 3 * int(meta["size"]) + (1 << 20), "solve checkpoint")
-        with np.load(path, allow_pickle=False) as data:
-            saved = load_json(str(data["meta"]), path, "the checkpoint's 'meta' header")  # its nesting bounded
-            values, counters = data["values"], data["counters"]
-        plies = int(saved.pop("plies"))
-    except (OSError, ValueError, KeyError, TypeError, AttributeError):
-        return None
-    if saved != meta or values.shape != (meta["size"],) or counters.shape != (meta["size"],) \
-            or values.dtype != np.int16 or counters.dtype != np.uint8 or plies < 0:
-        return None
+        with open_regular(path, checkpoint_bytes(size), "solve checkpoint") as fh, \
+                NpzArchive(fh, path, checkpoint_bytes(size), "solve checkpoint") as archive:
+            saved = load_json(archive.text("meta"), path, "the checkpoint's 'meta' header")  # its nesting bounded
+            if not isinstance(saved, dict):
+                raise ValueError(f"{shown_path(path)}: the checkpoint's 'meta' header is not a JSON object")
+            plies = saved.pop("plies", None)
+            if type(plies) is not int or plies < 0:
+                raise ValueError(f"{shown_path(path)}: the checkpoint's level is {plies!r}, not a count of plies")
+            if saved != meta:
+                differ = sorted(k for k in {*saved, *meta} if saved.get(k) != meta.get(k))
+                raise OtherSolveCheckpoint(path, "its " + ", ".join(map(str, differ[:3])) + " differ")
+            values = archive.array("values", (np.int16,), (size,))
+            counters = archive.array("counters", (np.uint8,), (size,))
+    except ValueError as exc:
+        if isinstance(exc, CheckpointError):
+            raise
+        raise DamagedCheckpoint(path, reason_of(exc, path, "solve checkpoint")) from None
     return plies, values, counters
+
+
+def resumable_state(path: Path, meta: dict, on_set_aside: Callable[[str], None] | None = None) -> tuple[
+        int, np.ndarray, np.ndarray] | None:
+    """:func:`read_checkpoint`, where a checkpoint that cannot be used is renamed aside
+    (:func:`~sumito.fileio.set_aside`: never deleted, never overwritten) and ``on_set_aside`` told in one line
+    (by default the line goes to stderr), so that the solve starts afresh; a file that cannot be renamed is
+    a one-line :class:`SolveError`."""
+    try:
+        return read_checkpoint(path, meta)
+    except CheckpointError as exc:
+        line = f"the solve checkpoint {shown_path(path)} is {exc.state} ({exc.reason})"
+        try:
+            aside = set_aside(path, exc.suffix)
+        except OSError as err:
+            raise SolveError(f"{line} and cannot be set aside ({err.strerror or err}); remove it or solve into "
+                             "another folder") from None
+        where = f"set aside as {shown_path(aside)}" if aside is not None else "gone already"
+        (on_set_aside or _to_stderr)(f"{line}; {where}; solving afresh")
+        return None
+
+
+def _to_stderr(line: str) -> None:
+    print(f"sumito: {line}", file=sys.stderr, flush=True)
 
 
 def solve_values(
@@ -93,6 +160,7 @@ def solve_values(
     checkpoint: str | os.PathLike[str] | None = None,
     checkpoint_every: float = SOLVE_CHECKPOINT_EVERY,
     on_resume: Callable[[int], None] | None = None,
+    on_set_aside: Callable[[str], None] | None = None,
 ) -> np.ndarray:
     """Every entry's value (see :mod:`sumito.solve.retrograde`) for ``variant``; ``no_moves`` is what a
     side with no legal move gets (``draw``, the arena's default, or ``loss``).
@@ -100,7 +168,9 @@ def solve_values(
     With ``checkpoint``, the state is written there after the first pass and at the end of a level once
     ``checkpoint_every`` seconds have passed since the last write; a solve that finds a checkpoint of the
     same variant there goes on from it (``on_resume`` is told the level), gives the same values as one
-    that was never stopped, and removes the file when it is done."""
+    that was never stopped, and removes the file when it is done. A checkpoint that is damaged or of another
+    solve is renamed aside and the solve starts afresh (:func:`resumable_state`; ``on_set_aside`` is told in
+    one line)."""
     if no_moves not in NO_MOVES_RULES:
         raise SolveError(f"no_moves must be 'draw' or 'loss', not {no_moves!r}")
     sp = space(variant)
@@ -110,7 +180,7 @@ def solve_values(
     geo = geometry(variant.side)
     path = Path(checkpoint) if checkpoint is not None else None
     meta = _checkpoint_meta(variant, no_moves, sp.size)
-    saved = read_checkpoint(path, meta) if path is not None else None
+    saved = resumable_state(path, meta, on_set_aside) if path is not None else None
     start = time.perf_counter()
     if saved is not None:
         plies, values, counters = saved

@@ -12,7 +12,7 @@ from typing import Any
 from sumito.arena.db import GameArchive, default_db_path
 from sumito.arena.match import start_position
 from sumito.errors import SumitoError
-from sumito.fileio import claim_sqlite
+from sumito.fileio import claim_sqlite, refuse_irregular
 from sumito.games.abalone import (
     BLACK,
     WHITE,
@@ -78,6 +78,10 @@ class WebStore:
         self.path = Path(path)
         if self.path.is_dir():
             raise WebStoreError(f"{self.path} is a folder, not a database of games")
+        try:
+            refuse_irregular(self.path, "database of games")  # a FIFO or a device: SQLite's first read would block
+        except ValueError as exc:
+            raise WebStoreError(str(exc)) from None
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
             self.conn = sqlite3.connect(self.path, timeout=10, check_same_thread=False)

@@ -33,7 +33,7 @@ from pathlib import Path
 
 from sumito.bounds import MAX_LINE_CHARS, MAX_RECORD_BYTES, MAX_RECORD_PLIES
 from sumito.errors import SumitoError
-from sumito.fileio import atomic_write_text
+from sumito.fileio import atomic_write_text, open_regular, reason_of
 from sumito.games.abalone.draws import DrawRules
 from sumito.games.abalone.errors import RecordError
 from sumito.games.abalone.game import DECLARED_REASONS, REASONS, Game, Outcome
@@ -361,8 +361,12 @@ def read_records(path: str | os.PathLike[str]) -> list[GameRecord]:
         if not p.is_file():  # a folder, a FIFO or /dev/zero: never read (it could block or never end)
             why = "not a regular file" if p.exists() else "No such file or directory"
             raise RecordError(f"cannot read {p}: {why}")
-        with p.open("rb") as fh:
+        # opened as every reader opens (without blocking, checked again on the descriptor: a FIFO put in its
+        # place since the check above is refused too); the read is bounded below
+        with open_regular(p, 2**62, "record file") as fh:
             data = fh.read(MAX_RECORD_BYTES + 1)
+    except ValueError as exc:
+        raise RecordError(f"cannot read {p}: {reason_of(exc, p, 'record file')}") from None
     except OSError as exc:
         raise RecordError(f"cannot read {p}: {exc.strerror or exc}") from None
     if len(data) > MAX_RECORD_BYTES:
