@@ -13,7 +13,7 @@
   ``greedy``, ``perfect`` (mini board), ``engine:depth=4`` and ``engine:time=1``, unloaded, then ``--count``
   times each under the attack. Held: each reply within max(2 × unloaded, unloaded + 2 s). The replies' times
   follow the table. ``perfect`` needs the mini board's table: where it is not cached, the probe solves it once
-  into its scratch folder (about 15 s on two cores).
+  into its scratch folder (about 11 s on two cores).
 * **addresses-idle** — 8, then 20 addresses each opening connections that never send a request, as many as
   the server keeps, and another as soon as one is closed (refused, closed for a newcomer or past the header
   timeout); another address makes ``--requests`` requests over ``--spread`` seconds. Held: each answered 200;
@@ -179,7 +179,7 @@ def ensure_mini_table(scratch: Path) -> None:
     if table_on_disk(Position.start("mini").variant):
         return
     ENV["SUMITO_SOLVED_DIR"] = str(scratch / "solved")
-    print("probe_load: solving the mini board once for `perfect` (about 15 s on two cores)", file=sys.stderr,
+    print("probe_load: solving the mini board once for `perfect` (about 11 s on two cores)", file=sys.stderr,
           flush=True)
     solve = Proc(["solve"], scratch)
     if solve.finish(900) != 0:

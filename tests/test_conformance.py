@@ -108,11 +108,11 @@ def make_or_skip(spec: str):
 
 
 def perfect_needs_table(name: str, layout: str) -> None:
-    """``perfect`` on the mini board reads the solved table; solving it takes about 15 s (tests/test_solve.py's
+    """``perfect`` on the mini board reads the solved table; solving it takes about 11 s (tests/test_solve.py's
     ``mini_table`` does it once a session), too long for this file: skip until it is on disk."""
     if name == "perfect" and layout == "mini" and not table_on_disk(Position.start("mini").variant):
         pytest.skip("perfect on the mini board needs the solved table, which tests/test_solve.py solves "
-                    "(about 15 s); not solved in this session yet")
+                    "(about 11 s); not solved in this session yet")
 
 
 def moves_from_start(player, layout: str, plies: int = PLIES) -> list[str]:

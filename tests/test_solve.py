@@ -1,5 +1,5 @@
 """The solver of small boards: the index, the take-backs, the solve checked three ways, the table and the
-``perfect`` player. The mini board's own solve (about 15 s on two cores) is pinned in one test."""
+``perfect`` player. The mini board's own solve (about 11 s on two cores) is pinned in one test."""
 
 from __future__ import annotations
 

@@ -4,7 +4,7 @@ It plays a move that keeps the position's value: the fastest win when it is winn
 the position is drawn, the slowest loss when it is lost; among those, one at random from its own seeded
 generator. On a board with no solved table (the standard and side-4 boards, or marbles missing without
 being lost) it refuses with a one-line error. The first use of a board solves its table into the cache
-folder (``$SUMITO_SOLVED_DIR``, else ``~/.cache/sumito/solved``): about 15 s for the mini board on two cores.
+folder (``$SUMITO_SOLVED_DIR``, else ``~/.cache/sumito/solved``): about 11 s for the mini board on two cores.
 """
 
 from __future__ import annotations
@@ -59,7 +59,7 @@ def solved_table(variant: Variant, no_moves: str = "draw") -> SolvedTable:
                               "solved boards: the mini board and smaller variants)")
 
     def tell(v: Variant) -> None:
-        print(f"sumito: solving {describe(v)} once (about 15 s on two cores); the table is kept for later use",
+        print(f"sumito: solving {describe(v)} once (about 11 s on two cores); the table is kept for later use",
               file=sys.stderr, flush=True)
 
     def wait(v: Variant) -> None:

@@ -1,7 +1,7 @@
 """A solved board as a value: every position's exact value, looked up from a :class:`Position`.
 
 ``SolvedTable.for_variant(variant)`` loads the table from the cache folder, solving it there first if it is
-not yet built (the mini board takes about 15 s on two cores). Values are for the side to move:
+not yet built (the mini board takes about 11 s on two cores). Values are for the side to move:
 :class:`Value` says win, loss or draw and in how many plies under perfect play (the winner as fast as it
 can, the loser as slowly).
 """
