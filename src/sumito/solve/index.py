@@ -105,11 +105,10 @@ def rank(grid, mover, cells, binom, block_start, marbles, win):
     return block_start[blk] + r1 * binom[cells.shape[0] - cm, co] + r2
 
 
-@njit(cache=True, nogil=True)
-def unrank(index, grid, cells, binom, block_start, marbles, win, free):
-    """Set ``grid``'s cells to entry ``index``: the side to move's marbles as 1, the other side's as 2.
-    ``free`` is scratch space of at least as many entries as cells. Returns the two marble counts."""
-    n = cells.shape[0]
+@njit(cache=True, nogil=True, inline="always")
+def _parts(index, n, binom, block_start, marbles, win):
+    """Entry ``index``'s block and ranks: the mover's marble count, the other side's, the rank of the
+    mover's set among the ``n`` cells and the other side's among the cells left free."""
     blk = 0
     while block_start[blk + 1] <= index:
         blk += 1
@@ -118,7 +117,15 @@ def unrank(index, grid, cells, binom, block_start, marbles, win, free):
     local = index - block_start[blk]
     per = binom[n - a, b]
     r1 = local // per
-    r2 = local - r1 * per
+    return a, b, r1, local - r1 * per
+
+
+@njit(cache=True, nogil=True)
+def unrank(index, grid, cells, binom, block_start, marbles, win, free):
+    """Set ``grid``'s cells to entry ``index``: the side to move's marbles as 1, the other side's as 2.
+    ``free`` is scratch space of at least as many entries as cells. Returns the two marble counts."""
+    n = cells.shape[0]
+    a, b, r1, r2 = _parts(index, n, binom, block_start, marbles, win)
     for i in range(n):
         grid[cells[i]] = EMPTY
     # colex unrank of the mover's set: the largest cell c with C(c, j) <= r, for j = a .. 1
@@ -177,15 +184,7 @@ def unrank_bits(index, cells, binom, block_start, marbles, win, subsets, memo, f
     their two counts. ``memo`` (two ``int64``, first ``-1``) and ``free_cells`` (as many as cells) keep the
     mover's set of the last call: entries in index order share it for thousands of entries at a time."""
     n = cells.shape[0]
-    blk = 0
-    while block_start[blk + 1] <= index:
-        blk += 1
-    a = marbles - blk // win
-    b = marbles - blk % win
-    local = index - block_start[blk]
-    per = binom[n - a, b]
-    r1 = local // per
-    r2 = local - r1 * per
+    a, b, r1, r2 = _parts(index, n, binom, block_start, marbles, win)
     key = r1 * (marbles + 1) + a
     if memo[0] != key:
         memo[0] = key
