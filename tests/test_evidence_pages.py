@@ -30,8 +30,8 @@ NOT_RESULTS = {
     ("reliability.md", "| input | limit | where |"),
     ("reliability.md", "| option | default | at most |"),
     ("reliability.md", "| job | what it records | refused on resume | allowed on resume |"),
-    ("reliability.md", "| file | damaged (cut, changed, not a regular file, too large, wrong types or shapes) | whole but of "
-                       "another kind |"),
+    ("reliability.md", "| file | damaged (cut, changed, not a regular file, too large, wrong types or shapes) "
+                       "| whole but of another kind |"),
 }
 #: the Alphalone report's own tables, transcribed for comparison (told apart by the line above them)
 PUBLISHED = {
