@@ -196,3 +196,26 @@ def test_a_stoppable_kernel_uses_the_callers_numba_thread_count():
             assert call_stoppable(numba.get_num_threads) == n  # as the helper thread sees it
     finally:
         numba.set_num_threads(before)
+
+
+@pytest.mark.parametrize("later", [0.0, 1.5])
+def test_ctrl_c_during_a_compile_ends_the_program_at_once_in_one_line(tmp_path, later):
+    """With no compiled kernels (an empty numba cache), a Ctrl-C once the compile is announced (and again
+    later into it) ends the program within a second: one line, status 130, no numba error."""
+    env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path / "numba")}
+    env.pop("SUMITO_COMPILE_NOTICE", None)
+    proc = subprocess.Popen([sys.executable, "-m", "sumito", "perft", "--depth", "20"], stdin=subprocess.DEVNULL,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+    try:
+        notice = proc.stderr.readline()  # the state waited for: the compile has run a second
+        assert notice.startswith("sumito: compiling numba kernels"), notice
+        time.sleep(later)
+        assert proc.poll() is None
+        t0 = time.monotonic()
+        proc.send_signal(signal.SIGINT)
+        _, err = proc.communicate(timeout=60)
+        took = time.monotonic() - t0
+    finally:
+        proc.kill()
+    assert proc.returncode == 130 and err.strip().splitlines() == ["sumito: interrupted"], err
+    assert took < 1.5, took

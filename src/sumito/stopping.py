@@ -68,10 +68,15 @@ def clear_stop() -> None:
     STOP[0] = 0
 
 
+def raises_keyboard_interrupt(handler: object) -> bool:
+    """Whether a SIGINT handler turns Ctrl-C into ``KeyboardInterrupt`` (Python's own, or one that says so with
+    a true ``raises_keyboard_interrupt`` attribute, as the ``sumito`` program's does)."""
+    return handler is signal.default_int_handler or bool(getattr(handler, "raises_keyboard_interrupt", False))
+
+
 def _interruptible_here() -> bool:
-    return threading.current_thread() is threading.main_thread() and (
-        signal.getsignal(signal.SIGINT) is signal.default_int_handler
-    )
+    return threading.current_thread() is threading.main_thread() and raises_keyboard_interrupt(
+        signal.getsignal(signal.SIGINT))
 
 
 def _with_callers_threads(fn: Callable[..., T]) -> Callable[..., T]:

@@ -17,6 +17,7 @@ import os
 import re
 import signal
 import sys
+import threading
 from collections.abc import Callable, Sequence
 from typing import Any, NoReturn
 
@@ -128,6 +129,50 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 0
 
 
+_ENDING = threading.Lock()
+
+
+def _end_if_compiling() -> None:
+    """End the program with Ctrl-C's line and status 130 when it is compiling kernels: numba turns a
+    KeyboardInterrupt raised inside its compiler into its own error (a traceback, status 1), and a compile
+    has nothing of the user's to keep."""
+    # never imported here (a command that loads no numba compiles nothing), and maybe still importing
+    compiling = getattr(sys.modules.get("sumito.jit"), "compiling", None)
+    if compiling is not None and compiling():
+        _ENDING.acquire()  # the handler and the watcher may both get here: one line (the other waits for the end)
+        os.write(2, b"sumito: interrupted\n")
+        os._exit(130)
+
+
+def _on_ctrl_c(signum: int, frame: object) -> None:
+    _end_if_compiling()
+    raise KeyboardInterrupt
+
+
+_on_ctrl_c.raises_keyboard_interrupt = True  # type: ignore[attr-defined]  # (sumito.stopping waits on kernels so)
+
+
+def _watch_for_ctrl_c(reader: int) -> None:
+    """A Ctrl-C during a compile, seen at once: Python runs a signal handler only between two instructions
+    of the main thread, which waits in LLVM for seconds at a time while a kernel compiles, but the signal's
+    byte reaches this thread (LLVM runs without the interpreter lock)."""
+    with contextlib.suppress(OSError):
+        while data := os.read(reader, 64):
+            if signal.SIGINT in data:
+                _end_if_compiling()
+
+
+def _handle_ctrl_c() -> None:
+    if signal.getsignal(signal.SIGINT) is not signal.default_int_handler:
+        return  # started with Ctrl-C ignored (or handled by whoever runs us): keep that
+    signal.signal(signal.SIGINT, _on_ctrl_c)
+    reader, writer = os.pipe()
+    os.set_blocking(writer, False)
+    with contextlib.suppress(ValueError):  # not the main thread: no watcher
+        signal.set_wakeup_fd(writer, warn_on_full_buffer=False)
+        threading.Thread(target=_watch_for_ctrl_c, args=(reader,), name="sumito-ctrl-c", daemon=True).start()
+
+
 def run() -> None:
     """The ``sumito`` program (and ``python -m sumito``): ``main``, then exit with its status.
 
@@ -137,6 +182,7 @@ def run() -> None:
     at once, killed by SIGINT (a shell's 130), as a Ctrl-C means. Not in ``main``: tests call it in their
     own process, which must keep its KeyboardInterrupt.
     """
+    _handle_ctrl_c()
     try:
         status = main()
         for stream in (sys.stdout, sys.stderr):
