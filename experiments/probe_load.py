@@ -1,7 +1,7 @@
 """Load and abuse that a careless or hostile user can cause, and whether Sumito holds.
 
     python experiments/probe_load.py [--count 10] [--file-rounds 2] [--seed 7] [--kinds flood,...,stop]
-        [--attackers 8,20] [--requests 40] [--spread 30]
+        [--attackers 8,20] [--requests 40] [--spread 30] [--minutes 10]
 
 * **flood** — ``sumito serve --workers 2``: one address (127.0.0.2) floods it with watch games of
   ``engine:time=30`` under 2, 20 and 200 owner tokens in turn, as many as its caps allow; another address
@@ -30,6 +30,13 @@
   for ``alphalone:weights=``, an NNUE data chunk, a run's ``state.json``, an SPRT journal): JSON nested
   100,000 deep, weights of 1e30, arrays of the wrong shape, truncated files. Held: a one-line error, exit
   status non-zero, no traceback.
+* **memory** — ``sumito serve --workers 2``: 10 addresses (127.0.0.60 on) × 4 owner tokens, each token in
+  turn deleting its last game and making another with engine specs nobody used before (hash sizes, depth or
+  time, contempt, the shipped networks or none; five layouts), a watch game or a person's game whose first
+  move it plays, a hint now and then, for ``--minutes`` (default 10); each worker's RSS sampled every 5 s.
+  Held: every sample within the documented per-worker figure (``sumito.web.limits.WORKER_MEMORY_MB``), and
+  the last third's peak within 5 % of the middle third's (the workers', the server's own). A table of the
+  memory over time follows.
 * **stop** — ``sumito engine`` with ``Threads 64`` and ``Hash 4096``: ``go infinite``, then ``stop`` after
   0.2–1 s, ``--count`` times. Held: ``bestmove`` within 1 s of ``stop``.
 
@@ -550,16 +557,21 @@ MEMORY_SAMPLE = 5.0  # seconds between two samples of the workers' memory
 MEMORY_GROWTH = 1.05  # the last third's peak may be this much above the middle third's
 
 
-def rss_mb(pid: int) -> float | None:
-    """The resident memory (MB) of process ``pid`` (VmRSS), or None once it is gone."""
+def rss_mb(pid: int) -> tuple[float, float] | None:
+    """The resident memory (MB) of process ``pid`` (VmRSS) and the part of it no other process shares
+    (private pages: a forked worker's RSS counts the server's pages it shares too); None once it is gone."""
+    found: dict[str, float] = {}
     try:
-        with open(f"/proc/{pid}/status") as status:
-            for line in status:
-                if line.startswith("VmRSS:"):
-                    return int(line.split()[1]) / 1024
-    except OSError:
+        with open(f"/proc/{pid}/smaps_rollup") as rollup:
+            for line in rollup:
+                name, _, rest = line.partition(":")
+                if name in ("Rss", "Private_Clean", "Private_Dirty"):
+                    found[name] = int(rest.split()[0]) / 1024
+    except (OSError, ValueError, IndexError):
         return None
-    return None
+    if "Rss" not in found:
+        return None
+    return found["Rss"], found.get("Private_Clean", 0.0) + found.get("Private_Dirty", 0.0)
 
 
 def children(pid: int) -> list[int]:
@@ -653,7 +665,8 @@ def run_memory(minutes: float, seed: int, scratch: Path) -> tuple[list[Tally], l
     last) and the Markdown rows of the memory over time."""
     server = Server(scratch / "memory")
     figure = WORKER_MEMORY_MB
-    samples: list[tuple[float, list[float], float]] = []  # (seconds, each worker's MB, the server's MB)
+    #: (seconds, each worker's RSS and private MB, the server's RSS MB)
+    samples: list[tuple[float, list[tuple[float, float]], float]] = []
     try:
         for _ in range(30):  # until both workers have loaded their kernels
             seconds, _ = server.reply_seconds("greedy")
@@ -667,7 +680,7 @@ def run_memory(minutes: float, seed: int, scratch: Path) -> tuple[list[Tally], l
             flooder.start()
         while (now := time.monotonic()) < until:
             workers = [mb for pid in children(server.proc.pid) if (mb := rss_mb(pid)) is not None]
-            samples.append((now - t0, workers, rss_mb(server.proc.pid) or 0.0))
+            samples.append((now - t0, workers, (rss_mb(server.proc.pid) or (0.0, 0.0))[0]))
             time.sleep(MEMORY_SAMPLE)
         for flooder in flooders:
             flooder.join(timeout=120)
@@ -676,7 +689,7 @@ def run_memory(minutes: float, seed: int, scratch: Path) -> tuple[list[Tally], l
     bounded = Tally(f"each worker's RSS within {figure} MB (the documented figure), a sample every "
                     f"{MEMORY_SAMPLE:g} s")
     for at, workers, _ in samples:
-        top = max(workers, default=0.0)
+        top = max((rss for rss, _ in workers), default=0.0)
         bounded.record(None if top <= figure else f"{top:.0f} MB at {at:.0f} s", "sample")
     for flooder in flooders:
         for failure in flooder.failures[:5]:
@@ -684,8 +697,8 @@ def run_memory(minutes: float, seed: int, scratch: Path) -> tuple[list[Tally], l
     steady = Tally(f"no growth: the last third's peak within {MEMORY_GROWTH - 1:.0%} of the middle third's")
     third = len(samples) // 3
     if third:
-        middle = max(max(w, default=0.0) for _, w, _ in samples[third:2 * third])
-        last = max(max(w, default=0.0) for _, w, _ in samples[2 * third:])
+        middle = max(max((rss for rss, _ in w), default=0.0) for _, w, _ in samples[third:2 * third])
+        last = max(max((rss for rss, _ in w), default=0.0) for _, w, _ in samples[2 * third:])
         steady.record(None if last <= MEMORY_GROWTH * middle else f"{middle:.0f} -> {last:.0f} MB", "workers")
         middle = max(s for _, _, s in samples[third:2 * third])
         last = max(s for _, _, s in samples[2 * third:])
@@ -697,8 +710,9 @@ def run_memory(minutes: float, seed: int, scratch: Path) -> tuple[list[Tally], l
     rows = []
     step = max(1, round(60 / MEMORY_SAMPLE))  # a row a minute
     for at, workers, own in samples[::step] + samples[-1:]:
-        shown = " / ".join(f"{mb:.0f}" for mb in sorted(workers))
-        rows.append(f"| {at / 60:.1f} | {shown} | {max(workers, default=0.0):.0f} | {own:.0f} |")
+        shown = " / ".join(f"{rss:.0f} ({private:.0f})" for rss, private in sorted(workers))
+        top = max((rss for rss, _ in workers), default=0.0)
+        rows.append(f"| {at / 60:.1f} | {shown} | {top:.0f} | {own:.0f} |")
     return [bounded, steady], rows
 
 
@@ -768,7 +782,7 @@ def main(argv: list[str] | None = None) -> int:
         print("|---|---|---|---|---|")
         print("\n".join(times), flush=True)
     if memory:
-        print("\n| minutes | each worker's RSS MB | the largest | the server's RSS MB |")
+        print("\n| minutes | each worker's RSS MB (its private part) | the largest RSS | the server's RSS MB |")
         print("|---|---|---|---|")
         print("\n".join(memory), flush=True)
     return report_failures(tallies)

@@ -463,8 +463,8 @@ def test_trusted_proxies_are_addresses(tmp_path, monkeypatch, capsys, proxies):
 
 def test_a_workers_cached_engines_share_one_memory_budget(monkeypatch):
     """However many engines one client asks for, a worker keeps their arrays within WORKER_PLAYERS_MB."""
+    from sumito.defaults import WORKER_PLAYERS_MB
     from sumito.web import thinking
-    from sumito.web.limits import WORKER_PLAYERS_MB
     from sumito.web.playercache import PlayerCache
 
     monkeypatch.setattr(thinking, "_players", PlayerCache())

@@ -7,10 +7,11 @@ from dataclasses import dataclass
 import numpy as np
 import pytest
 
+from sumito.defaults import WORKER_BASE_MB, WORKER_PLAYERS_MB
 from sumito.games.abalone import Position
 from sumito.players import make_player
 from sumito.players.engine import TABLE_ENTRY_BYTES, table_entries
-from sumito.web.limits import WORKER_BASE_MB, WORKER_MEMORY_MB, WORKER_PLAYERS_MB, worker_memory_mb
+from sumito.web.limits import WORKER_MEMORY_MB, worker_memory_mb
 from sumito.web.playercache import PlayerCache, footprint_mb
 
 

@@ -28,6 +28,8 @@ from sumito.defaults import (
     DEFAULT_MAX_HUMAN_GAMES,
     DEFAULT_MAX_QUEUED,
     DEFAULT_MAX_TIME,
+    WORKER_BASE_MB,
+    WORKER_PLAYERS_MB,
 )
 from sumito.evaluation.nnue import NO_NNUE, SHIPPED_NNUE
 from sumito.models.network import BUILTINS
@@ -36,15 +38,6 @@ from sumito.players.engine import TABLE_ENTRY_BYTES, table_entries
 
 #: analyses (hints, the evaluation bar, a game's analysis) running at once over the server
 ANALYSES_AT_ONCE = 2
-#: the players one thinking worker keeps between requests (so that an engine keeps its table from one move
-#: to the next and a network is read once), the least recently used dropped first past either bound: this
-#: many, and this many MB of their arrays all together (transposition tables, networks, an engine's second
-#: table for a board its network does not know), counted by :func:`sumito.web.playercache.footprint_mb`
-PLAYERS_PER_WORKER = 8
-WORKER_PLAYERS_MB = 256
-#: a thinking worker's resident memory (MB) with its kernels loaded and no player kept: 170 MB measured
-#: on Linux (Python 3.11, numba 0.68), rounded up for the heap a long run leaves
-WORKER_BASE_MB = 200
 #: what one player may hold beyond its tables (its network, its search threads' work arrays)
 PLAYER_EXTRA_MB = 16
 

@@ -3,8 +3,8 @@
 Each worker keeps the players it has built, keyed by spec, so that an engine keeps its transposition table
 from one move to the next and a network is read once. Clients choose the specs, and every distinct one
 (another ``hash``, ``contempt`` or ``depth``) is a new player with tables of its own, so what a worker keeps
-is bounded twice: at most :data:`~sumito.web.limits.PLAYERS_PER_WORKER` players, and at most
-:data:`~sumito.web.limits.WORKER_PLAYERS_MB` of their arrays all together, counted by :func:`footprint_mb`
+is bounded twice: at most :data:`~sumito.defaults.PLAYERS_PER_WORKER` players, and at most
+:data:`~sumito.defaults.WORKER_PLAYERS_MB` of their arrays all together, counted by :func:`footprint_mb`
 (each array's full size, touched or not). Past either, the least recently used player goes; the player just
 used is kept even when it alone is over the budget (an engine of a ``--max-hash`` above it). A player is
 counted again after each of its moves (what a move made is counted as it is).
@@ -21,9 +21,9 @@ from typing import Any, Generic, TypeVar
 
 import numpy as np
 
+from sumito.defaults import PLAYERS_PER_WORKER, WORKER_PLAYERS_MB
 from sumito.players.engine import EnginePlayer
 from sumito.procs import trim_heap
-from sumito.web.limits import PLAYERS_PER_WORKER, WORKER_PLAYERS_MB
 
 K = TypeVar("K", bound=Hashable)
 #: how far :func:`footprint_mb` looks into a player (attributes of attributes...), and at how many objects
