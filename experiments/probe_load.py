@@ -707,6 +707,9 @@ def run_memory(minutes: float, seed: int, scratch: Path) -> tuple[list[Tally], l
     made = sum(f.made for f in flooders)
     print(f"probe_load: {made} games made ({sum(f.refused for f in flooders)} refused by the caps), "
           f"{sum(f.moves for f in flooders)} moves played", file=sys.stderr, flush=True)
+    peak = max(((rss, private) for _, w, _ in samples for rss, private in w), default=(0.0, 0.0))
+    print(f"probe_load: the largest worker RSS {peak[0]:.0f} MB (private {peak[1]:.0f} MB), the server's "
+          f"{max((own for _, _, own in samples), default=0.0):.0f} MB", file=sys.stderr, flush=True)
     rows = []
     step = max(1, round(60 / MEMORY_SAMPLE))  # a row a minute
     for at, workers, own in samples[::step] + samples[-1:]:
