@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import platform
+import sys
 from dataclasses import dataclass
 
 import numpy as np
@@ -11,6 +13,7 @@ from sumito.defaults import WORKER_BASE_MB, WORKER_PLAYERS_MB
 from sumito.games.abalone import Position
 from sumito.players import make_player
 from sumito.players.engine import TABLE_ENTRY_BYTES, table_entries
+from sumito.procs import map_big_arrays, trim_heap
 from sumito.web.limits import WORKER_MEMORY_MB, worker_memory_mb
 from sumito.web.playercache import PlayerCache, footprint_mb
 
@@ -76,3 +79,9 @@ def test_the_documented_figure_is_the_base_and_the_budget_or_one_engine_alone():
     assert worker_memory_mb(1) == WORKER_BASE_MB + WORKER_PLAYERS_MB
     one = make_player("engine:depth=1,hash=1024")
     assert worker_memory_mb(1024) >= WORKER_BASE_MB + footprint_mb(one)
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux") or platform.libc_ver()[0] != "glibc", reason="glibc only")
+def test_big_arrays_are_mapped_on_their_own_so_a_dropped_table_goes_back_to_the_os():
+    assert map_big_arrays()
+    trim_heap()

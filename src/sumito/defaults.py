@@ -73,7 +73,7 @@ WORKER_PLAYERS_MB = 256
 #: a thinking worker's resident memory (MB) with its kernels loaded and no player kept. A worker is forked from
 #: the server, and its RSS counts the pages it shares with it: 169 MB forked from a fresh server, up to about
 #: 350 MB forked (as a replacement) from one that has served a flood of games for minutes, whose own RSS
-#: is then about 310 MB (Linux, Python 3.11, numba 0.68; docs/reliability.md's memory probe). With the budget
+#: is then about 330 MB (Linux, Python 3.11, numba 0.68; docs/reliability.md's memory probe). With the budget
 #: above it makes the per-worker figure of :func:`sumito.web.limits.worker_memory_mb`
 WORKER_BASE_MB = 400
 
