@@ -1,7 +1,7 @@
 """Load and abuse that a careless or hostile user can cause, and whether Sumito holds.
 
     python experiments/probe_load.py [--count 10] [--file-rounds 2] [--seed 7] [--kinds flood,...,stop]
-        [--attackers 8,20] [--requests 40] [--spread 30]
+        [--attackers 8,20] [--requests 40] [--spread 30] [--minutes 10]
 
 * **flood** — ``sumito serve --workers 2``: one address (127.0.0.2) floods it with watch games of
   ``engine:time=30`` under 2, 20 and 200 owner tokens in turn, as many as its caps allow; another address
@@ -30,6 +30,13 @@
   for ``alphalone:weights=``, an NNUE data chunk, a run's ``state.json``, an SPRT journal): JSON nested
   100,000 deep, weights of 1e30, arrays of the wrong shape, truncated files. Held: a one-line error, exit
   status non-zero, no traceback.
+* **memory** — ``sumito serve --workers 2``: 10 addresses (127.0.0.60 on) × 4 owner tokens, each token in
+  turn deleting its last game and making another with engine specs nobody used before (hash sizes, depth or
+  time, contempt, the shipped networks or none; five layouts), a watch game or a person's game whose first
+  move it plays, a hint now and then, for ``--minutes`` (default 10); each worker's RSS sampled every 5 s.
+  Held: every sample within the documented per-worker figure (``sumito.web.limits.WORKER_MEMORY_MB``), and
+  the last third's peak within 5 % of the middle third's (the workers', the server's own). A table of the
+  memory over time follows.
 * **stop** — ``sumito engine`` with ``Threads 64`` and ``Hash 4096``: ``go infinite``, then ``stop`` after
   0.2–1 s, ``--count`` times. Held: ``bestmove`` within 1 s of ``stop``.
 
@@ -62,6 +69,7 @@ from sumito.games.abalone import Position
 from sumito.players.perfect import table_on_disk
 from sumito.stopping import run_main
 from sumito.web.connections import CONNECTIONS_PER_ADDRESS, HEADER_SECONDS
+from sumito.web.limits import WORKER_MEMORY_MB
 
 FLOOD, OTHER, IDLE = "127.0.0.2", "127.0.0.3", "127.0.0.4"
 REPLIES = ("greedy", "engine:depth=4", "engine:time=1")
@@ -69,7 +77,7 @@ FLOOD_SPEC = "engine:time=30"
 #: a person's reply from each, and the layout of its game (perfect play needs the mini board's table)
 VICTIM_REPLIES = (("greedy", "standard"), ("perfect", "mini"), ("engine:depth=4", "standard"),
                   ("engine:time=1", "standard"))
-KINDS = ("flood", "addresses", "addresses-idle", "idle", "slow", "resume", "files", "stop")
+KINDS = ("flood", "addresses", "addresses-idle", "idle", "slow", "resume", "files", "stop", "memory")
 STOP_LIMIT = 1.0  # seconds from `stop` to `bestmove`
 
 
@@ -542,6 +550,175 @@ def run_stop(count: int, rng: random.Random, scratch: Path) -> Tally:
     return tally
 
 
+# --------------------------------------------------------------------------- memory under a mixed flood
+MEMORY_ADDRESSES, MEMORY_TOKENS = 10, 4
+MEMORY_LAYOUTS = ("standard", "belgian-daisy", "german-daisy", "small", "mini")
+MEMORY_SAMPLE = 5.0  # seconds between two samples of the workers' memory
+MEMORY_GROWTH = 1.05  # the last third's peak may be this much above the middle third's
+
+
+def rss_mb(pid: int) -> tuple[float, float] | None:
+    """The resident memory (MB) of process ``pid`` (VmRSS) and the part of it no other process shares
+    (private pages: a forked worker's RSS counts the server's pages it shares too); None once it is gone."""
+    found: dict[str, float] = {}
+    try:
+        with open(f"/proc/{pid}/smaps_rollup") as rollup:
+            for line in rollup:
+                name, _, rest = line.partition(":")
+                if name in ("Rss", "Private_Clean", "Private_Dirty"):
+                    found[name] = int(rest.split()[0]) / 1024
+    except (OSError, ValueError, IndexError):
+        return None
+    if "Rss" not in found:
+        return None
+    return found["Rss"], found.get("Private_Clean", 0.0) + found.get("Private_Dirty", 0.0)
+
+
+def children(pid: int) -> list[int]:
+    """The processes whose parent is ``pid`` (the server's thinking workers)."""
+    found = []
+    for name in Path("/proc").iterdir():
+        if name.name.isdigit():
+            with contextlib.suppress(OSError, IndexError, ValueError):
+                stat = (name / "stat").read_text()
+                if int(stat.rpartition(")")[2].split()[1]) == pid:
+                    found.append(int(name.name))
+    return found
+
+
+def memory_spec(rng: random.Random) -> str:
+    """An engine spec that no client asked for yet, most likely: its own table size, contempt, depth or time,
+    and evaluation."""
+    contempt = f"contempt={rng.uniform(-2, 2):.4f}"
+    kind = rng.randrange(3)
+    if kind == 0:
+        return f"engine:hash={rng.choice((1, 4, 16, 32, 64, 128, 256))},time={rng.uniform(0.1, 1):.2f},{contempt}"
+    if kind == 1:
+        return f"engine:depth={rng.randint(2, 5)},{contempt},hash={rng.choice((8, 32, 96))}"
+    nnue = rng.choice(("builtin-nnue", "expert-nnue", "selftaught-nnue", "none"))
+    return f"engine:nnue={nnue},time={rng.uniform(0.1, 0.6):.2f},{contempt}"
+
+
+class Flooder(threading.Thread):
+    """One address's owner tokens, each in turn ending its last game and starting another with new engine
+    specs: a watch game between two, or a person's game whose first move the client plays (the engine
+    replies), with a hint asked now and then."""
+
+    def __init__(self, server: Server, source: str, seed: int, until: float) -> None:
+        super().__init__(daemon=True)
+        self.server, self.source, self.until = server, source, until
+        self.rng = random.Random(seed)
+        self.tokens = [f"probe-memory-{source.replace('.', '-')}-{k:02d}" for k in range(MEMORY_TOKENS)]
+        self.games: dict[str, str] = {}
+        self.made = self.moves = self.refused = 0
+        self.failures: list[str] = []
+
+    def run(self) -> None:
+        while time.monotonic() < self.until:
+            for token in self.tokens:
+                if time.monotonic() >= self.until:
+                    break
+                try:
+                    self.turn(token)
+                except OSError as exc:
+                    self.failures.append(f"{self.source}: {exc}")
+                time.sleep(self.rng.uniform(0.5, 1.5))
+        for token, game in self.games.items():
+            with contextlib.suppress(OSError):
+                self.server.call(self.source, "DELETE", f"/api/games/{game}", token=token)
+
+    def turn(self, token: str) -> None:
+        call = self.server.call
+        old = self.games.pop(token, None)
+        if old is not None:
+            call(self.source, "DELETE", f"/api/games/{old}", token=token)
+        layout = self.rng.choice(MEMORY_LAYOUTS)
+        watch = self.rng.random() < 0.5
+        new = {"black": memory_spec(self.rng) if watch else "human", "white": memory_spec(self.rng),
+               "layout": layout, "speed": 0}
+        status, game = call(self.source, "POST", "/api/games", new, token)
+        if status == 429:
+            self.refused += 1  # the address's caps: expected under a flood
+            return
+        if status != 201:
+            self.failures.append(f"{self.source}: new game {status} {game}")
+            return
+        self.made += 1
+        self.games[token] = game["id"]
+        if watch:
+            return
+        first = Position.start(layout).legal_moves()[0].notation()
+        status, state = call(self.source, "POST", f"/api/games/{game['id']}/moves", {"move": first}, token)
+        if status == 200:
+            self.moves += 1
+        elif status not in (409, 429):
+            self.failures.append(f"{self.source}: move {status} {state}")
+        if self.rng.random() < 0.3:
+            status, hint = call(self.source, "POST", f"/api/games/{game['id']}/hint", {"seconds": 0.2}, token)
+            if status >= 500:
+                self.failures.append(f"{self.source}: hint {status} {hint}")
+
+
+def run_memory(minutes: float, seed: int, scratch: Path) -> tuple[list[Tally], list[str]]:
+    """Each worker's resident memory under 10 addresses x 4 tokens making games with distinct engine specs for
+    ``minutes``: the tallies (each sample within the documented figure; no growth from the middle third to the
+    last) and the Markdown rows of the memory over time."""
+    server = Server(scratch / "memory")
+    figure = WORKER_MEMORY_MB
+    #: (seconds, each worker's RSS and private MB, the server's RSS MB)
+    samples: list[tuple[float, list[tuple[float, float]], float]] = []
+    try:
+        for _ in range(30):  # until both workers have loaded their kernels
+            seconds, _ = server.reply_seconds("greedy")
+            if seconds < 1:
+                break
+        t0 = time.monotonic()
+        until = t0 + 60 * minutes
+        flooders = [Flooder(server, source, seed * 1000 + k, until)
+                    for k, source in enumerate(attacker_addresses(MEMORY_ADDRESSES, first=60))]
+        for flooder in flooders:
+            flooder.start()
+        while (now := time.monotonic()) < until:
+            workers = [mb for pid in children(server.proc.pid) if (mb := rss_mb(pid)) is not None]
+            samples.append((now - t0, workers, (rss_mb(server.proc.pid) or (0.0, 0.0))[0]))
+            time.sleep(MEMORY_SAMPLE)
+        for flooder in flooders:
+            flooder.join(timeout=120)
+    finally:
+        server.close()
+    bounded = Tally(f"each worker's RSS within {figure} MB (the documented figure), a sample every "
+                    f"{MEMORY_SAMPLE:g} s")
+    for at, workers, _ in samples:
+        top = max((rss for rss, _ in workers), default=0.0)
+        bounded.record(None if top <= figure else f"{top:.0f} MB at {at:.0f} s", "sample")
+    for flooder in flooders:
+        for failure in flooder.failures[:5]:
+            bounded.record(failure, "a request")
+    steady = Tally(f"no growth: the last third's peak within {MEMORY_GROWTH - 1:.0%} of the middle third's")
+    third = len(samples) // 3
+    if third:
+        middle = max(max((rss for rss, _ in w), default=0.0) for _, w, _ in samples[third:2 * third])
+        last = max(max((rss for rss, _ in w), default=0.0) for _, w, _ in samples[2 * third:])
+        steady.record(None if last <= MEMORY_GROWTH * middle else f"{middle:.0f} -> {last:.0f} MB", "workers")
+        middle = max(s for _, _, s in samples[third:2 * third])
+        last = max(s for _, _, s in samples[2 * third:])
+        steady.record(None if last <= MEMORY_GROWTH * middle else f"{middle:.0f} -> {last:.0f} MB", "server")
+    bounded.seconds = steady.seconds = 60 * minutes
+    made = sum(f.made for f in flooders)
+    print(f"probe_load: {made} games made ({sum(f.refused for f in flooders)} refused by the caps), "
+          f"{sum(f.moves for f in flooders)} moves played", file=sys.stderr, flush=True)
+    peak = max(((rss, private) for _, w, _ in samples for rss, private in w), default=(0.0, 0.0))
+    print(f"probe_load: the largest worker RSS {peak[0]:.0f} MB (private {peak[1]:.0f} MB), the server's "
+          f"{max((own for _, _, own in samples), default=0.0):.0f} MB", file=sys.stderr, flush=True)
+    rows = []
+    step = max(1, round(60 / MEMORY_SAMPLE))  # a row a minute
+    for at, workers, own in samples[::step] + samples[-1:]:
+        shown = " / ".join(f"{rss:.0f} ({private:.0f})" for rss, private in sorted(workers))
+        top = max((rss for rss, _ in workers), default=0.0)
+        rows.append(f"| {at / 60:.1f} | {shown} | {top:.0f} | {own:.0f} |")
+    return [bounded, steady], rows
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--count", type=int, default=10, help="tries of each probe (default 10)")
@@ -555,6 +732,8 @@ def main(argv: list[str] | None = None) -> int:
                         help="seconds those requests are spread over (default 30)")
     parser.add_argument("--kinds", default=",".join(KINDS),
                         help=f"which probes, comma-separated among {', '.join(KINDS)} (default all)")
+    parser.add_argument("--minutes", type=float, default=10.0,
+                        help="minutes of the memory probe's flood (default 10)")
     args = parser.parse_args(argv)
     kinds = chosen_kinds(parser, args.kinds, KINDS)
     try:
@@ -565,7 +744,10 @@ def main(argv: list[str] | None = None) -> int:
         parser.error("--attackers: from 1 to 80 addresses each")
     if args.requests < 1 or not 0 <= args.spread <= 3600:
         parser.error("--requests must be at least 1 and --spread from 0 to 3600 s")
+    if not 0.5 <= args.minutes <= 120:
+        parser.error("--minutes must be from 0.5 to 120")
     times: list[str] = []
+    memory: list[str] = []
     rng = random.Random(args.seed)
     tallies: list[Tally] = []
     with tempfile.TemporaryDirectory(prefix="probe-load-") as tmp:
@@ -593,10 +775,19 @@ def main(argv: list[str] | None = None) -> int:
             show(run_files(args.file_rounds, rng, scratch))
         if "stop" in kinds:
             show(run_stop(args.count, rng, scratch))
+        if "memory" in kinds:
+            tallies_rows = run_memory(args.minutes, args.seed, scratch)
+            for tally in tallies_rows[0]:
+                show(tally)
+            memory = tallies_rows[1]
     if times:
         print("\n| attacking addresses | reply | unloaded s | under attack s (median / max) | bound s |")
         print("|---|---|---|---|---|")
         print("\n".join(times), flush=True)
+    if memory:
+        print("\n| minutes | each worker's RSS MB (its private part) | the largest RSS | the server's RSS MB |")
+        print("|---|---|---|---|")
+        print("\n".join(memory), flush=True)
     return report_failures(tallies)
 
 

@@ -462,17 +462,18 @@ def test_trusted_proxies_are_addresses(tmp_path, monkeypatch, capsys, proxies):
 
 
 def test_a_workers_cached_engines_share_one_memory_budget(monkeypatch):
-    """However many engines one client asks for, a worker keeps their tables within PLAYERS_HASH_MB."""
+    """However many engines one client asks for, a worker keeps their arrays within WORKER_PLAYERS_MB."""
+    from sumito.defaults import WORKER_PLAYERS_MB
     from sumito.web import thinking
+    from sumito.web.playercache import PlayerCache
 
-    monkeypatch.setattr(thinking, "_players", type(thinking._players)())
+    monkeypatch.setattr(thinking, "_players", PlayerCache())
     for mb in (200, 100, 64, 32, 16):
-        thinking.build_player(f"engine:depth=1,hash={mb}")
-        assert sum(thinking.hash_mb(spec) for spec, _ in thinking._players) <= thinking.PLAYERS_HASH_MB
-    assert [spec for spec, _ in thinking._players][-1] == "engine:depth=1,hash=16"  # the latest is kept
-    thinking.build_player("engine:depth=1,hash=1024")  # one bigger than the budget (a --max-hash above it) alone
-    assert [spec for spec, _ in thinking._players] == ["engine:depth=1,hash=1024"]
-    assert thinking.hash_mb("greedy") == 0 and thinking.hash_mb("engine") == 32
+        thinking.build_player(f"engine:depth=1,hash={mb},nnue=none")
+        assert thinking._players.total_mb <= WORKER_PLAYERS_MB
+    assert thinking._players.keys()[-1] == ("engine:depth=1,hash=16,nnue=none", None)  # the latest is kept
+    thinking.build_player("engine:depth=1,hash=1024,nnue=none")  # one bigger than the budget (--max-hash) alone
+    assert thinking._players.keys() == [("engine:depth=1,hash=1024,nnue=none", None)]
 
 
 @pytest.mark.parametrize(

@@ -64,6 +64,18 @@ DEFAULT_MAX_HASH_MB = 256
 DEFAULT_MAX_GAMES = 8
 DEFAULT_MAX_QUEUED = 16
 DEFAULT_MAX_HUMAN_GAMES = 64
+#: the players one thinking worker keeps between requests (so that an engine keeps its table from one move
+#: to the next and a network is read once), the least recently used dropped first past either bound: this
+#: many, and this many MB of their arrays all together (transposition tables, networks, an engine's second
+#: table for a board its network does not know), counted by :func:`sumito.web.playercache.footprint_mb`
+PLAYERS_PER_WORKER = 8
+WORKER_PLAYERS_MB = 256
+#: a thinking worker's resident memory (MB) with its kernels loaded and no player kept. A worker is forked from
+#: the server, and its RSS counts the pages it shares with it: 169 MB forked from a fresh server, up to about
+#: 350 MB forked (as a replacement) from one that has served a flood of games for minutes, whose own RSS
+#: is then about 330 MB (Linux, Python 3.11, numba 0.68; docs/reliability.md's memory probe). With the budget
+#: above it makes the per-worker figure of :func:`sumito.web.limits.worker_memory_mb`
+WORKER_BASE_MB = 400
 
 # `sumito solve score`: players against perfect play on the solved board
 #: positions in the suite, and the seed that draws them

@@ -49,6 +49,39 @@ def die_with_parent(parent_pid: int | None = None) -> None:
         os._exit(1)
 
 
+#: glibc's ``mallopt`` parameter: the size from which an allocation is a mapping of its own
+_M_MMAP_THRESHOLD = -3
+#: that size for a long-lived process that makes and drops big arrays (a web worker's engines' tables)
+MAPPED_FROM_BYTES = 1 << 20
+
+
+def _glibc() -> ctypes.CDLL | None:
+    if not sys.platform.startswith("linux"):
+        return None
+    try:
+        libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6")
+        libc.mallopt, libc.malloc_trim  # noqa: B018 - not glibc (musl): neither exists
+    except (OSError, AttributeError):
+        return None
+    return libc
+
+
+def map_big_arrays(threshold: int = MAPPED_FROM_BYTES) -> bool:
+    """Give every allocation of ``threshold`` bytes or more a mapping of its own, returned to the OS when it
+    is freed. glibc starts there too, but raises the threshold (up to 32 MB) each time such a block is freed,
+    after which the next tables of a few MB come from the heap and stay there, fragmented, once freed: a
+    process that keeps making and dropping engines grows. Whether it could be set (glibc only)."""
+    libc = _glibc()
+    return bool(libc is not None and libc.mallopt(_M_MMAP_THRESHOLD, threshold))
+
+
+def trim_heap() -> None:
+    """Hand the heap's free pages back to the OS (glibc's ``malloc_trim``); nothing elsewhere."""
+    libc = _glibc()
+    if libc is not None:
+        libc.malloc_trim(0)
+
+
 #: the environment variable that sets how many threads an engine searches with when its spec does not say
 SEARCH_THREADS_ENV = "SUMITO_THREADS"
 

@@ -94,6 +94,16 @@ def default_threads() -> int:
 MAX_MULTIPV = 256
 
 
+#: the bytes of one transposition-table entry: its key, its move, depth and bound, and its score
+TABLE_ENTRY_BYTES = 8 + 4 + 8
+
+
+def table_entries(hash_mb: int) -> int:
+    """The entries of an engine's table of ``hash_mb`` MB (``hash=``): a power of two, at most that size
+    (a little under, with about 22 bytes counted an entry), at least 1,024."""
+    return 1 << max(10, int(np.log2(hash_mb * 2**20 / 22)))
+
+
 class EnginePlayer(PlayerBase):
     def __init__(
         self,
@@ -175,7 +185,7 @@ class EnginePlayer(PlayerBase):
         self.time = time
         self.depth = depth
         self.nodes = nodes
-        entries = 1 << max(10, int(np.log2(hash * 2**20 / 22)))  # about 22 bytes an entry
+        entries = table_entries(hash)
         if not (math.isfinite(aspiration) and aspiration >= 0):
             raise PlayerSpecError(f"engine aspiration must be 0 (off) or a positive width, not {aspiration}")
         if prune not in (0, 1):
@@ -312,6 +322,14 @@ class EnginePlayer(PlayerBase):
             what = "NNUE" if self.nnue else "network"
             note = f" (hand-set evaluation: the {what} is for the side-{network.side} board)"
         return searcher, note
+
+    @property
+    def table_bytes_to_come(self) -> int:
+        """The bytes of the second table this engine makes on its first search on a board its network does
+        not know (the hand-set evaluation's, as big as its own); 0 once made, or without a network."""
+        if (self.nnue or self.zero) is None or self._fallback is not None:
+            return 0
+        return len(self.searcher.tt_keys) * TABLE_ENTRY_BYTES
 
     def share_search(self, other: EnginePlayer) -> None:
         """Search with ``other``'s searchers (its transposition table, helper threads and history) in place of

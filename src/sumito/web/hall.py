@@ -249,15 +249,18 @@ class GameHall:
         """Check the spec against this server's caps and build the player once (in a thread: a
         network file is read), so that a bad spec is a 400 now.
 
-        Building is cheap (no kernel runs); the workers build their own copies for the moves.
+        Building is cheap (no kernel runs, a table of 1 MB); the workers build their own copies for the moves.
         """
         if seat.human:
             return
         self.limits.check_spec(seat.spec)
         if seat.spec in self.checked_specs:
             return
+        # its options' checks, without a table of up to --max-hash MB that nobody uses (parse_spec checked its size)
+        kind, _ = parse_spec(seat.spec)
+        spec = set_option(seat.spec, "hash", 1) if "hash" in kind.options else seat.spec
         try:
-            await asyncio.to_thread(make_player, seat.spec, self.limits.models)
+            await asyncio.to_thread(make_player, spec, self.limits.models)
         except SumitoError as exc:
             raise PlayerSpecError(one_line(exc)) from None
         except Exception as exc:  # a player whose construction fails in an unexpected way

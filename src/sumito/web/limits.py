@@ -28,13 +28,31 @@ from sumito.defaults import (
     DEFAULT_MAX_HUMAN_GAMES,
     DEFAULT_MAX_QUEUED,
     DEFAULT_MAX_TIME,
+    WORKER_BASE_MB,
+    WORKER_PLAYERS_MB,
 )
 from sumito.evaluation.nnue import NO_NNUE, SHIPPED_NNUE
 from sumito.models.network import BUILTINS
 from sumito.players import PlayerSpecError, parse_spec
+from sumito.players.engine import TABLE_ENTRY_BYTES, table_entries
 
 #: analyses (hints, the evaluation bar, a game's analysis) running at once over the server
 ANALYSES_AT_ONCE = 2
+#: what one player may hold beyond its tables (its network, its search threads' work arrays)
+PLAYER_EXTRA_MB = 16
+
+
+def worker_memory_mb(max_hash: int = DEFAULT_MAX_HASH_MB) -> int:
+    """The most resident memory (MB) one thinking worker of a server started with ``--max-hash`` holds:
+    its base and its players' budget, or one player alone where that is bigger (an engine of ``--max-hash``
+    with a network: a player bigger than the budget is kept alone, and such an engine keeps a second table,
+    of the hand-set evaluation, for a board its network does not know)."""
+    alone = 2 * table_entries(max_hash) * TABLE_ENTRY_BYTES / 2**20 + PLAYER_EXTRA_MB
+    return WORKER_BASE_MB + math.ceil(max(WORKER_PLAYERS_MB, alone))
+
+
+#: the figure for the default ``--max-hash`` (docs/reliability.md's memory probe holds each worker to it)
+WORKER_MEMORY_MB = worker_memory_mb()
 #: seconds a worker gets beyond a move's time before it is killed and replaced
 DEFAULT_GRACE = 10.0
 #: a move expected to take longer than this is "long": long moves may use all workers but one

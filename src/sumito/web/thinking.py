@@ -5,7 +5,8 @@ thinking in a thread of the server process would stall every other request for a
 thinks. Moves are therefore chosen in a small pool of forked worker processes. A request is plain
 data (the player's spec, the position string, the variant, the hashes of the earlier positions);
 each worker keeps the players it has built, keyed by spec, so an engine keeps its transposition
-table and a network is loaded once per worker, not once per move.
+table and a network is loaded once per worker, not once per move: the most recently used ones, within
+a number and a budget of memory (:mod:`sumito.web.playercache`).
 
 A search cannot be interrupted from outside, so the pool is our own rather than
 ``concurrent.futures``': each worker is one process on one pipe, and a move that runs past its
@@ -28,7 +29,7 @@ import multiprocessing
 import os
 import signal
 import stat
-from collections import OrderedDict, deque
+from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass
 from multiprocessing.connection import Connection
@@ -38,11 +39,12 @@ from sumito.analysis import exact_values, score_on
 from sumito.arena.executor import available_cores
 from sumito.arena.match import start_position
 from sumito.games.abalone import DrawCounters, Move, Position
-from sumito.players import Player, make_player, parse_spec
+from sumito.players import Player, make_player
 from sumito.players.engine import EnginePlayer
-from sumito.procs import die_with_parent, one_search_thread
+from sumito.procs import die_with_parent, map_big_arrays, one_search_thread
 from sumito.search.context import WIN
 from sumito.web.limits import ANALYSES_AT_ONCE, LONG_MOVE, ModelFolder
+from sumito.web.playercache import PlayerCache
 from sumito.web.scheduler import FairScheduler, Ticket, group_of
 
 log = logging.getLogger("sumito.web")
@@ -52,10 +54,6 @@ PLAYER_MODULES = ("random", "greedy", "heuristic", "abla", "alphalone", "engine"
 WARM_UP_SPECS = (
     *("random", "greedy", "heuristic:depth=1", "abla:depth=1", "alphalone:depth=1", "td", "engine:depth=1,hash=1"),
 )
-PLAYERS_PER_WORKER = 8  # players kept per worker process (an engine holds a 32 MB table by default)
-#: the transposition tables (MB) of the players one worker keeps, all together: past it the least recently
-#: used go (a player whose table alone is bigger, up to ``--max-hash``, is kept alone)
-PLAYERS_HASH_MB = 256
 READY_TIMEOUT = 300.0  # seconds a fresh worker may take to load the kernels before it is replaced
 
 
@@ -113,35 +111,25 @@ class AnalyseRequest:
     spec: str = ANALYSIS_SPEC
 
 
-_players: OrderedDict[tuple[str, ModelFolder | None], Player] = OrderedDict()
+#: the players this worker has built, within PLAYERS_PER_WORKER and WORKER_PLAYERS_MB (see playercache)
+_players: PlayerCache[tuple[str, ModelFolder | None]] = PlayerCache()
 
 
 def build_player(spec: str, models: ModelFolder | None = None) -> Player:
-    """The player ``spec`` names, built once per worker and kept (most recently used last)."""
-    key = (spec, models)
-    player = _players.pop(key, None)
-    if player is None:
-        player = make_player(spec, resolve_path=models)
-    _players[key] = player
-    while len(_players) > PLAYERS_PER_WORKER or (
-        len(_players) > 1 and sum(hash_mb(s) for s, _ in _players) > PLAYERS_HASH_MB
-    ):
-        _players.popitem(last=False)
+    """The player ``spec`` names, built once per worker and kept while it is among the most recently used
+    within the worker's bounds (:class:`~sumito.web.playercache.PlayerCache`)."""
+    player: Player = _players.get((spec, models), lambda: make_player(spec, resolve_path=models))
     return player
-
-
-def hash_mb(spec: str) -> int:
-    """The transposition table (MB) a player of ``spec`` may fill: its ``hash`` option, or 0 for none."""
-    kind, options = parse_spec(spec)  # a spec that was built already: it parses
-    option = kind.options.get("hash")
-    return 0 if option is None else int(options.get("hash", option.default))
 
 
 def choose_move(request: ThinkRequest) -> str:
     """The move (in notation) that the player ``request.spec`` chooses; runs in a worker process."""
     player = build_player(request.spec, request.models)
     position = start_position(request.position, request.win_threshold, request.inline_only)
-    move = player.choose(position, movetime=request.movetime, history=list(request.history), draw=request.draw)
+    try:
+        move = player.choose(position, movetime=request.movetime, history=list(request.history), draw=request.draw)
+    finally:
+        _players.settle((request.spec, request.models))  # its move may have made it another table
     return move.notation()
 
 
@@ -164,7 +152,10 @@ def analyse_position(request: AnalyseRequest) -> dict[str, Any]:
         score = 0.0 if winner is None else (WIN if winner == mover else -WIN)
         marbles = score_on(player, position.variant, score).marbles
         return {"move": None, "score": score, "marbles": marbles, "depth": 0, "pv": [], "nodes": 0}
-    player.choose(position, movetime=request.seconds, history=list(request.history))
+    try:
+        player.choose(position, movetime=request.seconds, history=list(request.history))
+    finally:
+        _players.settle((request.spec, None))
     result = player.last
     assert result is not None
     side = position.variant.side
@@ -229,6 +220,7 @@ def _worker_main(conn: Connection, parent: int, warm: bool) -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the server's; it kills the workers
     signal.signal(signal.SIGTERM, signal.SIG_DFL)  # uvicorn's graceful-shutdown handler is the server's
     _close_inherited_sockets(conn.fileno())
+    map_big_arrays()  # a dropped player's tables go back to the OS (see sumito.web.playercache)
     if warm:
         preload()
     conn.send(("ready", None))
@@ -300,6 +292,7 @@ class ThinkingPool:
         for module in PLAYER_MODULES:  # imported before the fork, once for every worker
             importlib.import_module(f"sumito.players.{module}")
         self._started = True
+        map_big_arrays()  # this process builds a player to check each new spec; the workers inherit it too
         for _ in range(self.size):
             self._spawn()
 

@@ -15,6 +15,7 @@ from sumito.defaults import (
     DEFAULT_MAX_HUMAN_GAMES,
     DEFAULT_MAX_QUEUED,
     DEFAULT_MAX_TIME,
+    WORKER_PLAYERS_MB,
 )
 
 
@@ -52,7 +53,8 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:
     )
     p.add_argument(
         "--max-hash", type=count_arg(1, MAX_HASH_MB), default=DEFAULT_MAX_HASH_MB, metavar="MB",
-        help=f"the biggest engine hash table a client may ask for (default {DEFAULT_MAX_HASH_MB} MB)",
+        help=f"the biggest engine hash table a client may ask for (default {DEFAULT_MAX_HASH_MB} MB); each worker "
+        f"keeps its players' tables within {WORKER_PLAYERS_MB} MB, or one player alone past that",
     )
     p.add_argument(
         "--max-games", type=count_arg(1, MAX_CLIENT_CAP), default=DEFAULT_MAX_GAMES, metavar="N",
