@@ -53,6 +53,12 @@ CONFIGS = {
     "selftaught-d4-abla4": ("engine:depth=4,nnue=builtin-nnue", "abla:depth=4"),
     "selftaught-0.05-heuristic": ("engine:time=0.05,nnue=builtin-nnue", "heuristic"),
     "selftaught-d4-heuristic": ("engine:depth=4,nnue=builtin-nnue", "heuristic"),
+    # the engine as a plain spec plays it (1 s a move, builtin-nnue, one thread in a match's workers) and at
+    # depth 4 on one thread (the same moves on any machine), against ABLA and the heuristic with random ties
+    "default-abla4": ("engine", "abla:depth=4"),
+    "default-d4-abla4": ("engine:depth=4,threads=1", "abla:depth=4"),
+    "default-heuristic2r": ("engine", "heuristic:depth=2,ties=random"),
+    "default-d4-heuristic2r": ("engine:depth=4,threads=1", "heuristic:depth=2,ties=random"),
 }
 UNCONVERTED = ("ply-cap", "repetition", "no-capture")
 
