@@ -1,11 +1,11 @@
 """The "ahead, make progress" suite (tests/data/ahead_positions.txt, experiments/conversion_suite.py): positions
-where the engine led by two or more marbles in a game it then did not convert (issue 63's match on main and the
-conversion benchmark's drawn games). From each, the default engine at depth 4 on one thread (the same moves on
-any machine) plays on against the opponent of that game, under the arena's draw rules, until its next
+where the engine led by two or more marbles in a game it then did not convert (the depth-4 match against ABLA, seed 3,
+on main and the conversion benchmark's drawn games). From each, the default engine at depth 4 on one thread
+(the same moves on any machine) plays on against the opponent of that game, under the arena's draw rules, until its next
 push-off.
 
-The bound, 80 plies (40 moves of the engine), is set from what the engine of 92eb2e4 (whose depth-4 match of
-issue 63 converted 10 of 10) does from the same positions: a push-off after 21 and 69 plies from two of them,
+The bound, 80 plies (40 moves of the engine), is set from what the engine of 92eb2e4 (whose same depth-4
+match converted 10 of 10) does from the same positions: a push-off after 21 and 69 plies from two of them,
 none within 150 plies from the other six. Today's engine does as well from those two, and from two more
 (73 and 101 plies); the others it does not convert either."""
 
@@ -65,7 +65,7 @@ def test_the_engine_pushes_off_where_the_earlier_engine_did():
 
 
 @pytest.mark.slow
-@pytest.mark.xfail(strict=True, reason="issue 63: the engine does not yet make progress from every position "
+@pytest.mark.xfail(strict=True, reason="the engine does not yet make progress from every position "
                                         "two or more ahead (92eb2e4's engine: from 2 of the 8)")
 def test_the_engine_makes_progress_from_every_position_ahead():
     missed = [position for position, opponent in _suite() if _plies_to_push_off(position, opponent) is None]
