@@ -70,11 +70,11 @@ DEFAULT_MAX_HUMAN_GAMES = 64
 #: table for a board its network does not know), counted by :func:`sumito.web.playercache.footprint_mb`
 PLAYERS_PER_WORKER = 8
 WORKER_PLAYERS_MB = 256
-#: a thinking worker's resident memory (MB) with its kernels loaded and no player kept. A worker is forked from
-#: the server, and its RSS counts the pages it shares with it: 169 MB forked from a fresh server, up to about
-#: 350 MB forked (as a replacement) from one that has served a flood of games for minutes, whose own RSS
-#: is then about 330 MB (Linux, Python 3.11, numba 0.68; docs/reliability.md's memory probe). With the budget
-#: above it makes the per-worker figure of :func:`sumito.web.limits.worker_memory_mb`
+#: what a thinking worker's resident memory may be beyond its players' arrays (MB). A worker with its kernels
+#: loaded and no player holds 144-169 MB (its RSS counts the pages it shares with the server it was forked
+#: from); under docs/reliability.md's memory probe the largest worker, 668 MB, was at most about 330 MB above
+#: what its players may count (the searches' own memory, the heap). With the budget above it makes the figure of
+#: :func:`sumito.web.limits.worker_memory_mb` (Linux, Python 3.11, numba 0.68)
 WORKER_BASE_MB = 400
 
 # `sumito solve score`: players against perfect play on the solved board
