@@ -72,8 +72,9 @@ PLAYERS_PER_WORKER = 8
 WORKER_PLAYERS_MB = 256
 #: what a thinking worker's resident memory may be beyond its players' arrays (MB). A worker with its kernels
 #: loaded and no player holds 144-169 MB (its RSS counts the pages it shares with the server it was forked
-#: from); under docs/reliability.md's memory probe the largest worker, 668 MB, was at most about 330 MB above
-#: what its players may count (the searches' own memory, the heap). With the budget above it makes the figure of
+#: from); the rest covers the searches' own memory, the heap and kernels compiled in a worker (a cold numba
+#: cache): under docs/reliability.md's memory probe the largest worker was 334 MB (cache warm) to 668 MB
+#: (cold). With the budget above it makes the figure of
 #: :func:`sumito.web.limits.worker_memory_mb` (Linux, Python 3.11, numba 0.68)
 WORKER_BASE_MB = 400
 
