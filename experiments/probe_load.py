@@ -111,6 +111,13 @@ class Server:
         finally:
             connection.close()
 
+    def wait_for_workers(self) -> None:
+        """Until both workers have loaded their kernels (a quick reply comes in under a second)."""
+        for _ in range(30):
+            seconds, _ = self.reply_seconds("greedy")
+            if seconds < 1:
+                return
+
     def reply_seconds(self, spec: str, token: str = "probe-load-other-client-01", layout: str = "standard",
                       ) -> tuple[float, str | None]:
         """Seconds from a person's first move to ``spec``'s reply, from :data:`OTHER`; and what went wrong."""
@@ -141,10 +148,7 @@ class Server:
 def run_flood(count: int, scratch: Path) -> list[Tally]:
     server = Server(scratch / "flood")
     try:
-        for _ in range(30):  # until both workers have loaded their kernels
-            seconds, _ = server.reply_seconds("greedy")
-            if seconds < 1:
-                break
+        server.wait_for_workers()
         unloaded = {}
         for spec in REPLIES:
             times = [server.reply_seconds(spec)[0] for _ in range(3)]
@@ -201,10 +205,7 @@ def run_addresses(count: int, attackers: list[int], scratch: Path) -> tuple[list
     server = Server(scratch / "addresses")
     tallies, times = [], []
     try:
-        for _ in range(30):  # until both workers have loaded their kernels
-            seconds, _ = server.reply_seconds("greedy")
-            if seconds < 1:
-                break
+        server.wait_for_workers()
         unloaded = {}
         for spec, layout in VICTIM_REPLIES:
             took = [server.reply_seconds(spec, layout=layout) for _ in range(3)]
@@ -668,10 +669,7 @@ def run_memory(minutes: float, seed: int, scratch: Path) -> tuple[list[Tally], l
     #: (seconds, each worker's RSS and private MB, the server's RSS MB)
     samples: list[tuple[float, list[tuple[float, float]], float]] = []
     try:
-        for _ in range(30):  # until both workers have loaded their kernels
-            seconds, _ = server.reply_seconds("greedy")
-            if seconds < 1:
-                break
+        server.wait_for_workers()
         t0 = time.monotonic()
         until = t0 + 60 * minutes
         flooders = [Flooder(server, source, seed * 1000 + k, until)
