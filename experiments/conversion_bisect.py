@@ -52,7 +52,8 @@ def git(*args: str) -> str:
 
 
 def read_games(db: Path) -> list[dict]:
-    """A's result in every game of the match stored in ``db`` (A is the run's player 0)."""
+    """A's result in every game of the match stored in ``db`` (A is the run's player 0). Read with plain SQL of
+    the columns every version has, not ``GameArchive``: ``db`` was written by an older commit's schema."""
     with sqlite3.connect(db) as conn:
         conn.row_factory = sqlite3.Row
         rows = conn.execute("SELECT game_index, black_player, result, reason, plies, lost_black, lost_white, "

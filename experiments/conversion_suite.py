@@ -23,10 +23,10 @@ from __future__ import annotations
 
 import argparse
 import json
-import sqlite3
 from dataclasses import dataclass
 from pathlib import Path
 
+from sumito.arena.db import GameArchive
 from sumito.players import game_history, make_player
 
 try:
@@ -88,18 +88,15 @@ def ahead_positions(start: str, moves: list[str], a_colour: int, every: int, per
 
 def games_from_db(path: Path) -> list[tuple[str, dict]]:
     """(opponent, game) for every game of the database's match (A is the run's player 0)."""
-    with sqlite3.connect(path) as conn:
-        conn.row_factory = sqlite3.Row
-        rows = conn.execute("SELECT game_index, black, white, black_player, reason, result, lost_black, lost_white, "
-                            "start_position, moves FROM games ORDER BY game_index").fetchall()
     games = []
-    for r in rows:
-        a_black = r["black_player"] == 0
-        a_lost, b_lost = (r["lost_black"], r["lost_white"]) if a_black else (r["lost_white"], r["lost_black"])
-        games.append((r["white"] if a_black else r["black"],
-                      dict(index=r["game_index"], a_colour="black" if a_black else "white", reason=r["reason"],
-                           score=0.5 if r["result"] == "1/2-1/2" else None, a_pushed=b_lost, a_lost=a_lost,
-                           start=r["start_position"], moves=r["moves"].split())))
+    with GameArchive(path, create=False) as archive:
+        for g in sorted(archive.games(), key=lambda g: g.game_index):
+            a_black = g.black_player == 0
+            a_lost, b_lost = (g.lost_black, g.lost_white) if a_black else (g.lost_white, g.lost_black)
+            games.append((g.white if a_black else g.black,
+                          dict(index=g.game_index, a_colour="black" if a_black else "white", reason=g.reason,
+                               score=0.5 if g.result == "1/2-1/2" else None, a_pushed=b_lost, a_lost=a_lost,
+                               start=g.start_position, moves=g.moves.split())))
     return games
 
 
