@@ -103,7 +103,7 @@ def _moves_and_push_off(x, o, board, offsets, inline_only):
 
 
 @njit(cache=True, nogil=True, parallel=True)
-def initial_values(values, counters, cells, offsets, edge_cells, binom, block_start, marbles, win,
+def initial_values(values, counters, cells, offsets, binom, block_start, marbles, win,
                    inline_only, no_moves_loss, grid_template, subsets, chunk, stop):
     """Score the entries decided at once and count every other entry's legal moves; return the most
     moves any entry has (a count over :data:`MAX_COUNTED_MOVES` means the counters cannot hold it)."""
@@ -220,7 +220,7 @@ def _each_predecessor(x, o, x_count, o_count, board, offsets, cell_of_grid, bino
 
 
 @njit(cache=True, nogil=True, parallel=True)
-def expand_level(level, code, values, counters, cells, offsets, zobrist, binom, block_start, marbles, win,
+def expand_level(level, code, values, counters, cells, offsets, binom, block_start, marbles, win,
                  inline_only, grid_template, subsets, chunk, stop):
     """Take back every move into the positions of ``level`` (all stored as ``code``); decide the
     predecessors that this settles, as the next level's code. (The driver counts the next level from the

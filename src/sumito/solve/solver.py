@@ -190,7 +190,7 @@ def solve_values(
         values = np.zeros(sp.size, dtype=np.int16)
         counters = np.zeros(sp.size, dtype=np.uint8)
         most = call_stoppable(
-            R.initial_values, values, counters, geo.cells, geo.offsets, geo.edge_cells, sp.binom, sp.block_start,
+            R.initial_values, values, counters, geo.cells, geo.offsets, sp.binom, sp.block_start,
             variant.marbles, variant.win_threshold, variant.inline_only, no_moves == "loss", geo.empty_grid,
             sp.subsets, CHUNK, STOP,
         )
@@ -209,9 +209,9 @@ def solve_values(
         if level.size == 0 and plies > 0:
             break
         if level.size:
-            common = (level, np.int16(code), values, counters, args["cells"], args["offsets"], args["zobrist"],
-                      args["binom"], args["block_start"], args["marbles"], args["win"], args["inline_only"],
-                      args["grid_template"], sp.subsets)
+            common = (level, np.int16(code), values, counters, args["cells"], args["offsets"], args["binom"],
+                      args["block_start"], args["marbles"], args["win"], args["inline_only"], args["grid_template"],
+                      sp.subsets)
             call_stoppable(R.expand_level, *common, LEVEL_CHUNK, STOP)
         plies += 1
         if path is not None and time.perf_counter() - written >= checkpoint_every:
