@@ -22,7 +22,7 @@ from sumito.players.base import PlayerSpecError
 from sumito.solve import retrograde as R
 from sumito.solve import table as T
 from sumito.solve.index import rank, rank_bits, space, unrank, unrank_bits
-from sumito.solve.solver import kernel_args, solve_values
+from sumito.solve.solver import SolveError, kernel_args, solve_values
 from sumito.solve.table import NotSolvedError, SolvedTable, Value
 from sumito.stopping import STOP
 
@@ -526,3 +526,8 @@ def test_each_five_marble_variant_starts_from_the_mini_layout_with_its_own_rules
     assert start_of(v.with_options(inline_only=True)).variant.inline_only
     with pytest.raises(YardstickError, match="has no start"):
         start_of(Variant(side=3, marbles=4, win_threshold=win))
+
+
+def test_a_board_past_the_bitboards_is_refused_in_one_line():
+    with pytest.raises(SolveError, match="the solver solves boards of side 2 and 3"):
+        solve_values(Variant(side=4, marbles=1, win_threshold=1))

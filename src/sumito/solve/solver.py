@@ -176,6 +176,8 @@ def solve_values(
     sp = space(variant)
     if sp.size > max_entries:
         raise SolveError(f"{variant} has {sp.size:,} positions; at most {max_entries:,} can be solved here")
+    if geometry(variant.side).empty_grid.shape[0] > 64:  # the kernels hold a position in two 64-bit bitboards
+        raise SolveError(f"{variant} is on a board of side {variant.side}; the solver solves boards of side 2 and 3")
     args = kernel_args(sp)
     geo = geometry(variant.side)
     path = Path(checkpoint) if checkpoint is not None else None
