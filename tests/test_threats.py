@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from sumito.games.abalone import DrawCounters, DrawRules, Game, LayoutError, Move, Position
-from sumito.games.abalone.kernels import generate_push_offs, has_push_off
+from sumito.games.abalone.kernels import count_pushes, generate_push_offs, has_push_off
 from sumito.players import make_player
 from sumito.protocol import run_engine
 from sumito.search.pvs import mate_plies
@@ -312,3 +312,37 @@ def test_trading_waits_for_the_engines_own_score_when_told_to():
     sure.searcher.clear()  # a new game
     assert {line.move: line.score for line in sure.analyse(ahead, depth=1).lines} == pytest.approx(plain)
     assert "trade_above=1" in sure.name
+
+
+def test_pressing_values_each_push_beyond_the_others_in_a_stalled_game_the_engine_leads():
+    # press=X: after press_after plies without a push-off, with the engine two or more marbles up, each push
+    # the side to move has beyond the other's is worth X marbles; one marble up, or not yet stalled, nothing
+    pos = Position.start("belgian-daisy")
+    two_up = position_with(pos.marbles(1)[1:], pos.marbles(2)[3:], lost=(1, 3))
+    one_up = position_with(pos.marbles(1)[1:], pos.marbles(2)[2:], lost=(1, 2))
+    stalled = DrawCounters(DrawRules(), plies=80, quiet_plies=20)
+    fresh = DrawCounters(DrawRules(), plies=80, quiet_plies=19)
+    geo = two_up.geometry
+    for position, counts in ((two_up, True), (one_up, False)):
+        plain = {line.move: line.score for line in
+                 make_player("engine:depth=1,multipv=200").analyse(position, depth=1, draw=stalled).lines}
+        pressing = make_player("engine:depth=1,multipv=200,press=0.1,press_after=20")
+        assert "press=0.1" in pressing.name
+        before = {line.move: line.score for line in pressing.analyse(position, depth=1, draw=fresh).lines}
+        after = {line.move: line.score for line in pressing.analyse(position, depth=1, draw=stalled).lines}
+        assert before == pytest.approx(plain)  # not yet stalled
+        if not counts:
+            assert after == pytest.approx(plain)  # one marble up: never
+            continue
+        checked = 0
+        for move, score in plain.items():
+            child = position.play(Move(move, 5))
+            if any(reply.is_push_off for reply in child.legal_moves()):
+                continue  # the quiescence search scores it
+            # the child's evaluation is White's: its pushes beyond Black's, negated for Black at the root
+            mine = count_pushes(child.grid.copy(), 1, geo.offsets, geo.cells)
+            theirs = count_pushes(child.grid.copy(), 2, geo.offsets, geo.cells)
+            assert after[move] == pytest.approx(score + 0.1 * (mine - theirs) * pressing.marble_value)
+            checked += 1
+        assert checked >= 30
+        assert max(after[m] - plain[m] for m in plain) > 0  # some moves gain by it

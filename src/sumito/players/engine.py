@@ -54,12 +54,16 @@ from sumito.players.zero import zero_network_path
 from sumito.procs import SEARCH_THREADS_ENV, available_cores
 from sumito.search.context import SearchContext
 from sumito.search.pvs import (
+    DEFAULT_CONTEMPT_LEAD,
+    DEFAULT_PRESS,
+    DEFAULT_PRESS_AFTER,
     DEFAULT_PRUNE,
     DEFAULT_RULES,
     DEFAULT_THREATS,
     DEFAULT_TRADE,
     DEFAULT_TRADE_AFTER,
     MAX_THREADS,
+    PRESS_LEAD,
     Searcher,
     SearchResult,
 )
@@ -126,6 +130,9 @@ class EnginePlayer(PlayerBase):
         trade_after: int = DEFAULT_TRADE_AFTER,
         trade_above: float | None = None,
         zero: str | None = None,
+        press: float = DEFAULT_PRESS,
+        press_after: int = DEFAULT_PRESS_AFTER,
+        contempt_lead: float = DEFAULT_CONTEMPT_LEAD,
     ) -> None:
         if not 1 <= multipv <= MAX_MULTIPV:
             raise PlayerSpecError(f"engine multipv must be from 1 to {MAX_MULTIPV}, not {multipv}")
@@ -198,7 +205,14 @@ class EnginePlayer(PlayerBase):
             raise PlayerSpecError(f"engine trade must be from 0 to 10 marbles, not {trade}")
         if trade_above is not None and not (math.isfinite(trade_above) and 0 <= trade_above <= 100):
             raise PlayerSpecError(f"engine trade_above must be from 0 to 100 marbles, not {trade_above}")
+        if not (math.isfinite(press) and 0 <= press <= 10):
+            raise PlayerSpecError(f"engine press must be from 0 to 10 marbles, not {press}")
         self.trade = trade  # in marbles, as contempt
+        self.press = press  # in marbles, as contempt
+        self.press_after = press_after
+        if not (math.isfinite(contempt_lead) and 0 <= contempt_lead <= 10):
+            raise PlayerSpecError(f"engine contempt_lead must be from 0 to 10 marbles, not {contempt_lead}")
+        self.contempt_lead = contempt_lead  # in marbles, as contempt
         self.trade_above = trade_above  # in marbles, or None
         self.contempt = contempt  # in marbles; the searchers take it in their evaluation's points
         if threads is not None and not 1 <= threads <= MAX_THREADS:
@@ -244,6 +258,12 @@ class EnginePlayer(PlayerBase):
             parts.append(f"trade_after={trade_after}")
         if trade_above is not None:
             parts.append(f"trade_above={trade_above:g}")
+        if press != DEFAULT_PRESS:
+            parts.append(f"press={press:g}")
+        if press_after != DEFAULT_PRESS_AFTER:
+            parts.append(f"press_after={press_after}")
+        if contempt_lead != DEFAULT_CONTEMPT_LEAD:
+            parts.append(f"contempt_lead={contempt_lead:g}")
         self.multipv = multipv
         #: called after each completed iteration of :meth:`choose` or :meth:`analyse` (in the thread
         #: that searches) with what the search found so far; the protocol streams its info lines so
@@ -259,7 +279,9 @@ class EnginePlayer(PlayerBase):
         board the NNUE does not know."""
         return Searcher(kind, params, entries, self.contempt * marble, aspiration, prune, threats, rules, threads,
                         self.trade * marble, trade_after,
-                        None if self.trade_above is None else self.trade_above * marble)
+                        None if self.trade_above is None else self.trade_above * marble,
+                        press=self.press * marble, press_after=self.press_after,
+                        contempt_lead=self.contempt_lead * marble)
 
     @property
     def marble_value(self) -> float:
@@ -456,6 +478,14 @@ register(
             "trade_above": Option(float, None, "converting: trade= counts only while the engine's own last search "
                                   "(its previous move) scored at least this many marbles (default: always)",
                                   low=0, high=100),
+            "contempt_lead": Option(float, DEFAULT_CONTEMPT_LEAD, "what a draw costs the engine more for each "
+                                    "marble it leads by, in marbles (0: contempt= alone)", low=0, high=10),
+            "press": Option(float, DEFAULT_PRESS, "converting a stalled game: what each push (an inline move that "
+                            "moves opposing marbles) the side to move has beyond the other's is worth, in marbles, "
+                            f"once the engine leads by {PRESS_LEAD} or more and press_after= plies have gone "
+                            "without a push-off (0: off)", low=0, high=10),
+            "press_after": Option(int, DEFAULT_PRESS_AFTER, "converting: press= counts only once the game has gone "
+                                  "this many plies without a push-off", low=0, high=10_000),
             "rules": Option(int, DEFAULT_RULES, "1: the search plays to the game's draw rules (threefold repetition "
                             "as the game counts it, the ply cap, the no-capture limit); 0: any repetition is a draw, "
                             "nothing else (kept to measure against)", low=0, high=1),

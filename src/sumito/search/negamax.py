@@ -34,6 +34,7 @@ from sumito.evaluation.nnue import copy_accumulator, nnue_output, refresh_accumu
 from sumito.games.abalone.kernels import (
     PUSH_OFF_BIT,
     PUSH_SHIFT,
+    count_pushes,
     generate_moves,
     generate_push_offs,
     has_push_off,
@@ -162,10 +163,11 @@ def _pick(buf, order, i, n):
 
 @njit(cache=True)
 def _static(board, side, lost, cells, ring, offsets, edge_ring, kind, nnue_params, net_params, hand_params, raw,
-            scratch, acc, ply, trade):
+            scratch, acc, ply, trade, press):
     """The static evaluation of the node at ``ply``: an NNUE's from the accumulator the search keeps
     for that ply, any other evaluation's from the board; with ``trade`` > 0 (converting), plus that much
-    a marble off the board for the side that has pushed off more (minus it for the other side)."""
+    a marble off the board for the side that has pushed off more (minus it for the other side); with ``press``
+    > 0 (converting a stalled game), plus that much for each push the side to move has beyond the other's."""
     if nnue_params is not None:
         value = nnue_output(acc[ply], side, lost[0], lost[1], nnue_params, scratch) + nnue_base(
             board, side, lost[0], lost[1], cells, ring, offsets, edge_ring, nnue_params, raw)
@@ -184,6 +186,10 @@ def _static(board, side, lost, cells, ring, offsets, edge_ring, kind, nnue_param
             value += trade * (mine + theirs)
         elif mine > theirs:
             value -= trade * (mine + theirs)
+    if press > 0.0:
+        # pushes available are the way into a turtled group: a search whose horizon holds no push-off
+        # still sees which quiet move brings its lines against the group's thin edge
+        value += press * (count_pushes(board, side, offsets, cells) - count_pushes(board, 3 - side, offsets, cells))
     # an evaluation is never a proven result: a network whose outputs add up past the win scores (weights
     # each within the loaders' bound, many of them large) would otherwise report a forced win and stop
     return min(max(value, -STATIC_LIMIT), STATIC_LIMIT)
@@ -286,6 +292,7 @@ class NodeState(NamedTuple):
     trade: Any  #: converting: what each marble that leaves the board is worth to the side ahead (0: off)
     pv: Any  #: the principal variation's moves, per ply
     pv_len: Any  #: where each ply's line ends
+    press: Any  #: converting a stalled game: what each push the side to move has beyond the other's is worth (0: off)
 
 
 @njit(cache=True, nogil=True)
@@ -309,7 +316,7 @@ def pvs_node(board, side, lost, depth, alpha, beta, ply, h, null_ok, shared):
     root_scores, root_side, contempt, stop = shared.root_scores, shared.root_side, shared.contempt, shared.stop
     acc, prune, threats, since = shared.acc, shared.prune, shared.threats, shared.since
     plies_left, quiet_limit, repeat_need = shared.plies_left, shared.quiet_limit, shared.repeat_need
-    tt_bits, trade, pv, pv_len = shared.tt_bits, shared.trade, shared.pv, shared.pv_len
+    tt_bits, trade, pv, pv_len, press = shared.tt_bits, shared.trade, shared.pv, shared.pv_len, shared.press
     pv_len[ply] = ply  # this node's principal variation: empty until a move raises alpha
     # a draw is worth -contempt to the side searching at the root (it plays on rather than draw)
     draw = -contempt if side == root_side else contempt
@@ -344,7 +351,7 @@ def pvs_node(board, side, lost, depth, alpha, beta, ply, h, null_ok, shared):
         # quiescence: stand pat, or play a push-off; in check, every move (no standing pat)
         stats[QNODES] += 1
         stand = _static(board, side, lost, cells, ring, offsets, edge_ring, kind, nnue_params, net_params, hand_params,
-                        raw, scratch, acc, ply, trade)
+                        raw, scratch, acc, ply, trade, press)
         if -depth >= QUIESCENCE_PLIES or ply >= MAX_PLY - 1:
             return stand
         buf = moves[ply]
@@ -417,7 +424,7 @@ def pvs_node(board, side, lost, depth, alpha, beta, ply, h, null_ok, shared):
     # Step 7. Null move: pass, and a reduced search that still fails high prunes the node
     if ply > 0 and null_ok and not pv_node and not checked and depth >= 3 and beta < WIN_BOUND:
         static = _static(board, side, lost, cells, ring, offsets, edge_ring, kind, nnue_params, net_params,
-                         hand_params, raw, scratch, acc, ply, trade)
+                         hand_params, raw, scratch, acc, ply, trade, press)
         if static >= beta:
             # pass: the same marbles with the other side to move
             null_child = h ^ zobrist[0, 0]
@@ -477,7 +484,7 @@ def pvs_node(board, side, lost, depth, alpha, beta, ply, h, null_ok, shared):
             elif generate_push_offs(board, opp, offsets, edge_cells, moves[ply + 1]) == 0:
                 stats[QNODES] += 1
                 score = -_static(board, opp, lost, cells, ring, offsets, edge_ring, kind, nnue_params, net_params,
-                                 hand_params, raw, scratch, acc, ply + 1, trade)
+                                 hand_params, raw, scratch, acc, ply + 1, trade, press)
             else:
                 leaf = False
                 stats[NODES] -= 1  # searched below after all

@@ -88,6 +88,15 @@ DEFAULT_TRADE = 0.0
 #: converting: trading counts only once the game has gone this many plies without a push-off before the
 #: move searched (``trade_after=``; 0: always)
 DEFAULT_TRADE_AFTER = 0
+#: converting a stalled game (``press=``, in marbles): what each push (an inline move that moves opposing
+#: marbles) the side to move has beyond the other's adds to its evaluation, in a search whose side to move
+#: leads by at least PRESS_LEAD marbles after ``press_after=`` plies without a push-off (0: off)
+DEFAULT_PRESS = 0.0
+DEFAULT_PRESS_AFTER = 20
+PRESS_LEAD = 2
+#: what a draw costs the side searching more for each marble it leads by (``contempt_lead=``, in marbles;
+#: 0: contempt alone): a draw throws the lead away
+DEFAULT_CONTEMPT_LEAD = 0.0
 #: the search level a Searcher (and the engine player) uses unless told otherwise: 1, table cutoffs and
 #: null moves, accepted by SPRT against 0 (docs/strength-ledger.md)
 DEFAULT_PRUNE = 1
@@ -250,7 +259,8 @@ class Searcher:
     def __init__(self, kind: int, params: np.ndarray, hash_entries: int = 1 << 20, contempt: float = 0.0,
                  aspiration: float = 0.0, prune: int = DEFAULT_PRUNE, threats: int = DEFAULT_THREATS,
                  rules: int = DEFAULT_RULES, threads: int = 1, trade: float = 0.0,
-                 trade_after: int = DEFAULT_TRADE_AFTER, trade_above: float | None = None) -> None:
+                 trade_after: int = DEFAULT_TRADE_AFTER, trade_above: float | None = None, press: float = 0.0,
+                 press_after: int = DEFAULT_PRESS_AFTER, contempt_lead: float = DEFAULT_CONTEMPT_LEAD) -> None:
         if hash_entries & (hash_entries - 1):
             raise ValueError("the number of hash entries must be a power of two")
         if prune not in (0, 1):
@@ -265,6 +275,12 @@ class Searcher:
             raise ValueError(f"trade_after must be a number of plies, at least 0, not {trade_after}")
         if trade_above is not None and not math.isfinite(trade_above):
             raise ValueError(f"trade_above must be a finite number of points, not {trade_above}")
+        if not (math.isfinite(press) and press >= 0):
+            raise ValueError(f"press must be a finite number of points, at least 0, not {press}")
+        if not (math.isfinite(contempt_lead) and contempt_lead >= 0):
+            raise ValueError(f"contempt_lead must be a finite number of points, at least 0, not {contempt_lead}")
+        if press_after < 0:
+            raise ValueError(f"press_after must be a number of plies, at least 0, not {press_after}")
         self.kind = kind
         self.contempt = contempt  # what a draw (repetition, no moves) costs the searching side
         # aspiration windows: from ASPIRATION_DEPTH on, each iteration first searches the previous score
@@ -290,6 +306,15 @@ class Searcher:
         self.trade_above = trade_above
         self._last_root: tuple[int, float] | None = None  # (side, score) of the last search
         self._trade_now = trade  # what this search uses (set by search() from the game's counters)
+        # converting a stalled game: each push the side to move has beyond the other's is worth this many
+        # points (0: off), once the game has gone press_after plies without a push-off with the side
+        # searching PRESS_LEAD or more marbles up: against a group that only waits, the pushes lead in
+        self.press = press
+        self.press_after = press_after
+        self._press_now = 0.0
+        # a draw costs this much more for each marble the side searching leads by
+        self.contempt_lead = contempt_lead
+        self._contempt_now = contempt
         self.params = np.ascontiguousarray(params, dtype=np.float64)
         self.tt_keys = np.zeros(hash_entries, dtype=np.uint64)
         self.tt_info = np.zeros(hash_entries, dtype=np.int32)  # move, depth and bound kind in one
@@ -394,6 +419,9 @@ class Searcher:
         confident = self.trade_above is None or (
             self._last_root is not None and self._last_root[0] == ctx.side and self._last_root[1] >= self.trade_above)
         self._trade_now = self.trade if stalled >= self.trade_after and confident else 0.0
+        lead = int(ctx.lost[2 - ctx.side]) - int(ctx.lost[ctx.side - 1])
+        self._press_now = self.press if stalled >= self.press_after and lead >= PRESS_LEAD else 0.0
+        self._contempt_now = self.contempt + self.contempt_lead * max(lead, 0)
         shared = self._shared(ctx, self._threads[0], path, len(past), stats, deadline, iteration_scores, STOP, limits,
                               quiet_plies)
         # the helpers' flag: set when the main thread is done, and by request_stop (the protocol's stop, Ctrl-C)
@@ -467,9 +495,11 @@ class Searcher:
             history=state.history, path=path, path_base=path_base,
             moves=state.moves, orders=state.orders, raw=state.raw, scratch=state.scratch,
             stats=stats, deadline=deadline, root_scores=root_scores, root_side=ctx.side,
-            contempt=float(self.contempt), stop=stop, acc=state.acc, prune=int(self.prune), threats=int(self.threats),
+            contempt=float(self._contempt_now), stop=stop, acc=state.acc, prune=int(self.prune),
+            threats=int(self.threats),
             since=state.since, plies_left=plies_left, quiet_limit=quiet_limit, repeat_need=repeat_need,
             tt_bits=self._tt_bits, trade=float(self._trade_now), pv=state.pv, pv_len=state.pv_len,
+            press=float(self._press_now),
         )
 
     def _start_helpers(self, ctx: SearchContext, root_moves: np.ndarray, max_depth: int, path: np.ndarray,
