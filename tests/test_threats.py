@@ -346,3 +346,16 @@ def test_pressing_values_each_push_beyond_the_others_in_a_stalled_game_the_engin
             checked += 1
         assert checked >= 30
         assert max(after[m] - plain[m] for m in plain) > 0  # some moves gain by it
+
+
+def test_a_draw_costs_the_engine_more_for_each_marble_it_leads_by():
+    # contempt_lead=Y: a repetition two marbles up is worth -(contempt + 2Y) to the engine; level, -contempt
+    pos = Position.start("belgian-daisy")
+    two_up = position_with(pos.marbles(1)[1:], pos.marbles(2)[3:], lost=(1, 3))
+    for position, lead in ((two_up, 2), (pos, 0)):
+        move = position.legal_moves()[0]
+        history = [position.zobrist, position.play(move).zobrist]  # the move repeats a position: a draw (rules=0)
+        for spec, contempt in (("", 0.25), (",contempt_lead=0.5", 0.25 + 0.5 * lead)):
+            engine = make_player("engine:depth=1,multipv=200,rules=0" + spec)
+            scores = {line.move: line.score for line in engine.analyse(position, depth=1, history=history).lines}
+            assert scores[move.code] == pytest.approx(-contempt * engine.marble_value)
