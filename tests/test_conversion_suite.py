@@ -22,6 +22,10 @@ ENGINE = "engine:depth=4,threads=1"
 BOUND = 80
 #: the positions (by their row in the file, from 0) from which 92eb2e4's engine pushed off within the bound
 CONVERTED_BEFORE = (2, 7)
+#: the engine pressing (a tenth of a marble a push, from the first ply: the suite's games start with no plies
+#: counted) and the positions it pushes off from within the bound (at 29, 11, 69, 15 and 49 plies)
+PRESSING = ENGINE + ",press=0.1,press_after=0,contempt_lead=0.5"
+CONVERTED_PRESSING = (2, 3, 4, 6, 7)
 
 
 def _suite() -> list[tuple[str, str]]:
@@ -30,12 +34,12 @@ def _suite() -> list[tuple[str, str]]:
     return [(position, opponent) for position, opponent, _source in rows]
 
 
-def _plies_to_push_off(position: str, opponent: str) -> int | None:
+def _plies_to_push_off(position: str, opponent: str, engine: str = ENGINE) -> int | None:
     """Plies to the engine's first push-off from ``position`` (None: none within BOUND plies)."""
     game = Game(Position.from_string(position), DrawRules(max_plies=BOUND))
     me = game.position.side_to_move
     them = 1 if me == BLACK else 0  # the opponent's count in Position.lost
-    players = {me: make_player(ENGINE), (WHITE if me == BLACK else BLACK): make_player(opponent)}
+    players = {me: make_player(engine), (WHITE if me == BLACK else BLACK): make_player(opponent)}
     start = game.position.lost[them]
     while game.outcome() is None:
         colour = game.position.side_to_move
@@ -62,6 +66,14 @@ def test_the_engine_pushes_off_where_the_earlier_engine_did():
     suite = _suite()
     for i in CONVERTED_BEFORE:
         assert _plies_to_push_off(*suite[i]) is not None, suite[i][0]
+
+
+@pytest.mark.slow
+def test_the_engine_pressing_pushes_off_where_it_did():
+    # a guard for press=: from five of the eight positions (the plain engine: three) it makes progress
+    suite = _suite()
+    for i in CONVERTED_PRESSING:
+        assert _plies_to_push_off(*suite[i], engine=PRESSING) is not None, suite[i][0]
 
 
 @pytest.mark.slow
