@@ -240,30 +240,16 @@ class EnginePlayer(PlayerBase):
             parts.append(f"nnue={nnue}")
         elif net is None and zero is None and weights is None and self.evaluation.name == "linear":
             parts.append(f"nnue={NO_NNUE}")  # so that a name never leaves which evaluation it played with open
-        if multipv != 1:
-            parts.append(f"multipv={multipv}")
-        if aspiration:
-            parts.append(f"aspiration={aspiration:g}")
-        if prune != DEFAULT_PRUNE:
-            parts.append(f"prune={prune}")
-        if threats != DEFAULT_THREATS:
-            parts.append(f"threats={threats}")
-        if rules != DEFAULT_RULES:
-            parts.append(f"rules={rules}")
-        if threads is not None:
-            parts.append(f"threads={threads}")
-        if trade != DEFAULT_TRADE:
-            parts.append(f"trade={trade:g}")
-        if trade_after != DEFAULT_TRADE_AFTER:
-            parts.append(f"trade_after={trade_after}")
-        if trade_above is not None:
-            parts.append(f"trade_above={trade_above:g}")
-        if press != DEFAULT_PRESS:
-            parts.append(f"press={press:g}")
-        if press_after != DEFAULT_PRESS_AFTER:
-            parts.append(f"press_after={press_after}")
-        if contempt_lead != DEFAULT_CONTEMPT_LEAD:
-            parts.append(f"contempt_lead={contempt_lead:g}")
+        # the options set away from their defaults, in this order (a journal's games are keyed by the name)
+        for option, value, default in (
+            ("multipv", multipv, 1), ("aspiration", aspiration, 0.0), ("prune", prune, DEFAULT_PRUNE),
+            ("threats", threats, DEFAULT_THREATS), ("rules", rules, DEFAULT_RULES), ("threads", threads, None),
+            ("trade", trade, DEFAULT_TRADE), ("trade_after", trade_after, DEFAULT_TRADE_AFTER),
+            ("trade_above", trade_above, None), ("press", press, DEFAULT_PRESS),
+            ("press_after", press_after, DEFAULT_PRESS_AFTER), ("contempt_lead", contempt_lead, DEFAULT_CONTEMPT_LEAD),
+        ):
+            if value != default:
+                parts.append(f"{option}={value:g}")
         self.multipv = multipv
         #: called after each completed iteration of :meth:`choose` or :meth:`analyse` (in the thread
         #: that searches) with what the search found so far; the protocol streams its info lines so
