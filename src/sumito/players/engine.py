@@ -207,12 +207,11 @@ class EnginePlayer(PlayerBase):
             raise PlayerSpecError(f"engine trade_above must be from 0 to 100 marbles, not {trade_above}")
         if not (math.isfinite(press) and 0 <= press <= 10):
             raise PlayerSpecError(f"engine press must be from 0 to 10 marbles, not {press}")
-        self.trade = trade  # in marbles, as contempt
-        self.press = press  # in marbles, as contempt
-        self.press_after = press_after
         if not (math.isfinite(contempt_lead) and 0 <= contempt_lead <= 10):
             raise PlayerSpecError(f"engine contempt_lead must be from 0 to 10 marbles, not {contempt_lead}")
-        self.contempt_lead = contempt_lead  # in marbles, as contempt
+        # in marbles, as contempt; the searchers take them in their evaluation's points
+        self.trade, self.press, self.contempt_lead = trade, press, contempt_lead
+        self.press_after = press_after
         self.trade_above = trade_above  # in marbles, or None
         self.contempt = contempt  # in marbles; the searchers take it in their evaluation's points
         if threads is not None and not 1 <= threads <= MAX_THREADS:
