@@ -219,3 +219,16 @@ def test_ctrl_c_during_a_compile_ends_the_program_at_once_in_one_line(tmp_path, 
         proc.kill()
     assert proc.returncode == 130 and err.strip().splitlines() == ["sumito: interrupted"], err
     assert took < 1.5, took
+
+
+
+def test_a_reader_that_goes_away_ends_a_scripts_output_quietly():
+    # `python experiments/X.py --report-only | head`: no traceback, status 0 (the CLI does the same)
+    code = "from sumito.stopping import run_main; run_main(lambda: [print(i) for i in range(10**6)] and 0)"
+    proc = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            env={**os.environ, "SUMITO_THREADS": "1"})
+    assert proc.stdout.readline() == b"0\n"
+    proc.stdout.close()  # a million lines do not fit in the pipe: the next write breaks it
+    _, err = proc.communicate(timeout=120)
+    assert proc.returncode == 0, err
+    assert b"Traceback" not in err and b"BrokenPipe" not in err

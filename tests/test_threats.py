@@ -325,15 +325,20 @@ def test_pressing_values_each_push_beyond_the_others_in_a_stalled_game_the_engin
     geo = two_up.geometry
     for position, counts in ((two_up, True), (one_up, False)):
         plain = {line.move: line.score for line in
-                 make_player("engine:depth=1,multipv=200").analyse(position, depth=1, draw=stalled).lines}
-        pressing = make_player("engine:depth=1,multipv=200,press=0.1,press_after=20")
-        assert "press=0.1" in pressing.name
+                 make_player("engine:depth=1,multipv=200,press=0").analyse(position, depth=1, draw=stalled).lines}
+        pressing = make_player("engine:depth=1,multipv=200,press=0.2,press_after=20")
+        assert "press=0.2,press_after=20" in pressing.name
         before = {line.move: line.score for line in pressing.analyse(position, depth=1, draw=fresh).lines}
         after = {line.move: line.score for line in pressing.analyse(position, depth=1, draw=stalled).lines}
         assert before == pytest.approx(plain)  # not yet stalled
         if not counts:
             assert after == pytest.approx(plain)  # one marble up: never
+            assert {line.move: line.score for line in make_player("engine:depth=1,multipv=200").analyse(
+                position, depth=1, draw=fresh).lines} == pytest.approx(plain)
             continue
+        # the default: a tenth of a marble from the first ply
+        by_default = {line.move: line.score for line in
+                      make_player("engine:depth=1,multipv=200").analyse(position, depth=1, draw=fresh).lines}
         checked = 0
         for move, score in plain.items():
             child = position.play(Move(move, 5))
@@ -342,7 +347,8 @@ def test_pressing_values_each_push_beyond_the_others_in_a_stalled_game_the_engin
             # the child's evaluation is White's: its pushes beyond Black's, negated for Black at the root
             mine = count_pushes(child.grid.copy(), 1, geo.offsets, geo.cells)
             theirs = count_pushes(child.grid.copy(), 2, geo.offsets, geo.cells)
-            assert after[move] == pytest.approx(score + 0.1 * (mine - theirs) * pressing.marble_value)
+            assert after[move] == pytest.approx(score + 0.2 * (mine - theirs) * pressing.marble_value)
+            assert by_default[move] == pytest.approx(score + 0.1 * (mine - theirs) * pressing.marble_value)
             checked += 1
         assert checked >= 30
         assert max(after[m] - plain[m] for m in plain) > 0  # some moves gain by it
@@ -355,7 +361,7 @@ def test_a_draw_costs_the_engine_more_for_each_marble_it_leads_by():
     for position, lead in ((two_up, 2), (pos, 0)):
         move = position.legal_moves()[0]
         history = [position.zobrist, position.play(move).zobrist]  # the move repeats a position: a draw (rules=0)
-        for spec, contempt in (("", 0.25), (",contempt_lead=0.5", 0.25 + 0.5 * lead)):
+        for spec, contempt in ((",contempt_lead=0", 0.25), ("", 0.25 + 0.5 * lead), (",contempt_lead=1", 0.25 + lead)):
             engine = make_player("engine:depth=1,multipv=200,rules=0" + spec)
             scores = {line.move: line.score for line in engine.analyse(position, depth=1, history=history).lines}
             assert scores[move.code] == pytest.approx(-contempt * engine.marble_value)

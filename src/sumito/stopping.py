@@ -14,6 +14,7 @@ helper thread takes the caller's (``numba.set_num_threads`` before a call holds 
 from __future__ import annotations
 
 import contextlib
+import os
 import signal
 import sys
 import threading
@@ -138,4 +139,8 @@ def run_main(main: Callable[[], int | None], resumable: bool = True) -> None:
         again = "; run the same command again to go on from there" if resumable else ""
         print(f"{sys.argv[0]}: interrupted: what was finished is kept{again}", file=sys.stderr)
         sys.exit(130)
+    except BrokenPipeError:
+        # the reader went away (e.g. `python experiments/conversion.py --report-only | head`): stop quietly
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        sys.exit(0)
     sys.exit(code or 0)

@@ -90,13 +90,15 @@ DEFAULT_TRADE = 0.0
 DEFAULT_TRADE_AFTER = 0
 #: converting a stalled game (``press=``, in marbles): what each push (an inline move that moves opposing
 #: marbles) the side to move has beyond the other's adds to its evaluation, in a search whose side to move
-#: leads by at least PRESS_LEAD marbles after ``press_after=`` plies without a push-off (0: off)
-DEFAULT_PRESS = 0.0
-DEFAULT_PRESS_AFTER = 20
+#: leads by at least PRESS_LEAD marbles after ``press_after=`` plies without a push-off (0: off). A tenth of
+#: a marble from the first ply, with CONTEMPT_LEAD below: the pair that converted every game two or more up
+#: in the conversion benchmark at depth 4 and passed its SPRT at equal time (docs/strength-ledger.md)
+DEFAULT_PRESS = 0.1
+DEFAULT_PRESS_AFTER = 0
 PRESS_LEAD = 2
 #: what a draw costs the side searching more for each marble it leads by (``contempt_lead=``, in marbles;
 #: 0: contempt alone): a draw throws the lead away
-DEFAULT_CONTEMPT_LEAD = 0.0
+DEFAULT_CONTEMPT_LEAD = 0.5
 #: the search level a Searcher (and the engine player) uses unless told otherwise: 1, table cutoffs and
 #: null moves, accepted by SPRT against 0 (docs/strength-ledger.md)
 DEFAULT_PRUNE = 1
@@ -260,7 +262,7 @@ class Searcher:
                  aspiration: float = 0.0, prune: int = DEFAULT_PRUNE, threats: int = DEFAULT_THREATS,
                  rules: int = DEFAULT_RULES, threads: int = 1, trade: float = 0.0,
                  trade_after: int = DEFAULT_TRADE_AFTER, trade_above: float | None = None, press: float = 0.0,
-                 press_after: int = DEFAULT_PRESS_AFTER, contempt_lead: float = DEFAULT_CONTEMPT_LEAD) -> None:
+                 press_after: int = DEFAULT_PRESS_AFTER, contempt_lead: float = 0.0) -> None:
         if hash_entries & (hash_entries - 1):
             raise ValueError("the number of hash entries must be a power of two")
         if prune not in (0, 1):
