@@ -39,7 +39,7 @@ PINNED = {
     "backgammon": "7875778656df9093",
     "backgammon_run": "41f4b1b9992a4a66",
     "alphalone": "8ea8fc24b3db2753",
-    "nnue": "7574e13c46bc2ffc",
+    "nnue": "c627d6c86b425c9a",
     "zero": "5e2186514a0d3eab",
 }
 
