@@ -157,17 +157,17 @@ def train_kind(options: dict) -> str:
 
 def reproductions() -> list[tuple[str, list[tuple[int, str]], int, str]]:
     """(name, [(training games, training kind) a run], test games in all, test kind) at the papers' scale."""
-    import learning_curves as lc
+    import learning_experiments
 
     rows = []
     for name in ("table2", "fig3", "fig4", "fig5", "wiering-regimes", "wiering-lambda"):
-        exp = lc.EXPERIMENTS[name]
+        exp = learning_experiments.EXPERIMENTS[name]
         runs = [(max(exp.checkpoints), train_kind(arm.options)) for arm in exp.arms for _ in range(exp.seeds)]
-        opponents = exp.opponents or lc.DEFAULT_OPPONENTS
+        opponents = exp.opponents or learning_experiments.DEFAULT_OPPONENTS
         tests = len(runs) * len(exp.checkpoints) * len(opponents) * exp.eval_games
         rows.append((f"learning_curves.py {name}", runs, tests, "abalone-test"))
-    fig2_tests = len(lc.FIG2_SAMPLES) * 500 * 2
-    rows.append(("learning_curves.py fig2", [(max(lc.FIG2_SAMPLES), "abalone-train")], fig2_tests, "abalone-test"))
+    samples = learning_experiments.FIG2_SAMPLES
+    rows.append(("learning_curves.py fig2", [(max(samples), "abalone-train")], len(samples) * 500 * 2, "abalone-test"))
     # Wiering's backgammon study: the commands of results-backgammon.md, sized by wiering_backgammon.py's own
     # arms and options (ten runs an arm at 5,000 games; the one-run studies at 20,000 and 50,000 games)
     for command in ("regimes", "lambda", "architectures", "inputs",

@@ -15,7 +15,8 @@ import argparse
 from collections import defaultdict
 from pathlib import Path
 
-from learning_curves import read_rows, run_band, shown_player
+from learning_curves import read_rows
+from learning_summary import run_band, shown_player
 
 from sumito.stopping import run_main
 

@@ -6,7 +6,7 @@ rests on), and the verdict rules of that page, with their amendment of 2026-12-0
     python experiments/verdicts.py --check    # exit 1, saying which rows differ, when the page's table is not this
 
 It lives beside the experiments because it reads their rows through their own interval code
-(``learning_curves.win_rate``, ``wiering_backgammon.verdict_interval``): the verdict's interval is the one
+(``learning_summary.win_rate``, ``wiering_backgammon.verdict_interval``): the verdict's interval is the one
 the experiment printed, not a second copy of it. ``tests/test_verdicts.py`` fails when a label on the page
 differs from what this script computes.
 
@@ -46,7 +46,7 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import abla_tables
 import alphalone_tables
-import learning_curves as lc
+import learning_summary as summary
 import wiering_backgammon as wb
 
 from sumito.arena.ratings import score_interval
@@ -94,7 +94,7 @@ def cell(folder: str, arm: str, games: int, field_name: str, first_seed: int = 0
              if r["arm"] == arm and int(r["games"]) == games and int(r["seed"]) >= first_seed]
     if not group:
         raise SystemExit(f"verdicts: no committed rows for {arm!r} at {games} games in runs/{folder}")
-    rate, low, high = lc.win_rate(group, field_name)
+    rate, low, high = summary.win_rate(group, field_name)
     n = sum(int(r["eval_games"]) for r in group)
     ahead = (sum(int(r["m_wins"]) - int(r["wins"]) for r in group) / n) if field_name == WIN else 0.0
     per_run = tuple(int(r[field_name]) / int(r["eval_games"]) for r in sorted(group, key=lambda r: int(r["seed"])))

@@ -101,7 +101,7 @@ def test_every_table_of_results_is_dated_once_with_its_command():
 
 
 def test_every_script_a_caption_names_exists():
-    import learning_curves
+    import learning_experiments
 
     _, evidence = nav_pages()
     named = []
@@ -118,7 +118,7 @@ def test_every_script_a_caption_names_exists():
                 script = folder / words[k + 1]
                 if not script.exists():
                     missing.append(f"{page}: {command}")
-                elif script.name == "learning_curves.py" and words[k + 2] not in [*learning_curves.EXPERIMENTS,
+                elif script.name == "learning_curves.py" and words[k + 2] not in [*learning_experiments.EXPERIMENTS,
                                                                                      "fig2"]:
                     missing.append(f"{page}: {command} (no such experiment)")
     assert len(named) > 100 and missing == []

@@ -12,16 +12,19 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from sumito.defaults import METHOD_PRESETS
 from sumito.games.abalone import Position
 from sumito.models.network import ValueNetwork
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "experiments"))
 
 import learning_curves as lc
+import learning_experiments as experiments
+import learning_summary as summary
 
 
 def job(folder: Path) -> tuple:
-    arm = lc.Arm("tiny", dict(encoding="abalearn2", regime="self", max_plies=30))
+    arm = experiments.Arm("tiny", dict(encoding="abalearn2", regime="self", max_plies=30))
     return ("test", arm, 7, {}, (2, 4), folder, ("random",), 2, "td:net={net}")
 
 
@@ -56,11 +59,11 @@ def test_win_rate_interval_takes_the_spread_of_the_runs():
     def row(wins: int) -> dict:
         return {"wins": wins, "eval_games": 100}
 
-    even = lc.win_rate([row(50), row(50), row(50)])
-    spread = lc.win_rate([row(10), row(50), row(90)])
+    even = summary.win_rate([row(50), row(50), row(50)])
+    spread = summary.win_rate([row(10), row(50), row(90)])
     assert even[0] == spread[0] == pytest.approx(0.5)
     assert spread[2] - spread[1] > 2 * (even[2] - even[1])
-    none = lc.win_rate([row(0)])
+    none = summary.win_rate([row(0)])
     assert none[0] == 0.0 and none[1] == 0.0 and 0.0 < none[2] < 0.05
 
 
@@ -206,7 +209,7 @@ def test_alphalone_tables_over_several_training_seeds(tmp_path, monkeypatch, cap
 
 def test_a_diverged_run_is_recorded_as_forfeits_and_the_experiment_goes_on(tmp_path, capsys):
     name, arm, *rest = job(tmp_path / "run")
-    wild = lc.Arm("wild", dict(arm.options, alpha=10.0, lam=1.0))  # W1 past 1e22 within the first game
+    wild = experiments.Arm("wild", dict(arm.options, alpha=10.0, lam=1.0))  # W1 past 1e22 within the first game
     rows = lc.run_arm((name, wild, *rest))
     assert [(int(r["games"]), r["diverged"], r["wins"], r["losses"], r["marbles_lost"]) for r in rows] == [
         (2, "2", "0", "2", "12"), (4, "2", "0", "2", "12")]
@@ -215,7 +218,7 @@ def test_a_diverged_run_is_recorded_as_forfeits_and_the_experiment_goes_on(tmp_p
     assert lc.run_arm((name, wild, *rest)) == rows  # finished: read back, not trained again
     sound = lc.run_arm(job(tmp_path / "sound"))
     assert all(r["diverged"] == "" for r in sound)
-    lc.summarize("test", rows + sound, None, argparse.Namespace(plot=str(tmp_path / "p.png")))
+    summary.summarize("test", rows + sound, None, argparse.Namespace(plot=str(tmp_path / "p.png")))
     out = capsys.readouterr().out
     assert "1 of 2 runs diverged" in out and "wild seed 7 by 2 games" in out
 
@@ -225,7 +228,7 @@ def test_a_run_folder_trained_under_another_configuration_is_refused(tmp_path):
     lc.run_arm(job(folder))
     assert (folder / "config.json").exists()
     name, arm, *rest = job(folder)
-    other = lc.Arm("tiny", dict(arm.options, output="sigmoid"))
+    other = experiments.Arm("tiny", dict(arm.options, output="sigmoid"))
     with pytest.raises(lc.SumitoError, match=r"the arm's output was linear when this run started, not sigmoid"):
         lc.run_arm((name, other, *rest))
 
@@ -234,31 +237,31 @@ def test_table2_distance_is_zero_at_the_papers_numbers_and_grows_away_from_them(
     def runs(rates):
         return np.array([[(round(100 * r), 100) for r in rates]] * 4, dtype=float)
 
-    at_paper = {m: runs(p) for m, p in lc.TABLE2.items()}
-    assert lc.table2_distance(at_paper)[0] == pytest.approx(0.0, abs=1e-12)
-    never = {m: runs([0, 0, 0, 0]) for m in lc.TABLE2}
-    expected = sum(p**2 for paper in lc.TABLE2.values() for p in paper)
-    point, low, high = lc.table2_distance(never)
+    at_paper = {m: runs(p) for m, p in experiments.TABLE2.items()}
+    assert summary.table2_distance(at_paper)[0] == pytest.approx(0.0, abs=1e-12)
+    never = {m: runs([0, 0, 0, 0]) for m in experiments.TABLE2}
+    expected = sum(p**2 for paper in experiments.TABLE2.values() for p in paper)
+    point, low, high = summary.table2_distance(never)
     assert point == pytest.approx(expected) and low == pytest.approx(expected) and high == pytest.approx(expected)
-    spread = {m: np.array([[(100 * (k % 2), 100)] * 4 for k in range(4)], dtype=float) for m in lc.TABLE2}
-    point, low, high = lc.table2_distance(spread)
+    spread = {m: np.array([[(100 * (k % 2), 100)] * 4 for k in range(4)], dtype=float) for m in experiments.TABLE2}
+    point, low, high = summary.table2_distance(spread)
     assert low < point < high  # runs that disagree give the distance an interval
 
 
 def test_the_training_default_is_the_reading_searchs_closest_cell():
     """The defaults of TrainingConfig are the reading that the committed stage-2 rows of the reading search
     put closest to the paper's Table 2 (docs/reproductions.md); changing either without the other fails."""
-    exp = lc.EXPERIMENTS["readings-grid"]
+    exp = experiments.EXPERIMENTS["readings-grid"]
     root = Path(__file__).resolve().parent.parent / "runs" / "repro" / "readings-grid"
     rows = [row for path in sorted(root.glob("*/rows.csv")) for row in lc.read_rows(path)]
     assert len({(r["arm"], r["seed"]) for r in rows}) == len(exp.arms) * exp.seeds  # the whole grid is committed
-    best = lc.grid_distances(rows, exp.checkpoints)[0]
+    best = summary.grid_distances(rows, exp.checkpoints)[0]
     reading, benchmark = best[3], best[4]
     options = next(a.options for a in exp.arms if a.label == f"Method I(a) | {reading}")
     default = lc.TrainingConfig()
     for name in ("output", "reward_scale", "choice", "hidden"):
         assert getattr(default, name) == options[name], name
-    assert benchmark == lc.DEFAULT_OPPONENTS[0]  # the benchmark the paper's experiments are scored against
+    assert benchmark == experiments.DEFAULT_OPPONENTS[0]  # the benchmark the paper's experiments are scored against
 
 
 def _committed_rows(name: str, seeds: int) -> list[dict]:
@@ -271,24 +274,24 @@ def test_the_defaults_follow_stage_3_of_the_reading_search():
     """Stage 3's rules on its committed rows (docs/reproductions.md) give the defaults: Methods I and I(a)'s
     split and exploration, the test player and the win column; Method II's output and reward scale. Changing
     a default, or the rows, without the other fails."""
-    exp = lc.EXPERIMENTS["readings-stage3"]
+    exp = experiments.EXPERIMENTS["readings-stage3"]
     rows = _committed_rows("readings-stage3", exp.seeds)
     assert len({(r["arm"], r["seed"]) for r in rows}) == len(exp.arms) * exp.seeds  # the whole grid is committed
-    best = lc.stage3_distances(rows, exp.checkpoints)[0]
+    best = summary.stage3_distances(rows, exp.checkpoints)[0]
     for preset, method in (("method-I", "Method I"), ("method-Ia", "Method I(a)")):
         options = next(a.options for a in exp.arms if a.label == f"{method} | {best.reading}")
-        assert lc.METHOD_PRESETS[preset]["encoding"] == options["encoding"]
+        assert METHOD_PRESETS[preset]["encoding"] == options["encoding"]
     default = lc.TrainingConfig()
     assert default.epsilon_min == options.get("epsilon_min", 0.0)
     assert default.epsilon_schedule == options.get("epsilon_schedule", "game")
     assert best.benchmark in ("td, ahead on marbles", "td:take_wins=yes, ahead on marbles")  # an exact tie
-    assert lc.EXPERIMENTS["table2"].column == lc.COLUMNS["ahead on marbles"]
-    method2 = lc.EXPERIMENTS["readings-method2"]
-    chosen = lc.method2_readings(_committed_rows("readings-method2", method2.seeds))[0]
+    assert experiments.EXPERIMENTS["table2"].column == experiments.COLUMNS["ahead on marbles"]
+    method2 = experiments.EXPERIMENTS["readings-method2"]
+    chosen = summary.method2_readings(_committed_rows("readings-method2", method2.seeds))[0]
     options = next(a.options for a in method2.arms if a.label.endswith(f"| {chosen.reading}"))
     assert chosen.claim2 and not chosen.claim1  # κ = 0 loses most; κ = −1 is not among the best
     for name in ("output", "reward_scale"):
-        assert lc.METHOD_PRESETS["method-II"][name] == options[name], name
+        assert METHOD_PRESETS["method-II"][name] == options[name], name
 
 
 def test_probe_kills_runs_its_cheapest_probe():
