@@ -13,9 +13,11 @@ length of A's won games in plies (with its standard error).
 Finished matches are kept as one JSON file each under ``OUT/LABEL/`` (one row a game: colour, result,
 reason, plies, marbles; the moves of a game drawn at a cap or by repetition with A two or more up, to
 study), and the games of the match in progress one a line in ``OUT/LABEL/.NAME.games.jsonl`` as they
-finish (removed when its file is written), so a killed run resumes with the games it lacks, and ``--report-only``
-prints the tables of every label there without playing. The "before" rows were played by the code of
-3718e8e's parent, whose search does not know the draw rules (``git worktree add /tmp/base 3718e8e^`` and
+finish (removed when its file is written), so a killed run resumes with the games it lacks, and
+``--report-only`` prints the tables of every label there without playing, and the goal's verdict computed from
+the rows (the default engine's four matches under ``press-default`` and its pressing SPRT, ``GOAL_*``;
+``tests/test_evidence_pages.py`` fails when the strength page's verdict differs). The "before" rows were played
+by the code of 3718e8e's parent, whose search does not know the draw rules (``git worktree add /tmp/base 3718e8e^`` and
 ``PYTHONPATH=/tmp/base/src python experiments/conversion.py --label before``).
 """
 
@@ -32,6 +34,7 @@ from sumito.arena.executor import executor_from_args
 from sumito.arena.journal import GameJournal
 from sumito.arena.match import ArenaSettings, derive_seed, play_game, schedule
 from sumito.arena.ratings import score_interval
+from sumito.arena.sprt import SprtBounds, SprtState
 from sumito.cliargs import add_backend_args, count_arg
 from sumito.errors import SumitoError
 from sumito.fileio import atomic_write_text
@@ -61,6 +64,15 @@ CONFIGS = {
     "default-d4-heuristic2r": ("engine:depth=4,threads=1", "heuristic:depth=2,ties=random"),
 }
 UNCONVERTED = ("ply-cap", "repetition", "no-capture")
+ROOT = Path(__file__).resolve().parent.parent
+#: the goal (docs/strength-ledger.md, "Search options"): none of the 100 games of a match drawn at the cap or by
+#: repetition with the engine two or more up, for the engine as a plain spec plays it (its default budget) and
+#: at depth 4, against both benchmarks; and the SPRT of its pressing defaults at equal time accepted H1, no
+#: Elo lost (H1 +5 against H0 -15)
+GOAL_LABEL = "press-default"
+GOAL_MATCHES = ("default-abla4", "default-heuristic2r", "default-d4-abla4", "default-d4-heuristic2r")
+GOAL_GAMES = 100
+GOAL_SPRT = (ROOT / "runs" / "sprt" / "press-0.1.jsonl", SprtBounds(-15.0, 5.0))
 
 
 def play(name: str, games: int, seed: int, executor, extra: str = "", journal: GameJournal | None = None) -> list[dict]:
@@ -104,8 +116,7 @@ def summary(rows: list[dict]) -> str:
     losses = sum(r["score"] == 0 for r in rows)
     draws = n - wins - losses
     _, low, high = score_interval(wins, draws, losses)
-    unconverted = [r for r in rows if r["score"] == 0.5 and r["reason"] in UNCONVERTED
-                   and r["a_pushed"] - r["a_lost"] >= 2]
+    left = unconverted(rows)
     won = [r["plies"] for r in rows if r["score"] == 1]
     if won:
         mean = sum(won) / len(won)
@@ -119,7 +130,47 @@ def summary(rows: list[dict]) -> str:
             reasons[r["reason"]] = reasons.get(r["reason"], 0) + 1
     drawn = ", ".join(f"{k} {v}" for k, v in sorted(reasons.items())) or "none"
     return (f"{wins}-{draws}-{losses} | {(wins + draws / 2) / n:.0%} ({low:.0%}–{high:.0%}) | {drawn} | "
-            f"**{len(unconverted)}** | {length}")
+            f"**{len(left)}** | {length}")
+
+
+def unconverted(rows: list[dict]) -> list[dict]:
+    """The games drawn at a cap or by repetition with A two or more marbles up."""
+    return [r for r in rows if r["score"] == 0.5 and r["reason"] in UNCONVERTED and r["a_pushed"] - r["a_lost"] >= 2]
+
+
+def sprt_decision(journal: Path, bounds: SprtBounds) -> tuple[str | None, SprtState]:
+    """The decision of the SPRT whose games ``journal`` holds, pair by pair in the order they were scheduled
+    (pair k: games 2k and 2k + 1) until a bound is crossed, as ``sumito sprt`` stopped it; A is player 0."""
+    results = {r.task.index: r for r in GameJournal(journal).done.values()}
+    state = SprtState(bounds)
+    for k in range(len(results) // 2 + 1):
+        pair = [results.get(2 * k), results.get(2 * k + 1)]
+        if None in pair or state.decision is not None:
+            break
+        state.add_pair([r.score_of(0) for r in pair])
+    return state.decision, state
+
+
+def goal(out: Path = ROOT / "runs" / "conversion") -> tuple[bool, list[str]]:
+    """The goal's verdict from the committed rows (``GOAL_*``), with a line for each of its parts."""
+    lines, met = [], True
+    for name in GOAL_MATCHES:
+        path = out / GOAL_LABEL / f"{name}.json"
+        if not path.exists():
+            lines.append(f"{name}: not played ({path.relative_to(ROOT) if path.is_relative_to(ROOT) else path})")
+            met = False
+            continue
+        data = json.loads(path.read_text())
+        left = len(unconverted(data["rows"]))
+        ok = data["a"] == CONFIGS[name][0] and len(data["rows"]) >= GOAL_GAMES and left == 0
+        met &= ok
+        lines.append(f"{name}: `{data['a']}` against `{data['b']}`, {left} of {len(data['rows'])} unconverted")
+    journal, bounds = GOAL_SPRT
+    decision, state = sprt_decision(journal, bounds)
+    met &= decision == "H1"
+    lines.append(f"SPRT ({journal.name}, H0 {bounds.elo0:+g}, H1 {bounds.elo1:+g}): "
+                 f"{decision or 'undecided'} after {state.summary()}")
+    return met, lines
 
 
 def main() -> None:
@@ -163,6 +214,10 @@ def main() -> None:
                 data = json.loads(path.read_text())
                 label = f"{label_dir.name} ({data.get('code', 'unknown')})"
                 print(f"| {name} | `{data['a']}` | `{data['b']}` | {label} | {summary(data['rows'])} |")
+    met, lines = goal(args.out)
+    print(f"\nthe goal ({GOAL_GAMES} games a match, label {GOAL_LABEL}): {'met' if met else 'not met'}")
+    for line in lines:
+        print(f"- {line}")
 
 
 if __name__ == "__main__":

@@ -122,3 +122,15 @@ def test_every_script_a_caption_names_exists():
                                                                                      "fig2"]:
                     missing.append(f"{page}: {command} (no such experiment)")
     assert len(named) > 100 and missing == []
+
+
+def test_the_conversion_goals_verdict_on_the_strength_page_is_the_one_its_rows_give():
+    import conversion
+
+    met, lines = conversion.goal()
+    text = (DOCS / "strength-ledger.md").read_text(encoding="utf-8")
+    goal_row = "| no draw at a cap or by repetition with the engine"
+    rows = [line for line in text.splitlines() if line.startswith(goal_row)]
+    assert len(rows) == 1, "the goal's row of the search options' targets"
+    shown = rows[0].rstrip(" |").rsplit("|", 1)[1].strip()
+    assert shown == ("**met**" if met else "**not met**"), lines
