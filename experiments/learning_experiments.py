@@ -62,6 +62,10 @@ def stage2(preset: dict[str, Any]) -> dict[str, Any]:
 
 M1_S2, M1A_S2, M2_S2, SELF0_S2 = stage2(M1), stage2(M1A), stage2(M2), stage2(SELF0)
 KAPPAS = (-1.0, -0.8, -0.3, 0.0)
+# the older hypotheses (other readings of the paper): two runs an arm under the reading before the reading
+# search, tested against the one-ply heuristic player, won outright as their column
+OLD_HYPOTHESES: dict[str, Any] = dict(seeds=2, opponents=("heuristic:depth=1,ties=random",), base=OLD_READING,
+                                      column="wins")
 
 # the review's best point (Method I(a), a marble worth 0.1, the reward added when choosing) and the levels
 # that stage 1 of the reading search tries, one factor at a time
@@ -129,6 +133,11 @@ def grid_arms() -> tuple[Arm, ...]:
                   for label, options in combos for name, more in levels]
     return tuple(Arm(f"{method} | {label or 'base'}", dict(SCREEN_BASE, **preset, **options))
                  for label, options in combos for method, preset in (("Method I", M1_S2), ("Method I(a)", M1A_S2)))
+
+
+def table2_of(arms: tuple[Arm, ...]) -> dict[str, tuple[float, ...]]:
+    """The paper's Table 2 line of each arm labelled ``METHOD | ...`` (its method's)."""
+    return {arm.label: TABLE2[arm.label.split(" | ")[0]] for arm in arms}
 
 
 # the benchmark under each reading: one or two plies, a pushed-off marble at distance 12 (ours) or 0
@@ -204,10 +213,7 @@ EXPERIMENTS: dict[str, Experiment] = {
             for k in (-1.0, 0.0)
         ),
         (1000, 2000),
-        seeds=2,
-        opponents=("heuristic:depth=1,ties=random",),
-        base=OLD_READING,
-        column="wins",
+        **OLD_HYPOTHESES,
     ),
     "method-readings": Experiment(
         "Method I and I(a) under other readings of the paper",
@@ -222,10 +228,7 @@ EXPERIMENTS: dict[str, Experiment] = {
             for name, preset in (("Method I", M1_S2), ("Method I(a)", M1A_S2))
         ),
         (1000, 3000),
-        seeds=2,
-        opponents=("heuristic:depth=1,ties=random",),
-        base=OLD_READING,
-        column="wins",
+        **OLD_HYPOTHESES,
     ),
     # The reading search (docs/reproductions.md, "The reading search"), written down before it
     # was run. Stage 1 screens one factor at a time from the review's best point; every network is tested
@@ -246,7 +249,7 @@ EXPERIMENTS: dict[str, Experiment] = {
         seeds=4,
         # the one-ply benchmark first (both readings of `off`); the two-ply one after (docs/reproductions.md)
         opponents=BENCHMARKS[:2],
-        paper={arm.label: TABLE2[arm.label.split(" | ")[0]] for arm in grid_arms()},
+        paper=table2_of(grid_arms()),
         column="wins",
     ),
     "readings-stage3": Experiment(
@@ -256,7 +259,7 @@ EXPERIMENTS: dict[str, Experiment] = {
         seeds=4,
         opponents=(STAGE3_BENCHMARK,),
         players=STAGE3_PLAYERS,
-        paper={arm.label: TABLE2[arm.label.split(" | ")[0]] for arm in stage3_arms()},
+        paper=table2_of(stage3_arms()),
         column="wins",
     ),
     # H3 of the turn to draws after 2,000 games (docs/reproductions.md, written down before it ran): Method I(a)
