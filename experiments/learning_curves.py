@@ -59,15 +59,24 @@ import argparse
 import contextlib
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
+import learning_experiments
+import learning_summary
 from learning_experiments import DEFAULT_OPPONENTS, EXPERIMENTS, FIG2_PLAYER, FIG2_REFERENCES, FIG2_SAMPLES, M1, Arm
 from learning_summary import grid_table, method2_table, screen_table, shown_player, stage3_table, summarize
 
-from sumito.arena.executor import Executor, InlineExecutor, check_shared_folder, executor_from_args
+from sumito.arena.executor import (
+    Executor,
+    InlineExecutor,
+    RayExecutor,
+    check_shared_folder,
+    executor_from_args,
+    import_ray,
+)
 from sumito.arena.match import ArenaSettings, derive_seed, play_game, schedule, summarize_pair
 from sumito.cliargs import add_backend_args
 from sumito.errors import SumitoError
@@ -283,11 +292,29 @@ def _map(fn, jobs: list, executor: Executor) -> list:
     ``--backend ray``; Ctrl-C stops them all). ``fn`` is a module-level function of this script: run as
     ``__main__``, it goes to Ray's workers by value (cloudpickle), so they need not import the script."""
     results: list[Any] = [None] * len(jobs)
-    with contextlib.closing(executor.run(fn, jobs)) as stream:
+    with _siblings_by_value(executor), contextlib.closing(executor.run(fn, jobs)) as stream:
         for done, (i, result) in enumerate(stream, start=1):
             results[i] = result
             print(f"{done}/{len(jobs)} done", file=sys.stderr, flush=True)
     return results
+
+
+@contextlib.contextmanager
+def _siblings_by_value(executor: Executor) -> Iterator[None]:
+    """On Ray, the modules this script imports from beside it (its experiments' definitions and tables) go to the
+    workers by value too: they are not on a worker's path, and a job holds their objects (an ``Arm``)."""
+    if not isinstance(executor, RayExecutor):
+        yield
+        return
+    pickler = import_ray().cloudpickle
+    modules = (learning_experiments, learning_summary)
+    for module in modules:
+        pickler.register_pickle_by_value(module)
+    try:
+        yield
+    finally:
+        for module in modules:
+            pickler.unregister_pickle_by_value(module)
 
 
 # ----------------------------------------------------------------------------- main
