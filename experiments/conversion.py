@@ -75,11 +75,19 @@ GOAL_GAMES = 100
 GOAL_SPRT = (ROOT / "runs" / "sprt" / "press-0.1.jsonl", SprtBounds(-15.0, 5.0))
 
 
+def with_extra(spec: str, extra: str) -> str:
+    """``spec`` with the options ``extra`` (``,name=value...``) added: after its own, or as its first (``engine``
+    alone takes ``engine:name=value``)."""
+    if not extra or ":" in spec:
+        return spec + extra
+    return f"{spec}:{extra.removeprefix(',')}"
+
+
 def play(name: str, games: int, seed: int, executor, extra: str = "", journal: GameJournal | None = None) -> list[dict]:
     """The rows of one match; with a ``journal``, the games it holds are taken from it and each new one is
     written to it as it finishes (a killed run goes on where it stopped)."""
     a, b = CONFIGS[name]
-    a += extra
+    a = with_extra(a, extra)
     k = list(CONFIGS).index(name)
     settings = ArenaSettings.from_layout("standard", seed=derive_seed(seed, k, 0))
     tasks = schedule([a, b], games, settings)
@@ -199,7 +207,7 @@ def main() -> None:
             # the games of a match not yet written, one a line: a kill loses only the games in flight
             games_journal = folder / f".{name}.games.jsonl"
             rows = play(name, args.games, args.seed, executor, args.extra, GameJournal(games_journal))
-            atomic_write_text(path, json.dumps(dict(a=CONFIGS[name][0] + args.extra, b=CONFIGS[name][1],
+            atomic_write_text(path, json.dumps(dict(a=with_extra(CONFIGS[name][0], args.extra), b=CONFIGS[name][1],
                                                     games=args.games,
                                                     seed=args.seed, code=code_version(), rows=rows)) + "\n")
             games_journal.unlink()
