@@ -34,7 +34,7 @@ from sumito.arena.executor import executor_from_args
 from sumito.arena.journal import GameJournal
 from sumito.arena.match import ArenaSettings, derive_seed, play_game, schedule
 from sumito.arena.ratings import score_interval
-from sumito.arena.sprt import SprtBounds, SprtState
+from sumito.arena.sprt import SprtBounds, SprtState, run_sprt
 from sumito.cliargs import add_backend_args, count_arg
 from sumito.errors import SumitoError
 from sumito.fileio import atomic_write_text
@@ -149,13 +149,8 @@ def unconverted(rows: list[dict]) -> list[dict]:
 def sprt_decision(journal: Path, bounds: SprtBounds) -> tuple[str | None, SprtState]:
     """The decision of the SPRT whose games ``journal`` holds, pair by pair in the order they were scheduled
     (pair k: games 2k and 2k + 1) until a bound is crossed, as ``sumito sprt`` stopped it; A is player 0."""
-    results = {r.task.index: r for r in GameJournal(journal).done.values()}
-    state = SprtState(bounds)
-    for k in range(len(results) // 2 + 1):
-        pair = [results.get(2 * k), results.get(2 * k + 1)]
-        if None in pair or state.decision is not None:
-            break
-        state.add_pair([r.score_of(0) for r in pair])
+    games = sorted((r.task.index, r.score_of(0)) for r in GameJournal(journal).done.values())
+    state = run_sprt(SprtState(bounds), games)
     return state.decision, state
 
 
